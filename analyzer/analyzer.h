@@ -1,0 +1,33 @@
+/* analyzer.h — the analyzer stage: C files in, the analysis model out (static, no execution). */
+#ifndef KC_ANALYZER_H
+#define KC_ANALYZER_H
+
+#include "model.h"
+
+/* A --size NAME=VALUE override of a benchmark size. */
+struct kc_size_override {
+	const char *name;
+	long long value;
+};
+
+struct kc_analyze_opts {
+	const char *const *args;  /* compiler flags for the parse (-I, -D, -std=, ...) */
+	int n_args;
+	const char *compile_db;   /* -p BUILD_DIR: flags from BUILD_DIR/compile_commands.json, or NULL */
+	const struct kc_size_override *sizes;
+	int n_sizes;
+	const char *function_regex; /* POSIX extended regex over function names; NULL for all */
+	const char *include_dir;    /* directory holding kcost.h, added with -I; NULL for none */
+};
+
+/* Analyze `files` into `an` (which must be zeroed). Problems with the input (syntax errors, unsupported
+ * loops) become diagnostics in an->diags or in a function's diags, never a failure: the return value is
+ * 0 unless kcost itself failed (-1, with a diagnostic saying why). Release with kc_analysis_release. */
+int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, const struct kc_analyze_opts *o);
+
+void kc_analysis_release(struct kc_analysis *an);
+
+/* The libclang version string ("clang version 19.1.7"), static storage. */
+const char *kc_analyzer_clang_version(void);
+
+#endif

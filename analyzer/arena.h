@@ -1,0 +1,37 @@
+/* arena.h — bump allocator: everything of one analysis run lives in one arena, freed at once. */
+#ifndef KC_ARENA_H
+#define KC_ARENA_H
+
+#include <stddef.h>
+
+struct kc_arena_block;
+
+struct kc_arena {
+	struct kc_arena_block *head; /* most recent block */
+	size_t total;                /* bytes handed out, for statistics */
+};
+
+#define KC_ARENA_INIT {0, 0}
+
+/* Return zeroed, max-aligned storage of `size` bytes owned by the arena. Aborts on out-of-memory
+ * (an analysis that cannot allocate cannot produce a partial answer worth keeping). */
+void *kc_arena_alloc(struct kc_arena *a, size_t size);
+
+/* Typed helpers. */
+#define KC_NEW(a, type) ((type *)kc_arena_alloc((a), sizeof(type)))
+#define KC_NEW_N(a, type, n) ((type *)kc_arena_alloc((a), sizeof(type) * (size_t)(n)))
+
+/* Copy `len` bytes of `s` into the arena as a NUL-terminated string. */
+char *kc_arena_strndup(struct kc_arena *a, const char *s, size_t len);
+char *kc_arena_strdup(struct kc_arena *a, const char *s);
+/* printf into the arena. */
+char *kc_arena_printf(struct kc_arena *a, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* Free every block; the arena is empty and reusable afterwards. */
+void kc_arena_release(struct kc_arena *a);
+
+#endif

@@ -1,0 +1,748 @@
+/* count.c — exact closed-form counts of the kernel IR.
+ *
+ * Every statement's per-execution cost is summed over its iteration domain. A domain is a set of affine
+ * constraints g >= 0 over loop variables and sizes (loop bounds, affine if-guards). Summation runs
+ * innermost first, Fourier-Motzkin style: the constraints on the innermost variable v give lower bounds
+ * L_k and upper bounds U_k with unit coefficient; when several remain (min()/max() bounds, guards) and
+ * their order is not fixed, the domain is split into pieces on which it is, e.g. max(L1, L2) becomes
+ * {L1 >= L2: L1} and {L1 < L2: L2}. On each piece the count is  sum_{v=L}^{U} cost  (Faulhaber), valid
+ * when U >= L - 1, a condition passed outward as a constraint on the outer variables (an inner loop
+ * that is empty for some outer iterations contributes nothing there).
+ *
+ *   for (i = lo; i <= hi; i += s), s > 1   ->  i = lo + s*u,  u = 0 .. floor((hi - lo)/s)
+ *
+ * A floor of sizes only becomes a derived symbol ("floor((n - 4)/4)"), so an unrolled loop and its
+ * remainder loop add up to exactly n. Tiled loops (for ii += T; for i = ii; i < min(ii + T, n)) are first
+ * folded into the plain loop they strip-mine (fold_tiles), so a blocked matmul counts exactly 2*m*n*k.
+ * Order questions that involve sizes only ("is n - 2 >= 0?") are decided at the benchmark sizes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend.h"
+
+#define MAX_CONS 24
+#define MAX_PIECES 256
+
+struct piece {
+	struct kc_poly *cons[MAX_CONS]; /* each >= 0 */
+	int n_cons;
+	struct kc_vec cost;
+	int absolute; /* an annotated total: enclosing loops do not multiply it */
+};
+
+struct pieces {
+	struct piece *p;
+	int n, cap;
+};
+
+struct counter {
+	struct kc_arena *a;
+	struct kc_fn_ir *ir;
+	struct kc_function *fn;
+	int failed; /* an overflow or an unsupported construct made a count inexact */
+};
+
+static void inexact(struct counter *k, struct kc_loc loc, const char *msg)
+{
+	kc_diag_add(k->a, &k->fn->diags, loc, KC_WARNING, k->fn->name, "%s", msg);
+	k->fn->exact = 0;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Vectors of counts */
+
+static int vec_add(struct kc_arena *a, struct kc_vec *acc, const struct kc_vec *x)
+{
+	for (int i = 0; i < KC_VEC_N; i++) {
+		if (!x->v[i])
+			continue;
+		if (!acc->v[i])
+			acc->v[i] = x->v[i];
+		else if (kc_poly_add(a, acc->v[i], x->v[i], &acc->v[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int vec_scale(struct kc_arena *a, struct kc_vec *x, const struct kc_poly *f)
+{
+	for (int i = 0; i < KC_VEC_N; i++)
+		if (x->v[i] && kc_poly_mul(a, x->v[i], f, &x->v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int vec_subst(struct kc_arena *a, struct kc_vec *x, int sym, const struct kc_poly *q)
+{
+	for (int i = 0; i < KC_VEC_N; i++)
+		if (x->v[i] && kc_poly_subst(a, x->v[i], sym, q, &x->v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int vec_sum(struct kc_arena *a, struct kc_vec *x, int sym, const struct kc_poly *lo, const struct kc_poly *hi)
+{
+	for (int i = 0; i < KC_VEC_N; i++)
+		if (x->v[i] && kc_poly_sum(a, x->v[i], sym, lo, hi, &x->v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static void vec_put(struct kc_arena *a, struct kc_vec *x, int i, long long n)
+{
+	struct kc_poly *c = kc_poly_const(a, n, 1);
+	if (!x->v[i])
+		x->v[i] = c;
+	else
+		kc_poly_add(a, x->v[i], c, &x->v[i]);
+}
+
+static int trans_slot(struct counter *k, const char *name)
+{
+	struct kc_fn_ir *ir = k->ir;
+	for (int i = 0; i < ir->n_trans_names; i++)
+		if (!strcmp(ir->trans_names[i], name))
+			return KC_VEC_TRANS + i;
+	if (ir->n_trans_names >= KC_MAX_TRANS_NAMES)
+		return -1;
+	ir->trans_names[ir->n_trans_names] = name;
+	return KC_VEC_TRANS + ir->n_trans_names++;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Symbols */
+
+int kc_sym_floor(struct kc_arena *a, struct kc_function *f, const struct kc_poly *p, long long div)
+{
+	for (int i = 0; i < f->syms.n; i++)
+		if (f->syms.syms[i].floor_of && f->syms.syms[i].floor_div == div && kc_poly_equal(f->syms.syms[i].floor_of, p))
+			return i;
+	if (f->syms.n >= KC_POLY_MAX_SYMS)
+		return -1;
+	int s = f->syms.n++;
+	struct kc_sym *sym = &f->syms.syms[s];
+	struct kc_buf b = KC_BUF_INIT;
+	kc_buf_puts(&b, "floor(");
+	int paren = kc_poly_nterms(p) > 1;
+	if (paren)
+		kc_buf_putc(&b, '(');
+	kc_poly_format(p, f->syms.names, &b);
+	kc_buf_printf(&b, "%s/%lld)", paren ? ")" : "", div);
+	sym->name = kc_arena_strdup(a, kc_buf_str(&b));
+	kc_buf_release(&b);
+	f->syms.names[s] = sym->name;
+	sym->floor_of = (struct kc_poly *)p;
+	sym->floor_div = div;
+	/* its benchmark value, when the sizes it depends on have one */
+	long long v;
+	const char *why;
+	if (kc_function_eval(f, p, &v, &why) == 0) {
+		long long q = v / div;
+		if ((v % div != 0) && ((v < 0) != (div < 0)))
+			q--;
+		sym->has_value = 1;
+		sym->value = q;
+	}
+	return s;
+}
+
+/* 1 if p contains no loop variable: only sizes and derived symbols. */
+static int sizes_only(struct counter *k, const struct kc_poly *p, const int *is_loop_var)
+{
+	(void)k;
+	for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+		if (is_loop_var[s] && kc_poly_has_sym(p, s))
+			return 0;
+	return 1;
+}
+
+/* Sign of p at the benchmark sizes: 1 (>= 0), 0 (< 0), -1 unknown. */
+static int sign_at_sizes(struct counter *k, const struct kc_poly *p)
+{
+	struct kc_rat c;
+	if (kc_poly_is_const(p, &c))
+		return c.num >= 0;
+	long long v;
+	const char *why;
+	if (kc_function_eval(k->fn, p, &v, &why) < 0)
+		return -1;
+	return v >= 0;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Pieces */
+
+static struct piece *push_piece(struct counter *k, struct pieces *ps, const struct piece *p)
+{
+	if (ps->n == ps->cap) {
+		int cap = ps->cap ? 2 * ps->cap : 8;
+		struct piece *grown = KC_NEW_N(k->a, struct piece, cap);
+		if (ps->n)
+			memcpy(grown, ps->p, sizeof *grown * (size_t)ps->n);
+		ps->p = grown;
+		ps->cap = cap;
+	}
+	ps->p[ps->n] = *p;
+	return &ps->p[ps->n++];
+}
+
+static int add_con(struct piece *p, struct kc_poly *g)
+{
+	struct kc_rat c;
+	if (kc_poly_is_const(g, &c) && c.num >= 0)
+		return 0; /* always true */
+	for (int i = 0; i < p->n_cons; i++)
+		if (kc_poly_equal(p->cons[i], g))
+			return 0;
+	if (p->n_cons >= MAX_CONS)
+		return -1;
+	p->cons[p->n_cons++] = g;
+	return 0;
+}
+
+static void cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_vec *v);
+
+static void pieces_of(struct counter *k, const struct kc_node *n, struct pieces *out, const int *is_loop_var);
+
+static void pieces_of_children(struct counter *k, const struct kc_node *first, struct pieces *out, const int *lv)
+{
+	for (const struct kc_node *c = first; c; c = c->next)
+		pieces_of(k, c, out, lv);
+}
+
+/* else-branch of guards g1..gm: the disjoint pieces  !g1,  g1 & !g2,  ...  */
+static void else_pieces(struct counter *k, const struct kc_node *n, struct pieces *out, const int *lv)
+{
+	struct pieces body = {0};
+	pieces_of_children(k, n->orelse->first, &body, lv);
+	struct kc_poly *one = kc_poly_const(k->a, 1, 1);
+	for (int g = 0; g < n->n_guards; g++) {
+		struct kc_poly *neg;
+		if (kc_poly_neg(k->a, n->guard[g], &neg) < 0 || kc_poly_sub(k->a, neg, one, &neg) < 0)
+			continue;
+		for (int i = 0; i < body.n; i++) {
+			struct piece p = body.p[i];
+			for (int h = 0; h < g; h++)
+				add_con(&p, n->guard[h]);
+			add_con(&p, neg);
+			push_piece(k, out, &p);
+		}
+	}
+}
+
+static void sum_loop(struct counter *k, const struct kc_node *loop, struct pieces *body, struct pieces *out,
+                     const int *lv);
+
+static void pieces_of(struct counter *k, const struct kc_node *n, struct pieces *out, const int *lv)
+{
+	struct piece p = {0};
+	switch (n->kind) {
+	case KC_NODE_STMT:
+		cost_of_stmt(k, n, &p.cost);
+		push_piece(k, out, &p);
+		return;
+	case KC_NODE_BLOCK: pieces_of_children(k, n->first, out, lv); return;
+	case KC_NODE_IF: {
+		struct pieces then = {0};
+		pieces_of_children(k, n->first, &then, lv);
+		for (int i = 0; i < then.n; i++) {
+			for (int g = 0; g < n->n_guards; g++)
+				add_con(&then.p[i], n->guard[g]);
+			push_piece(k, out, &then.p[i]);
+		}
+		if (n->orelse) {
+			if (n->n_guards)
+				else_pieces(k, n, out, lv);
+			else
+				pieces_of_children(k, n->orelse->first, out, lv);
+		}
+		return;
+	}
+	case KC_NODE_LOOP: {
+		struct pieces body = {0};
+		pieces_of_children(k, n->first, &body, lv);
+		if (n->collapsed) {
+			for (int i = 0; i < body.n; i++)
+				push_piece(k, out, &body.p[i]);
+			return;
+		}
+		sum_loop(k, n, &body, out, lv);
+		return;
+	}
+	}
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Statements */
+
+/* Substitute a callee's symbols by the call's arguments, all at once (ids of the two functions overlap). */
+int kc_call_compose(struct kc_arena *a, struct kc_function *caller, const struct kc_call *call,
+                    const struct kc_poly *p, struct kc_poly **out)
+{
+	struct counter kk = {a, NULL, caller, 0}, *k = &kk;
+	struct kc_poly *r = kc_poly_zero(k->a);
+	const struct kc_function *g = call->callee;
+	for (int t = 0; t < kc_poly_nterms(p); t++) {
+		struct kc_poly *term = kc_poly_rat(k->a, kc_poly_term_coef(p, t));
+		for (int s = 0; s < g->syms.n; s++) {
+			int e = kc_poly_term_exp(p, t, s);
+			if (!e)
+				continue;
+			struct kc_poly *arg = call->size_args[s], *pw;
+			if (!arg && g->syms.syms[s].floor_of) {
+				/* a derived symbol of the callee: the same floor of the substituted argument */
+				struct kc_poly *inner;
+				int d;
+				if (kc_call_compose(k->a, k->fn, call, g->syms.syms[s].floor_of, &inner) < 0 ||
+				    (d = kc_sym_floor(k->a, k->fn, inner, g->syms.syms[s].floor_div)) < 0)
+					return -1;
+				arg = kc_poly_sym(k->a, d);
+			}
+			if (!arg && g->syms.syms[s].has_value)
+				arg = kc_poly_const(k->a, g->syms.syms[s].value, 1); /* a callee-only size (annotation) */
+			if (!arg || kc_poly_pow(k->a, arg, e, &pw) < 0 || kc_poly_mul(k->a, term, pw, &term) < 0)
+				return -1;
+		}
+		if (kc_poly_add(k->a, r, term, &r) < 0)
+			return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+static void cost_of_call(struct counter *k, const struct kc_node *n, struct kc_vec *v)
+{
+	const struct kc_call *call = n->call;
+	const struct kc_vec *cv = &call->callee_ir->total;
+	for (int i = 0; i < KC_VEC_N; i++) {
+		if (!cv->v[i])
+			continue;
+		int slot = i;
+		if (i >= KC_VEC_TRANS && (slot = trans_slot(k, call->callee_ir->trans_names[i - KC_VEC_TRANS])) < 0)
+			continue;
+		struct kc_poly *p;
+		if (kc_call_compose(k->a, k->fn, call, cv->v[i], &p) < 0) {
+			inexact(k, n->loc, "the cost of this call could not be expressed in the caller's sizes");
+			return;
+		}
+		struct kc_vec one = {0};
+		one.v[slot] = p;
+		vec_add(k->a, v, &one);
+	}
+}
+
+static void cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_vec *v)
+{
+	for (int o = 0; o < KC_OP_N; o++)
+		for (int p = 0; p < KC_PREC_N; p++) {
+			if (n->cost.ops[o][p])
+				vec_put(k->a, v, KC_VEC_OPS + o * KC_PREC_N + p, n->cost.ops[o][p]);
+			if (n->lib_call && n->lib_cost.ops[o][p])
+				v->v[KC_VEC_OPS + o * KC_PREC_N + p] = n->lib_cost.ops[o][p];
+		}
+	if (n->cost.cmp)
+		vec_put(k->a, v, KC_VEC_CMP, n->cost.cmp);
+	for (int t = 0; t < n->cost.n_trans; t++) {
+		int slot = trans_slot(k, n->cost.trans_name[t]);
+		if (slot >= 0)
+			vec_put(k->a, v, slot, n->cost.trans_count[t]);
+	}
+	for (int i = 0; i < n->n_accesses; i++) {
+		const struct kc_access *acc = &n->accesses[i];
+		vec_put(k->a, v, acc->is_write ? KC_VEC_NAIVE_W : KC_VEC_NAIVE_R, k->fn->buffers[acc->buffer].elem_size);
+	}
+	if (n->lib_call) {
+		v->v[KC_VEC_NAIVE_R] = n->lib_min.read;
+		v->v[KC_VEC_NAIVE_W] = n->lib_min.write;
+	}
+	if (n->call)
+		cost_of_call(k, n, v);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Loops */
+
+/* Split constraints into bounds on v: coef*v + rest >= 0 with coef = +1 gives v >= -rest, -1 gives
+ * v <= rest. Returns -1 for a coefficient other than +-1 (the caller handles non-unit steps first). */
+static int bounds_on(struct counter *k, const struct piece *p, int v, struct kc_poly **lo, int *nlo,
+                     struct kc_poly **hi, int *nhi, struct piece *rest)
+{
+	*nlo = *nhi = 0;
+	for (int i = 0; i < p->n_cons; i++) {
+		struct kc_poly *c = p->cons[i], *r;
+		if (!kc_poly_has_sym(c, v)) {
+			add_con(rest, c);
+			continue;
+		}
+		struct kc_poly *coef;
+		struct kc_rat cr;
+		if (kc_poly_split_linear(k->a, c, v, &coef, &r) < 0 || !kc_poly_is_const(coef, &cr) || cr.den != 1 ||
+		    (cr.num != 1 && cr.num != -1) || *nlo >= MAX_CONS || *nhi >= MAX_CONS)
+			return -1;
+		if (cr.num == 1) {
+			if (kc_poly_neg(k->a, r, &lo[*nlo]) < 0)
+				return -1;
+			(*nlo)++;
+		} else {
+			hi[(*nhi)++] = r;
+		}
+	}
+	return 0;
+}
+
+/* Pick the greatest (want_max) or least bound. Returns the index, or -1 if the order depends on outer
+ * variables: then *split gets d = b[i] - b[j] and *si, *sj the pair to split on. */
+/* What the piece's constraints already say about d: 1 if d >= 0 follows from one of them (d - c is a
+ * non-negative constant), 0 if d <= -1 does, -1 if neither. */
+static int known_sign(struct counter *k, const struct piece *p, const struct kc_poly *d)
+{
+	struct kc_poly *nd, *diff;
+	struct kc_rat c;
+	if (kc_poly_neg(k->a, d, &nd) < 0 || kc_poly_sub(k->a, nd, kc_poly_const(k->a, 1, 1), &nd) < 0)
+		return -1;
+	for (int i = 0; i < p->n_cons; i++) {
+		if (kc_poly_sub(k->a, d, p->cons[i], &diff) == 0 && kc_poly_is_const(diff, &c) && c.num >= 0)
+			return 1;
+		if (kc_poly_sub(k->a, nd, p->cons[i], &diff) == 0 && kc_poly_is_const(diff, &c) && c.num >= 0)
+			return 0;
+	}
+	return -1;
+}
+
+static int extreme_bound(struct counter *k, const struct piece *pc, struct kc_poly **b, int n, int want_max,
+                         const int *lv, struct kc_poly **split)
+{
+	int best = 0;
+	for (int i = 1; i < n; i++) {
+		struct kc_poly *d;
+		if (kc_poly_sub(k->a, b[i], b[best], &d) < 0)
+			return -2;
+		if (!want_max && kc_poly_neg(k->a, d, &d) < 0)
+			return -2;
+		/* d >= 0 means b[i] is at least as extreme as b[best] */
+		int known = known_sign(k, pc, d);
+		if (known >= 0) {
+			if (known)
+				best = i;
+			continue;
+		}
+		if (sizes_only(k, d, lv)) {
+			int s = sign_at_sizes(k, d);
+			if (s < 0)
+				return -2;
+			if (s)
+				best = i;
+			continue;
+		}
+		*split = d; /* d >= 0: choose b[i]; d < 0: keep b[best] */
+		return -1 - 0 * i;
+	}
+	return best;
+}
+
+static void sum_piece(struct counter *k, const struct kc_node *loop, struct piece *p, struct pieces *out,
+                      const int *lv, int depth);
+
+/* Split p on d >= 0 and d <= -1, and sum each half. */
+static void split_and_sum(struct counter *k, const struct kc_node *loop, struct piece *p, struct kc_poly *d,
+                          struct pieces *out, const int *lv, int depth)
+{
+	struct piece a = *p, b = *p;
+	struct kc_poly *nd, *one = kc_poly_const(k->a, 1, 1);
+	if (kc_poly_neg(k->a, d, &nd) < 0 || kc_poly_sub(k->a, nd, one, &nd) < 0 || add_con(&a, d) < 0 ||
+	    add_con(&b, nd) < 0 || depth > 8) {
+		inexact(k, loop->loc, "loop bounds too complex to count exactly (too many min/max cases)");
+		return;
+	}
+	sum_piece(k, loop, &a, out, lv, depth + 1);
+	sum_piece(k, loop, &b, out, lv, depth + 1);
+}
+
+static void sum_piece(struct counter *k, const struct kc_node *loop, struct piece *p, struct pieces *out,
+                      const int *lv, int depth)
+{
+	struct kc_poly *lo[MAX_CONS], *hi[MAX_CONS], *d = NULL;
+	int nlo, nhi;
+	struct piece rest = {0};
+	rest.cost = p->cost;
+	if (bounds_on(k, p, loop->var, lo, &nlo, hi, &nhi, &rest) < 0 || !nlo || !nhi) {
+		inexact(k, loop->loc, "loop bounds are not unit-coefficient affine bounds: not counted exactly");
+		return;
+	}
+	int l = extreme_bound(k, p, lo, nlo, 1, lv, &d);
+	if (l == -1) {
+		split_and_sum(k, loop, p, d, out, lv, depth);
+		return;
+	}
+	int h = extreme_bound(k, p, hi, nhi, 0, lv, &d);
+	if (h == -1) {
+		split_and_sum(k, loop, p, d, out, lv, depth);
+		return;
+	}
+	if (l < 0 || h < 0) {
+		inexact(k, loop->loc, "the order of this loop's bounds is unknown at the benchmark sizes");
+		return;
+	}
+	/* sum over lo..hi, valid where hi - lo + 1 >= 0 (passed outward) */
+	struct kc_poly *span, *one = kc_poly_const(k->a, 1, 1);
+	if (vec_sum(k->a, &rest.cost, loop->var, lo[l], hi[h]) < 0 || kc_poly_sub(k->a, hi[h], lo[l], &span) < 0 ||
+	    kc_poly_add(k->a, span, one, &span) < 0) {
+		inexact(k, loop->loc, "count overflows exact arithmetic");
+		return;
+	}
+	if (sizes_only(k, span, lv)) {
+		if (sign_at_sizes(k, span) == 0)
+			return; /* empty at the benchmark sizes */
+	} else if (add_con(&rest, span) < 0) {
+		inexact(k, loop->loc, "loop nest too deep to count exactly");
+		return;
+	}
+	push_piece(k, out, &rest);
+}
+
+/* The loop's own bounds as constraints, after substituting a non-unit step: v = start + step*u. */
+static int loop_constraints(struct counter *k, const struct kc_node *loop, struct piece *p, int *ok)
+{
+	struct kc_arena *a = k->a;
+	struct kc_poly *v = kc_poly_sym(a, loop->var), *g;
+	*ok = 1;
+	long long s = loop->step;
+	if (s == 1 || s == -1) {
+		for (int i = 0; i < loop->n_lower; i++)
+			if (kc_poly_sub(a, v, loop->lower[i], &g) < 0 || add_con(p, g) < 0)
+				return -1;
+		for (int i = 0; i < loop->n_upper; i++)
+			if (kc_poly_sub(a, loop->upper[i], v, &g) < 0 || add_con(p, g) < 0)
+				return -1;
+		return 0;
+	}
+	/* start is the single bound on the side the loop starts from */
+	struct kc_poly *start = s > 0 ? loop->lower[0] : loop->upper[0];
+	struct kc_poly **ends = s > 0 ? (struct kc_poly **)loop->upper : (struct kc_poly **)loop->lower;
+	int n_ends = s > 0 ? loop->n_upper : loop->n_lower;
+	long long as = s > 0 ? s : -s;
+	if ((s > 0 ? loop->n_lower : loop->n_upper) != 1)
+		*ok = 0;
+	struct kc_poly *sub, *su;
+	if (kc_poly_scale(a, v, kc_rat_int(s), &su) < 0 || kc_poly_add(a, start, su, &sub) < 0 ||
+	    vec_subst(a, &p->cost, loop->var, sub) < 0)
+		return -1;
+	for (int i = 0; i < p->n_cons; i++)
+		if (kc_poly_subst(a, p->cons[i], loop->var, sub, &p->cons[i]) < 0)
+			return -1;
+	if (add_con(p, v) < 0) /* u >= 0 */
+		return -1;
+	for (int i = 0; i < n_ends; i++) {
+		/* u <= floor(|end - start| / |s|) */
+		struct kc_poly *dist, *q;
+		if (kc_poly_sub(a, s > 0 ? ends[i] : start, s > 0 ? start : ends[i], &dist) < 0)
+			return -1;
+		struct kc_rat c;
+		int divisible = 1;
+		if (kc_poly_scale(a, dist, (struct kc_rat){1, as}, &q) < 0)
+			return -1;
+		for (int t = 0; t < kc_poly_nterms(q); t++)
+			if (kc_poly_term_coef(q, t).den != 1)
+				divisible = 0;
+		if (!divisible) {
+			if (kc_poly_is_const(dist, &c)) {
+				long long num = (long long)c.num, f = num / as - (num % as < 0);
+				q = kc_poly_const(a, f, 1);
+			} else {
+				int d = kc_sym_floor(a, k->fn, dist, as);
+				if (d < 0)
+					return -1;
+				q = kc_poly_sym(a, d);
+			}
+		}
+		if (kc_poly_sub(a, q, v, &g) < 0 || add_con(p, g) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void sum_loop(struct counter *k, const struct kc_node *loop, struct pieces *body, struct pieces *out,
+                     const int *lv)
+{
+	int innermost = 1;
+	for (const struct kc_node *c = loop->first; c; c = c->next)
+		if (c->kind == KC_NODE_LOOP || c->kind == KC_NODE_IF)
+			innermost = 0;
+	if (innermost) {
+		struct piece it = {0};
+		vec_put(k->a, &it.cost, KC_VEC_ITER, 1);
+		push_piece(k, body, &it);
+	}
+	for (int i = 0; i < body->n; i++) {
+		struct piece p = body->p[i];
+		if (p.absolute) {
+			push_piece(k, out, &p);
+			continue;
+		}
+		if (loop->trips_annotated) {
+			/* KCOST_TRIPS: the body runs `total` times per call, all enclosing iterations together */
+			vec_scale(k->a, &p.cost, loop->trips_annotated);
+			p.absolute = 1;
+			push_piece(k, out, &p);
+			continue;
+		}
+		if (loop->inexact) {
+			push_piece(k, out, &p); /* counted once; already flagged */
+			continue;
+		}
+		int ok;
+		if (loop_constraints(k, loop, &p, &ok) < 0 || !ok) {
+			inexact(k, loop->loc, "non-unit step with several start bounds: not counted exactly");
+			continue;
+		}
+		sum_piece(k, loop, &p, out, lv, 0);
+	}
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Tiling: for (ii = L; ii <= U; ii += T) ... for (i = ii; i <= min(ii + T - 1, U); i++) covers L..U once,
+ * so when ii is used nowhere else the pair is the plain loop i = L..U. */
+
+static int uses_sym(const struct kc_node *n, int sym, const struct kc_node *except)
+{
+	for (int i = 0; i < n->n_accesses; i++)
+		for (int d = 0; d < n->accesses[i].ndims; d++)
+			if (n->accesses[i].index[d] && kc_poly_has_sym(n->accesses[i].index[d], sym))
+				return 1;
+	for (int g = 0; g < n->n_guards; g++)
+		if (kc_poly_has_sym(n->guard[g], sym))
+			return 1;
+	if (n->kind == KC_NODE_LOOP && n != except) {
+		for (int b = 0; b < n->n_lower; b++)
+			if (kc_poly_has_sym(n->lower[b], sym))
+				return 1;
+		for (int b = 0; b < n->n_upper; b++)
+			if (kc_poly_has_sym(n->upper[b], sym))
+				return 1;
+	}
+	if (n->call)
+		for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+			if (n->call->size_args[s] && kc_poly_has_sym(n->call->size_args[s], sym))
+				return 1;
+	for (const struct kc_node *c = n->first; c; c = c->next)
+		if (uses_sym(c, sym, except))
+			return 1;
+	return n->orelse && uses_sym(n->orelse, sym, except);
+}
+
+/* Is `point` the point loop of tile loop `tile`? */
+static int is_point_loop(struct counter *k, const struct kc_node *tile, const struct kc_node *point)
+{
+	if (point->kind != KC_NODE_LOOP || point->step != 1 || point->n_lower != 1 || point->n_upper != 2 ||
+	    tile->n_upper != 1)
+		return 0;
+	struct kc_poly *ii = kc_poly_sym(k->a, tile->var), *end;
+	if (!kc_poly_equal(point->lower[0], ii))
+		return 0;
+	if (kc_poly_add(k->a, ii, kc_poly_const(k->a, tile->step - 1, 1), &end) < 0)
+		return 0;
+	for (int i = 0; i < 2; i++)
+		if (kc_poly_equal(point->upper[i], end) && kc_poly_equal(point->upper[1 - i], tile->upper[0]))
+			return 1;
+	return 0;
+}
+
+static const struct kc_node *find_point_loop(struct counter *k, const struct kc_node *tile, const struct kc_node *n)
+{
+	for (const struct kc_node *c = n->first; c; c = c->next) {
+		if (is_point_loop(k, tile, c))
+			return c;
+		const struct kc_node *r = find_point_loop(k, tile, c);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+static void fold_tiles(struct counter *k, struct kc_node *n)
+{
+	for (struct kc_node *c = n->first; c; c = c->next)
+		fold_tiles(k, c);
+	if (n->kind != KC_NODE_LOOP || n->step <= 1 || n->n_lower != 1 || n->n_upper != 1 || n->inexact)
+		return;
+	struct kc_node *point = (struct kc_node *)find_point_loop(k, n, n);
+	if (!point || uses_sym(n, n->var, point))
+		return;
+	point->lower[0] = n->lower[0];
+	point->upper[0] = n->upper[0];
+	point->n_upper = 1;
+	n->collapsed = 1;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The function */
+
+static void mark_loop_vars(const struct kc_node *n, int *lv)
+{
+	if (n->kind == KC_NODE_LOOP && !n->inexact && !n->trips_annotated)
+		lv[n->var] = 1;
+	for (const struct kc_node *c = n->first; c; c = c->next)
+		mark_loop_vars(c, lv);
+	if (n->orelse)
+		mark_loop_vars(n->orelse, lv);
+}
+
+/* Add up pieces whose remaining constraints involve sizes only (checked at the benchmark sizes). */
+static void total_of(struct counter *k, struct pieces *ps, struct kc_vec *out)
+{
+	for (int i = 0; i < ps->n; i++) {
+		int holds = 1;
+		for (int c = 0; c < ps->p[i].n_cons && holds; c++)
+			holds = sign_at_sizes(k, ps->p[i].cons[c]) != 0;
+		if (holds && vec_add(k->a, out, &ps->p[i].cost) < 0)
+			inexact(k, k->fn->loc, "count overflows exact arithmetic");
+	}
+}
+
+static void to_cost(struct counter *k, const struct kc_vec *v, struct kc_cost *c, struct kc_traffic *naive,
+                    struct kc_poly **trips)
+{
+	for (int o = 0; o < KC_OP_N; o++)
+		for (int p = 0; p < KC_PREC_N; p++)
+			c->ops[o][p] = v->v[KC_VEC_OPS + o * KC_PREC_N + p];
+	c->cmp = v->v[KC_VEC_CMP];
+	struct kc_named_count **tail = &c->transcendentals;
+	for (int t = 0; t < k->ir->n_trans_names; t++) {
+		if (!v->v[KC_VEC_TRANS + t])
+			continue;
+		struct kc_named_count *nc = KC_NEW(k->a, struct kc_named_count);
+		nc->name = k->ir->trans_names[t];
+		nc->count = v->v[KC_VEC_TRANS + t];
+		*tail = nc;
+		tail = &nc->next;
+	}
+	naive->read = v->v[KC_VEC_NAIVE_R] ? v->v[KC_VEC_NAIVE_R] : kc_poly_zero(k->a);
+	naive->write = v->v[KC_VEC_NAIVE_W] ? v->v[KC_VEC_NAIVE_W] : kc_poly_zero(k->a);
+	if (trips)
+		*trips = v->v[KC_VEC_ITER];
+}
+
+void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
+{
+	struct counter k = {a, ir, ir->fn, 0};
+	int lv[KC_POLY_MAX_SYMS] = {0};
+	fold_tiles(&k, ir->body);
+	mark_loop_vars(ir->body, lv);
+	struct kc_function *f = ir->fn;
+	f->n_nests = 0;
+	for (struct kc_node *c = ir->body->first; c; c = c->next) {
+		struct pieces ps = {0};
+		struct kc_vec v = {0};
+		pieces_of(&k, c, &ps, lv);
+		total_of(&k, &ps, &v);
+		vec_add(a, &ir->total, &v);
+		if (c->kind != KC_NODE_LOOP && !c->call && !c->lib_call && !(c->kind == KC_NODE_IF && c->first))
+			continue;
+		struct kc_nest *nest = &f->nests[f->n_nests++];
+		nest->begin = c->loc;
+		nest->end = c->end;
+		nest->callee = c->call ? c->call->callee->name : c->lib_call;
+		to_cost(&k, &v, &nest->cost, &nest->traffic[KC_MODEL_NAIVE], &nest->trips);
+	}
+	to_cost(&k, &ir->total, &f->cost, &f->traffic[KC_MODEL_NAIVE], NULL);
+}

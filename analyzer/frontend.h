@@ -1,0 +1,23 @@
+/* frontend.h — private interface between the libclang front end and the counting passes. */
+#ifndef KC_FRONTEND_H
+#define KC_FRONTEND_H
+
+#include "ir.h"
+
+/* count.c: fill fn->cost, fn->traffic[KC_MODEL_NAIVE], the nests' costs, trips and naive traffic.
+ * Inexact constructs add diagnostics to fn->diags and clear fn->exact. */
+void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir);
+
+/* footprint.c: fill the min and streaming traffic of the function and its nests, and buffer roles. */
+void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir);
+
+/* Add a derived symbol floor(p / div) to f's symbol table (reusing an equal one); -1 if the table is full. */
+int kc_sym_floor(struct kc_arena *a, struct kc_function *f, const struct kc_poly *p, long long div);
+/* Add a symbol named `name` (reusing an existing one of that name); -1 if the table is full. */
+int kc_sym_named(struct kc_arena *a, struct kc_function *f, const char *name);
+
+/* A callee's polynomial p with its symbols replaced by the call's arguments (all at once). */
+int kc_call_compose(struct kc_arena *a, struct kc_function *caller, const struct kc_call *call,
+                    const struct kc_poly *p, struct kc_poly **out);
+
+#endif

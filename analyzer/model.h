@@ -1,0 +1,130 @@
+/* model.h — the analysis model: plain data the analyzer produces and the runner and reporter read.
+ * No libclang types here. Everything is allocated from the analysis arena and freed with it. */
+#ifndef KC_MODEL_H
+#define KC_MODEL_H
+
+#include "arena.h"
+#include "diag.h"
+#include "poly.h"
+
+/* Floating-point precisions FLOPs are broken down by (JSON keys in kc_prec_name). */
+enum kc_prec { KC_PREC_F16, KC_PREC_F32, KC_PREC_F64, KC_PREC_F80, KC_PREC_N };
+/* FLOP categories. An fma is one operation in ops[KC_OP_FMA] and 2 FLOPs. */
+enum kc_op { KC_OP_ADD, KC_OP_SUB, KC_OP_MUL, KC_OP_DIV, KC_OP_FMA, KC_OP_N };
+/* Traffic models, see docs/counting.md. */
+enum kc_model { KC_MODEL_MIN, KC_MODEL_STREAMING, KC_MODEL_NAIVE, KC_MODEL_N };
+enum kc_role { KC_ROLE_INPUT, KC_ROLE_OUTPUT, KC_ROLE_INOUT, KC_ROLE_INTERMEDIATE, KC_ROLE_UNUSED };
+
+const char *kc_prec_name(enum kc_prec p);   /* "_Float16", "float", "double", "long double" */
+const char *kc_op_name(enum kc_op op);      /* "add", "sub", "mul", "div", "fma" */
+const char *kc_model_name(enum kc_model m); /* "min", "streaming", "naive" */
+const char *kc_role_name(enum kc_role r);   /* "input", "output", "inout", "intermediate", "unused" */
+
+/* A size symbol of one function: a parameter or annotated name (n, m, k, nnz), or a derived atom such as
+ * floor((n - 4)/4) that a quasi-polynomial count needs. Symbol ids index kc_symtab.syms and are the
+ * polynomial symbol ids of every kc_poly of that function. */
+struct kc_sym {
+	const char *name;        /* as shown in formulas: "n" or "floor(n/4)" */
+	int has_value;           /* a benchmark value is known (annotation, --size, or derived) */
+	long long value;
+	struct kc_poly *floor_of; /* derived: value = floor(floor_of / floor_div) */
+	long long floor_div;
+};
+
+struct kc_symtab {
+	struct kc_sym syms[KC_POLY_MAX_SYMS];
+	const char *names[KC_POLY_MAX_SYMS]; /* syms[i].name, for kc_poly_format */
+	int n;
+};
+
+/* A named count (transcendental calls by function name). */
+struct kc_named_count {
+	const char *name;
+	struct kc_poly *count;
+	struct kc_named_count *next;
+};
+
+/* The additive cost of a region of code: operation counts as polynomials in the function's symbols. */
+struct kc_cost {
+	struct kc_poly *ops[KC_OP_N][KC_PREC_N];
+	struct kc_poly *cmp;                    /* comparisons, fmin/fmax/fabs/copysign */
+	struct kc_named_count *transcendentals; /* by function name, e.g. "tanhf" */
+};
+
+/* Bytes moved under one traffic model. */
+struct kc_traffic {
+	struct kc_poly *read, *write;
+};
+
+/* A buffer: parameter array/pointer, local array, or heap temporary. */
+struct kc_buffer {
+	const char *name;
+	struct kc_loc loc;
+	const char *elem_type; /* C spelling, "float" */
+	int elem_size;         /* bytes */
+	struct kc_poly *extent; /* elements, when known (VLA type, annotation, allocation size); else NULL */
+	int is_param, is_local_array, is_heap, is_scratch;
+	enum kc_role role;
+};
+
+/* A top-level statement of a function body that costs something: a loop nest or a call. */
+struct kc_nest {
+	struct kc_loc begin, end;  /* source range (lines used in reports) */
+	const char *callee;        /* non-NULL when the nest is a call to an analyzed or library function */
+	struct kc_cost cost;
+	struct kc_poly *trips;     /* innermost statement executions (iterations of the body); NULL for calls */
+	struct kc_traffic traffic[KC_MODEL_N]; /* MIN is not defined per nest: left NULL */
+	/* buffers (indices into the function's buffers) read and written by this nest */
+	int *reads, n_reads, *writes, n_writes;
+};
+
+struct kc_function {
+	const char *name;
+	struct kc_loc loc, end;
+	const char *signature;    /* C declaration text, for the harness */
+	struct kc_symtab syms;
+	int n_size_params;        /* syms[0 .. n_size_params-1] are the function's own size parameters */
+	struct kc_buffer *buffers;
+	int n_buffers;
+	struct kc_nest *nests;
+	int n_nests;
+	struct kc_cost cost;      /* whole function */
+	struct kc_traffic traffic[KC_MODEL_N];
+	int exact;                /* every count above is an exact closed form */
+	int has_loops;
+	int skip;                 /* KCOST_SKIP, or excluded by --function */
+	const char *reference;    /* KCOST_REFERENCE */
+	const char *init;         /* KCOST_INIT */
+	const char **assumptions; /* KCOST_ASSUME texts */
+	int n_assumptions;
+	struct kc_diags diags;    /* this function's diagnostics (also printed at the end of the run) */
+};
+
+struct kc_analysis {
+	struct kc_arena arena;
+	const char **files;       /* inputs as given on the command line */
+	int n_files;
+	struct kc_function **functions;
+	int n_functions;
+	struct kc_diags diags;    /* file-level diagnostics: parse errors, libclang's own */
+	int parse_failed;         /* at least one input could not be analyzed at all */
+};
+
+/* Total FLOPs of a cost: sum over categories and precisions, fma counted twice. NULL-safe: missing
+ * entries count as zero. Returns -1 on overflow. */
+int kc_cost_flops(struct kc_arena *a, const struct kc_cost *c, struct kc_poly **out);
+/* FLOPs of one precision / one category. */
+int kc_cost_flops_prec(struct kc_arena *a, const struct kc_cost *c, enum kc_prec p, struct kc_poly **out);
+int kc_cost_flops_op(struct kc_arena *a, const struct kc_cost *c, enum kc_op op, struct kc_poly **out);
+/* Sum of all transcendental calls. */
+int kc_cost_transcendentals(struct kc_arena *a, const struct kc_cost *c, struct kc_poly **out);
+/* Total bytes of a traffic (read + write). */
+int kc_traffic_total(struct kc_arena *a, const struct kc_traffic *t, struct kc_poly **out);
+
+/* Evaluate a count of function f at its benchmark sizes. Returns 0 and sets *out on success; -1 when a size
+ * has no value (msg "size n has no benchmark value") or on overflow ("overflows 64 bits"); *why is set. */
+int kc_function_eval(const struct kc_function *f, const struct kc_poly *p, long long *out, const char **why);
+/* Format a count of f into b with f's symbol names. */
+void kc_function_format(const struct kc_function *f, const struct kc_poly *p, struct kc_buf *b);
+
+#endif

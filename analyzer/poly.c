@@ -1,0 +1,839 @@
+/* poly.c — exact polynomials over the rationals. See poly.h for the contract and the canonical order.
+ *
+ * Every polynomial is built the same way: terms are pushed into a malloc'd scratch vector, then finish()
+ * sorts, combines and copies them into the arena. That single path is what keeps every value canonical. */
+#include "poly.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef __int128 i128;
+typedef unsigned __int128 u128;
+
+#define I128_MAX ((i128)(((u128)1 << 127) - 1))
+#define I128_MIN (-I128_MAX - 1)
+
+struct term {
+	struct kc_rat c; /* never 0 inside a finished polynomial */
+	int deg;         /* total degree, cached for ordering */
+	uint8_t e[KC_POLY_MAX_SYMS];
+};
+
+struct kc_poly {
+	int n;
+	struct term t[]; /* canonical order */
+};
+
+/* ---- rationals ---------------------------------------------------------------------------------- */
+
+static u128 uabs(i128 v) { return v < 0 ? -(u128)v : (u128)v; }
+
+static u128 gcd_u(u128 x, u128 y)
+{
+	while (y) {
+		u128 r = x % y;
+		x = y;
+		y = r;
+	}
+	return x;
+}
+
+/* num/den in lowest terms with den > 0. I128_MIN is refused so that negating a kc_rat never overflows. */
+static int rat_make(i128 num, i128 den, struct kc_rat *out)
+{
+	if (den == 0 || num == I128_MIN || den == I128_MIN)
+		return -1;
+	if (den < 0) {
+		num = -num;
+		den = -den;
+	}
+	i128 g = (i128)gcd_u(uabs(num), (u128)den);
+	out->num = num / g;
+	out->den = den / g;
+	return 0;
+}
+
+struct kc_rat kc_rat_int(long long v) { return (struct kc_rat){v, 1}; }
+
+int kc_rat_add(struct kc_rat x, struct kc_rat y, struct kc_rat *out)
+{
+	/* Scale by the cofactors of gcd(den) rather than by whole denominators: smaller intermediates. */
+	i128 g = (i128)gcd_u((u128)x.den, (u128)y.den);
+	i128 xs = y.den / g, ys = x.den / g, p, q, num, den;
+	if (__builtin_mul_overflow(x.num, xs, &p) || __builtin_mul_overflow(y.num, ys, &q) ||
+	    __builtin_add_overflow(p, q, &num) || __builtin_mul_overflow(x.den, xs, &den))
+		return -1;
+	return rat_make(num, den, out);
+}
+
+int kc_rat_sub(struct kc_rat x, struct kc_rat y, struct kc_rat *out)
+{
+	y.num = -y.num;
+	return kc_rat_add(x, y, out);
+}
+
+int kc_rat_mul(struct kc_rat x, struct kc_rat y, struct kc_rat *out)
+{
+	/* Cross-cancel first so that a product that fits is never refused for its intermediates. */
+	i128 g1 = (i128)gcd_u(uabs(x.num), (u128)y.den), g2 = (i128)gcd_u(uabs(y.num), (u128)x.den);
+	i128 num, den;
+	if (__builtin_mul_overflow(x.num / g1, y.num / g2, &num) ||
+	    __builtin_mul_overflow(x.den / g2, y.den / g1, &den))
+		return -1;
+	return rat_make(num, den, out);
+}
+
+int kc_rat_div(struct kc_rat x, struct kc_rat y, struct kc_rat *out)
+{
+	struct kc_rat inv;
+	if (rat_make(y.den, y.num, &inv) < 0)
+		return -1;
+	return kc_rat_mul(x, inv, out);
+}
+
+/* ---- construction ------------------------------------------------------------------------------- */
+
+struct tvec {
+	struct term *t;
+	size_t n, cap;
+};
+
+static struct term *tvec_push(struct tvec *v, const struct term *t)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 16;
+		struct term *nt = realloc(v->t, cap * sizeof(*nt));
+		if (!nt) {
+			fprintf(stderr, "kcost: fatal: out of memory (%zu terms)\n", cap);
+			abort();
+		}
+		v->t = nt;
+		v->cap = cap;
+	}
+	v->t[v->n] = *t;
+	return &v->t[v->n++];
+}
+
+/* Graded lexicographic order, larger first: total degree, then the exponent of the lowest id. */
+static int term_cmp(const void *pa, const void *pb)
+{
+	const struct term *x = pa, *y = pb;
+	if (x->deg != y->deg)
+		return x->deg > y->deg ? -1 : 1;
+	return memcmp(y->e, x->e, KC_POLY_MAX_SYMS);
+}
+
+static struct kc_poly *poly_alloc(struct kc_arena *a, size_t n)
+{
+	struct kc_poly *p = kc_arena_alloc(a, sizeof(*p) + n * sizeof(p->t[0]));
+	p->n = (int)n;
+	return p;
+}
+
+/* Sort, combine like terms, drop zeros and copy into the arena. Frees the vector in every case. */
+static int finish(struct kc_arena *a, struct tvec *v, struct kc_poly **out)
+{
+	size_t n = 0, i;
+	int rc = 0;
+	if (v->n)
+		qsort(v->t, v->n, sizeof(v->t[0]), term_cmp);
+	for (i = 0; i < v->n && rc == 0; i++) {
+		if (n && term_cmp(&v->t[n - 1], &v->t[i]) == 0)
+			rc = kc_rat_add(v->t[n - 1].c, v->t[i].c, &v->t[n - 1].c);
+		else
+			v->t[n++] = v->t[i];
+	}
+	if (rc == 0) {
+		size_t m = 0;
+		for (i = 0; i < n; i++)
+			if (v->t[i].c.num != 0)
+				v->t[m++] = v->t[i];
+		struct kc_poly *p = poly_alloc(a, m);
+		if (m)
+			memcpy(p->t, v->t, m * sizeof(p->t[0]));
+		*out = p;
+	}
+	free(v->t);
+	return rc;
+}
+
+static int sym_ok(int sym) { return sym >= 0 && sym < KC_POLY_MAX_SYMS; }
+
+struct kc_poly *kc_poly_zero(struct kc_arena *a) { return poly_alloc(a, 0); }
+
+struct kc_poly *kc_poly_rat(struct kc_arena *a, struct kc_rat c)
+{
+	if (rat_make(c.num, c.den, &c) < 0)
+		return NULL;
+	if (c.num == 0)
+		return kc_poly_zero(a);
+	struct kc_poly *p = poly_alloc(a, 1);
+	p->t[0].c = c;
+	return p;
+}
+
+struct kc_poly *kc_poly_const(struct kc_arena *a, long long num, long long den)
+{
+	struct kc_rat c;
+	if (rat_make(num, den, &c) < 0)
+		return NULL;
+	return kc_poly_rat(a, c);
+}
+
+struct kc_poly *kc_poly_sym(struct kc_arena *a, int sym)
+{
+	if (!sym_ok(sym))
+		return NULL;
+	struct kc_poly *p = poly_alloc(a, 1);
+	p->t[0].c = kc_rat_int(1);
+	p->t[0].deg = 1;
+	p->t[0].e[sym] = 1;
+	return p;
+}
+
+/* ---- arithmetic --------------------------------------------------------------------------------- */
+
+/* Push c * (the terms of x). */
+static int push_scaled(struct tvec *v, const struct kc_poly *x, struct kc_rat c)
+{
+	for (int i = 0; i < x->n; i++) {
+		struct term t = x->t[i];
+		if (kc_rat_mul(t.c, c, &t.c) < 0)
+			return -1;
+		tvec_push(v, &t);
+	}
+	return 0;
+}
+
+static int combine(struct kc_arena *a, const struct kc_poly *x, const struct kc_poly *y, long long ysign,
+                   struct kc_poly **out)
+{
+	struct tvec v = {0};
+	if (push_scaled(&v, x, kc_rat_int(1)) < 0 || push_scaled(&v, y, kc_rat_int(ysign)) < 0) {
+		free(v.t);
+		return -1;
+	}
+	return finish(a, &v, out);
+}
+
+int kc_poly_add(struct kc_arena *a, const struct kc_poly *x, const struct kc_poly *y, struct kc_poly **out)
+{
+	return combine(a, x, y, 1, out);
+}
+
+int kc_poly_sub(struct kc_arena *a, const struct kc_poly *x, const struct kc_poly *y, struct kc_poly **out)
+{
+	return combine(a, x, y, -1, out);
+}
+
+int kc_poly_scale(struct kc_arena *a, const struct kc_poly *x, struct kc_rat c, struct kc_poly **out)
+{
+	struct tvec v = {0};
+	if (rat_make(c.num, c.den, &c) < 0 || push_scaled(&v, x, c) < 0) {
+		free(v.t);
+		return -1;
+	}
+	return finish(a, &v, out);
+}
+
+int kc_poly_neg(struct kc_arena *a, const struct kc_poly *x, struct kc_poly **out)
+{
+	return kc_poly_scale(a, x, kc_rat_int(-1), out);
+}
+
+/* The product of two terms; -1 on coefficient overflow or an exponent above KC_POLY_MAX_EXP. */
+static int term_mul(const struct term *x, const struct term *y, struct term *out)
+{
+	if (kc_rat_mul(x->c, y->c, &out->c) < 0)
+		return -1;
+	for (int s = 0; s < KC_POLY_MAX_SYMS; s++) {
+		int e = x->e[s] + y->e[s];
+		if (e > KC_POLY_MAX_EXP)
+			return -1;
+		out->e[s] = (uint8_t)e;
+	}
+	out->deg = x->deg + y->deg;
+	return 0;
+}
+
+int kc_poly_mul(struct kc_arena *a, const struct kc_poly *x, const struct kc_poly *y, struct kc_poly **out)
+{
+	struct tvec v = {0};
+	for (int i = 0; i < x->n; i++) {
+		for (int j = 0; j < y->n; j++) {
+			struct term t;
+			if (term_mul(&x->t[i], &y->t[j], &t) < 0) {
+				free(v.t);
+				return -1;
+			}
+			tvec_push(&v, &t);
+		}
+	}
+	return finish(a, &v, out);
+}
+
+int kc_poly_pow(struct kc_arena *a, const struct kc_poly *x, int k, struct kc_poly **out)
+{
+	if (k < 0)
+		return -1;
+	/* Plain repeated multiplication: exponents are small (KC_POLY_MAX_EXP bounds any useful k). */
+	struct kc_poly *r = kc_poly_const(a, 1, 1);
+	for (int i = 0; i < k; i++)
+		if (kc_poly_mul(a, r, x, &r) < 0)
+			return -1;
+	*out = r;
+	return 0;
+}
+
+/* Split p by powers of sym: p = sum_{d=0}^{*maxd} c[d] * sym^d, where no c[d] contains sym. */
+static int collect(struct kc_arena *a, const struct kc_poly *p, int sym, struct kc_poly ***c, int *maxd)
+{
+	int D = 0;
+	for (int i = 0; i < p->n; i++)
+		if (p->t[i].e[sym] > D)
+			D = p->t[i].e[sym];
+	struct kc_poly **cs = KC_NEW_N(a, struct kc_poly *, D + 1);
+	for (int d = 0; d <= D; d++) {
+		struct tvec v = {0};
+		for (int i = 0; i < p->n; i++) {
+			if (p->t[i].e[sym] != d)
+				continue;
+			struct term *t = tvec_push(&v, &p->t[i]);
+			t->e[sym] = 0;
+			t->deg -= d;
+		}
+		if (finish(a, &v, &cs[d]) < 0)
+			return -1;
+	}
+	*c = cs;
+	*maxd = D;
+	return 0;
+}
+
+int kc_poly_subst(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *q,
+                  struct kc_poly **out)
+{
+	struct kc_poly **c, *r;
+	int D;
+	if (!sym_ok(sym) || collect(a, p, sym, &c, &D) < 0)
+		return -1;
+	/* Horner: fewer multiplications than building the powers of q, and c[d] never contains sym, so
+	 * a q that contains sym itself is fine. */
+	r = c[D];
+	for (int d = D - 1; d >= 0; d--)
+		if (kc_poly_mul(a, r, q, &r) < 0 || kc_poly_add(a, r, c[d], &r) < 0)
+			return -1;
+	*out = r;
+	return 0;
+}
+
+/* ---- summation ---------------------------------------------------------------------------------- */
+
+/* Advance a row of Pascal's triangle from C(n-1, .) to C(n, .); row has room for n + 1 entries. */
+static int pascal_next(i128 *row, int n)
+{
+	row[n] = 1;
+	for (int j = n - 1; j >= 1; j--)
+		if (__builtin_add_overflow(row[j], row[j - 1], &row[j]))
+			return -1;
+	return 0;
+}
+
+/* Bernoulli numbers B[0..D] with B[1] = +1/2, the convention under which Faulhaber's formula sums
+ * 1..x. They come from sum_{j=0}^{m} C(m+1, j) B_j = 0, which holds for the B[1] = -1/2 convention, so
+ * the sign of B[1] is flipped only at the end. */
+static int bernoulli(struct kc_arena *a, int D, struct kc_rat *B)
+{
+	i128 *row = KC_NEW_N(a, i128, D + 2);
+	row[0] = 1;
+	if (pascal_next(row, 1) < 0)
+		return -1;
+	B[0] = kc_rat_int(1);
+	for (int m = 1; m <= D; m++) {
+		struct kc_rat s = kc_rat_int(0), t;
+		if (pascal_next(row, m + 1) < 0)
+			return -1;
+		for (int j = 0; j < m; j++)
+			if (kc_rat_mul((struct kc_rat){row[j], 1}, B[j], &t) < 0 || kc_rat_add(s, t, &s) < 0)
+				return -1;
+		if (kc_rat_div(s, kc_rat_int(-(m + 1)), &B[m]) < 0)
+			return -1;
+	}
+	if (D >= 1)
+		B[1].num = 1;
+	return 0;
+}
+
+/* *out = sum_{v=lo}^{hi} v^d as sum_k s_{d,k} * delta[k], with delta[k] = hi^k - (lo-1)^k and
+ * s_{d,d+1-j} = C(d+1, j) * B[j] / (d+1) from Faulhaber's formula. row holds C(d+1, .). */
+static int power_sum(struct kc_arena *a, int d, const i128 *row, const struct kc_rat *B,
+                     struct kc_poly *const *delta, struct kc_poly **out)
+{
+	struct kc_poly *r = kc_poly_zero(a), *t;
+	for (int j = 0; j <= d; j++) {
+		struct kc_rat s;
+		if (B[j].num == 0)
+			continue;
+		if (kc_rat_mul((struct kc_rat){row[j], 1}, B[j], &s) < 0 ||
+		    kc_rat_div(s, kc_rat_int(d + 1), &s) < 0 || kc_poly_scale(a, delta[d + 1 - j], s, &t) < 0 ||
+		    kc_poly_add(a, r, t, &r) < 0)
+			return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+/* delta[k] = hi^k - lom1^k for k = 1 .. K. */
+static int power_diffs(struct kc_arena *a, const struct kc_poly *hi, const struct kc_poly *lom1, int K,
+                       struct kc_poly **delta)
+{
+	struct kc_poly *ph = kc_poly_const(a, 1, 1), *pl = ph;
+	for (int k = 1; k <= K; k++)
+		if (kc_poly_mul(a, ph, hi, &ph) < 0 || kc_poly_mul(a, pl, lom1, &pl) < 0 ||
+		    kc_poly_sub(a, ph, pl, &delta[k]) < 0)
+			return -1;
+	return 0;
+}
+
+int kc_poly_sum(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *lo,
+                const struct kc_poly *hi, struct kc_poly **out)
+{
+	struct kc_poly **c, **delta, *lom1, *r, *s;
+	int D;
+	if (!sym_ok(sym) || kc_poly_has_sym(lo, sym) || kc_poly_has_sym(hi, sym) ||
+	    collect(a, p, sym, &c, &D) < 0 || kc_poly_sub(a, lo, kc_poly_const(a, 1, 1), &lom1) < 0)
+		return -1;
+	struct kc_rat *B = KC_NEW_N(a, struct kc_rat, D + 1);
+	i128 *row = KC_NEW_N(a, i128, D + 2);
+	delta = KC_NEW_N(a, struct kc_poly *, D + 2);
+	if (bernoulli(a, D, B) < 0 || power_diffs(a, hi, lom1, D + 1, delta) < 0)
+		return -1;
+	r = kc_poly_zero(a);
+	row[0] = 1;
+	for (int d = 0; d <= D; d++) {
+		if (pascal_next(row, d + 1) < 0)
+			return -1;
+		if (c[d]->n == 0)
+			continue;
+		if (power_sum(a, d, row, B, delta, &s) < 0 || kc_poly_mul(a, c[d], s, &s) < 0 ||
+		    kc_poly_add(a, r, s, &r) < 0)
+			return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+/* ---- queries ------------------------------------------------------------------------------------ */
+
+int kc_poly_is_zero(const struct kc_poly *p) { return p->n == 0; }
+
+int kc_poly_is_const(const struct kc_poly *p, struct kc_rat *value)
+{
+	if (p->n > 1 || (p->n == 1 && p->t[0].deg > 0))
+		return 0;
+	if (value)
+		*value = p->n ? p->t[0].c : kc_rat_int(0);
+	return 1;
+}
+
+int kc_poly_has_sym(const struct kc_poly *p, int sym) { return sym_ok(sym) && kc_poly_degree_in(p, sym) > 0; }
+
+/* The leading term has the largest total degree: the order sorts by it first. */
+int kc_poly_degree(const struct kc_poly *p) { return p->n ? p->t[0].deg : -1; }
+
+int kc_poly_degree_in(const struct kc_poly *p, int sym)
+{
+	int d = p->n ? 0 : -1;
+	if (!sym_ok(sym))
+		return d;
+	for (int i = 0; i < p->n; i++)
+		if (p->t[i].e[sym] > d)
+			d = p->t[i].e[sym];
+	return d;
+}
+
+int kc_poly_equal(const struct kc_poly *x, const struct kc_poly *y)
+{
+	if (x->n != y->n)
+		return 0;
+	for (int i = 0; i < x->n; i++) {
+		const struct term *s = &x->t[i], *t = &y->t[i];
+		if (s->c.num != t->c.num || s->c.den != t->c.den || memcmp(s->e, t->e, sizeof(s->e)) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+int kc_poly_is_affine(const struct kc_poly *p) { return kc_poly_degree(p) <= 1; }
+
+int kc_poly_split_linear(struct kc_arena *a, const struct kc_poly *p, int sym, struct kc_poly **coef,
+                         struct kc_poly **rest)
+{
+	struct kc_poly **c;
+	int D;
+	if (!sym_ok(sym) || collect(a, p, sym, &c, &D) < 0 || D > 1)
+		return -1;
+	*coef = D == 1 ? c[1] : kc_poly_zero(a);
+	*rest = c[0];
+	return 0;
+}
+
+int kc_poly_affine_split(struct kc_arena *a, const struct kc_poly *p, int sym, struct kc_rat *coef,
+                         struct kc_poly **rest)
+{
+	struct kc_poly *c, *r;
+	struct kc_rat v;
+	/* Affine means the coefficient of sym is a constant. */
+	if (!kc_poly_is_affine(p) || kc_poly_split_linear(a, p, sym, &c, &r) < 0 || !kc_poly_is_const(c, &v))
+		return -1;
+	*coef = v;
+	*rest = r;
+	return 0;
+}
+
+int kc_poly_nterms(const struct kc_poly *p) { return p->n; }
+
+struct kc_rat kc_poly_term_coef(const struct kc_poly *p, int i)
+{
+	return i >= 0 && i < p->n ? p->t[i].c : kc_rat_int(0);
+}
+
+int kc_poly_term_exp(const struct kc_poly *p, int i, int sym)
+{
+	return i >= 0 && i < p->n && sym_ok(sym) ? p->t[i].e[sym] : 0;
+}
+
+/* ---- evaluation --------------------------------------------------------------------------------- */
+
+/* The monomial of t at values, as an integer. */
+static int mono_eval(const struct term *t, const long long *values, i128 *out)
+{
+	i128 m = 1;
+	for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+		for (int k = 0; k < t->e[s]; k++)
+			if (__builtin_mul_overflow(m, (i128)values[s], &m))
+				return -1;
+	*out = m;
+	return 0;
+}
+
+int kc_poly_eval(const struct kc_poly *p, const long long *values, struct kc_rat *out)
+{
+	struct kc_rat sum = kc_rat_int(0), v;
+	for (int i = 0; i < p->n; i++) {
+		i128 m;
+		if (mono_eval(&p->t[i], values, &m) < 0 || rat_make(m, 1, &v) < 0 ||
+		    kc_rat_mul(p->t[i].c, v, &v) < 0 || kc_rat_add(sum, v, &sum) < 0)
+			return -1;
+	}
+	*out = sum;
+	return 0;
+}
+
+int kc_poly_eval_int(const struct kc_poly *p, const long long *values, long long *out)
+{
+	struct kc_rat v;
+	if (kc_poly_eval(p, values, &v) < 0 || v.den != 1 || v.num > INT64_MAX || v.num < -INT64_MAX)
+		return -1;
+	*out = (long long)v.num;
+	return 0;
+}
+
+/* ---- formatting --------------------------------------------------------------------------------- */
+
+static void put_u128(struct kc_buf *b, u128 v)
+{
+	char d[40];
+	int n = 0;
+	do {
+		d[n++] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	while (n)
+		kc_buf_putc(b, d[--n]);
+}
+
+static void put_mono(struct kc_buf *b, const uint8_t *e, const char *const *names)
+{
+	int first = 1;
+	for (int s = 0; s < KC_POLY_MAX_SYMS; s++) {
+		if (!e[s])
+			continue;
+		if (!first)
+			kc_buf_putc(b, '*');
+		first = 0;
+		if (names && names[s])
+			kc_buf_puts(b, names[s]);
+		else
+			kc_buf_printf(b, "_s%d", s);
+		if (e[s] > 1)
+			kc_buf_printf(b, "^%d", e[s]);
+	}
+}
+
+/* The sign as a separator (" + ", " - ", or a bare "-" when leading), then the coefficient k/den unless it
+ * is an implicit 1, then the monomial. den is 1 except in the fallback form. */
+static void put_term(struct kc_buf *b, int neg, u128 k, i128 den, const struct term *t,
+                     const char *const *names, int lead)
+{
+	if (lead) {
+		if (neg)
+			kc_buf_putc(b, '-');
+	} else {
+		kc_buf_puts(b, neg ? " - " : " + ");
+	}
+	if (t->deg == 0 || k != 1 || den != 1) {
+		put_u128(b, k);
+		if (den != 1) {
+			kc_buf_putc(b, '/');
+			put_u128(b, (u128)den);
+		}
+		if (t->deg)
+			kc_buf_putc(b, '*');
+	}
+	put_mono(b, t->e, names);
+}
+
+/* Common denominator d (lcm) and content g (gcd of the numerators over d) of p's coefficients, so that
+ * p = (g/d) * (a polynomial with coprime integer coefficients). -1 if either overflows. */
+static int int_content(const struct kc_poly *p, i128 *d, i128 *g)
+{
+	i128 l = 1;
+	u128 c = 0;
+	for (int i = 0; i < p->n; i++) {
+		i128 den = p->t[i].c.den;
+		if (__builtin_mul_overflow(l, den / (i128)gcd_u((u128)l, (u128)den), &l))
+			return -1;
+	}
+	for (int i = 0; i < p->n; i++) {
+		i128 k;
+		if (__builtin_mul_overflow(p->t[i].c.num, l / p->t[i].c.den, &k) || k == I128_MIN)
+			return -1;
+		c = gcd_u(c, uabs(k));
+	}
+	*d = l;
+	*g = (i128)c;
+	return 0;
+}
+
+/* Every term with its own rational coefficient, "1/3*n + 1/5": for contents that overflow. */
+static void format_fallback(const struct kc_poly *p, const char *const *names, struct kc_buf *b)
+{
+	for (int i = 0; i < p->n; i++) {
+		const struct term *t = &p->t[i];
+		put_term(b, t->c.num < 0, uabs(t->c.num), t->c.den, t, names, i == 0);
+	}
+}
+
+/* p = (g/d) * (integer terms): written as "[±g*(]terms[)][/d]", where g is factored, with the leading
+ * term's sign, only for more than one term and g > 1; a sum over d > 1 is bracketed. */
+static void put_scaled(const struct kc_poly *p, i128 d, i128 g, const char *const *names, struct kc_buf *b)
+{
+	int lead_neg = p->t[0].c.num < 0, factor = p->n > 1 && g > 1, bracket = factor || (d > 1 && p->n > 1);
+	i128 f = factor ? g : 1;
+	if (factor) {
+		kc_buf_puts(b, lead_neg ? "-" : "");
+		put_u128(b, (u128)g);
+		kc_buf_putc(b, '*');
+	}
+	kc_buf_puts(b, bracket ? "(" : "");
+	for (int i = 0; i < p->n; i++) {
+		const struct term *t = &p->t[i];
+		i128 k = t->c.num * (d / t->c.den) / f; /* cannot overflow: int_content computed it */
+		put_term(b, (k < 0) != (factor && lead_neg), uabs(k), 1, t, names, i == 0);
+	}
+	kc_buf_puts(b, bracket ? ")" : "");
+	if (d > 1) {
+		kc_buf_putc(b, '/');
+		put_u128(b, (u128)d);
+	}
+}
+
+static void mono_meet(const struct kc_poly *p, uint8_t *e);
+static int mono_div(struct kc_arena *a, const struct kc_poly *p, const uint8_t *e, struct kc_poly **out);
+
+/* A sum whose terms share a monomial m is written with m factored out, after the content:
+ * "10*tsteps*(n^2 - 4*n + 4)", "n*(n + 1)/2", "-2*n*(m + 1)". */
+static int put_monomial_factored(const struct kc_poly *p, i128 d, i128 g, const char *const *names,
+                                 struct kc_buf *b)
+{
+	uint8_t e[KC_POLY_MAX_SYMS];
+	int any = 0;
+	memset(e, KC_POLY_MAX_EXP, sizeof e);
+	mono_meet(p, e);
+	for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+		any |= e[s] != 0;
+	if (p->n < 2 || !any)
+		return 0;
+	struct kc_arena tmp = KC_ARENA_INIT;
+	struct kc_poly *q;
+	if (mono_div(&tmp, p, e, &q) < 0) {
+		kc_arena_release(&tmp);
+		return 0;
+	}
+	int lead_neg = p->t[0].c.num < 0;
+	kc_buf_puts(b, lead_neg ? "-" : "");
+	if (g > 1) {
+		put_u128(b, (u128)g);
+		kc_buf_putc(b, '*');
+	}
+	put_mono(b, e, names);
+	kc_buf_puts(b, "*(");
+	for (int i = 0; i < q->n; i++) {
+		const struct term *t = &q->t[i];
+		i128 k = t->c.num * (d / t->c.den) / g; /* exact: g and d are p's content and denominator */
+		put_term(b, (k < 0) != lead_neg, uabs(k), 1, t, names, i == 0);
+	}
+	kc_buf_putc(b, ')');
+	if (d > 1) {
+		kc_buf_putc(b, '/');
+		put_u128(b, (u128)d);
+	}
+	kc_arena_release(&tmp);
+	return 1;
+}
+
+void kc_poly_format(const struct kc_poly *p, const char *const *names, struct kc_buf *b)
+{
+	i128 d, g;
+	if (p->n == 0)
+		kc_buf_putc(b, '0');
+	else if (int_content(p, &d, &g) < 0)
+		format_fallback(p, names, b);
+	else if (!put_monomial_factored(p, d, g, names, b))
+		put_scaled(p, d, g, names, b);
+}
+
+/* ---- ratios ------------------------------------------------------------------------------------- */
+
+/* num/den reduced for printing: num/den = r * pn/pd with pn, pd primitive (coprime integer coefficients,
+ * positive leading one) and free of a common monomial. What gets printed: r alone when pn == pd; top
+ * alone (r * pn) when pd is 1; else sign(r) * top / bottom with top = |r.num| * pn, bottom = r.den * pd. */
+struct ratio {
+	struct kc_rat r;
+	struct kc_poly *pn, *pd, *top, *bottom;
+};
+
+/* p = c * P with P primitive. p must not be zero. */
+static int primitive(struct kc_arena *a, const struct kc_poly *p, struct kc_rat *c, struct kc_poly **P)
+{
+	i128 d, g;
+	struct kc_rat inv;
+	if (int_content(p, &d, &g) < 0 || rat_make(p->t[0].c.num < 0 ? -g : g, d, c) < 0 ||
+	    kc_rat_div(kc_rat_int(1), *c, &inv) < 0)
+		return -1;
+	return kc_poly_scale(a, p, inv, P);
+}
+
+/* Lower e to the exponents that every term of p has: e meets the monomial gcd of p. */
+static void mono_meet(const struct kc_poly *p, uint8_t *e)
+{
+	for (int i = 0; i < p->n; i++)
+		for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+			if (p->t[i].e[s] < e[s])
+				e[s] = p->t[i].e[s];
+}
+
+/* p divided by the monomial e, which divides every term of p. */
+static int mono_div(struct kc_arena *a, const struct kc_poly *p, const uint8_t *e, struct kc_poly **out)
+{
+	struct tvec v = {0};
+	for (int i = 0; i < p->n; i++) {
+		struct term *t = tvec_push(&v, &p->t[i]);
+		for (int s = 0; s < KC_POLY_MAX_SYMS; s++) {
+			t->e[s] = (uint8_t)(t->e[s] - e[s]);
+			t->deg -= e[s];
+		}
+	}
+	return finish(a, &v, out);
+}
+
+static int ratio_reduce(struct kc_arena *a, const struct kc_poly *num, const struct kc_poly *den,
+                        struct ratio *q)
+{
+	struct kc_rat cn, cd;
+	uint8_t e[KC_POLY_MAX_SYMS];
+	memset(e, KC_POLY_MAX_EXP, sizeof(e));
+	if (primitive(a, num, &cn, &q->pn) < 0 || primitive(a, den, &cd, &q->pd) < 0 ||
+	    kc_rat_div(cn, cd, &q->r) < 0)
+		return -1;
+	mono_meet(q->pn, e);
+	mono_meet(q->pd, e);
+	if (mono_div(a, q->pn, e, &q->pn) < 0 || mono_div(a, q->pd, e, &q->pd) < 0)
+		return -1;
+	q->top = q->bottom = NULL;
+	if (kc_poly_equal(q->pn, q->pd))
+		return 0;
+	if (kc_poly_is_const(q->pd, NULL))
+		return kc_poly_scale(a, q->pn, q->r, &q->top);
+	struct kc_rat rn = {q->r.num < 0 ? -q->r.num : q->r.num, 1}, rd = {q->r.den, 1};
+	if (kc_poly_scale(a, q->pn, rn, &q->top) < 0 || kc_poly_scale(a, q->pd, rd, &q->bottom) < 0)
+		return -1;
+	return 0;
+}
+
+static void put_rat(struct kc_buf *b, struct kc_rat r)
+{
+	if (r.num < 0)
+		kc_buf_putc(b, '-');
+	put_u128(b, uabs(r.num));
+	if (r.den != 1) {
+		kc_buf_putc(b, '/');
+		put_u128(b, (u128)r.den);
+	}
+}
+
+/* A bare power of one symbol ("n", "n^2") needs no parentheses after "/". */
+static int is_atom(const struct kc_poly *p)
+{
+	int syms = 0;
+	if (p->n != 1 || p->t[0].c.num != 1 || p->t[0].c.den != 1)
+		return 0;
+	for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+		syms += p->t[0].e[s] != 0;
+	return syms == 1;
+}
+
+static void put_ratio(const struct ratio *q, const char *const *names, struct kc_buf *b)
+{
+	if (!q->top) {
+		put_rat(b, q->r);
+		return;
+	}
+	if (!q->bottom) {
+		kc_poly_format(q->top, names, b);
+		return;
+	}
+	/* top's content is |r.num|: above 1 kc_poly_format factors it and the sum is already bracketed */
+	int paren_top = q->top->n > 1 && uabs(q->r.num) == 1, paren_bottom = !is_atom(q->bottom);
+	if (q->r.num < 0)
+		kc_buf_putc(b, '-');
+	kc_buf_puts(b, paren_top ? "(" : "");
+	kc_poly_format(q->top, names, b);
+	kc_buf_puts(b, paren_top ? ")/" : "/");
+	kc_buf_puts(b, paren_bottom ? "(" : "");
+	kc_poly_format(q->bottom, names, b);
+	kc_buf_puts(b, paren_bottom ? ")" : "");
+}
+
+void kc_poly_format_ratio(const struct kc_poly *num, const struct kc_poly *den, const char *const *names,
+                          struct kc_buf *b)
+{
+	/* Reduction needs intermediate polynomials; they live in a private arena so the caller's is untouched. */
+	struct kc_arena tmp = KC_ARENA_INIT;
+	struct ratio q;
+	if (num->n == 0) {
+		kc_buf_putc(b, '0');
+	} else if (den->n == 0 || ratio_reduce(&tmp, num, den, &q) < 0) {
+		kc_buf_putc(b, '(');
+		kc_poly_format(num, names, b);
+		kc_buf_puts(b, ")/(");
+		kc_poly_format(den, names, b);
+		kc_buf_putc(b, ')');
+	} else {
+		put_ratio(&q, names, b);
+	}
+	kc_arena_release(&tmp);
+}

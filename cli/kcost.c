@@ -1,0 +1,183 @@
+/* kcost.c — the command line: options, then analyzer -> runner -> reporter. Thin by design. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyzer.h"
+#include "options.h"
+#include "progress.h"
+#include "report.h"
+
+#ifndef KCOST_VERSION
+#define KCOST_VERSION "0.0.0"
+#endif
+#ifndef KCOST_ANNOTATIONS_DIR
+#define KCOST_ANNOTATIONS_DIR NULL
+#endif
+
+int kc_cli_diff(int argc, char **argv); /* diff.c */
+
+static int use_color(const struct kc_options *o, FILE *f)
+{
+	if (o->color == KC_COLOR_ALWAYS)
+		return 1;
+	if (o->color == KC_COLOR_NEVER || getenv("NO_COLOR"))
+		return 0;
+	return isatty(fileno(f));
+}
+
+/* Missing or unreadable inputs are reported and left out; the rest are still analyzed. */
+static int check_inputs(struct kc_options *o, int color)
+{
+	int bad = 0, kept = 0;
+	for (int i = 0; i < o->n_files; i++) {
+		struct stat st;
+		const char *f = o->files[i];
+		const char *why = NULL;
+		if (stat(f, &st) != 0)
+			why = errno == ENOENT ? "no such file or directory" : strerror(errno);
+		else if (S_ISDIR(st.st_mode))
+			why = "is a directory";
+		else if (access(f, R_OK) != 0)
+			why = strerror(errno);
+		if (why) {
+			fprintf(stderr, "%skcost: %serror:%s %s: '%s'\n", color ? "\033[1m" : "", color ? "\033[1;31m" : "",
+			        color ? "\033[0m" : "", why, f);
+			bad++;
+			continue;
+		}
+		o->files[kept++] = f;
+	}
+	o->n_files = kept;
+	return bad;
+}
+
+static void print_diags(const struct kc_diags *list, int verbose, int color)
+{
+	for (const struct kc_diag *d = list->head; d; d = d->next)
+		if (d->severity != KC_NOTE || verbose)
+			kc_diag_print(stderr, d, color);
+}
+
+struct tally {
+	int functions, exact, errors, warnings;
+};
+
+static struct tally tally_of(const struct kc_analysis *an)
+{
+	struct tally t = {0, 0, an->diags.errors, an->diags.warnings};
+	for (int i = 0; i < an->n_functions; i++) {
+		const struct kc_function *f = an->functions[i];
+		t.functions++;
+		t.exact += f->exact;
+		t.errors += f->diags.errors;
+		t.warnings += f->diags.warnings;
+	}
+	return t;
+}
+
+static int print_stdout(const struct kc_options *o, const struct kc_analysis *an, const struct kc_measurements *m,
+                        const struct kc_report_opts *ro)
+{
+	if (o->format == KC_FORMAT_JSON) {
+		cJSON *doc = kc_report_json(an, m, ro);
+		char *text = doc ? cJSON_Print(doc) : NULL;
+		if (!text) {
+			cJSON_Delete(doc);
+			return -1;
+		}
+		puts(text);
+		free(text);
+		cJSON_Delete(doc);
+	} else if (o->format == KC_FORMAT_MD) {
+		struct kc_buf b = KC_BUF_INIT;
+		kc_report_markdown(&b, an, m);
+		fputs(kc_buf_str(&b), stdout);
+		kc_buf_release(&b);
+	} else if (!o->quiet) {
+		kc_report_text(stdout, an, m, use_color(o, stdout));
+	}
+	return 0;
+}
+
+static int run(struct kc_options *o, int argc, char **argv)
+{
+	int color = use_color(o, stderr);
+	kc_progress_init(!o->quiet && isatty(fileno(stderr)));
+	int missing = check_inputs(o, color);
+	struct kc_analysis an = {0};
+	struct kc_analyze_opts ao = {
+		.args = o->clang_args, .n_args = o->n_clang_args, .compile_db = o->compile_db,
+		.sizes = o->sizes, .n_sizes = o->n_sizes, .function_regex = o->function_regex,
+		.include_dir = KCOST_ANNOTATIONS_DIR,
+	};
+	kc_progress("analyzing", 0, 0, o->n_files == 1 ? o->files[0] : "");
+	int rc = o->n_files ? kc_analyze(&an, o->files, o->n_files, &ao) : 0;
+	kc_progress_done();
+	print_diags(&an.diags, o->verbose, color);
+	for (int i = 0; i < an.n_functions; i++)
+		print_diags(&an.functions[i]->diags, o->verbose, color);
+	if (rc < 0) {
+		kc_analysis_release(&an);
+		return KC_EXIT_USAGE; /* kc_analyze fails only on a bad --function regex */
+	}
+	struct tally t = tally_of(&an);
+	int input_errors = missing || an.parse_failed;
+	if (o->n_files && !t.functions && !an.parse_failed) {
+		for (int i = 0; i < o->n_files; i++)
+			fprintf(stderr, "%s: %serror:%s no functions with loops or kernel calls to analyze%s\n", o->files[i],
+			        color ? "\033[1;31m" : "", color ? "\033[0m" : "",
+			        o->function_regex ? " (after --function)" : "");
+		input_errors = 1;
+	}
+	if (!o->n_files) {
+		kc_analysis_release(&an);
+		return KC_EXIT_INPUT;
+	}
+	struct kc_report_opts ro = {
+		.out_dir = o->out_dir ? o->out_dir : "kcost-report", .command = (const char *const *)argv,
+		.n_command = argc, .version = KCOST_VERSION, .no_run = o->no_run,
+	};
+	struct kc_measurements m = {0};
+	const char *err;
+	int status = input_errors ? KC_EXIT_INPUT : KC_EXIT_OK;
+	kc_progress("writing report", 0, 0, ro.out_dir);
+	if (kc_report_write(&an, &m, &ro, &err) < 0) {
+		kc_progress_done();
+		fprintf(stderr, "kcost: error: %s\n", err);
+		status = KC_EXIT_INTERNAL;
+	}
+	kc_progress_done();
+	if (print_stdout(o, &an, &m, &ro) < 0)
+		status = KC_EXIT_INTERNAL;
+	if (!o->quiet)
+		fprintf(stderr, "kcost: %d function%s analyzed (%d exact), %d error%s, %d warning%s; report: %s/index.html\n",
+		        t.functions, t.functions == 1 ? "" : "s", t.exact, t.errors, t.errors == 1 ? "" : "s", t.warnings,
+		        t.warnings == 1 ? "" : "s", ro.out_dir);
+	kc_analysis_release(&an);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return kc_cli_diff(argc - 1, argv + 1);
+	struct kc_options o;
+	if (kc_options_parse(&o, argc, argv) < 0) {
+		kc_options_release(&o);
+		return KC_EXIT_USAGE;
+	}
+	int status = KC_EXIT_OK;
+	if (o.help)
+		kc_options_usage(stdout);
+	else if (o.version)
+		printf("kcost %s (%s)\n", KCOST_VERSION, kc_analyzer_clang_version());
+	else
+		status = run(&o, argc, argv);
+	kc_options_release(&o);
+	return status;
+}

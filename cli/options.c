@@ -1,0 +1,249 @@
+/* options.c — command-line parsing for `kcost [options] FILE... [-- COMPILER-FLAGS]`. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+void kc_options_usage(FILE *out)
+{
+	fputs("usage: kcost [options] FILE... [-- COMPILER-FLAGS]\n"
+	      "       kcost diff [options] BASE.json HEAD.json\n"
+	      "\n"
+	      "Counts each C kernel's FLOPs, transcendental calls and memory traffic exactly from its loop nests,\n"
+	      "shows which intermediates loop fusion would remove, times the kernels, and writes a roofline report.\n"
+	      "\n"
+	      "Input:\n"
+	      "  -I DIR, -D NAME[=VAL], -U NAME, -std=STD   compiler flags for the parse (also after `--`)\n"
+	      "  -p BUILD_DIR           read flags from BUILD_DIR/compile_commands.json (as clang-tidy does)\n"
+	      "  --function REGEX       analyze only functions whose name matches (POSIX extended regex)\n"
+	      "  --size NAME=VALUE      set a benchmark size, overriding KCOST_SIZES (repeatable)\n"
+	      "Output:\n"
+	      "  -o DIR                 report directory (default: kcost-report)\n"
+	      "  --format text|json|md  what to print on stdout (default: text)\n"
+	      "  --color auto|always|never\n"
+	      "  --quiet                no progress and no summary; diagnostics only\n"
+	      "  --verbose              also print notes and the exact commands run\n"
+	      "Measurement:\n"
+	      "  --no-run               static analysis only: do not compile or run anything\n"
+	      "  --cc CC, --cflags FLAGS  compiler and flags for the harness (default: cc -O3 -march=native)\n"
+	      "  --time-budget SECONDS  timing budget per function (default: 0.3)\n"
+	      "  --timeout SECONDS      wall-clock limit per kernel run (default: 60)\n"
+	      "  --remeasure            measure the machine's ceilings again instead of using the cache\n"
+	      "  -j N                   parallel jobs for compiling (default: 1)\n"
+	      "Other:\n"
+	      "  --help, --version\n"
+	      "\n"
+	      "Exit status: 0 success; 1 the input had errors (could not parse, no kernels, a kernel failed to\n"
+	      "compile or run); 2 usage error; 3 internal error.\n"
+	      "\n"
+	      "Examples:\n"
+	      "  kcost samples/gelu.c                       analyze, measure, write kcost-report/index.html\n"
+	      "  kcost --no-run --format md samples/*.c     predictions only, Markdown on stdout\n"
+	      "  kcost --size n=1000000 samples/vecadd.c    another benchmark size\n"
+	      "  kcost -p build src/kernels.c               flags from build/compile_commands.json\n"
+	      "  kcost diff base/report.json head/report.json --fail-on-regression 10\n",
+	      out);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("kcost: error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'kcost --help' for more information.\n", stderr);
+	return -1;
+}
+
+static void push(const char ***v, int *n, const char *s)
+{
+	const char **grown = realloc((void *)*v, sizeof **v * (size_t)(*n + 1));
+	if (!grown)
+		abort();
+	grown[(*n)++] = s;
+	*v = grown;
+}
+
+static int parse_size(struct kc_options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *end;
+	if (!eq || eq == arg)
+		return usage_error("--size expects NAME=VALUE, got '%s'", arg);
+	errno = 0;
+	long long v = strtoll(eq + 1, &end, 0);
+	if (errno || *end || end == eq + 1 || v < 0)
+		return usage_error("--size value must be a non-negative integer: '%s'", arg);
+	struct kc_size_override *grown = realloc(o->sizes, sizeof *grown * (size_t)(o->n_sizes + 1));
+	if (!grown)
+		abort();
+	o->sizes = grown;
+	char *name = malloc((size_t)(eq - arg) + 1);
+	if (!name)
+		abort();
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	o->sizes[o->n_sizes].name = name;
+	o->sizes[o->n_sizes++].value = v;
+	return 0;
+}
+
+static int parse_seconds(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || *end || end == arg || v <= 0)
+		return usage_error("%s expects a positive number of seconds", opt);
+	*out = v;
+	return 0;
+}
+
+/* An option that takes a value: `--opt VALUE` or `--opt=VALUE`. Sets *val and advances *i. */
+static int takes_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) != 0)
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n] != '\0')
+		return 0;
+	if (*i + 1 >= argc) {
+		*val = NULL;
+		return 1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+static int parse_enum(const char *opt, const char *val, const char *const *names, int *out)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(val, names[i])) {
+			*out = i;
+			return 0;
+		}
+	return usage_error(opt, val);
+}
+
+static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+	static const char *const formats[] = {"text", "json", "md", NULL};
+	static const char *const colors[] = {"auto", "always", "never", NULL};
+	int e;
+	if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+		o->help = 1;
+	else if (!strcmp(a, "--version"))
+		o->version = 1;
+	else if (!strcmp(a, "--no-run"))
+		o->no_run = 1;
+	else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+		o->quiet = 1;
+	else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
+		o->verbose = 1;
+	else if (!strcmp(a, "--remeasure"))
+		o->remeasure = 1;
+	else if (!strncmp(a, "-std=", 5))
+		push(&o->clang_args, &o->n_clang_args, a);
+	else if ((a[1] == 'I' || a[1] == 'D' || a[1] == 'U') && a[0] == '-') {
+		push(&o->clang_args, &o->n_clang_args, a);
+		if (!a[2]) {
+			if (*i + 1 >= argc)
+				return usage_error("option '%s' requires an argument", a);
+			push(&o->clang_args, &o->n_clang_args, argv[++*i]);
+		}
+	} else if (takes_value(argc, argv, i, "-o", &v) || takes_value(argc, argv, i, "--output", &v)) {
+		if (!v)
+			return usage_error("option '%s' requires a directory", a);
+		o->out_dir = v;
+	} else if (takes_value(argc, argv, i, "-p", &v)) {
+		if (!v)
+			return usage_error("option '%s' requires a build directory", a);
+		o->compile_db = v;
+	} else if (takes_value(argc, argv, i, "--size", &v)) {
+		if (!v)
+			return usage_error("option '%s' requires NAME=VALUE", a);
+		return parse_size(o, v);
+	} else if (takes_value(argc, argv, i, "--function", &v)) {
+		if (!v)
+			return usage_error("option '%s' requires a regular expression", a);
+		o->function_regex = v;
+	} else if (takes_value(argc, argv, i, "--format", &v)) {
+		if (!v || parse_enum("unknown --format '%s' (expected text, json or md)", v, formats, &e) < 0)
+			return v ? -1 : usage_error("option '%s' requires text, json or md", a);
+		o->format = (enum kc_format)e;
+	} else if (takes_value(argc, argv, i, "--color", &v)) {
+		if (!v || parse_enum("unknown --color '%s' (expected auto, always or never)", v, colors, &e) < 0)
+			return v ? -1 : usage_error("option '%s' requires auto, always or never", a);
+		o->color = (enum kc_color)e;
+	} else if (takes_value(argc, argv, i, "--cc", &v)) {
+		if (!v)
+			return usage_error("option '%s' requires a compiler", a);
+		o->cc = v;
+	} else if (takes_value(argc, argv, i, "--cflags", &v)) {
+		if (!v)
+			return usage_error("option '%s' requires flags", a);
+		o->cflags = v;
+	} else if (takes_value(argc, argv, i, "--time-budget", &v)) {
+		return v ? parse_seconds("--time-budget", v, &o->time_budget) : usage_error("option '%s' requires seconds", a);
+	} else if (takes_value(argc, argv, i, "--timeout", &v)) {
+		return v ? parse_seconds("--timeout", v, &o->timeout) : usage_error("option '%s' requires seconds", a);
+	} else if (takes_value(argc, argv, i, "-j", &v)) {
+		char *end;
+		long j = v ? strtol(v, &end, 10) : 0;
+		if (!v || *end || j < 1 || j > 256)
+			return usage_error("-j expects a number of jobs from 1 to 256%s", "");
+		o->jobs = (int)j;
+	} else if (a[0] == '-' && a[1] == 'j' && a[2]) {
+		char *end;
+		long j = strtol(a + 2, &end, 10);
+		if (*end || j < 1 || j > 256)
+			return usage_error("-j expects a number of jobs from 1 to 256%s", "");
+		o->jobs = (int)j;
+	} else {
+		return usage_error("unknown option '%s'", a);
+	}
+	return 0;
+}
+
+int kc_options_parse(struct kc_options *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof *o);
+	o->jobs = 1;
+	o->time_budget = 0.3;
+	o->timeout = 60;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			for (i++; i < argc; i++)
+				push(&o->clang_args, &o->n_clang_args, argv[i]);
+			break;
+		}
+		if (a[0] == '-' && a[1]) {
+			if (parse_one(o, argc, argv, &i) < 0)
+				return -1;
+			continue;
+		}
+		push(&o->files, &o->n_files, a);
+	}
+	if (o->help || o->version)
+		return 0;
+	if (o->n_files == 0)
+		return usage_error("no input files%s", "");
+	return 0;
+}
+
+void kc_options_release(struct kc_options *o)
+{
+	free((void *)o->files);
+	free((void *)o->clang_args);
+	for (int i = 0; i < o->n_sizes; i++)
+		free((void *)o->sizes[i].name);
+	free(o->sizes);
+	memset(o, 0, sizeof *o);
+}

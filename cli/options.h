@@ -1,0 +1,40 @@
+/* options.h — kcost's command line: clang-tidy/compiler conventions. */
+#ifndef KC_OPTIONS_H
+#define KC_OPTIONS_H
+
+#include "analyzer.h"
+
+enum kc_format { KC_FORMAT_TEXT, KC_FORMAT_JSON, KC_FORMAT_MD };
+enum kc_color { KC_COLOR_AUTO, KC_COLOR_ALWAYS, KC_COLOR_NEVER };
+
+/* Exit codes (documented in --help, README and docs/cli.md). */
+enum { KC_EXIT_OK = 0, KC_EXIT_INPUT = 1, KC_EXIT_USAGE = 2, KC_EXIT_INTERNAL = 3 };
+
+struct kc_options {
+	const char **files;
+	int n_files;
+	const char **clang_args; /* -I/-D/-U/-std= and everything after `--` */
+	int n_clang_args;
+	const char *compile_db;  /* -p */
+	const char *out_dir;     /* -o */
+	int no_run, quiet, verbose, jobs, remeasure;
+	enum kc_format format;
+	enum kc_color color;
+	struct kc_size_override *sizes;
+	int n_sizes;
+	const char *function_regex;
+	const char *cc, *cflags;  /* --cc, --cflags (runner) */
+	double time_budget;       /* seconds per function */
+	double timeout;           /* seconds per kernel run */
+	int help, version;
+};
+
+/* Parse argv (argv[0] is the program). On a usage error returns -1 after printing
+ * "kcost: error: ..." and a hint to stderr. Storage of strings points into argv; arrays are malloc'd and
+ * released by kc_options_release. */
+int kc_options_parse(struct kc_options *o, int argc, char **argv);
+void kc_options_release(struct kc_options *o);
+
+void kc_options_usage(FILE *out);
+
+#endif

@@ -1,0 +1,70 @@
+/* escape.c — HTML/SVG and Markdown escaping of user-derived text. */
+#include "escape.h"
+
+#include <string.h>
+
+/* The HTML replacement of c, or NULL when c is written as it is. */
+static const char *html_entity(unsigned char c)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&#39;";
+	case '\t': case '\n': case '\r': return NULL;
+	}
+	return c < 0x20 || c == 0x7f ? "\xef\xbf\xbd" : NULL;
+}
+
+void kc_escape_html(struct kc_buf *b, const char *s)
+{
+	if (!s)
+		return;
+	const char *run = s; /* start of the pending run of characters that need no escaping */
+	for (; *s; s++) {
+		const char *ent = html_entity((unsigned char)*s);
+		if (!ent)
+			continue;
+		kc_buf_add(b, run, (size_t)(s - run));
+		kc_buf_puts(b, ent);
+		run = s + 1;
+	}
+	kc_buf_add(b, run, (size_t)(s - run));
+}
+
+void kc_escape_md_cell(struct kc_buf *b, const char *s)
+{
+	char one[2] = {0, 0};
+	if (!s)
+		return;
+	for (; *s; s++) {
+		if (*s == '\n')
+			kc_buf_puts(b, "<br>");
+		else if (*s == '\r')
+			continue;
+		else if (strchr("\\|*_`[]~", *s))
+			kc_buf_printf(b, "\\%c", *s);
+		else {
+			one[0] = *s;
+			kc_escape_html(b, one);
+		}
+	}
+}
+
+void kc_escape_md_code(struct kc_buf *b, const char *s)
+{
+	if (!s)
+		return;
+	if (strpbrk(s, "`\n\r")) {
+		kc_escape_md_cell(b, s);
+		return;
+	}
+	kc_buf_putc(b, '`');
+	for (; *s; s++)
+		if (*s == '|')
+			kc_buf_puts(b, "\\|");
+		else
+			kc_buf_putc(b, *s);
+	kc_buf_putc(b, '`');
+}

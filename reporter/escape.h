@@ -1,0 +1,22 @@
+/* escape.h — escaping user-derived text (paths, names, messages, source lines) for HTML, SVG and Markdown.
+ * JSON strings are escaped by cJSON and need nothing from here. */
+#ifndef KC_ESCAPE_H
+#define KC_ESCAPE_H
+
+#include "buf.h"
+
+/* Append s to b safe for HTML/XML text and for single- or double-quoted attribute values:
+ * & < > " ' become &amp; &lt; &gt; &quot; &#39;. Control characters other than tab, newline and carriage
+ * return (which XML forbids) become U+FFFD. Used for SVG text too. s == NULL appends nothing. */
+void kc_escape_html(struct kc_buf *b, const char *s);
+
+/* Append s to b safe for one cell of a GitHub-flavoured Markdown table (also fine in a list item): HTML-escaped
+ * as above (GitHub renders inline HTML), then backslash, | and the emphasis/link/code characters * _ ` [ ] ~
+ * backslash-escaped; a newline becomes <br>, a carriage return is dropped. */
+void kc_escape_md_cell(struct kc_buf *b, const char *s);
+
+/* Append s to b as an inline code span usable in a table cell: `s` with | written \| (GFM requires it even in
+ * code spans). Text containing a backtick or a newline is written with kc_escape_md_cell instead. */
+void kc_escape_md_code(struct kc_buf *b, const char *s);
+
+#endif

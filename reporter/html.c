@@ -1,0 +1,740 @@
+/* html.c — the self-contained HTML report: templates/report.html with {{name}} placeholders filled by
+ * fragments generated here. Every user-derived string goes through kc_escape_html. */
+#include <stdio.h>
+#include <string.h>
+
+#include "escape.h"
+#include "figures.h"
+#include "report.h"
+#include "roofline.h"
+#include "templates.h"
+
+#define MAX_SOURCE_BYTES (8u << 20) /* larger files are not shown */
+#define MAX_SOURCE_LINES 2000      /* per function */
+
+/* A source file read for the listings, once per report. */
+struct source {
+	const char *path;
+	const char *text; /* NULL when it could not be read */
+	size_t len;
+	struct source *next;
+};
+
+struct html {
+	struct kc_arena *a;
+	const struct kc_analysis *an;
+	const struct kc_measurements *m;
+	const struct kc_report_opts *o;
+	struct source *sources;
+};
+
+/* One {{name}} of the template and the fragment that replaces it. */
+struct slot {
+	const char *name;
+	const char *text; /* not necessarily NUL-terminated (embedded templates are not) */
+	size_t len;
+};
+
+/* Copy the template into b, replacing each {{name}} with its slot's text; unknown names stay as they are.
+ * Replacements are not scanned again, so fragments may contain "{{". */
+static void render(struct kc_buf *b, const unsigned char *tpl, size_t len, const struct slot *slots, int n)
+{
+	const char *s = (const char *)tpl, *end = s + len;
+	while (s < end) {
+		const char *open = memchr(s, '{', (size_t)(end - s));
+		if (!open || open + 1 >= end) {
+			kc_buf_add(b, s, (size_t)(end - s));
+			return;
+		}
+		kc_buf_add(b, s, (size_t)(open - s));
+		s = open + 1;
+		if (*s != '{') {
+			kc_buf_putc(b, '{');
+			continue;
+		}
+		const char *name = s + 1, *close = name;
+		while (close + 1 < end && !(close[0] == '}' && close[1] == '}') && close - name < 32)
+			close++;
+		int found = -1;
+		for (int i = 0; close + 1 < end && close[0] == '}' && i < n; i++)
+			if (strlen(slots[i].name) == (size_t)(close - name) && !memcmp(slots[i].name, name, (size_t)(close - name)))
+				found = i;
+		if (found < 0) {
+			kc_buf_putc(b, '{');
+			continue;
+		}
+		if (slots[found].len)
+			kc_buf_add(b, slots[found].text, slots[found].len);
+		s = close + 2;
+	}
+}
+
+static void esc(struct kc_buf *b, const char *s) { kc_escape_html(b, s); }
+
+/* id="fn-NAME": characters outside [A-Za-z0-9_.-] are written as -XX (hex), so any name gives a valid id. */
+static void fn_id(struct kc_buf *b, const char *name)
+{
+	kc_buf_puts(b, "fn-");
+	for (const unsigned char *s = (const unsigned char *)name; *s; s++)
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr("_.-", *s))
+			kc_buf_putc(b, (char)*s);
+		else
+			kc_buf_printf(b, "-%02X", *s);
+}
+
+static void fn_link(struct kc_buf *b, const char *name)
+{
+	kc_buf_puts(b, "<a href=\"#");
+	fn_id(b, name);
+	kc_buf_puts(b, "\">");
+	esc(b, name);
+	kc_buf_puts(b, "</a>");
+}
+
+/* <code>8*n</code> = <span class="v" title="8000 FLOP">8.0 kFLOP</span>, or n/a with the reason. */
+static void formula_value(struct kc_buf *b, const struct kc_figure *fig, const char *unit)
+{
+	if (!fig->expr) {
+		kc_buf_puts(b, "<span class=\"muted\">n/a</span>");
+		return;
+	}
+	kc_buf_puts(b, "<code>");
+	esc(b, fig->expr);
+	kc_buf_puts(b, "</code> = ");
+	if (!fig->has_value) {
+		kc_buf_puts(b, "<span class=\"muted\">n/a (");
+		esc(b, fig->why);
+		kc_buf_puts(b, ")</span>");
+		return;
+	}
+	kc_buf_printf(b, "<span class=\"v\" title=\"%lld %s\">", fig->value, unit);
+	kc_report_si(b, (double)fig->value, unit);
+	kc_buf_puts(b, "</span>");
+}
+
+/* A summary cell: formula above, value below, the raw value for sorting. */
+static void td_figure(struct kc_buf *b, const struct kc_figure *fig, const char *unit)
+{
+	if (fig->has_value)
+		kc_buf_printf(b, "<td class=\"num\" data-v=\"%lld\">", fig->value);
+	else
+		kc_buf_puts(b, "<td class=\"num\">");
+	if (fig->expr) {
+		kc_buf_puts(b, "<code class=\"formula\">");
+		esc(b, fig->expr);
+		kc_buf_puts(b, "</code>");
+	}
+	kc_report_si_figure(b, fig, unit);
+	kc_buf_puts(b, "</td>");
+}
+
+static void intensity_text(struct kc_buf *b, const struct kc_cost_figures *cf, int model)
+{
+	if (!cf->has_intensity[model]) {
+		kc_buf_puts(b, "n/a");
+		return;
+	}
+	kc_report_sig3(b, cf->intensity[model]);
+	kc_buf_puts(b, " FLOP/B");
+}
+
+static void td_intensity(struct kc_buf *b, const struct kc_cost_figures *cf, int model)
+{
+	if (cf->has_intensity[model])
+		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", cf->intensity[model]);
+	else
+		kc_buf_puts(b, "<td class=\"num\">");
+	if (cf->intensity_expr[model]) {
+		kc_buf_puts(b, "<code class=\"formula\">");
+		esc(b, cf->intensity_expr[model]);
+		kc_buf_puts(b, "</code>");
+	}
+	intensity_text(b, cf, model);
+	kc_buf_puts(b, "</td>");
+}
+
+static void exact_badge(struct kc_buf *b, const struct kc_function *f)
+{
+	kc_buf_printf(b, "<span class=\"%s\">", f->exact ? "exact" : "approx");
+	kc_report_exactness(b, f);
+	kc_buf_puts(b, "</span>");
+}
+
+/* "memory-bound: 12.3 GFLOP/s" at the min-model intensity, or N/A without ceilings. */
+static void predicted_bound(struct kc_buf *b, const struct html *h, const struct kc_cost_figures *cf)
+{
+	const char *bound = NULL;
+	double roof = cf->has_intensity[KC_MODEL_MIN] ? kc_report_roof(kc_report_machine(h->m), kc_report_main_prec(cf),
+	                                                                cf->intensity[KC_MODEL_MIN], &bound)
+	                                              : 0;
+	if (roof <= 0) {
+		kc_buf_puts(b, "<td class=\"not-measured\" title=\"no machine ceilings: the machine was not measured\">"
+		               "N/A</td>");
+		return;
+	}
+	kc_buf_printf(b, "<td class=\"bound\" data-v=\"%.17g\" title=\"roofline at the min-model intensity\">%s, ",
+	              roof, bound);
+	kc_report_si(b, roof * 1e9, "FLOP/s");
+	kc_buf_puts(b, "</td>");
+}
+
+/* The measured columns: one "not measured" cell when nothing was measured, else time and FLOP/s. */
+static void td_measured(struct kc_buf *b, const struct html *h, const struct kc_measurement *me,
+                        const struct kc_cost_figures *cf)
+{
+	if (!h->m || h->m->n == 0) {
+		kc_buf_puts(b, "<td class=\"not-measured\">not measured</td>");
+		return;
+	}
+	if (!me) {
+		kc_buf_puts(b, "<td class=\"not-measured\">not measured</td><td class=\"not-measured\">not measured</td>");
+		return;
+	}
+	if (me->error || me->seconds_median <= 0) {
+		kc_buf_puts(b, "<td colspan=\"2\" class=\"approx\">failed: ");
+		esc(b, me->error ? me->error : "no timing");
+		kc_buf_puts(b, "</td>");
+		return;
+	}
+	kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", me->seconds_median);
+	kc_report_seconds(b, me->seconds_median);
+	kc_buf_puts(b, "</td>");
+	if (cf->flops.has_value) {
+		double rate = (double)cf->flops.value / me->seconds_median;
+		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", rate);
+		kc_report_si(b, rate, "FLOP/s");
+		kc_buf_puts(b, "</td>");
+	} else {
+		kc_buf_puts(b, "<td class=\"num\">n/a</td>");
+	}
+}
+
+static void summary_row(struct kc_buf *b, const struct html *h, const struct kc_function *f)
+{
+	struct kc_cost_figures cf;
+	kc_report_cost_figures(h->a, f, &f->cost, f->traffic, &cf);
+	kc_buf_puts(b, "<tr><td>");
+	fn_link(b, f->name);
+	kc_buf_puts(b, "</td>");
+	td_figure(b, &cf.flops, "FLOP");
+	td_figure(b, &cf.transcendentals, "calls");
+	td_figure(b, &cf.bytes[KC_MODEL_MIN], "B");
+	td_figure(b, &cf.bytes[KC_MODEL_STREAMING], "B");
+	for (int model = 0; model < KC_MODEL_N; model++)
+		td_intensity(b, &cf, model);
+	predicted_bound(b, h, &cf);
+	kc_buf_puts(b, "<td>");
+	exact_badge(b, f);
+	kc_buf_puts(b, "</td>");
+	td_measured(b, h, kc_report_find_measurement(h->m, f), &cf);
+	kc_buf_puts(b, "</tr>\n");
+}
+
+static void summary(struct kc_buf *b, const struct html *h)
+{
+	if (!kc_report_n_functions(h->an)) {
+		kc_buf_puts(b, "<p>No function was analyzed.</p>\n");
+		return;
+	}
+	kc_buf_puts(b, "<div class=\"table-wrap\"><table class=\"summary sortable\">\n<thead><tr><th>function</th>"
+	               "<th>FLOPs</th><th>transcendentals</th><th>bytes (min)</th><th>bytes (streaming)</th>"
+	               "<th>AI (min)</th><th>AI (streaming)</th><th>AI (naive)</th><th>predicted bound (min model)</th>"
+	               "<th>exact</th>");
+	kc_buf_puts(b, h->m && h->m->n > 0 ? "<th>time (measured, median)</th><th>FLOP/s (measured)</th>"
+	                                   : "<th>measured</th>");
+	kc_buf_puts(b, "</tr></thead>\n<tbody>\n");
+	for (int i = 0; i < h->an->n_functions; i++)
+		if (!h->an->functions[i]->skip)
+			summary_row(b, h, h->an->functions[i]);
+	kc_buf_puts(b, "</tbody></table></div>\n<p class=\"muted\">Formulas are exact counts in the size symbols; "
+	               "values are at the benchmark sizes. AI = arithmetic intensity, FLOPs per byte moved. Traffic "
+	               "models: <b>min</b> = inputs read once and outputs written once; <b>streaming</b> = each "
+	               "top-level loop nest moves the distinct elements it touches; <b>naive</b> = every access goes "
+	               "to memory. Bytes under every model are in each function's section.</p>\n");
+}
+
+static void diag_item(struct kc_buf *b, const struct kc_diag *d)
+{
+	const char *sev = kc_severity_name(d->severity);
+	kc_buf_puts(b, "<li><code>");
+	esc(b, d->loc.file ? d->loc.file : "kcost");
+	if (d->loc.line)
+		kc_buf_printf(b, ":%u:%u", d->loc.line, d->loc.col ? d->loc.col : 1);
+	kc_buf_printf(b, "</code>: <span class=\"sev-%s\">%s</span>: ", sev, sev);
+	esc(b, d->message);
+	kc_buf_puts(b, "</li>\n");
+}
+
+static void diag_list(struct kc_buf *b, const struct kc_diags *list)
+{
+	kc_buf_puts(b, "<ul class=\"diags\">\n");
+	for (const struct kc_diag *d = list->head; d; d = d->next)
+		diag_item(b, d);
+	kc_buf_puts(b, "</ul>\n");
+}
+
+static void header_meta(struct kc_buf *b, const struct html *h)
+{
+	char created[64];
+	kc_report_created(h->o ? h->o->created : NULL, created, sizeof created);
+	kc_buf_puts(b, "<h1>kcost report</h1>\n<p class=\"meta\">kcost ");
+	esc(b, h->o && h->o->version ? h->o->version : "unknown");
+	kc_buf_puts(b, " &middot; created <time datetime=\"");
+	esc(b, created);
+	kc_buf_puts(b, "\">");
+	esc(b, created);
+	kc_buf_printf(b, "</time> &middot; %d function%s analyzed &middot; files: ", kc_report_n_functions(h->an),
+	              kc_report_n_functions(h->an) == 1 ? "" : "s");
+	for (int i = 0; i < h->an->n_files; i++) {
+		kc_buf_puts(b, i ? ", <code>" : "<code>");
+		esc(b, h->an->files[i]);
+		kc_buf_puts(b, "</code>");
+	}
+	kc_buf_puts(b, "</p>\n");
+}
+
+static void header_machine(struct kc_buf *b, const struct html *h)
+{
+	const struct kc_machine *mc = kc_report_machine(h->m);
+	if (!mc) {
+		kc_buf_printf(b, "<p class=\"banner\"><b>Static analysis only &mdash; not measured.</b> %s</p>\n",
+		              h->o && h->o->no_run ? "Measurement was not requested (--no-run)."
+		                                   : "No timings, machine ceilings or measured traffic in this report.");
+		return;
+	}
+	kc_buf_puts(b, "<p class=\"machine\">Measured on <b>");
+	esc(b, mc->cpu ? mc->cpu : "an unknown CPU");
+	kc_buf_printf(b, "</b>, %d cores; peaks: float %.1f GFLOP/s, double %.1f GFLOP/s, DRAM %.1f GB/s", mc->cores,
+	              mc->flops_f32.value, mc->flops_f64.value, mc->bandwidth[KC_LEVEL_DRAM].value);
+	kc_buf_puts(b, mc->cached ? " (ceilings from the cache, measured at " : " (ceilings measured at ");
+	esc(b, mc->measured_at ? mc->measured_at : "?");
+	kc_buf_puts(b, ").</p>\n");
+}
+
+static void header(struct kc_buf *b, const struct html *h)
+{
+	header_meta(b, h);
+	header_machine(b, h);
+	if (h->an->parse_failed)
+		kc_buf_puts(b, "<p class=\"banner\">At least one input could not be analyzed at all: see the "
+		               "diagnostics below.</p>\n");
+	if (h->an->diags.head) {
+		kc_buf_puts(b, "<h2>Diagnostics</h2>\n");
+		diag_list(b, &h->an->diags);
+	}
+	if (!kc_report_n_functions(h->an))
+		return;
+	kc_buf_puts(b, "<nav><ul>\n");
+	for (int i = 0; i < h->an->n_functions; i++)
+		if (!h->an->functions[i]->skip) {
+			kc_buf_puts(b, "<li>");
+			fn_link(b, h->an->functions[i]->name);
+			kc_buf_puts(b, "</li>\n");
+		}
+	kc_buf_puts(b, "</ul></nav>\n");
+}
+
+static void cost_row(struct kc_buf *b, const char *label, const struct kc_figure *fig, const char *unit)
+{
+	kc_buf_puts(b, "<tr><th>");
+	esc(b, label);
+	kc_buf_puts(b, "</th><td>");
+	formula_value(b, fig, unit);
+	kc_buf_puts(b, "</td></tr>\n");
+}
+
+static int figure_nonzero(const struct kc_figure *fig) { return !fig->poly || !kc_poly_is_zero(fig->poly); }
+
+/* FLOPs by category and precision, transcendentals by function, comparisons. */
+static void fn_costs(struct kc_buf *b, const struct html *h, const struct kc_function *f,
+                     const struct kc_cost_figures *cf)
+{
+	char label[96];
+	kc_buf_puts(b, "<h3>Operations</h3>\n<table class=\"costs\">\n");
+	cost_row(b, "FLOPs", &cf->flops, "FLOP");
+	for (int op = 0; op < KC_OP_N; op++)
+		if (figure_nonzero(&cf->by_op[op])) {
+			snprintf(label, sizeof label, "\xc2\xb7 %s%s", kc_op_name((enum kc_op)op),
+			         op == KC_OP_FMA ? " (2 FLOPs each)" : "");
+			cost_row(b, label, &cf->by_op[op], "FLOP");
+		}
+	for (int p = 0; p < KC_PREC_N; p++)
+		if (figure_nonzero(&cf->by_prec[p])) {
+			snprintf(label, sizeof label, "\xc2\xb7 %s", kc_prec_name((enum kc_prec)p));
+			cost_row(b, label, &cf->by_prec[p], "FLOP");
+		}
+	cost_row(b, "transcendentals (not FLOPs)", &cf->transcendentals, "calls");
+	for (const struct kc_named_count *t = f->cost.transcendentals; t; t = t->next) {
+		struct kc_figure fig;
+		kc_report_figure(h->a, f, t->count, &fig);
+		snprintf(label, sizeof label, "\xc2\xb7 %s", t->name ? t->name : "?");
+		cost_row(b, label, &fig, "calls");
+	}
+	if (figure_nonzero(&cf->cmp))
+		cost_row(b, "comparisons, fmin/fmax/fabs (not FLOPs)", &cf->cmp, "ops");
+	kc_buf_puts(b, "</table>\n");
+}
+
+static void fn_traffic(struct kc_buf *b, const struct kc_cost_figures *cf)
+{
+	kc_buf_puts(b, "<h3>Traffic and intensity</h3>\n<table class=\"traffic\">\n<thead><tr><th>model</th>"
+	               "<th>bytes</th><th>read</th><th>written</th><th>intensity (FLOPs / bytes)</th></tr></thead>\n");
+	for (int model = 0; model < KC_MODEL_N; model++) {
+		kc_buf_printf(b, "<tr><th>%s</th><td>", kc_model_name((enum kc_model)model));
+		formula_value(b, &cf->bytes[model], "B");
+		kc_buf_puts(b, "</td><td>");
+		formula_value(b, &cf->read[model], "B");
+		kc_buf_puts(b, "</td><td>");
+		formula_value(b, &cf->write[model], "B");
+		kc_buf_puts(b, "</td><td>");
+		if (cf->intensity_expr[model]) {
+			kc_buf_puts(b, "<code>");
+			esc(b, cf->intensity_expr[model]);
+			kc_buf_puts(b, "</code> = ");
+		}
+		intensity_text(b, cf, model);
+		kc_buf_puts(b, "</td></tr>\n");
+	}
+	kc_buf_puts(b, "</table>\n");
+}
+
+static void buffer_row(struct kc_buf *b, const struct html *h, const struct kc_function *f,
+                       const struct kc_buffer *buf)
+{
+	struct kc_figure extent, bytes;
+	struct kc_poly *size = NULL;
+	kc_report_figure(h->a, f, buf->extent, &extent);
+	if (buf->extent && kc_poly_scale(h->a, buf->extent, kc_rat_int(buf->elem_size), &size) < 0)
+		size = NULL;
+	kc_report_figure(h->a, f, size, &bytes);
+	kc_buf_puts(b, "<tr><td><code>");
+	esc(b, buf->name);
+	kc_buf_puts(b, "</code></td><td><code>");
+	esc(b, buf->elem_type);
+	kc_buf_printf(b, "</code> (%d B)</td><td>", buf->elem_size);
+	formula_value(b, &extent, "elements");
+	kc_buf_printf(b, "</td><td>%s%s</td><td>", kc_role_name(buf->role), buf->is_scratch ? " (scratch)" : "");
+	formula_value(b, &bytes, "B");
+	kc_buf_puts(b, "</td></tr>\n");
+}
+
+static void fn_buffers(struct kc_buf *b, const struct html *h, const struct kc_function *f)
+{
+	if (!f->n_buffers)
+		return;
+	kc_buf_puts(b, "<h3>Buffers</h3>\n<table class=\"buffers\">\n<thead><tr><th>name</th><th>element type</th>"
+	               "<th>extent</th><th>role</th><th>size</th></tr></thead>\n");
+	for (int i = 0; i < f->n_buffers; i++)
+		buffer_row(b, h, f, &f->buffers[i]);
+	kc_buf_puts(b, "</table>\n");
+}
+
+static void fn_sizes(struct kc_buf *b, const struct kc_function *f)
+{
+	int shown = 0;
+	kc_buf_puts(b, "<p class=\"sizes\">Benchmark sizes: ");
+	for (int s = 0; s < f->syms.n; s++) {
+		const struct kc_sym *sym = &f->syms.syms[s];
+		if (sym->floor_of)
+			continue;
+		kc_buf_puts(b, shown++ ? ", <code>" : "<code>");
+		esc(b, sym->name);
+		if (sym->has_value)
+			kc_buf_printf(b, " = %lld</code>", sym->value);
+		else
+			kc_buf_puts(b, "</code> (no value: set it with KCOST_SIZES or --size)");
+	}
+	kc_buf_puts(b, shown ? "</p>\n" : "none (no size symbols)</p>\n");
+}
+
+/* The file at path, read once per report; NULL text when unreadable or too large. */
+static const struct source *source_get(struct html *h, const char *path)
+{
+	struct source *s;
+	for (s = h->sources; s; s = s->next)
+		if (strcmp(s->path, path) == 0)
+			return s;
+	s = KC_NEW(h->a, struct source);
+	s->path = path;
+	s->next = h->sources;
+	h->sources = s;
+	FILE *in = fopen(path, "rb");
+	if (!in)
+		return s;
+	struct kc_buf text = KC_BUF_INIT;
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, in)) > 0 && text.len <= MAX_SOURCE_BYTES)
+		kc_buf_add(&text, chunk, n);
+	if (!ferror(in) && text.len <= MAX_SOURCE_BYTES) {
+		s->text = kc_arena_strndup(h->a, kc_buf_str(&text), text.len);
+		s->len = text.len;
+	}
+	fclose(in);
+	kc_buf_release(&text);
+	return s;
+}
+
+/* What one nest costs, shown beside its lines. */
+static void nest_note(struct kc_buf *b, const struct html *h, const struct kc_function *f, int i)
+{
+	const struct kc_nest *nest = &f->nests[i];
+	struct kc_cost_figures cf;
+	struct kc_figure trips;
+	kc_report_cost_figures(h->a, f, &nest->cost, nest->traffic, &cf);
+	kc_buf_printf(b, "<b>nest %d</b>, lines %u&ndash;%u", i + 1, nest->begin.line, nest->end.line);
+	if (nest->callee) {
+		kc_buf_puts(b, ": call to <code>");
+		esc(b, nest->callee);
+		kc_buf_puts(b, "</code>");
+	}
+	if (nest->trips) {
+		kc_report_figure(h->a, f, nest->trips, &trips);
+		kc_buf_puts(b, ": ");
+		formula_value(b, &trips, "iterations");
+	}
+	kc_buf_puts(b, "<br>");
+	formula_value(b, &cf.flops, "FLOP");
+	if (figure_nonzero(&cf.transcendentals)) {
+		kc_buf_puts(b, ", ");
+		formula_value(b, &cf.transcendentals, "calls");
+	}
+	for (int model = KC_MODEL_STREAMING; model < KC_MODEL_N; model++) {
+		kc_buf_printf(b, "<br>bytes (%s): ", kc_model_name((enum kc_model)model));
+		formula_value(b, &cf.bytes[model], "B");
+	}
+}
+
+/* The lines a function spans: its own range, widened to its nests when the end is unknown. */
+static void fn_lines(const struct kc_function *f, unsigned *first, unsigned *last)
+{
+	*first = f->loc.line;
+	*last = f->end.line > *first ? f->end.line : *first;
+	for (int i = 0; f->end.line < *first && i < f->n_nests; i++)
+		if (f->nests[i].end.line > *last)
+			*last = f->nests[i].end.line;
+	if (*last - *first >= MAX_SOURCE_LINES)
+		*last = *first + MAX_SOURCE_LINES - 1;
+}
+
+/* Rows of the listing: the cost cell of a nest spans the nest's lines (up to the next nest, so cells never
+ * overlap); `covered` is the last line already inside such a cell. */
+struct listing {
+	unsigned last;    /* last line shown */
+	unsigned covered; /* last line covered by a cost cell with rowspan */
+};
+
+static int nest_at(const struct kc_function *f, unsigned line)
+{
+	for (int i = 0; i < f->n_nests; i++)
+		if (f->nests[i].begin.line == line)
+			return i;
+	return -1;
+}
+
+static void cost_cell(struct kc_buf *b, const struct html *h, const struct kc_function *f, unsigned line,
+                      struct listing *ls)
+{
+	int i = nest_at(f, line);
+	if (i < 0) {
+		if (line > ls->covered)
+			kc_buf_puts(b, "<td class=\"cost\"></td>");
+		return;
+	}
+	unsigned end = f->nests[i].end.line > line ? f->nests[i].end.line : line;
+	for (unsigned next = line + 1; next <= end; next++)
+		if (nest_at(f, next) >= 0)
+			end = next - 1;
+	end = end < ls->last ? end : ls->last;
+	kc_buf_printf(b, "<td class=\"cost\" rowspan=\"%u\">", end - line + 1);
+	nest_note(b, h, f, i);
+	kc_buf_puts(b, "</td>");
+	ls->covered = end;
+}
+
+static void source_row(struct kc_buf *b, const struct html *h, const struct kc_function *f, unsigned line,
+                       const char *text, size_t len, struct listing *ls)
+{
+	int inside = 0;
+	for (int i = 0; i < f->n_nests; i++)
+		inside |= line >= f->nests[i].begin.line && line <= f->nests[i].end.line;
+	kc_buf_printf(b, "<tr class=\"%s%s\"><td class=\"ln\">%u</td><td class=\"code\">", inside ? "in-nest" : "",
+	              nest_at(f, line) >= 0 ? " nest-begin" : "", line);
+	esc(b, kc_arena_strndup(h->a, text, len));
+	kc_buf_puts(b, "</td>");
+	cost_cell(b, h, f, line, ls);
+	kc_buf_puts(b, "</tr>\n");
+}
+
+static void fn_source(struct kc_buf *b, struct html *h, const struct kc_function *f)
+{
+	unsigned first, last, line = 1;
+	const struct source *src = f->loc.file ? source_get(h, f->loc.file) : NULL;
+	fn_lines(f, &first, &last);
+	kc_buf_puts(b, "<h3>Source and per-nest counts</h3>\n");
+	if (!src || !src->text || !first) {
+		kc_buf_puts(b, "<p class=\"muted\">Source not available: cannot read <code>");
+		esc(b, f->loc.file ? f->loc.file : "(unknown file)");
+		kc_buf_puts(b, "</code>.</p>\n<ul class=\"nests\">\n");
+		for (int i = 0; i < f->n_nests; i++) {
+			kc_buf_puts(b, "<li>");
+			nest_note(b, h, f, i);
+			kc_buf_puts(b, "</li>\n");
+		}
+		kc_buf_puts(b, "</ul>\n");
+		return;
+	}
+	struct listing ls = {last, 0};
+	kc_buf_puts(b, "<table class=\"src\">\n");
+	for (const char *s = src->text, *end = s + src->len; s < end && line <= last; line++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t len = (size_t)((nl ? nl : end) - s);
+		if (line >= first)
+			source_row(b, h, f, line, s, len && s[len - 1] == '\r' ? len - 1 : len, &ls);
+		s = nl ? nl + 1 : end;
+	}
+	kc_buf_puts(b, "</table>\n");
+}
+
+static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_function *f,
+                        const struct kc_cost_figures *cf)
+{
+	const struct kc_measurement *me = kc_report_find_measurement(h->m, f);
+	kc_buf_puts(b, "<h3>Measured</h3>\n");
+	if (!me) {
+		kc_buf_puts(b, "<p class=\"not-measured\">not measured</p>\n");
+		return;
+	}
+	kc_buf_puts(b, "<table class=\"measured\">\n");
+	if (me->error) {
+		kc_buf_puts(b, "<tr><th>error</th><td>");
+		esc(b, me->error);
+		kc_buf_puts(b, "</td></tr>\n");
+	} else if (me->seconds_median > 0) {
+		kc_buf_puts(b, "<tr><th>time (min / median / p90)</th><td>");
+		kc_report_seconds(b, me->seconds_min);
+		kc_buf_puts(b, " / ");
+		kc_report_seconds(b, me->seconds_median);
+		kc_buf_puts(b, " / ");
+		kc_report_seconds(b, me->seconds_p90);
+		kc_buf_printf(b, " (%d samples, cv %.3g)</td></tr>\n<tr><th>throughput (median)</th><td>", me->samples,
+		              me->cv);
+		if (cf->flops.has_value)
+			kc_report_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
+		kc_buf_puts(b, "</td></tr>\n");
+	}
+	kc_buf_puts(b, "<tr><th>measured traffic</th><td>");
+	if (me->traffic_bytes > 0) {
+		kc_report_si(b, me->traffic_bytes, "B");
+		kc_buf_puts(b, " (DRAM, from ");
+		esc(b, me->traffic_source ? me->traffic_source : "?");
+		kc_buf_puts(b, ")");
+	} else {
+		kc_buf_puts(b, "unavailable");
+		if (me->traffic_why) {
+			kc_buf_puts(b, ": ");
+			esc(b, me->traffic_why);
+		}
+	}
+	kc_buf_puts(b, "</td></tr>\n<tr><th>compiler</th><td><code>");
+	esc(b, me->compiler ? me->compiler : "?");
+	kc_buf_puts(b, "</code></td></tr>\n</table>\n");
+}
+
+static void fn_extras(struct kc_buf *b, const struct kc_function *f)
+{
+	if (f->reference) {
+		kc_buf_puts(b, "<p>Reference (computes the same outputs): ");
+		fn_link(b, f->reference);
+		kc_buf_puts(b, "</p>\n");
+	}
+	if (!f->n_assumptions)
+		return;
+	kc_buf_puts(b, "<h3>Assumptions</h3>\n<ul>\n");
+	for (int i = 0; i < f->n_assumptions; i++) {
+		kc_buf_puts(b, "<li><code>");
+		esc(b, f->assumptions[i]);
+		kc_buf_puts(b, "</code></li>\n");
+	}
+	kc_buf_puts(b, "</ul>\n");
+}
+
+static void fn_section(struct kc_buf *b, struct html *h, const struct kc_function *f)
+{
+	struct kc_cost_figures cf;
+	kc_report_cost_figures(h->a, f, &f->cost, f->traffic, &cf);
+	kc_buf_puts(b, "<section class=\"function\" id=\"");
+	fn_id(b, f->name);
+	kc_buf_puts(b, "\">\n<h2><code>");
+	esc(b, f->name);
+	kc_buf_puts(b, "</code></h2>\n<div class=\"body\">\n<p class=\"loc\"><code>");
+	esc(b, f->loc.file ? f->loc.file : "?");
+	kc_buf_printf(b, ":%u</code> &middot; ", f->loc.line);
+	exact_badge(b, f);
+	kc_buf_puts(b, "</p>\n");
+	fn_sizes(b, f);
+	fn_extras(b, f);
+	fn_costs(b, h, f, &cf);
+	fn_traffic(b, &cf);
+	fn_buffers(b, h, f);
+	if (f->diags.head) {
+		kc_buf_puts(b, "<h3>Diagnostics</h3>\n");
+		diag_list(b, &f->diags);
+	}
+	fn_source(b, h, f);
+	fn_measured(b, h, f, &cf);
+	kc_buf_puts(b, "</div>\n</section>\n");
+}
+
+static void title(struct kc_buf *b, const struct kc_analysis *an)
+{
+	kc_buf_puts(b, "kcost report");
+	for (int i = 0; i < an->n_files; i++) {
+		kc_buf_puts(b, i ? ", " : ": ");
+		esc(b, an->files[i]);
+	}
+}
+
+static void footer(struct kc_buf *b, const struct html *h)
+{
+	kc_buf_puts(b, "<p>Generated by kcost ");
+	esc(b, h->o && h->o->version ? h->o->version : "unknown");
+	kc_buf_puts(b, ". Counting: each floating-point + &minus; &times; &divide; is 1 FLOP, an fma is 2; "
+	               "transcendental calls (exp, tanh, sqrt, &hellip;) and comparisons are counted separately and "
+	               "are not FLOPs. Bytes use the element sizes of the C types. Every figure names its model: "
+	               "min, streaming, naive (predicted) or measured.</p>\n");
+}
+
+void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m,
+                    const struct kc_report_opts *o)
+{
+	struct kc_arena a = KC_ARENA_INIT;
+	struct html h = {&a, an, m, o, NULL};
+	struct kc_buf part[7] = {KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT,
+	                         KC_BUF_INIT};
+	title(&part[0], an);
+	header(&part[1], &h);
+	summary(&part[2], &h);
+	kc_report_roofline(&part[3], &a, an, m);
+	for (int i = 0; i < an->n_functions; i++)
+		if (!an->functions[i]->skip)
+			fn_section(&part[4], &h, an->functions[i]);
+	footer(&part[5], &h);
+	esc(&part[6], o && o->version ? o->version : "unknown");
+	const char *caption = kc_report_machine(m)
+	                              ? "Roofs: measured ceilings. Circles: predicted (min model) on the roof; diamonds: "
+	                                "streaming model; squares: measured."
+	                              : "machine not measured: predicted intensity only (circles: min model, diamonds: "
+	                                "streaming model)";
+	struct slot slots[] = {
+		{"title", part[0].data, part[0].len}, {"header", part[1].data, part[1].len},
+		{"summary", part[2].data, part[2].len}, {"roofline", part[3].data, part[3].len},
+		{"functions", part[4].data, part[4].len}, {"footer", part[5].data, part[5].len},
+		{"version", part[6].data, part[6].len}, {"roofline_caption", caption, strlen(caption)},
+		{"css", (const char *)kc_tpl_report_css, kc_tpl_report_css_len},
+		{"js", (const char *)kc_tpl_report_js, kc_tpl_report_js_len}};
+	render(b, kc_tpl_report_html, kc_tpl_report_html_len, slots, (int)(sizeof slots / sizeof slots[0]));
+	for (int i = 0; i < 7; i++)
+		kc_buf_release(&part[i]);
+	kc_arena_release(&a);
+}

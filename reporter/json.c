@@ -1,0 +1,475 @@
+/* json.c — report.json, schema 1: the public contract of kcost's output, built with cJSON.
+ *
+ * Keys (DESIGN.md "report.json, schema 1"; the ones marked + are additions, allowed by the schema's rule that
+ * keys may be added but not renamed):
+ *
+ *   schema 1, kcost_version, command [argv...], created "YYYY-MM-DDTHH:MM:SSZ" (UTC)
+ *   + files [input paths], + parse_failed bool, + no_run bool,
+ *   + diagnostics [file-level diagnostics, same shape as a function's]
+ *   machine   null when not measured, else {cpu, cores, caches [{level, bytes}],
+ *             ceilings {flops {float|double: {gflops, threads, method}},
+ *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method}}, measured_at}, + cached bool}
+ *   functions [ {
+ *     name, file, line, + end_line,
+ *     sizes     {symbol: value} for size symbols with a benchmark value (derived floor() atoms left out)
+ *     + sizes_missing [symbols without a value]        (only when not empty)
+ *     exact, diagnostics [{file, line, col, severity, message}]
+ *     + value_error   null, or why some value below is null ("a size has no benchmark value", ...)
+ *     flops     {expr, value, by_category {add, sub, mul, div, fma}, by_precision {float, double, ...}}
+ *               by_category values are FLOPs (an fma is 2); by_precision lists only precisions present,
+ *               named "_Float16", "float", "double", "long double"
+ *     transcendentals {expr, value, by_function {name: value}}
+ *     + comparisons   {expr, value}      (cmp category: comparisons, fmin/fmax/fabs/copysign; not FLOPs)
+ *     bytes     {min|streaming|naive: {expr, value, read, write} or null when the model is not available}
+ *     intensity {min|streaming|naive: FLOP/byte, or null when bytes is 0 or a value is unknown}
+ *     + intensity_expr {min|streaming|naive: "n/6"}  (FLOPs/bytes reduced formula; null when bytes is 0)
+ *     nests [ {lines [begin, end], callee (string or null), flops {as above}, + transcendentals {as above},
+ *              bytes {streaming, naive}, trips {expr, value} (null for calls), + reads [buffer names],
+ *              + writes [buffer names]} ]
+ *     + buffers [ {name, role, elem_type, elem_size, extent {expr, value} or null, bytes (extent * elem_size,
+ *                  null when unknown), storage "param"|"local"|"heap"|"unknown", scratch bool} ]
+ *     + reference (string or null), + assumptions [strings]
+ *     + predicted  null without machine ceilings, else {bound "memory"|"compute", gflops, precision}
+ *               (roofline at the min-model intensity against the DRAM roof)
+ *     measured  null when not measured, else {seconds {min, median, p90}, samples, cv, gflops, gbytes_per_s,
+ *               fraction_of_roof, equivalent {reference, ok, max_rel_err} or null,
+ *               traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error}
+ *   } ]
+ *
+ * Every "expr" is kc_function_format's formula; every "value" is the exact integer at the benchmark sizes, a
+ * JSON number (written digit for digit beyond 2^53), or null when it cannot be evaluated — a count object then
+ * carries its own "value_error" string beside "value", and the function's "value_error" repeats the first one.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "figures.h"
+#include "report.h"
+
+/* Build state: a scratch arena for derived polynomials and a sticky out-of-memory flag, so that building
+ * goes on after a failed allocation and the result is discarded once at the end. */
+struct jctx {
+	struct kc_arena a;
+	int failed;
+	const char *first_why; /* the current function's first value error */
+};
+
+/* Add item to an object (key != NULL) or an array; returns item, or NULL (and marks failure) on OOM. */
+static cJSON *jadd(struct jctx *c, cJSON *parent, const char *key, cJSON *item)
+{
+	cJSON_bool ok = item && parent &&
+	                (key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item));
+	if (!ok) {
+		cJSON_Delete(item);
+		c->failed = 1;
+		return NULL;
+	}
+	return item;
+}
+
+static cJSON *jstr(struct jctx *c, cJSON *parent, const char *key, const char *s)
+{
+	return jadd(c, parent, key, s ? cJSON_CreateString(s) : cJSON_CreateNull());
+}
+
+/* An exact integer: a double holds it exactly up to 2^53; beyond, its digits go out raw. */
+static cJSON *jint(struct jctx *c, cJSON *parent, const char *key, long long v)
+{
+	char digits[32];
+	if (v >= -(1LL << 53) && v <= (1LL << 53))
+		return jadd(c, parent, key, cJSON_CreateNumber((double)v));
+	snprintf(digits, sizeof digits, "%lld", v);
+	return jadd(c, parent, key, cJSON_CreateRaw(digits));
+}
+
+/* A measured or derived real: null unless finite. */
+static cJSON *jreal(struct jctx *c, cJSON *parent, const char *key, int has, double v)
+{
+	return jadd(c, parent, key, has && isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
+}
+
+static cJSON *jbool(struct jctx *c, cJSON *parent, const char *key, int v)
+{
+	return jadd(c, parent, key, cJSON_CreateBool(v != 0));
+}
+
+static cJSON *jobj(struct jctx *c, cJSON *parent, const char *key) { return jadd(c, parent, key, cJSON_CreateObject()); }
+static cJSON *jarr(struct jctx *c, cJSON *parent, const char *key) { return jadd(c, parent, key, cJSON_CreateArray()); }
+static cJSON *jnull(struct jctx *c, cJSON *parent, const char *key) { return jadd(c, parent, key, cJSON_CreateNull()); }
+
+/* A figure's value: a number, or null (remembering why for the function's value_error). */
+static void jvalue(struct jctx *c, cJSON *parent, const char *key, const struct kc_figure *fig)
+{
+	if (fig->has_value) {
+		jint(c, parent, key, fig->value);
+		return;
+	}
+	jnull(c, parent, key);
+	if (!c->first_why)
+		c->first_why = fig->why;
+}
+
+/* {"expr": ..., "value": ...[, "value_error": ...]} */
+static cJSON *jcount(struct jctx *c, cJSON *parent, const char *key, const struct kc_figure *fig)
+{
+	cJSON *o = jobj(c, parent, key);
+	jstr(c, o, "expr", fig->expr);
+	jvalue(c, o, "value", fig);
+	if (!fig->has_value)
+		jstr(c, o, "value_error", fig->why);
+	return o;
+}
+
+static void json_diag(struct jctx *c, cJSON *arr, const struct kc_diag *d)
+{
+	cJSON *o = jobj(c, arr, NULL);
+	jstr(c, o, "file", d->loc.file);
+	jint(c, o, "line", d->loc.line);
+	jint(c, o, "col", d->loc.col);
+	jstr(c, o, "severity", kc_severity_name(d->severity));
+	jstr(c, o, "message", d->message);
+}
+
+static void json_diags(struct jctx *c, cJSON *parent, const struct kc_diags *list)
+{
+	cJSON *arr = jarr(c, parent, "diagnostics");
+	for (const struct kc_diag *d = list->head; d; d = d->next)
+		json_diag(c, arr, d);
+}
+
+/* flops {expr, value, by_category, by_precision} */
+static void json_flops(struct jctx *c, cJSON *parent, const struct kc_cost_figures *cf)
+{
+	cJSON *o = jcount(c, parent, "flops", &cf->flops);
+	cJSON *cat = jobj(c, o, "by_category");
+	for (int op = 0; op < KC_OP_N; op++)
+		jvalue(c, cat, kc_op_name((enum kc_op)op), &cf->by_op[op]);
+	cJSON *prec = jobj(c, o, "by_precision");
+	for (int p = 0; p < KC_PREC_N; p++)
+		if (!cf->by_prec[p].poly || !kc_poly_is_zero(cf->by_prec[p].poly))
+			jvalue(c, prec, kc_prec_name((enum kc_prec)p), &cf->by_prec[p]);
+}
+
+static void json_transcendentals(struct jctx *c, cJSON *parent, const struct kc_function *f,
+                                 const struct kc_cost *cost, const struct kc_cost_figures *cf)
+{
+	cJSON *o = jcount(c, parent, "transcendentals", &cf->transcendentals);
+	cJSON *by = jobj(c, o, "by_function");
+	for (const struct kc_named_count *t = cost->transcendentals; t; t = t->next) {
+		struct kc_figure fig;
+		kc_report_figure(&c->a, f, t->count, &fig);
+		jvalue(c, by, t->name ? t->name : "?", &fig);
+	}
+}
+
+/* bytes {model: {expr, value, read, write} | null} for the models from `first` on. */
+static void json_bytes(struct jctx *c, cJSON *parent, const struct kc_cost_figures *cf, int first)
+{
+	cJSON *o = jobj(c, parent, "bytes");
+	for (int model = first; model < KC_MODEL_N; model++) {
+		const char *name = kc_model_name((enum kc_model)model);
+		if (!cf->bytes[model].poly) {
+			jnull(c, o, name);
+			continue;
+		}
+		cJSON *mo = jcount(c, o, name, &cf->bytes[model]);
+		jvalue(c, mo, "read", &cf->read[model]);
+		jvalue(c, mo, "write", &cf->write[model]);
+	}
+}
+
+static void json_intensity(struct jctx *c, cJSON *parent, const struct kc_cost_figures *cf)
+{
+	cJSON *num = jobj(c, parent, "intensity");
+	cJSON *expr = jobj(c, parent, "intensity_expr");
+	for (int model = 0; model < KC_MODEL_N; model++) {
+		const char *name = kc_model_name((enum kc_model)model);
+		jreal(c, num, name, cf->has_intensity[model], cf->intensity[model]);
+		jstr(c, expr, name, cf->intensity_expr[model]);
+	}
+}
+
+static void json_buffer_names(struct jctx *c, cJSON *parent, const char *key, const struct kc_function *f,
+                              const int *idx, int n)
+{
+	cJSON *arr = jarr(c, parent, key);
+	for (int i = 0; i < n; i++)
+		jstr(c, arr, NULL, idx[i] >= 0 && idx[i] < f->n_buffers ? f->buffers[idx[i]].name : NULL);
+}
+
+static void json_nest(struct jctx *c, cJSON *arr, const struct kc_function *f, const struct kc_nest *nest)
+{
+	struct kc_cost_figures cf;
+	struct kc_figure trips;
+	cJSON *o = jobj(c, arr, NULL);
+	cJSON *lines = jarr(c, o, "lines");
+	jint(c, lines, NULL, nest->begin.line);
+	jint(c, lines, NULL, nest->end.line);
+	jstr(c, o, "callee", nest->callee);
+	kc_report_cost_figures(&c->a, f, &nest->cost, nest->traffic, &cf);
+	json_flops(c, o, &cf);
+	json_transcendentals(c, o, f, &nest->cost, &cf);
+	json_bytes(c, o, &cf, KC_MODEL_STREAMING);
+	kc_report_figure(&c->a, f, nest->trips, &trips);
+	if (nest->trips)
+		jcount(c, o, "trips", &trips);
+	else
+		jnull(c, o, "trips");
+	json_buffer_names(c, o, "reads", f, nest->reads, nest->n_reads);
+	json_buffer_names(c, o, "writes", f, nest->writes, nest->n_writes);
+}
+
+static const char *buffer_storage(const struct kc_buffer *buf)
+{
+	if (buf->is_heap)
+		return "heap";
+	if (buf->is_local_array)
+		return "local";
+	return buf->is_param ? "param" : "unknown";
+}
+
+static void json_buffer(struct jctx *c, cJSON *arr, const struct kc_function *f, const struct kc_buffer *buf)
+{
+	struct kc_figure extent, bytes;
+	struct kc_poly *size = NULL;
+	cJSON *o = jobj(c, arr, NULL);
+	jstr(c, o, "name", buf->name);
+	jstr(c, o, "role", kc_role_name(buf->role));
+	jstr(c, o, "elem_type", buf->elem_type);
+	jint(c, o, "elem_size", buf->elem_size);
+	kc_report_figure(&c->a, f, buf->extent, &extent);
+	if (buf->extent)
+		jcount(c, o, "extent", &extent);
+	else
+		jnull(c, o, "extent");
+	if (buf->extent && kc_poly_scale(&c->a, buf->extent, kc_rat_int(buf->elem_size), &size) < 0)
+		size = NULL;
+	kc_report_figure(&c->a, f, size, &bytes);
+	if (bytes.has_value)
+		jint(c, o, "bytes", bytes.value);
+	else
+		jnull(c, o, "bytes");
+	jstr(c, o, "storage", buffer_storage(buf));
+	jbool(c, o, "scratch", buf->is_scratch);
+}
+
+/* sizes {n: 4194304}; symbols without a value are listed in sizes_missing. */
+static void json_sizes(struct jctx *c, cJSON *parent, const struct kc_function *f)
+{
+	cJSON *sizes = jobj(c, parent, "sizes");
+	cJSON *missing = cJSON_CreateArray();
+	for (int s = 0; s < f->syms.n; s++) {
+		const struct kc_sym *sym = &f->syms.syms[s];
+		if (sym->floor_of)
+			continue;
+		if (sym->has_value)
+			jint(c, sizes, sym->name, sym->value);
+		else
+			jstr(c, missing, NULL, sym->name);
+	}
+	if (cJSON_GetArraySize(missing) > 0)
+		jadd(c, parent, "sizes_missing", missing);
+	else
+		cJSON_Delete(missing);
+}
+
+static void json_predicted(struct jctx *c, cJSON *parent, const struct kc_measurements *m,
+                           const struct kc_cost_figures *cf)
+{
+	const char *bound = NULL;
+	enum kc_prec p = kc_report_main_prec(cf);
+	double roof = cf->has_intensity[KC_MODEL_MIN]
+	                      ? kc_report_roof(kc_report_machine(m), p, cf->intensity[KC_MODEL_MIN], &bound)
+	                      : 0;
+	if (roof <= 0) {
+		jnull(c, parent, "predicted");
+		return;
+	}
+	cJSON *o = jobj(c, parent, "predicted");
+	jstr(c, o, "bound", bound);
+	jreal(c, o, "gflops", 1, roof);
+	jstr(c, o, "precision", kc_prec_name(p));
+}
+
+static void json_measured_traffic(struct jctx *c, cJSON *parent, const struct kc_measurement *me)
+{
+	int have = me->traffic_bytes > 0;
+	cJSON *t = jobj(c, parent, "traffic");
+	jstr(c, t, "source", me->traffic_source ? me->traffic_source : "unavailable");
+	jreal(c, t, "bytes", have, me->traffic_bytes);
+	cJSON *lv = jobj(c, t, "by_level");
+	jreal(c, lv, "L2", me->traffic_l2_bytes > 0, me->traffic_l2_bytes);
+	jreal(c, lv, "DRAM", have, me->traffic_bytes);
+	jstr(c, t, "why", me->traffic_why);
+}
+
+static void json_equivalent(struct jctx *c, cJSON *parent, const struct kc_measurement *me)
+{
+	if (!me->reference || me->equivalent < 0) {
+		jnull(c, parent, "equivalent");
+		return;
+	}
+	cJSON *e = jobj(c, parent, "equivalent");
+	jstr(c, e, "reference", me->reference);
+	jbool(c, e, "ok", me->equivalent == 1);
+	jreal(c, e, "max_rel_err", 1, me->max_rel_err);
+}
+
+static void json_measured(struct jctx *c, cJSON *parent, const struct kc_function *f,
+                          const struct kc_measurements *m, const struct kc_cost_figures *cf)
+{
+	const struct kc_measurement *me = kc_report_find_measurement(m, f);
+	if (!me) {
+		jnull(c, parent, "measured");
+		return;
+	}
+	double t = me->seconds_median, flops = (double)cf->flops.value;
+	int timed = t > 0 && !me->error, has_flops = timed && cf->flops.has_value, has_traffic = me->traffic_bytes > 0;
+	double gflops = has_flops ? flops / t / 1e9 : 0, ai = has_traffic ? flops / me->traffic_bytes : 0;
+	double at = has_traffic ? ai : cf->intensity[KC_MODEL_MIN];
+	double roof = kc_report_roof(kc_report_machine(m), kc_report_main_prec(cf), at, NULL);
+	cJSON *o = jobj(c, parent, "measured");
+	cJSON *sec = jobj(c, o, "seconds");
+	jreal(c, sec, "min", timed, me->seconds_min);
+	jreal(c, sec, "median", timed, me->seconds_median);
+	jreal(c, sec, "p90", timed, me->seconds_p90);
+	jint(c, o, "samples", me->samples);
+	jreal(c, o, "cv", timed, me->cv);
+	jreal(c, o, "gflops", has_flops, gflops);
+	jreal(c, o, "gbytes_per_s", timed && has_traffic, me->traffic_bytes / t / 1e9);
+	jreal(c, o, "fraction_of_roof", has_flops && roof > 0, gflops / roof);
+	json_equivalent(c, o, me);
+	json_measured_traffic(c, o, me);
+	jreal(c, o, "intensity", has_flops && has_traffic, ai);
+	jstr(c, o, "compiler", me->compiler);
+	jstr(c, o, "error", me->error);
+}
+
+static void json_strings(struct jctx *c, cJSON *parent, const char *key, const char *const *s, int n)
+{
+	cJSON *arr = jarr(c, parent, key);
+	for (int i = 0; i < n; i++)
+		jstr(c, arr, NULL, s[i]);
+}
+
+/* The figures of f (cost, bytes, intensity) and its nests. */
+static void json_costs(struct jctx *c, cJSON *o, const struct kc_function *f, const struct kc_cost_figures *cf)
+{
+	json_flops(c, o, cf);
+	json_transcendentals(c, o, f, &f->cost, cf);
+	jcount(c, o, "comparisons", &cf->cmp);
+	json_bytes(c, o, cf, KC_MODEL_MIN);
+	json_intensity(c, o, cf);
+	cJSON *nests = jarr(c, o, "nests");
+	for (int i = 0; i < f->n_nests; i++)
+		json_nest(c, nests, f, &f->nests[i]);
+}
+
+static void json_function(struct jctx *c, cJSON *arr, const struct kc_function *f, const struct kc_measurements *m)
+{
+	struct kc_cost_figures cf;
+	cJSON *o = jobj(c, arr, NULL);
+	c->first_why = NULL;
+	jstr(c, o, "name", f->name);
+	jstr(c, o, "file", f->loc.file);
+	jint(c, o, "line", f->loc.line);
+	jint(c, o, "end_line", f->end.line);
+	json_sizes(c, o, f);
+	jbool(c, o, "exact", f->exact);
+	json_diags(c, o, &f->diags);
+	jnull(c, o, "value_error"); /* replaced below once the figures have been written */
+	kc_report_cost_figures(&c->a, f, &f->cost, f->traffic, &cf);
+	json_costs(c, o, f, &cf);
+	cJSON *buffers = jarr(c, o, "buffers");
+	for (int i = 0; i < f->n_buffers; i++)
+		json_buffer(c, buffers, f, &f->buffers[i]);
+	jstr(c, o, "reference", f->reference);
+	json_strings(c, o, "assumptions", f->assumptions, f->n_assumptions);
+	json_predicted(c, o, m, &cf);
+	json_measured(c, o, f, m, &cf);
+	if (c->first_why) {
+		cJSON *why = cJSON_CreateString(c->first_why);
+		if (!why || !cJSON_ReplaceItemInObject(o, "value_error", why)) {
+			cJSON_Delete(why);
+			c->failed = 1;
+		}
+	}
+}
+
+static void json_ceiling(struct jctx *c, cJSON *parent, const char *key, const char *unit,
+                         const struct kc_ceiling *ce, int with_threads)
+{
+	if (ce->value <= 0)
+		return;
+	cJSON *o = jobj(c, parent, key);
+	jreal(c, o, unit, 1, ce->value);
+	if (with_threads)
+		jint(c, o, "threads", ce->threads);
+	jstr(c, o, "method", ce->method);
+}
+
+static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *mc)
+{
+	if (!mc) {
+		jnull(c, root, "machine");
+		return;
+	}
+	cJSON *o = jobj(c, root, "machine");
+	jstr(c, o, "cpu", mc->cpu);
+	jint(c, o, "cores", mc->cores);
+	cJSON *caches = jarr(c, o, "caches");
+	for (int i = 0; i < 3; i++)
+		if (mc->cache_bytes[i] > 0) {
+			cJSON *cache = jobj(c, caches, NULL);
+			jint(c, cache, "level", i + 1);
+			jint(c, cache, "bytes", mc->cache_bytes[i]);
+		}
+	cJSON *ceil = jobj(c, o, "ceilings");
+	cJSON *fl = jobj(c, ceil, "flops");
+	json_ceiling(c, fl, "float", "gflops", &mc->flops_f32, 1);
+	json_ceiling(c, fl, "double", "gflops", &mc->flops_f64, 1);
+	cJSON *bw = jobj(c, ceil, "bandwidth");
+	for (int l = 0; l < KC_LEVEL_N; l++)
+		json_ceiling(c, bw, kc_report_level_name((enum kc_level)l), "gbytes_per_s", &mc->bandwidth[l], 0);
+	jstr(c, ceil, "measured_at", mc->measured_at);
+	jbool(c, o, "cached", mc->cached);
+}
+
+static void json_header(struct jctx *c, cJSON *root, const struct kc_analysis *an, const struct kc_report_opts *o)
+{
+	char created[64];
+	kc_report_created(o ? o->created : NULL, created, sizeof created);
+	jint(c, root, "schema", 1);
+	jstr(c, root, "kcost_version", o && o->version ? o->version : "unknown");
+	json_strings(c, root, "command", o ? o->command : NULL, o ? o->n_command : 0);
+	jstr(c, root, "created", created);
+	json_strings(c, root, "files", an->files, an->n_files);
+	jbool(c, root, "parse_failed", an->parse_failed);
+	jbool(c, root, "no_run", o && o->no_run);
+	json_diags(c, root, &an->diags);
+}
+
+struct cJSON *kc_report_json(const struct kc_analysis *an, const struct kc_measurements *m,
+                             const struct kc_report_opts *o)
+{
+	struct jctx c = {KC_ARENA_INIT, 0, NULL};
+	cJSON *root = cJSON_CreateObject();
+	if (!root)
+		return NULL;
+	json_header(&c, root, an, o);
+	json_machine(&c, root, kc_report_machine(m));
+	cJSON *functions = jarr(&c, root, "functions");
+	for (int i = 0; i < an->n_functions; i++)
+		if (!an->functions[i]->skip)
+			json_function(&c, functions, an->functions[i], m);
+	kc_arena_release(&c.a);
+	if (c.failed) {
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}

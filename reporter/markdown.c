@@ -1,0 +1,286 @@
+/* markdown.c — the GitHub-flavoured Markdown summary for pull requests (summary.md). */
+#include <string.h>
+
+#include "escape.h"
+#include "figures.h"
+#include "report.h"
+
+/* "`8*n` = 8.0 kFLOP" */
+static void md_formula_value(struct kc_buf *b, const struct kc_figure *fig, const char *unit)
+{
+	if (!fig->expr) {
+		kc_buf_puts(b, "n/a");
+		return;
+	}
+	kc_escape_md_code(b, fig->expr);
+	kc_buf_puts(b, " = ");
+	kc_report_si_figure(b, fig, unit);
+}
+
+static void md_intensities(struct kc_buf *b, const struct kc_cost_figures *cf)
+{
+	for (int model = 0; model < KC_MODEL_N; model++) {
+		kc_buf_puts(b, model ? " / " : "");
+		if (cf->has_intensity[model])
+			kc_report_sig3(b, cf->intensity[model]);
+		else
+			kc_buf_puts(b, "n/a");
+	}
+	kc_buf_puts(b, " FLOP/B");
+}
+
+static void md_measured_cell(struct kc_buf *b, const struct kc_measurement *me, const struct kc_cost_figures *cf)
+{
+	if (!me) {
+		kc_buf_puts(b, "not measured");
+	} else if (me->error || me->seconds_median <= 0) {
+		kc_buf_puts(b, "failed: ");
+		kc_escape_md_cell(b, me->error ? me->error : "no timing");
+	} else {
+		kc_report_seconds(b, me->seconds_median);
+		kc_buf_puts(b, " median");
+		if (cf->flops.has_value) {
+			kc_buf_puts(b, ", ");
+			kc_report_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
+		}
+	}
+}
+
+static void md_row(struct kc_buf *b, struct kc_arena *a, const struct kc_function *f,
+                   const struct kc_measurements *m, int measured_col)
+{
+	struct kc_cost_figures cf;
+	kc_report_cost_figures(a, f, &f->cost, f->traffic, &cf);
+	kc_buf_puts(b, "| ");
+	kc_escape_md_cell(b, f->name);
+	kc_buf_puts(b, " | ");
+	md_formula_value(b, &cf.flops, "FLOP");
+	kc_buf_puts(b, " | ");
+	md_formula_value(b, &cf.bytes[KC_MODEL_MIN], "B");
+	kc_buf_puts(b, " | ");
+	md_formula_value(b, &cf.bytes[KC_MODEL_STREAMING], "B");
+	kc_buf_puts(b, " | ");
+	md_intensities(b, &cf);
+	kc_buf_puts(b, " | ");
+	kc_report_exactness(b, f);
+	if (measured_col) {
+		kc_buf_puts(b, " | ");
+		md_measured_cell(b, kc_report_find_measurement(m, f), &cf);
+	}
+	kc_buf_puts(b, " |\n");
+}
+
+static void md_table(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
+                     const struct kc_measurements *m)
+{
+	int measured_col = m && m->n > 0;
+	kc_buf_puts(b, "| function | FLOPs | bytes (min model) | bytes (streaming model) "
+	               "| intensity min / streaming / naive | exact |");
+	kc_buf_puts(b, measured_col ? " measured |\n" : "\n");
+	kc_buf_puts(b, "| :-- | --: | --: | --: | --: | :-- |");
+	kc_buf_puts(b, measured_col ? " :-- |\n" : "\n");
+	for (int i = 0; i < an->n_functions; i++)
+		if (!an->functions[i]->skip)
+			md_row(b, a, an->functions[i], m, measured_col);
+}
+
+static void md_name(struct kc_buf *b, const char *name)
+{
+	kc_buf_puts(b, "**");
+	kc_escape_md_cell(b, name);
+	kc_buf_puts(b, "**");
+}
+
+/* "- **gelu_unfused** moves 9.0× the streaming bytes of its reference **gelu_fused** (302.0 MB vs 33.6 MB)" */
+static int md_reference_finding(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
+                                const struct kc_function *f, const struct kc_cost_figures *cf)
+{
+	struct kc_cost_figures rf;
+	const struct kc_function *ref = kc_report_find_function(an, f->reference);
+	const struct kc_figure *mine = &cf->bytes[KC_MODEL_STREAMING], *theirs;
+	if (!f->reference)
+		return 0;
+	kc_buf_puts(b, "- ");
+	md_name(b, f->name);
+	if (!ref) {
+		kc_buf_puts(b, " names reference ");
+		md_name(b, f->reference);
+		kc_buf_puts(b, ", which is not an analyzed function\n");
+		return 1;
+	}
+	kc_report_cost_figures(a, ref, &ref->cost, ref->traffic, &rf);
+	theirs = &rf.bytes[KC_MODEL_STREAMING];
+	if (!mine->has_value || !theirs->has_value || theirs->value <= 0) {
+		kc_buf_puts(b, " and its reference ");
+		md_name(b, ref->name);
+		kc_buf_puts(b, " cannot be compared: streaming bytes not available\n");
+		return 1;
+	}
+	kc_buf_printf(b, " moves %.1f\xc3\x97 the streaming bytes of its reference ",
+	              (double)mine->value / (double)theirs->value);
+	md_name(b, ref->name);
+	kc_buf_puts(b, " (");
+	kc_report_si(b, (double)mine->value, "B");
+	kc_buf_puts(b, " vs ");
+	kc_report_si(b, (double)theirs->value, "B");
+	kc_buf_puts(b, ")\n");
+	return 1;
+}
+
+/* Streaming traffic well above the compulsory minimum: nests re-read or write what could stay in registers. */
+static int md_traffic_finding(struct kc_buf *b, const struct kc_function *f, const struct kc_cost_figures *cf)
+{
+	const struct kc_figure *mn = &cf->bytes[KC_MODEL_MIN], *st = &cf->bytes[KC_MODEL_STREAMING];
+	if (!mn->has_value || !st->has_value || mn->value <= 0 || st->value < 2 * mn->value)
+		return 0;
+	kc_buf_puts(b, "- ");
+	md_name(b, f->name);
+	kc_buf_printf(b, ": its %d top-level nest%s %.1f\xc3\x97 the compulsory bytes (streaming ", f->n_nests,
+	              f->n_nests == 1 ? " moves" : "s move", (double)st->value / (double)mn->value);
+	kc_report_si(b, (double)st->value, "B");
+	kc_buf_puts(b, " vs min ");
+	kc_report_si(b, (double)mn->value, "B");
+	kc_buf_puts(b, ")\n");
+	return 1;
+}
+
+static void md_loc(struct kc_buf *b, struct kc_loc loc)
+{
+	struct kc_buf text = KC_BUF_INIT;
+	if (loc.line)
+		kc_buf_printf(&text, "%s:%u:%u", loc.file ? loc.file : "?", loc.line, loc.col ? loc.col : 1);
+	else
+		kc_buf_puts(&text, loc.file ? loc.file : "kcost");
+	kc_escape_md_code(b, kc_buf_str(&text));
+	kc_buf_release(&text);
+}
+
+static int md_exact_finding(struct kc_buf *b, const struct kc_function *f, const struct kc_cost_figures *cf)
+{
+	int n = 0;
+	if (!f->exact) {
+		kc_buf_puts(b, "- ");
+		md_name(b, f->name);
+		kc_buf_puts(b, " is approximate");
+		if (f->diags.head) {
+			kc_buf_puts(b, ": ");
+			md_loc(b, f->diags.head->loc);
+			kc_buf_puts(b, " ");
+			kc_escape_md_cell(b, f->diags.head->message);
+		}
+		kc_buf_putc(b, '\n');
+		n++;
+	}
+	if (cf->flops.poly && !cf->flops.has_value) {
+		kc_buf_puts(b, "- ");
+		md_name(b, f->name);
+		kc_buf_puts(b, " has formulas but no values: ");
+		kc_escape_md_cell(b, cf->flops.why);
+		kc_buf_puts(b, " (set it with KCOST\\_SIZES or --size)\n");
+		n++;
+	}
+	return n;
+}
+
+static int md_measured_finding(struct kc_buf *b, const struct kc_function *f, const struct kc_measurements *m)
+{
+	const struct kc_measurement *me = kc_report_find_measurement(m, f);
+	if (!me || (!me->error && me->equivalent != 0))
+		return 0;
+	kc_buf_puts(b, "- ");
+	md_name(b, f->name);
+	if (me->error) {
+		kc_buf_puts(b, " could not be measured: ");
+		kc_escape_md_cell(b, me->error);
+	} else {
+		kc_buf_puts(b, " does not match its reference ");
+		md_name(b, me->reference ? me->reference : "?");
+		kc_buf_printf(b, " (max relative error %.3g)", me->max_rel_err);
+	}
+	kc_buf_putc(b, '\n');
+	return 1;
+}
+
+static void md_findings(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
+                        const struct kc_measurements *m)
+{
+	int n = 0;
+	kc_buf_puts(b, "\n### Findings\n\n");
+	for (int i = 0; i < an->n_functions; i++) {
+		const struct kc_function *f = an->functions[i];
+		struct kc_cost_figures cf;
+		if (f->skip)
+			continue;
+		kc_report_cost_figures(a, f, &f->cost, f->traffic, &cf);
+		n += md_reference_finding(b, a, an, f, &cf);
+		n += md_traffic_finding(b, f, &cf);
+		n += md_exact_finding(b, f, &cf);
+		n += md_measured_finding(b, f, m);
+	}
+	if (!n)
+		kc_buf_puts(b, "None: every count is exact and no function has a reference to compare with.\n");
+}
+
+static void md_diag(struct kc_buf *b, const struct kc_diag *d)
+{
+	kc_buf_puts(b, "- ");
+	md_loc(b, d->loc);
+	kc_buf_printf(b, " %s: ", kc_severity_name(d->severity));
+	kc_escape_md_cell(b, d->message);
+	kc_buf_putc(b, '\n');
+}
+
+static void md_diagnostics(struct kc_buf *b, const struct kc_analysis *an)
+{
+	int n = an->diags.head != NULL;
+	for (int i = 0; i < an->n_functions; i++)
+		n += !an->functions[i]->skip && an->functions[i]->diags.head;
+	if (!n)
+		return;
+	kc_buf_puts(b, "\n### Warnings\n\n");
+	for (const struct kc_diag *d = an->diags.head; d; d = d->next)
+		md_diag(b, d);
+	for (int i = 0; i < an->n_functions; i++)
+		for (const struct kc_diag *d = an->functions[i]->diags.head; d && !an->functions[i]->skip; d = d->next)
+			md_diag(b, d);
+}
+
+/* Keep at most KC_REPORT_MD_MAX bytes of what was appended since `start`, cut after a whole line. */
+static void md_cap(struct kc_buf *b, size_t start)
+{
+	static const char note[] = "\n_Output truncated at 60,000 characters: report.json and index.html have "
+	                           "everything._\n";
+	if (b->len - start <= KC_REPORT_MD_MAX)
+		return;
+	size_t cut = start + KC_REPORT_MD_MAX - (sizeof note - 1);
+	while (cut > start && b->data[cut - 1] != '\n')
+		cut--;
+	b->len = cut;
+	b->data[cut] = '\0';
+	kc_buf_puts(b, note);
+}
+
+void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m)
+{
+	struct kc_arena a = KC_ARENA_INIT;
+	size_t start = b->len;
+	const struct kc_machine *mc = kc_report_machine(m);
+	kc_buf_puts(b, "## kcost report\n\n");
+	if (mc) {
+		kc_buf_puts(b, "Measured on ");
+		kc_escape_md_cell(b, mc->cpu ? mc->cpu : "an unknown CPU");
+		kc_buf_printf(b, " (%d cores). ", mc->cores);
+	} else {
+		kc_buf_puts(b, "Static analysis only \xe2\x80\x94 not measured. ");
+	}
+	kc_buf_puts(b, "Bytes and intensity name their traffic model: *min* (compulsory), *streaming* (each loop "
+	               "nest moves what it touches), *naive* (no cache).\n\n");
+	if (kc_report_n_functions(an) > 0)
+		md_table(b, &a, an, m);
+	else
+		kc_buf_puts(b, "No function was analyzed.\n");
+	md_findings(b, &a, an, m);
+	md_diagnostics(b, an);
+	md_cap(b, start);
+	kc_arena_release(&a);
+}

@@ -1,0 +1,63 @@
+/* report.h — the reporter: turns an analysis (and, when present, measurements) into report.json, a terminal
+ * table, a Markdown summary for pull requests and a self-contained HTML report with an SVG roofline.
+ *
+ * Every entry point only reads `an` and `m`; derived counts and formatted strings live in a scratch arena
+ * that each call releases before returning. `m` may be NULL, or have m->machine == NULL: everything is then
+ * reported as "not measured". Functions with `skip` set are left out of every output.
+ *
+ * Every figure names its unit and, for bytes and intensity, its traffic model (min, streaming, naive);
+ * measured figures are labelled as measured and never mixed with predictions. */
+#ifndef KC_REPORT_H
+#define KC_REPORT_H
+
+#include <stdio.h>
+
+#include "buf.h"
+#include "measure.h"
+#include "model.h"
+
+struct cJSON;
+
+/* How the report was produced. Every field may be NULL/0. */
+struct kc_report_opts {
+	const char *out_dir;         /* kc_report_write's directory, "kcost-report" when NULL */
+	const char *const *command;  /* argv of the kcost run, recorded in report.json */
+	int n_command;
+	const char *version;         /* kcost version, "unknown" when NULL */
+	int no_run;                  /* --no-run: the report says measurement was not requested */
+	const char *created;         /* ISO-8601 time to record; NULL: $SOURCE_DATE_EPOCH if set, else now (UTC) */
+};
+
+/* The report.json document (schema 1, see the comment at the top of json.c for every key). The caller owns
+ * the result and cJSON_Delete()s it. NULL on out-of-memory. */
+struct cJSON *kc_report_json(const struct kc_analysis *an, const struct kc_measurements *m,
+                             const struct kc_report_opts *o);
+
+/* The terminal summary: one aligned row per function (FLOPs, transcendentals, bytes under the min model,
+ * intensity per model, exact flag, and measured time/throughput when measured), then one formula line per
+ * function. `color` adds ANSI colours (use when `out` is a TTY). Prints nothing when no function was
+ * analyzed. */
+void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_measurements *m, int color);
+
+/* GitHub-flavoured Markdown for a pull-request comment, appended to b: a table, findings and diagnostics.
+ * What is appended never exceeds KC_REPORT_MD_MAX bytes; longer output is cut at a line boundary and ends
+ * with a note saying so. */
+#define KC_REPORT_MD_MAX 60000
+void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m);
+
+/* The HTML report appended to b: one self-contained page (inline CSS, JS and SVG; nothing fetched), readable
+ * without JavaScript. Source files named by the functions' locations are read to show their code. */
+void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m,
+                    const struct kc_report_opts *o);
+
+/* The roofline chart alone as a standalone SVG document (XML declaration, xmlns), appended to b. */
+void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m);
+
+/* Write index.html, report.json, summary.md and roofline.svg into o->out_dir, creating it and its parents
+ * when missing. Each file is written to a temporary name and renamed, so a reader never sees half a file.
+ * Returns 0, or -1 with *err pointing at a message such as "cannot create out/x: Permission denied"
+ * (static storage, valid until the next call). */
+int kc_report_write(const struct kc_analysis *an, const struct kc_measurements *m, const struct kc_report_opts *o,
+                    const char **err);
+
+#endif

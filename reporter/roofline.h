@@ -1,0 +1,15 @@
+/* roofline.h — internal to reporter/: the roofline chart, shared by the HTML page and roofline.svg. */
+#ifndef KC_ROOFLINE_H
+#define KC_ROOFLINE_H
+
+#include "buf.h"
+#include "measure.h"
+#include "model.h"
+
+/* Append the chart as an inline <svg id="roofline"> element (no XML declaration) to b; derived figures are
+ * allocated from a. With a measured machine it draws the roofs, the predicted points on them and the measured
+ * points; without, each function's predicted intensity as a labelled tick on the x axis. */
+void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
+                        const struct kc_measurements *m);
+
+#endif

@@ -1,0 +1,154 @@
+/* text.c — the terminal summary: an aligned table, one row per function, then each function's formulas. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "figures.h"
+#include "report.h"
+
+enum { COL_NAME, COL_FLOPS, COL_TRANS, COL_BYTES, COL_AI_MIN, COL_AI_STREAM, COL_AI_NAIVE, COL_EXACT, COL_TIME,
+       COL_GFLOPS, COL_N };
+
+static const char *const col_header[COL_N] = {
+	"function", "FLOPs", "transcendentals", "bytes (min)", "AI (min)", "AI (streaming)", "AI (naive)", "exact",
+	"time (median, measured)", "FLOP/s (measured)"};
+
+struct row {
+	struct kc_buf cell[COL_N];
+	int approx; /* the exact column says "approx" */
+};
+
+/* Display width of UTF-8 text: code points, not bytes ("µs" is 2 wide). */
+static size_t display_width(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+static void intensity_cell(struct kc_buf *b, const struct kc_cost_figures *cf, int model)
+{
+	if (!cf->has_intensity[model]) {
+		kc_buf_puts(b, "n/a");
+		return;
+	}
+	kc_report_sig3(b, cf->intensity[model]);
+	kc_buf_puts(b, " FLOP/B");
+}
+
+static void measured_cells(struct row *r, const struct kc_measurement *me, const struct kc_cost_figures *cf)
+{
+	if (!me) {
+		kc_buf_puts(&r->cell[COL_TIME], "not measured");
+		kc_buf_puts(&r->cell[COL_GFLOPS], "not measured");
+		return;
+	}
+	if (me->error || me->seconds_median <= 0) {
+		kc_buf_puts(&r->cell[COL_TIME], "failed");
+		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
+		return;
+	}
+	kc_report_seconds(&r->cell[COL_TIME], me->seconds_median);
+	if (cf->flops.has_value)
+		kc_report_si(&r->cell[COL_GFLOPS], (double)cf->flops.value / me->seconds_median, "FLOP/s");
+	else
+		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
+}
+
+static void fill_row(struct row *r, struct kc_arena *a, const struct kc_function *f, const struct kc_measurements *m)
+{
+	struct kc_cost_figures cf;
+	kc_report_cost_figures(a, f, &f->cost, f->traffic, &cf);
+	kc_buf_puts(&r->cell[COL_NAME], f->name);
+	kc_report_si_figure(&r->cell[COL_FLOPS], &cf.flops, "FLOP");
+	kc_report_si_figure(&r->cell[COL_TRANS], &cf.transcendentals, "calls");
+	kc_report_si_figure(&r->cell[COL_BYTES], &cf.bytes[KC_MODEL_MIN], "B");
+	intensity_cell(&r->cell[COL_AI_MIN], &cf, KC_MODEL_MIN);
+	intensity_cell(&r->cell[COL_AI_STREAM], &cf, KC_MODEL_STREAMING);
+	intensity_cell(&r->cell[COL_AI_NAIVE], &cf, KC_MODEL_NAIVE);
+	kc_report_exactness(&r->cell[COL_EXACT], f);
+	r->approx = !f->exact;
+	measured_cells(r, kc_report_find_measurement(m, f), &cf);
+}
+
+/* Print one cell padded to width; names and the exact flag are left-aligned, numbers right-aligned. */
+static void print_cell(FILE *out, const char *text, int col, size_t width, const char *color)
+{
+	size_t pad = width - display_width(text);
+	int left = col == COL_NAME || col == COL_EXACT;
+	fprintf(out, "%*s%s%s%s%*s", left ? 0 : (int)pad, "", color ? color : "", text, color ? "\033[0m" : "",
+	        left ? (int)pad : 0, "");
+}
+
+static const char *cell_color(const struct row *r, int col, int color)
+{
+	if (!color)
+		return NULL;
+	if (col == COL_NAME)
+		return "\033[1m";
+	if (col == COL_EXACT)
+		return r->approx ? "\033[33m" : "\033[32m";
+	return strcmp(kc_buf_str(&r->cell[col]), "n/a") == 0 ? "\033[2m" : NULL;
+}
+
+static void print_table(FILE *out, struct row *rows, int n, int ncols, int color)
+{
+	size_t width[COL_N];
+	for (int c = 0; c < ncols; c++) {
+		width[c] = display_width(col_header[c]);
+		for (int i = 0; i < n; i++)
+			if (display_width(kc_buf_str(&rows[i].cell[c])) > width[c])
+				width[c] = display_width(kc_buf_str(&rows[i].cell[c]));
+	}
+	for (int c = 0; c < ncols; c++) {
+		fputs(c ? "  " : "", out);
+		print_cell(out, col_header[c], c, width[c], color ? "\033[1;4m" : NULL);
+	}
+	fputc('\n', out);
+	for (int i = 0; i < n; i++) {
+		for (int c = 0; c < ncols; c++) {
+			fputs(c ? "  " : "", out);
+			print_cell(out, kc_buf_str(&rows[i].cell[c]), c, width[c], cell_color(&rows[i], c, color));
+		}
+		fputc('\n', out);
+	}
+}
+
+/* "gelu_fused: flops 8*n, transcendentals n, bytes(min) 8*n, bytes(streaming) 8*n" */
+static void print_formulas(FILE *out, struct kc_arena *a, const struct kc_function *f, int color)
+{
+	struct kc_cost_figures cf;
+	kc_report_cost_figures(a, f, &f->cost, f->traffic, &cf);
+	fprintf(out, "%s%s%s: flops %s", color ? "\033[1m" : "", f->name, color ? "\033[0m" : "",
+	        cf.flops.expr ? cf.flops.expr : "n/a");
+	if (cf.transcendentals.poly && !kc_poly_is_zero(cf.transcendentals.poly))
+		fprintf(out, ", transcendentals %s", cf.transcendentals.expr);
+	for (int model = KC_MODEL_MIN; model <= KC_MODEL_STREAMING; model++)
+		fprintf(out, ", bytes(%s) %s", kc_model_name((enum kc_model)model),
+		        cf.bytes[model].expr ? cf.bytes[model].expr : "n/a");
+	fputc('\n', out);
+}
+
+void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_measurements *m, int color)
+{
+	struct kc_arena a = KC_ARENA_INIT;
+	int n = 0, ncols = m && m->n > 0 ? COL_N : COL_TIME;
+	struct row *rows = calloc((size_t)an->n_functions + 1, sizeof *rows);
+	if (!rows)
+		return;
+	for (int i = 0; i < an->n_functions; i++)
+		if (!an->functions[i]->skip)
+			fill_row(&rows[n++], &a, an->functions[i], m);
+	if (n > 0) {
+		print_table(out, rows, n, ncols, color);
+		fputc('\n', out);
+		for (int i = 0; i < an->n_functions; i++)
+			if (!an->functions[i]->skip)
+				print_formulas(out, &a, an->functions[i], color);
+	}
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < COL_N; c++)
+			kc_buf_release(&rows[i].cell[c]);
+	free(rows);
+	kc_arena_release(&a);
+}

@@ -1,0 +1,31 @@
+/* run.h — run the built kcost binary in end-to-end tests and inspect what it wrote. */
+#ifndef KC_TEST_RUN_H
+#define KC_TEST_RUN_H
+
+#include <cjson/cJSON.h>
+
+struct run {
+	int status;   /* exit status, or 128 + signal */
+	char *out;    /* stdout, NUL-terminated */
+	char *err;    /* stderr */
+};
+
+/* Run KCOST_BIN with the NULL-terminated argument list (argv[0] is supplied) in the source directory, with
+ * stdin from /dev/null. Aborts the test on a spawn failure. Release with run_release. */
+struct run run_kcost(const char *const *args);
+void run_release(struct run *r);
+
+/* Read a whole file (NULL if missing); free() the result. */
+char *slurp(const char *path);
+
+/* A fresh empty directory under the build tree for one test's outputs (static storage per call). */
+const char *scratch_dir(const char *name);
+
+/* The report.json of a directory, parsed (cJSON_Delete it). */
+cJSON *load_report(const char *dir);
+/* functions[] entry by name, or NULL. */
+cJSON *find_function(cJSON *report, const char *name);
+/* A nested value by a dotted path ("flops.value", "bytes.min.expr"); NULL if absent. */
+cJSON *at(cJSON *obj, const char *path);
+
+#endif

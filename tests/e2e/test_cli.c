@@ -1,0 +1,205 @@
+/* test_cli.c — the command line's contract: help, version, usage errors, bad input, exit codes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "run.h"
+
+#define RUN(...) run_kcost((const char *const[]){__VA_ARGS__, NULL})
+
+static void help_lists_options_and_exit_codes(void **state)
+{
+	(void)state;
+	struct run r = RUN("--help");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "usage: kcost [options] FILE... [-- COMPILER-FLAGS]"));
+	assert_non_null(strstr(r.out, "--no-run"));
+	assert_non_null(strstr(r.out, "--size NAME=VALUE"));
+	assert_non_null(strstr(r.out, "Exit status: 0 success; 1 the input had errors"));
+	assert_non_null(strstr(r.out, "Examples:"));
+	assert_string_equal(r.err, "");
+	run_release(&r);
+}
+
+static void version_names_libclang(void **state)
+{
+	(void)state;
+	struct run r = RUN("--version");
+	assert_int_equal(r.status, 0);
+	assert_true(strncmp(r.out, "kcost 0.1.0 (", 13) == 0);
+	assert_non_null(strstr(r.out, "clang version"));
+	run_release(&r);
+}
+
+static void unknown_option_is_a_usage_error(void **state)
+{
+	(void)state;
+	struct run r = RUN("--frobnicate", "samples/gelu.c");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "kcost: error: unknown option '--frobnicate'\nTry 'kcost --help' for more information.\n");
+	assert_string_equal(r.out, "");
+	run_release(&r);
+}
+
+static void bad_option_values_are_usage_errors(void **state)
+{
+	(void)state;
+	struct run r = RUN("--format", "xml", "samples/gelu.c");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "unknown --format 'xml' (expected text, json or md)"));
+	run_release(&r);
+	r = RUN("--size", "n", "samples/gelu.c");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--size expects NAME=VALUE, got 'n'"));
+	run_release(&r);
+	r = RUN("-o");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "option '-o' requires a directory"));
+	run_release(&r);
+	r = RUN("--function", "(", "--no-run", "samples/gelu.c");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "invalid --function regex '('"));
+	run_release(&r);
+}
+
+static void no_input_is_a_usage_error(void **state)
+{
+	(void)state;
+	struct run r = RUN("--no-run");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "kcost: error: no input files"));
+	run_release(&r);
+}
+
+static void missing_file_is_an_input_error(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("missing");
+	struct run r = RUN("--no-run", "-o", out, "no/such/kernel.c");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kcost: error: no such file or directory: 'no/such/kernel.c'"));
+	run_release(&r);
+}
+
+static void missing_file_does_not_lose_the_others(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("missing-and-good");
+	struct run r = RUN("--no-run", "--quiet", "-o", out, "no/such/kernel.c", "samples/vecadd.c");
+	assert_int_equal(r.status, 1);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	assert_non_null(find_function(rep, "vecadd"));
+	cJSON_Delete(rep);
+	run_release(&r);
+}
+
+static void syntax_error_prints_compiler_style_and_keeps_good_functions(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("syntax");
+	struct run r = RUN("--no-run", "-o", out, "tests/fixtures/syntax_error.c");
+	assert_int_equal(r.status, 1);
+	/* file:line:col: error: message, then the source line and a caret under column 21 */
+	assert_non_null(strstr(r.err, "tests/fixtures/syntax_error.c:5:21: error: expected ';' after expression\n"
+	                              "\t\tx[i] = x[i] * 2.0f\n"
+	                              "\t\t                  ^\n"));
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *scale = find_function(rep, "scale");
+	assert_non_null(scale);
+	assert_string_equal(at(scale, "flops.expr")->valuestring, "n");
+	cJSON_Delete(rep);
+	run_release(&r);
+}
+
+static void empty_file_says_there_is_nothing_to_analyze(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("empty");
+	struct run r = RUN("--no-run", "-o", out, "tests/fixtures/empty.c");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "tests/fixtures/empty.c: error: no functions with loops or kernel calls to analyze"));
+	run_release(&r);
+}
+
+static void a_directory_is_not_a_source_file(void **state)
+{
+	(void)state;
+	struct run r = RUN("--no-run", "samples");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kcost: error: is a directory: 'samples'"));
+	run_release(&r);
+}
+
+static void unsupported_constructs_are_flagged_at_their_location(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("unsupported");
+	struct run r = RUN("--no-run", "-o", out, "tests/fixtures/unsupported.c");
+	assert_int_equal(r.status, 0); /* warnings are not errors */
+	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:5:2: warning: while loop: trip count unknown"));
+	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:15:4: warning: 'break' inside a loop"));
+	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:37:7: warning: data-dependent condition: its branch is counted as always taken"));
+	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:25:10: warning: call to unknown function 'unknown' inside a loop"));
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	const char *inexact[] = {"with_while", "with_break", "with_unknown_call", "with_data_guard"};
+	for (int i = 0; i < 4; i++) {
+		cJSON *f = find_function(rep, inexact[i]);
+		assert_non_null(f);
+		assert_true(cJSON_IsFalse(at(f, "exact")));
+		assert_true(cJSON_GetArraySize(at(f, "diagnostics")) >= 1);
+	}
+	assert_true(cJSON_IsTrue(at(find_function(rep, "exact_one"), "exact")));
+	cJSON_Delete(rep);
+	run_release(&r);
+}
+
+static void quiet_prints_nothing_on_success(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("quiet");
+	struct run r = RUN("--no-run", "--quiet", "-o", out, "samples/vecadd.c");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "");
+	run_release(&r);
+}
+
+static void summary_line_names_the_report(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("summary");
+	struct run r = RUN("--no-run", "-o", out, "samples/gelu.c");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "kcost: 2 functions analyzed (2 exact), 0 errors, 0 warnings; report: "));
+	assert_non_null(strstr(r.out, "gelu_unfused"));
+	/* units on the numbers of the terminal table */
+	assert_non_null(strstr(r.out, "MFLOP"));
+	assert_non_null(strstr(r.out, "FLOP/B"));
+	run_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(help_lists_options_and_exit_codes),
+		cmocka_unit_test(version_names_libclang),
+		cmocka_unit_test(unknown_option_is_a_usage_error),
+		cmocka_unit_test(bad_option_values_are_usage_errors),
+		cmocka_unit_test(no_input_is_a_usage_error),
+		cmocka_unit_test(missing_file_is_an_input_error),
+		cmocka_unit_test(missing_file_does_not_lose_the_others),
+		cmocka_unit_test(syntax_error_prints_compiler_style_and_keeps_good_functions),
+		cmocka_unit_test(empty_file_says_there_is_nothing_to_analyze),
+		cmocka_unit_test(a_directory_is_not_a_source_file),
+		cmocka_unit_test(unsupported_constructs_are_flagged_at_their_location),
+		cmocka_unit_test(quiet_prints_nothing_on_success),
+		cmocka_unit_test(summary_line_names_the_report),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,513 @@
+/* test_report.c — the reporter on a hand-built analysis: JSON values, escaping in HTML/Markdown/SVG, the
+ * terminal table, the Markdown cap and writing the report directory. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+
+#include "escape.h"
+#include "figures.h"
+#include "report.h"
+
+#define NASTY "<script>alert(\"x\")</script> & 'q' | pipe\nnewline"
+
+static const char *const source_text =
+	"/* k.c */\n"
+	"void f(int n, const float x[n], float y[n])\n"
+	"{\n"
+	"\tfor (int i = 0; i < n; i++)\n"
+	"\t\ty[i] = tanhf(8.0f * x[i]);\n"
+	"}\n";
+
+struct fixture {
+	struct kc_analysis an;
+	char dir[64];  /* temporary directory holding k.c */
+	char path[96]; /* dir/k.c */
+	const char *files[1];
+};
+
+/* c * n */
+static struct kc_poly *times(struct kc_arena *a, long long c, const struct kc_poly *p)
+{
+	struct kc_poly *out = NULL;
+	assert_int_equal(kc_poly_scale(a, p, kc_rat_int(c), &out), 0);
+	return out;
+}
+
+static void add_sym(struct kc_function *f, const char *name, int has_value, long long value)
+{
+	struct kc_sym *s = &f->syms.syms[f->syms.n];
+	s->name = name;
+	s->has_value = has_value;
+	s->value = value;
+	f->syms.names[f->syms.n++] = name;
+}
+
+/* traffic[model] = read*n, write*n */
+static void set_traffic(struct kc_arena *a, struct kc_traffic *t, const struct kc_poly *n, long long read,
+                        long long write)
+{
+	t->read = times(a, read, n);
+	t->write = times(a, write, n);
+}
+
+/* f: 8*n float multiplies, n tanhf, bytes min 8n / streaming 72n / naive 96n, one nest, not exact. */
+static struct kc_function *make_f(struct fixture *fx, const char *name, long long streaming_per_n)
+{
+	struct kc_arena *a = &fx->an.arena;
+	struct kc_function *f = KC_NEW(a, struct kc_function);
+	f->name = name;
+	f->loc = (struct kc_loc){fx->path, 2, 6};
+	f->end = (struct kc_loc){fx->path, 6, 1};
+	add_sym(f, "n", 1, 1000);
+	f->n_size_params = 1;
+	struct kc_poly *n = kc_poly_sym(a, 0);
+	f->cost.ops[KC_OP_MUL][KC_PREC_F32] = times(a, 8, n);
+	f->cost.transcendentals = KC_NEW(a, struct kc_named_count);
+	f->cost.transcendentals->name = "tanhf";
+	f->cost.transcendentals->count = n;
+	set_traffic(a, &f->traffic[KC_MODEL_MIN], n, 4, 4);
+	set_traffic(a, &f->traffic[KC_MODEL_STREAMING], n, streaming_per_n - 32, 32);
+	set_traffic(a, &f->traffic[KC_MODEL_NAIVE], n, 64, 32);
+	f->buffers = KC_NEW_N(a, struct kc_buffer, 2);
+	f->buffers[0] = (struct kc_buffer){"x", f->loc, "float", 4, n, 1, 0, 0, 0, KC_ROLE_INPUT};
+	f->buffers[1] = (struct kc_buffer){"y", f->loc, "float", 4, n, 1, 0, 0, 0, KC_ROLE_OUTPUT};
+	f->n_buffers = 2;
+	f->nests = KC_NEW(a, struct kc_nest);
+	f->n_nests = 1;
+	f->nests[0].begin = (struct kc_loc){fx->path, 4, 2};
+	f->nests[0].end = (struct kc_loc){fx->path, 5, 30};
+	f->nests[0].cost = f->cost;
+	f->nests[0].trips = n;
+	f->nests[0].traffic[KC_MODEL_STREAMING] = f->traffic[KC_MODEL_STREAMING];
+	f->nests[0].traffic[KC_MODEL_NAIVE] = f->traffic[KC_MODEL_NAIVE];
+	f->has_loops = 1;
+	return f;
+}
+
+/* g<T>: 2*m*n FLOPs as fma in double, m has no benchmark value, one derived symbol. */
+static struct kc_function *make_g(struct fixture *fx)
+{
+	struct kc_arena *a = &fx->an.arena;
+	struct kc_function *g = KC_NEW(a, struct kc_function);
+	struct kc_poly *mn = NULL;
+	g->name = "g<T>";
+	g->loc = (struct kc_loc){"missing.c", 10, 1};
+	add_sym(g, "n", 1, 1000);
+	add_sym(g, "m", 0, 0);
+	add_sym(g, "floor(n/4)", 1, 250);
+	g->syms.syms[2].floor_of = kc_poly_sym(a, 0);
+	g->syms.syms[2].floor_div = 4;
+	g->n_size_params = 2;
+	assert_int_equal(kc_poly_mul(a, kc_poly_sym(a, 0), kc_poly_sym(a, 1), &mn), 0);
+	g->cost.ops[KC_OP_FMA][KC_PREC_F64] = mn;
+	for (int model = 0; model < KC_MODEL_N; model++) {
+		g->traffic[model].read = times(a, 8, mn);
+		g->traffic[model].write = times(a, 8, mn);
+	}
+	g->exact = 1;
+	g->reference = "f";
+	return g;
+}
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof *fx);
+	struct kc_arena *a = &fx->an.arena;
+	snprintf(fx->dir, sizeof fx->dir, "/tmp/kc_test_report_XXXXXX");
+	assert_non_null(mkdtemp(fx->dir));
+	snprintf(fx->path, sizeof fx->path, "%s/k.c", fx->dir);
+	FILE *src = fopen(fx->path, "w");
+	assert_non_null(src);
+	fputs(source_text, src);
+	fclose(src);
+	fx->files[0] = fx->path;
+	fx->an.files = fx->files;
+	fx->an.n_files = 1;
+	fx->an.functions = KC_NEW_N(a, struct kc_function *, 4);
+	struct kc_function *f = make_f(fx, "f", 72);
+	kc_diag_add(a, &f->diags, (struct kc_loc){fx->path, 4, 22}, KC_WARNING, "f", "%s", NASTY);
+	struct kc_function *unfused = make_f(fx, "f_unfused", 648);
+	unfused->exact = 1;
+	unfused->reference = "f";
+	struct kc_function *helper = make_f(fx, "helper_skipped", 72);
+	helper->skip = 1;
+	fx->an.functions[0] = f;
+	fx->an.functions[1] = make_g(fx);
+	fx->an.functions[2] = unfused;
+	fx->an.functions[3] = helper;
+	fx->an.n_functions = 4;
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
+	assert_int_equal(system(cmd), 0);
+	kc_arena_release(&fx->an.arena);
+	free(fx);
+	return 0;
+}
+
+static const struct kc_report_opts test_opts = {NULL, (const char *const[]){"kcost", "k.c"}, 2, "0.1-test", 1,
+                                                "2025-01-31T12:00:00Z"};
+
+static cJSON *function_json(cJSON *doc, int i)
+{
+	cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "functions"), i);
+	assert_non_null(f);
+	return f;
+}
+
+/* doc.path.to.key via '.'-separated keys. */
+static cJSON *get(cJSON *o, const char *path)
+{
+	char key[64];
+	while (o && *path) {
+		size_t n = strcspn(path, ".");
+		snprintf(key, sizeof key, "%.*s", (int)n, path);
+		o = cJSON_GetObjectItemCaseSensitive(o, key);
+		path += n + (path[n] == '.');
+	}
+	assert_non_null(o);
+	return o;
+}
+
+static void test_json_flops(void **state)
+{
+	struct fixture *fx = *state;
+	cJSON *doc = kc_report_json(&fx->an, NULL, &test_opts);
+	cJSON *f = function_json(doc, 0);
+	assert_string_equal(get(f, "name")->valuestring, "f");
+	assert_string_equal(get(f, "flops.expr")->valuestring, "8*n");
+	assert_true(get(f, "flops.value")->valuedouble == 8000);
+	assert_true(get(f, "flops.by_category.mul")->valuedouble == 8000);
+	assert_true(get(f, "flops.by_category.add")->valuedouble == 0);
+	assert_true(get(f, "flops.by_precision.float")->valuedouble == 8000);
+	assert_null(cJSON_GetObjectItemCaseSensitive(get(f, "flops.by_precision"), "double"));
+	assert_string_equal(get(f, "transcendentals.expr")->valuestring, "n");
+	assert_true(get(f, "transcendentals.by_function.tanhf")->valuedouble == 1000);
+	assert_true(cJSON_IsNull(get(f, "value_error")));
+	cJSON_Delete(doc);
+}
+
+static void test_json_bytes_and_intensity(void **state)
+{
+	struct fixture *fx = *state;
+	cJSON *doc = kc_report_json(&fx->an, NULL, &test_opts);
+	cJSON *f = function_json(doc, 0);
+	assert_string_equal(get(f, "bytes.min.expr")->valuestring, "8*n");
+	assert_true(get(f, "bytes.min.value")->valuedouble == 8000);
+	assert_true(get(f, "bytes.min.read")->valuedouble == 4000);
+	assert_true(get(f, "bytes.min.write")->valuedouble == 4000);
+	assert_string_equal(get(f, "bytes.streaming.expr")->valuestring, "72*n");
+	assert_true(get(f, "bytes.naive.value")->valuedouble == 96000);
+	assert_true(get(f, "intensity.min")->valuedouble == 1.0);
+	assert_true(fabs(get(f, "intensity.streaming")->valuedouble - 8.0 / 72.0) < 1e-15);
+	assert_string_equal(get(f, "intensity_expr.streaming")->valuestring, "1/9");
+	cJSON_Delete(doc);
+}
+
+static void test_json_diagnostic_round_trip(void **state)
+{
+	struct fixture *fx = *state;
+	cJSON *doc = kc_report_json(&fx->an, NULL, &test_opts);
+	char *text = cJSON_Print(doc);
+	cJSON *back = cJSON_Parse(text);
+	cJSON *d = cJSON_GetArrayItem(get(function_json(back, 0), "diagnostics"), 0);
+	assert_string_equal(get(d, "message")->valuestring, NASTY);
+	assert_string_equal(get(d, "severity")->valuestring, "warning");
+	assert_string_equal(get(d, "file")->valuestring, fx->path);
+	assert_true(get(d, "line")->valuedouble == 4 && get(d, "col")->valuedouble == 22);
+	assert_false(cJSON_IsTrue(get(function_json(back, 0), "exact")));
+	cJSON_Delete(back);
+	cJSON_free(text);
+	cJSON_Delete(doc);
+}
+
+static void test_json_value_error_and_sizes(void **state)
+{
+	struct fixture *fx = *state;
+	cJSON *doc = kc_report_json(&fx->an, NULL, &test_opts);
+	cJSON *g = function_json(doc, 1);
+	assert_string_equal(get(g, "name")->valuestring, "g<T>");
+	assert_string_equal(get(g, "flops.expr")->valuestring, "2*n*m");
+	assert_true(cJSON_IsNull(get(g, "flops.value")));
+	assert_string_equal(get(g, "flops.value_error")->valuestring, "a size has no benchmark value");
+	assert_string_equal(get(g, "value_error")->valuestring, "a size has no benchmark value");
+	assert_true(cJSON_IsNull(get(g, "flops.by_category.fma")));
+	assert_true(cJSON_IsNull(get(g, "intensity.min")));
+	assert_string_equal(get(g, "intensity_expr.min")->valuestring, "1/8");
+	assert_int_equal(cJSON_GetArraySize(get(g, "sizes")), 1);
+	assert_true(get(g, "sizes.n")->valuedouble == 1000);
+	assert_string_equal(cJSON_GetArrayItem(get(g, "sizes_missing"), 0)->valuestring, "m");
+	cJSON_Delete(doc);
+}
+
+static void test_json_header_not_measured(void **state)
+{
+	struct fixture *fx = *state;
+	cJSON *doc = kc_report_json(&fx->an, NULL, &test_opts);
+	assert_true(get(doc, "schema")->valuedouble == 1);
+	assert_string_equal(get(doc, "kcost_version")->valuestring, "0.1-test");
+	assert_string_equal(cJSON_GetArrayItem(get(doc, "command"), 1)->valuestring, "k.c");
+	assert_string_equal(get(doc, "created")->valuestring, "2025-01-31T12:00:00Z");
+	assert_true(cJSON_IsNull(get(doc, "machine")));
+	assert_int_equal(cJSON_GetArraySize(get(doc, "functions")), 3); /* helper_skipped left out */
+	assert_true(cJSON_IsNull(get(function_json(doc, 0), "measured")));
+	assert_true(cJSON_IsNull(get(function_json(doc, 0), "predicted")));
+	assert_string_equal(get(function_json(doc, 2), "reference")->valuestring, "f");
+	cJSON_Delete(doc);
+}
+
+static void test_json_nests_and_buffers(void **state)
+{
+	struct fixture *fx = *state;
+	cJSON *doc = kc_report_json(&fx->an, NULL, &test_opts);
+	cJSON *f = function_json(doc, 0);
+	cJSON *nest = cJSON_GetArrayItem(get(f, "nests"), 0);
+	assert_true(cJSON_GetArrayItem(get(nest, "lines"), 0)->valuedouble == 4);
+	assert_true(cJSON_GetArrayItem(get(nest, "lines"), 1)->valuedouble == 5);
+	assert_string_equal(get(nest, "trips.expr")->valuestring, "n");
+	assert_true(get(nest, "trips.value")->valuedouble == 1000);
+	assert_true(get(nest, "bytes.streaming.value")->valuedouble == 72000);
+	assert_null(cJSON_GetObjectItemCaseSensitive(get(nest, "bytes"), "min"));
+	assert_true(cJSON_IsNull(get(nest, "callee")));
+	cJSON *x = cJSON_GetArrayItem(get(f, "buffers"), 0);
+	assert_string_equal(get(x, "name")->valuestring, "x");
+	assert_string_equal(get(x, "role")->valuestring, "input");
+	assert_string_equal(get(x, "extent.expr")->valuestring, "n");
+	assert_true(get(x, "bytes")->valuedouble == 4000);
+	cJSON_Delete(doc);
+}
+
+static void test_escape_html(void **state)
+{
+	(void)state;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_escape_html(&b, NASTY "\x01");
+	assert_string_equal(kc_buf_str(&b), "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; | pipe\n"
+	                                    "newline\xef\xbf\xbd");
+	kc_buf_release(&b);
+}
+
+static void test_escape_markdown(void **state)
+{
+	(void)state;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_escape_md_cell(&b, NASTY " a\\b *c* gelu_fused");
+	assert_string_equal(kc_buf_str(&b), "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; \\| "
+	                                    "pipe<br>newline a\\\\b \\*c\\* gelu\\_fused");
+	kc_buf_reset(&b);
+	kc_escape_md_code(&b, "(n | m)*2");
+	assert_string_equal(kc_buf_str(&b), "`(n \\| m)*2`");
+	kc_buf_release(&b);
+}
+
+static void test_html_escapes_everything(void **state)
+{
+	struct fixture *fx = *state;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_report_html(&b, &fx->an, NULL, &test_opts);
+	const char *html = kc_buf_str(&b);
+	assert_non_null(strstr(html, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;"));
+	assert_null(strstr(html, "<script>alert"));
+	assert_non_null(strstr(html, "<code>g&lt;T&gt;</code>"));
+	assert_non_null(strstr(html, "<section class=\"function\" id=\"fn-g-3CT-3E\">"));
+	assert_non_null(strstr(html, "<svg id=\"roofline\""));
+	assert_non_null(strstr(html, "machine not measured: predicted intensity only"));
+	assert_non_null(strstr(html, "Static analysis only &mdash; not measured."));
+	assert_non_null(strstr(html, "for (int i = 0; i &lt; n; i++)"));        /* the source listing */
+	assert_non_null(strstr(html, "<code>72*n</code> = <span class=\"v\"")); /* a nest's streaming bytes */
+	assert_null(strstr(html, "{{"));
+	assert_null(strstr(html, "https://"));
+	assert_null(strstr(html, "helper_skipped"));
+	kc_buf_release(&b);
+}
+
+static void test_markdown(void **state)
+{
+	struct fixture *fx = *state;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_report_markdown(&b, &fx->an, NULL);
+	const char *md = kc_buf_str(&b);
+	assert_non_null(strstr(md, "| f | `8*n` = 8.0 kFLOP | `8*n` = 8.0 kB | `72*n` = 72.0 kB | "
+	                           "1.00 / 0.111 / 0.0833 FLOP/B | approx: 1 warning |\n"));
+	assert_non_null(strstr(md, "- **f\\_unfused** moves 9.0\xc3\x97 the streaming bytes of its reference **f** "
+	                           "(648.0 kB vs 72.0 kB)\n"));
+	assert_non_null(strstr(md, "&#39;q&#39; \\| pipe<br>newline"));
+	assert_non_null(strstr(md, "- **g&lt;T&gt;** has formulas but no values"));
+	assert_null(strstr(md, "<script>"));
+	assert_null(strstr(md, "helper"));
+	kc_buf_release(&b);
+}
+
+static void test_markdown_is_capped(void **state)
+{
+	struct fixture *fx = *state;
+	struct kc_buf b = KC_BUF_INIT;
+	struct kc_analysis big = fx->an;
+	big.n_functions = 3000;
+	big.functions = KC_NEW_N(&fx->an.arena, struct kc_function *, big.n_functions);
+	for (int i = 0; i < big.n_functions; i++)
+		big.functions[i] = fx->an.functions[i % 3];
+	kc_buf_puts(&b, "prefix\n");
+	kc_report_markdown(&b, &big, NULL);
+	assert_true(b.len - 7 <= KC_REPORT_MD_MAX);
+	assert_true(b.len - 7 > KC_REPORT_MD_MAX - 1000);
+	assert_non_null(strstr(kc_buf_str(&b), "\n_Output truncated at 60,000 characters"));
+	assert_int_equal(strncmp(kc_buf_str(&b), "prefix\n## kcost report", 22), 0);
+	kc_buf_release(&b);
+}
+
+static void test_text_table(void **state)
+{
+	struct fixture *fx = *state;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&out, &size);
+	kc_report_text(mem, &fx->an, NULL, 0);
+	fclose(mem);
+	assert_non_null(strstr(out, "8.0 kFLOP"));
+	assert_non_null(strstr(out, "1.00 FLOP/B"));
+	assert_non_null(strstr(out, "0.111 FLOP/B"));
+	assert_non_null(strstr(out, "1.0k calls"));
+	assert_non_null(strstr(out, "approx: 1 warning"));
+	assert_non_null(strstr(out, "\nf: flops 8*n, transcendentals n, bytes(min) 8*n, bytes(streaming) 72*n\n"));
+	assert_null(strchr(out, '\033'));
+	/* header and the 3 rows are equally wide: widths come from the content */
+	size_t width = strcspn(out, "\n");
+	const char *line = out;
+	for (int i = 0; i < 4; i++, line += width + 1)
+		assert_int_equal(strcspn(line, "\n"), width);
+	assert_int_equal(strncmp(out, "function ", 9), 0);
+	free(out);
+}
+
+static void test_si_formatting(void **state)
+{
+	(void)state;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_report_si(&b, 134217728, "FLOP");
+	kc_buf_puts(&b, "|");
+	kc_report_si(&b, 16777216, "B");
+	kc_buf_puts(&b, "|");
+	kc_report_si(&b, 999, "B");
+	kc_buf_puts(&b, "|");
+	kc_report_si(&b, 999960, "B");
+	kc_buf_puts(&b, "|");
+	kc_report_si(&b, 0.5, "B");
+	kc_buf_puts(&b, "|");
+	kc_report_sig3(&b, 1.0);
+	kc_buf_puts(&b, "|");
+	kc_report_sig3(&b, 1.0 / 9);
+	kc_buf_puts(&b, "|");
+	kc_report_sig3(&b, 123.4);
+	kc_buf_puts(&b, "|");
+	kc_report_seconds(&b, 1.234e-3);
+	assert_string_equal(kc_buf_str(&b), "134.2 MFLOP|16.8 MB|999 B|1.0 MB|0.500 B|1.00|0.111|123|1.23 ms");
+	kc_buf_release(&b);
+}
+
+static void test_write_directory(void **state)
+{
+	struct fixture *fx = *state;
+	char dir[160], path[200], blocker[200];
+	const char *err = NULL;
+	struct kc_report_opts o = test_opts;
+	struct stat st;
+	snprintf(dir, sizeof dir, "%s/out/nested", fx->dir);
+	o.out_dir = dir;
+	assert_int_equal(kc_report_write(&fx->an, NULL, &o, &err), 0);
+	static const char *const names[] = {"index.html", "report.json", "summary.md", "roofline.svg"};
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true(st.st_size > 100);
+	}
+	/* a regular file where a directory should be */
+	snprintf(blocker, sizeof blocker, "%s/index.html/sub", dir);
+	o.out_dir = blocker;
+	assert_int_equal(kc_report_write(&fx->an, NULL, &o, &err), -1);
+	assert_non_null(strstr(err, "cannot create"));
+}
+
+static void test_roofline_svg_standalone(void **state)
+{
+	struct fixture *fx = *state;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_report_roofline_svg(&b, &fx->an, NULL);
+	const char *svg = kc_buf_str(&b);
+	assert_int_equal(strncmp(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg id=\"roofline\" "
+	                              "xmlns=\"http://www.w3.org/2000/svg\"", 73), 0);
+	assert_non_null(strstr(svg, "<title>f: min model, 1.00 FLOP/B = 1</title>"));
+	assert_null(strstr(svg, "g&lt;T&gt;")); /* g has no values, so no intensity to mark */
+	assert_non_null(strstr(svg, "machine not measured: predicted intensity only"));
+	assert_non_null(strstr(svg, ">f_unfused</text>"));
+	kc_buf_release(&b);
+}
+
+static void test_measured_paths(void **state)
+{
+	struct fixture *fx = *state;
+	struct kc_machine mc = {.cpu = "Test CPU", .cores = 4, .cache_bytes = {32768, 1 << 20, 0},
+	                        .flops_f32 = {100, 1, "cblas_sgemm n=2048"}, .flops_f64 = {50, 1, "cblas_dgemm n=2048"},
+	                        .measured_at = "2025-01-31T11:00:00Z"};
+	mc.bandwidth[KC_LEVEL_DRAM] = (struct kc_ceiling){20, 1, "stream triad"};
+	struct kc_measurement item = {.function = "f", .seconds_min = 0.9e-6, .seconds_median = 1e-6,
+	                              .seconds_p90 = 1.2e-6, .samples = 100, .cv = 0.02, .compiler = "cc -O3",
+	                              .equivalent = -1, .traffic_source = "unavailable"};
+	struct kc_measurements m = {&mc, &item, 1};
+	cJSON *doc = kc_report_json(&fx->an, &m, &test_opts);
+	assert_string_equal(get(doc, "machine.cpu")->valuestring, "Test CPU");
+	assert_true(get(doc, "machine.ceilings.flops.float.gflops")->valuedouble == 100);
+	assert_true(get(doc, "machine.ceilings.bandwidth.DRAM.gbytes_per_s")->valuedouble == 20);
+	cJSON *f = function_json(doc, 0);
+	assert_true(get(f, "measured.seconds.median")->valuedouble == 1e-6);
+	assert_true(fabs(get(f, "measured.gflops")->valuedouble - 8.0) < 1e-9);
+	assert_string_equal(get(f, "predicted.bound")->valuestring, "memory"); /* 1 FLOP/B * 20 GB/s < 100 */
+	assert_true(fabs(get(f, "measured.fraction_of_roof")->valuedouble - 0.4) < 1e-9);
+	assert_true(cJSON_IsNull(get(function_json(doc, 2), "measured")));
+	cJSON_Delete(doc);
+	struct kc_buf b = KC_BUF_INIT;
+	kc_report_roofline_svg(&b, &fx->an, &m);
+	assert_non_null(strstr(kc_buf_str(&b), "DRAM 20.0 GB/s"));
+	assert_non_null(strstr(kc_buf_str(&b), "f: measured 8 GFLOP/s at 1 FLOP/B"));
+	kc_buf_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_json_flops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_bytes_and_intensity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_diagnostic_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_value_error_and_sizes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_header_not_measured, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_nests_and_buffers, setup, teardown),
+		cmocka_unit_test(test_escape_html),
+		cmocka_unit_test(test_escape_markdown),
+		cmocka_unit_test_setup_teardown(test_html_escapes_everything, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_markdown_is_capped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_table, setup, teardown),
+		cmocka_unit_test(test_si_formatting),
+		cmocka_unit_test_setup_teardown(test_write_directory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_roofline_svg_standalone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_measured_paths, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
