@@ -24,6 +24,8 @@ struct fp {
 	const struct kc_node *stack[64];
 	int depth;
 	int unknown_reported;
+	int nonrect;              /* set by extreme(): 1 + an outer loop variable a bound depended on */
+	char hull_noted[256];     /* per buffer: the upper-bound note was given */
 };
 
 struct use {
@@ -113,6 +115,9 @@ static struct kc_poly *extreme(struct fp *f, struct kc_poly *e, int want_max)
 		}
 		if ((loop->step > 1 && upper) || (loop->step < -1 && !upper))
 			pick = last_value(f, loop, pick);
+		for (int j = 0; j < i && pick; j++)
+			if (!f->stack[j]->collapsed && kc_poly_has_sym(pick, f->stack[j]->var))
+				f->nonrect = 1 + f->stack[j]->var;
 		if (!pick || kc_poly_subst(f->a, e, loop->var, pick, &e) < 0)
 			return NULL;
 	}
@@ -281,15 +286,34 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 	}
 }
 
+/* The hull of a triangular or trapezoidal domain holds elements the loops never touch: say so once. */
+static void note_hull(struct fp *f, const struct kc_access *acc)
+{
+	if (acc->buffer >= 256 || f->hull_noted[acc->buffer])
+		return;
+	f->hull_noted[acc->buffer] = 1;
+	kc_diag_add(f->a, &f->fn->diags, acc->loc, KC_NOTE, f->fn->name,
+	            "the min/streaming traffic of '%s' counts the rectangular hull of a non-rectangular access "
+	            "(an upper bound; see docs/counting.md)",
+	            f->fn->buffers[acc->buffer].name);
+}
+
 static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 {
 	for (int i = 0; i < n->n_accesses; i++) {
 		const struct kc_access *acc = &n->accesses[i];
 		struct kc_box box = {0};
+		f->nonrect = 0;
 		if (!access_box(f, acc, &box)) {
 			unknown_footprint(f, acc);
 			continue;
 		}
+		/* the hull is exact unless the outer variable also indexes the access (L[i][j], j < i) */
+		for (int d = 0; f->nonrect && d < acc->ndims; d++)
+			if (acc->index[d] && kc_poly_has_sym(acc->index[d], f->nonrect - 1)) {
+				note_hull(f, acc);
+				break;
+			}
 		record(f, uses, acc->buffer, &box, acc->is_write);
 	}
 	if (n->call)

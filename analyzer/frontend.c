@@ -1345,6 +1345,8 @@ static struct var *loop_var_init(struct fctx *fc, struct for_parts *p, CXCursor 
 		return NULL;
 	char *name = spelling(fc->fe->a, decl);
 	v->sym = kc_sym_named(fc->fe->a, fc->fn, name);
+	if (v->sym >= 0 && v->sym >= fc->fn->n_size_params && !fc->fn->syms.syms[v->sym].has_value)
+		fc->fn->syms.syms[v->sym].is_loop = 1;
 	return v->sym < 0 ? NULL : v;
 }
 
@@ -1786,14 +1788,27 @@ static int set_size(void *ctx, const char *name, size_t len, long long value)
 	return 0;
 }
 
+static struct kc_param *new_param(struct fctx *fc, CXCursor p, const char *name, enum kc_param_kind kind)
+{
+	struct kc_param *pr = &fc->fn->params[fc->fn->n_params++];
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(p));
+	pr->name = name;
+	pr->type = kc_arena_strdup(fc->fe->a, clang_getCString(ts));
+	clang_disposeString(ts);
+	pr->kind = kind;
+	pr->sym = pr->buffer = -1;
+	return pr;
+}
+
 static void setup_param(struct fctx *fc, CXCursor p)
 {
 	CXType t = clang_getCursorType(p);
 	char *name = spelling(fc->fe->a, p);
 	if (is_integer_type(t)) {
 		struct var *v = add_var(fc, p, V_SIZE);
+		struct kc_param *pr = new_param(fc, p, name, KC_PARAM_SIZE);
 		if (v && *name) {
-			v->sym = kc_sym_named(fc->fe->a, fc->fn, name);
+			v->sym = pr->sym = kc_sym_named(fc->fe->a, fc->fn, name);
 			fc->fn->n_size_params = fc->fn->syms.n;
 		}
 		return;
@@ -1802,9 +1817,11 @@ static void setup_param(struct fctx *fc, CXCursor p)
 	CXType elem = element_type(t, &ndims, &is_pointer);
 	if (!is_pointer || !*name) {
 		add_var(fc, p, float_prec(t) >= 0 ? V_SCALAR : V_OTHER);
+		new_param(fc, p, name, float_prec(t) >= 0 ? KC_PARAM_SCALAR : KC_PARAM_OTHER)->is_float = float_prec(t) >= 0;
 		return;
 	}
 	int id = add_buffer(fc, p, elem);
+	new_param(fc, p, name, KC_PARAM_BUFFER)->buffer = id;
 	struct kc_buffer *b = &fc->fn->buffers[id];
 	b->is_param = 1;
 	struct kc_dims *d = &fc->dims[id];
@@ -1936,6 +1953,8 @@ static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf)
 	fn->exact = 1;
 	fn->signature = signature_text(fe, tf->cursor);
 	int nparams = clang_Cursor_getNumArguments(tf->cursor);
+	fn->params = KC_NEW_N(fe->a, struct kc_param, nparams > 0 ? nparams : 1);
+	fn->is_static = clang_getCursorLinkage(tf->cursor) == CXLinkage_Internal;
 	for (int i = 0; i < nparams; i++)
 		setup_param(fc, clang_Cursor_getArgument(tf->cursor, (unsigned)i));
 	struct annots an;

@@ -26,6 +26,7 @@ const char *kc_role_name(enum kc_role r);   /* "input", "output", "inout", "inte
 struct kc_sym {
 	const char *name;        /* as shown in formulas: "n" or "floor(n/4)" */
 	int has_value;           /* a benchmark value is known (annotation, --size, or derived) */
+	int is_loop;             /* a loop variable (summed away in every count), not a size */
 	long long value;
 	struct kc_poly *floor_of; /* derived: value = floor(floor_of / floor_div) */
 	long long floor_div;
@@ -78,10 +79,24 @@ struct kc_nest {
 	int *reads, n_reads, *writes, n_writes;
 };
 
+/* A parameter of a function, in declaration order (what a harness needs to call it). */
+enum kc_param_kind { KC_PARAM_SIZE, KC_PARAM_BUFFER, KC_PARAM_SCALAR, KC_PARAM_OTHER };
+struct kc_param {
+	const char *name;
+	const char *type;       /* the parameter's type as clang spells it: "const float *restrict", "int" */
+	enum kc_param_kind kind;
+	int sym;                /* KC_PARAM_SIZE: its symbol id */
+	int buffer;             /* KC_PARAM_BUFFER: index into buffers */
+	int is_float;           /* KC_PARAM_SCALAR: a floating-point scalar (eps, alpha) */
+};
+
 struct kc_function {
 	const char *name;
 	struct kc_loc loc, end;
 	const char *signature;    /* C declaration text, for the harness */
+	int is_static;            /* internal linkage: a harness must include the file to call it */
+	struct kc_param *params;
+	int n_params;
 	struct kc_symtab syms;
 	int n_size_params;        /* syms[0 .. n_size_params-1] are the function's own size parameters */
 	struct kc_buffer *buffers;

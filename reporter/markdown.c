@@ -70,8 +70,9 @@ static void md_row(struct kc_buf *b, struct kc_arena *a, const struct kc_functio
 	kc_buf_puts(b, " |\n");
 }
 
+/* The loops below stop once the text passes `stop`: md_cap cuts it there anyway. */
 static void md_table(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
-                     const struct kc_measurements *m)
+                     const struct kc_measurements *m, size_t stop)
 {
 	int measured_col = m && m->n > 0;
 	kc_buf_puts(b, "| function | FLOPs | bytes (min model) | bytes (streaming model) "
@@ -79,7 +80,7 @@ static void md_table(struct kc_buf *b, struct kc_arena *a, const struct kc_analy
 	kc_buf_puts(b, measured_col ? " measured |\n" : "\n");
 	kc_buf_puts(b, "| :-- | --: | --: | --: | --: | :-- |");
 	kc_buf_puts(b, measured_col ? " :-- |\n" : "\n");
-	for (int i = 0; i < an->n_functions; i++)
+	for (int i = 0; i < an->n_functions && b->len <= stop; i++)
 		if (!an->functions[i]->skip)
 			md_row(b, a, an->functions[i], m, measured_col);
 }
@@ -202,11 +203,11 @@ static int md_measured_finding(struct kc_buf *b, const struct kc_function *f, co
 }
 
 static void md_findings(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
-                        const struct kc_measurements *m)
+                        const struct kc_measurements *m, size_t stop)
 {
 	int n = 0;
 	kc_buf_puts(b, "\n### Findings\n\n");
-	for (int i = 0; i < an->n_functions; i++) {
+	for (int i = 0; i < an->n_functions && b->len <= stop; i++) {
 		const struct kc_function *f = an->functions[i];
 		struct kc_cost_figures cf;
 		if (f->skip)
@@ -230,7 +231,7 @@ static void md_diag(struct kc_buf *b, const struct kc_diag *d)
 	kc_buf_putc(b, '\n');
 }
 
-static void md_diagnostics(struct kc_buf *b, const struct kc_analysis *an)
+static void md_diagnostics(struct kc_buf *b, const struct kc_analysis *an, size_t stop)
 {
 	int n = an->diags.head != NULL;
 	for (int i = 0; i < an->n_functions; i++)
@@ -238,9 +239,9 @@ static void md_diagnostics(struct kc_buf *b, const struct kc_analysis *an)
 	if (!n)
 		return;
 	kc_buf_puts(b, "\n### Warnings\n\n");
-	for (const struct kc_diag *d = an->diags.head; d; d = d->next)
+	for (const struct kc_diag *d = an->diags.head; d && b->len <= stop; d = d->next)
 		md_diag(b, d);
-	for (int i = 0; i < an->n_functions; i++)
+	for (int i = 0; i < an->n_functions && b->len <= stop; i++)
 		for (const struct kc_diag *d = an->functions[i]->diags.head; d && !an->functions[i]->skip; d = d->next)
 			md_diag(b, d);
 }
@@ -276,11 +277,11 @@ void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const st
 	kc_buf_puts(b, "Bytes and intensity name their traffic model: *min* (compulsory), *streaming* (each loop "
 	               "nest moves what it touches), *naive* (no cache).\n\n");
 	if (kc_report_n_functions(an) > 0)
-		md_table(b, &a, an, m);
+		md_table(b, &a, an, m, start + KC_REPORT_MD_MAX);
 	else
 		kc_buf_puts(b, "No function was analyzed.\n");
-	md_findings(b, &a, an, m);
-	md_diagnostics(b, an);
+	md_findings(b, &a, an, m, start + KC_REPORT_MD_MAX);
+	md_diagnostics(b, an, start + KC_REPORT_MD_MAX);
 	md_cap(b, start);
 	kc_arena_release(&a);
 }

@@ -14,7 +14,7 @@ static char error_text[1024];
 
 static int fail(const char **err, const char *what, const char *path, int errnum)
 {
-	snprintf(error_text, sizeof error_text, "%s %s: %s", what, path, strerror(errnum));
+	snprintf(error_text, sizeof error_text, "%s %.900s: %s", what, path, strerror(errnum));
 	*err = error_text;
 	return -1;
 }
@@ -49,12 +49,9 @@ static int make_dirs(const char *dir, const char **err)
 	return 0;
 }
 
-/* Write len bytes to dir/name through dir/name.tmp and a rename, so readers never see a partial file. */
-static int write_file(const char *dir, const char *name, const char *data, size_t len, const char **err)
+/* Write len bytes to path through path.tmp and a rename, so readers never see a partial file. */
+static int write_atomically(const char *path, const char *tmp, const char *data, size_t len, const char **err)
 {
-	char path[4096], tmp[4200];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	FILE *out = fopen(tmp, "wb");
 	if (!out)
 		return fail(err, "cannot write", tmp, errno);
@@ -72,6 +69,17 @@ static int write_file(const char *dir, const char *name, const char *data, size_
 		return fail(err, "cannot rename to", path, errnum);
 	}
 	return 0;
+}
+
+static int write_file(const char *dir, const char *name, const char *data, size_t len, const char **err)
+{
+	struct kc_buf path = KC_BUF_INIT, tmp = KC_BUF_INIT;
+	kc_buf_printf(&path, "%s/%s", dir, name);
+	kc_buf_printf(&tmp, "%s.tmp", kc_buf_str(&path));
+	int rc = write_atomically(kc_buf_str(&path), kc_buf_str(&tmp), data, len, err);
+	kc_buf_release(&path);
+	kc_buf_release(&tmp);
+	return rc;
 }
 
 static int write_json(const char *dir, const struct kc_analysis *an, const struct kc_measurements *m,
