@@ -6,7 +6,7 @@
 #   const unsigned char kc_tpl_NAME_EXT[] = {0x..,...};
 #   const size_t kc_tpl_NAME_EXT_len = N;
 # (not NUL-terminated; use the length). INPUTS is separated by '|' because ';' does not survive
-# add_custom_command. The output is rewritten only when its content changes.
+# add_custom_command.
 if(NOT OUTPUT OR NOT INPUTS)
   message(FATAL_ERROR "embed.cmake: set OUTPUT and INPUTS")
 endif()
@@ -34,6 +34,6 @@ foreach(input IN LISTS inputs)
   string(APPEND text "\nconst unsigned char ${symbol}[] = {\n${bytes}};\nconst size_t ${symbol}_len = ${size};\n")
 endforeach()
 
-file(WRITE "${OUTPUT}.tmp" "${text}")
-file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)
-file(REMOVE "${OUTPUT}.tmp")
+# Always rewritten (the build runs this only when an input changed): an output older than its inputs
+# would make the custom command run on every build.
+file(WRITE "${OUTPUT}" "${text}")

@@ -7,12 +7,20 @@
 static const char *html_entity(unsigned char c)
 {
 	switch (c) {
-	case '&': return "&amp;";
-	case '<': return "&lt;";
-	case '>': return "&gt;";
-	case '"': return "&quot;";
-	case '\'': return "&#39;";
-	case '\t': case '\n': case '\r': return NULL;
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '"':
+		return "&quot;";
+	case '\'':
+		return "&#39;";
+	case '\t':
+	case '\n':
+	case '\r':
+		return NULL;
 	}
 	return c < 0x20 || c == 0x7f ? "\xef\xbf\xbd" : NULL;
 }
@@ -35,20 +43,17 @@ void kc_escape_html(struct kc_buf *b, const char *s)
 
 void kc_escape_md_cell(struct kc_buf *b, const char *s)
 {
-	char one[2] = {0, 0};
 	if (!s)
 		return;
 	for (; *s; s++) {
 		if (*s == '\n')
 			kc_buf_puts(b, "<br>");
-		else if (*s == '\r')
-			continue;
+		else if (*s == '&' || *s == '<' || *s == '>')
+			kc_buf_puts(b, *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : "&gt;");
 		else if (strchr("\\|*_`[]~", *s))
 			kc_buf_printf(b, "\\%c", *s);
-		else {
-			one[0] = *s;
-			kc_escape_html(b, one);
-		}
+		else if ((unsigned char)*s >= 0x20 || *s == '\t')
+			kc_buf_putc(b, *s);
 	}
 }
 

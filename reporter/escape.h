@@ -10,9 +10,10 @@
  * return (which XML forbids) become U+FFFD. Used for SVG text too. s == NULL appends nothing. */
 void kc_escape_html(struct kc_buf *b, const char *s);
 
-/* Append s to b safe for one cell of a GitHub-flavoured Markdown table (also fine in a list item): HTML-escaped
- * as above (GitHub renders inline HTML), then backslash, | and the emphasis/link/code characters * _ ` [ ] ~
- * backslash-escaped; a newline becomes <br>, a carriage return is dropped. */
+/* Append s to b safe for one cell of a GitHub-flavoured Markdown table (also fine in a list item): & < > become
+ * entities, so no HTML tag can form (GitHub renders inline HTML; quotes are harmless outside a tag and stay
+ * readable); backslash, | and the emphasis/link/code characters * _ ` [ ] ~ are backslash-escaped; a newline
+ * becomes <br>; other control characters (carriage return included) are dropped. */
 void kc_escape_md_cell(struct kc_buf *b, const char *s);
 
 /* Append s to b as an inline code span usable in a table cell: `s` with | written \| (GFM requires it even in

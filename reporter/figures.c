@@ -8,8 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-void kc_report_figure(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p,
-                      struct kc_figure *out)
+void kc_report_figure(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out)
 {
 	struct kc_buf text = KC_BUF_INIT;
 	memset(out, 0, sizeof *out);
@@ -55,8 +54,8 @@ static void flops_figures(struct kc_arena *a, const struct kc_function *f, const
 }
 
 /* Bytes of one traffic model; a model with neither reads nor writes recorded is not available. */
-static void traffic_figures(struct kc_arena *a, const struct kc_function *f, const struct kc_traffic *t,
-                            int model, struct kc_cost_figures *out)
+static void traffic_figures(struct kc_arena *a, const struct kc_function *f, const struct kc_traffic *t, int model,
+                            struct kc_cost_figures *out)
 {
 	struct kc_poly *total = NULL;
 	if (!t->read && !t->write) {
@@ -72,8 +71,7 @@ static void traffic_figures(struct kc_arena *a, const struct kc_function *f, con
 }
 
 /* intensity = FLOPs / bytes of the model, as a number and as a reduced formula. */
-static void intensity_figures(struct kc_arena *a, const struct kc_function *f, int model,
-                              struct kc_cost_figures *out)
+static void intensity_figures(struct kc_arena *a, const struct kc_function *f, int model, struct kc_cost_figures *out)
 {
 	const struct kc_figure *fl = &out->flops, *by = &out->bytes[model];
 	if (fl->has_value && by->has_value && by->value > 0) {
@@ -99,6 +97,26 @@ void kc_report_cost_figures(struct kc_arena *a, const struct kc_function *f, con
 	}
 }
 
+struct kc_cost_figures *kc_report_function_figures(struct kc_arena *a, const struct kc_analysis *an)
+{
+	struct kc_cost_figures *all = KC_NEW_N(a, struct kc_cost_figures, an->n_functions + 1);
+	for (int i = 0; i < an->n_functions; i++) {
+		const struct kc_function *f = an->functions[i];
+		if (!f->skip)
+			kc_report_cost_figures(a, f, &f->cost, f->traffic, &all[i]);
+	}
+	return all;
+}
+
+void kc_report_buffer_bytes(struct kc_arena *a, const struct kc_function *f, const struct kc_buffer *buf,
+                            struct kc_figure *out)
+{
+	struct kc_poly *size = NULL;
+	if (buf->extent && kc_poly_scale(a, buf->extent, kc_rat_int(buf->elem_size), &size) < 0)
+		size = NULL;
+	kc_report_figure(a, f, size, out);
+}
+
 int kc_report_n_functions(const struct kc_analysis *an)
 {
 	int n = 0;
@@ -107,16 +125,15 @@ int kc_report_n_functions(const struct kc_analysis *an)
 	return n;
 }
 
-const struct kc_function *kc_report_find_function(const struct kc_analysis *an, const char *name)
+int kc_report_function_index(const struct kc_analysis *an, const char *name)
 {
 	for (int i = 0; name && i < an->n_functions; i++)
 		if (!an->functions[i]->skip && strcmp(an->functions[i]->name, name) == 0)
-			return an->functions[i];
-	return NULL;
+			return i;
+	return -1;
 }
 
-const struct kc_measurement *kc_report_find_measurement(const struct kc_measurements *m,
-                                                        const struct kc_function *f)
+const struct kc_measurement *kc_report_find_measurement(const struct kc_measurements *m, const struct kc_function *f)
 {
 	for (int i = 0; m && i < m->n; i++)
 		if (m->items[i].function && strcmp(m->items[i].function, f->name) == 0)
@@ -124,7 +141,10 @@ const struct kc_measurement *kc_report_find_measurement(const struct kc_measurem
 	return NULL;
 }
 
-const struct kc_machine *kc_report_machine(const struct kc_measurements *m) { return m ? m->machine : NULL; }
+const struct kc_machine *kc_report_machine(const struct kc_measurements *m)
+{
+	return m ? m->machine : NULL;
+}
 
 enum kc_prec kc_report_main_prec(const struct kc_cost_figures *cf)
 {
@@ -151,13 +171,6 @@ double kc_report_roof(const struct kc_machine *mc, enum kc_prec p, double intens
 	if (bound)
 		*bound = memory_bound ? "memory" : "compute";
 	return memory_bound ? intensity * bw : peak;
-}
-
-/* runner/ defines kc_level_name too; the reporter keeps its own table so it links without the runner. */
-const char *kc_report_level_name(enum kc_level l)
-{
-	static const char *const names[KC_LEVEL_N] = {"L1", "L2", "L3", "DRAM"};
-	return (unsigned)l < KC_LEVEL_N ? names[l] : "?";
 }
 
 void kc_report_sig3(struct kc_buf *b, double v)
@@ -214,8 +227,10 @@ void kc_report_si_figure(struct kc_buf *b, const struct kc_figure *fig, const ch
 
 void kc_report_seconds(struct kc_buf *b, double s)
 {
-	static const struct { double scale; const char *unit; } units[] = {
-		{1, "s"}, {1e-3, "ms"}, {1e-6, "\xc2\xb5s"}, {1e-9, "ns"}};
+	static const struct {
+		double scale;
+		const char *unit;
+	} units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "\xc2\xb5s"}, {1e-9, "ns"}};
 	int i = 0;
 	while (i < 3 && fabs(s) < units[i].scale * 0.9995)
 		i++;

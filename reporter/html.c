@@ -10,7 +10,7 @@
 #include "templates.h"
 
 #define MAX_SOURCE_BYTES (8u << 20) /* larger files are not shown */
-#define MAX_SOURCE_LINES 2000      /* per function */
+#define MAX_SOURCE_LINES 2000       /* per function */
 
 /* A source file read for the listings, once per report. */
 struct source {
@@ -25,6 +25,7 @@ struct html {
 	const struct kc_analysis *an;
 	const struct kc_measurements *m;
 	const struct kc_report_opts *o;
+	const struct kc_cost_figures *figs; /* per function, indexed like an->functions */
 	struct source *sources;
 };
 
@@ -35,48 +36,61 @@ struct slot {
 	size_t len;
 };
 
+/* The slot whose "{{name}}" starts at s, or NULL; *after is set past its closing braces. */
+static const struct slot *slot_at(const char *s, const char *end, const struct slot *slots, int n, const char **after)
+{
+	const char *name = s + 2, *close = name;
+	if (end - s < 4 || s[1] != '{')
+		return NULL;
+	while (close + 1 < end && close - name <= 32 && !(close[0] == '}' && close[1] == '}'))
+		close++;
+	if (close + 1 >= end || close[0] != '}' || close[1] != '}')
+		return NULL;
+	for (int i = 0; i < n; i++)
+		if (strlen(slots[i].name) == (size_t)(close - name) &&
+		    !memcmp(slots[i].name, name, (size_t)(close - name))) {
+			*after = close + 2;
+			return &slots[i];
+		}
+	return NULL;
+}
+
 /* Copy the template into b, replacing each {{name}} with its slot's text; unknown names stay as they are.
  * Replacements are not scanned again, so fragments may contain "{{". */
 static void render(struct kc_buf *b, const unsigned char *tpl, size_t len, const struct slot *slots, int n)
 {
 	const char *s = (const char *)tpl, *end = s + len;
 	while (s < end) {
-		const char *open = memchr(s, '{', (size_t)(end - s));
-		if (!open || open + 1 >= end) {
+		const char *open = memchr(s, '{', (size_t)(end - s)), *after = NULL;
+		const struct slot *slot = open ? slot_at(open, end, slots, n, &after) : NULL;
+		if (!open) {
 			kc_buf_add(b, s, (size_t)(end - s));
 			return;
 		}
 		kc_buf_add(b, s, (size_t)(open - s));
-		s = open + 1;
-		if (*s != '{') {
+		if (!slot) {
 			kc_buf_putc(b, '{');
+			s = open + 1;
 			continue;
 		}
-		const char *name = s + 1, *close = name;
-		while (close + 1 < end && !(close[0] == '}' && close[1] == '}') && close - name < 32)
-			close++;
-		int found = -1;
-		for (int i = 0; close + 1 < end && close[0] == '}' && i < n; i++)
-			if (strlen(slots[i].name) == (size_t)(close - name) && !memcmp(slots[i].name, name, (size_t)(close - name)))
-				found = i;
-		if (found < 0) {
-			kc_buf_putc(b, '{');
-			continue;
-		}
-		if (slots[found].len)
-			kc_buf_add(b, slots[found].text, slots[found].len);
-		s = close + 2;
+		if (slot->len)
+			kc_buf_add(b, slot->text, slot->len);
+		s = after;
 	}
 }
 
-static void esc(struct kc_buf *b, const char *s) { kc_escape_html(b, s); }
+static void esc(struct kc_buf *b, const char *s)
+{
+	kc_escape_html(b, s);
+}
 
 /* id="fn-NAME": characters outside [A-Za-z0-9_.-] are written as -XX (hex), so any name gives a valid id. */
 static void fn_id(struct kc_buf *b, const char *name)
 {
 	kc_buf_puts(b, "fn-");
 	for (const unsigned char *s = (const unsigned char *)name; *s; s++)
-		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr("_.-", *s))
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		    strchr("_.-", *s))
 			kc_buf_putc(b, (char)*s);
 		else
 			kc_buf_printf(b, "-%02X", *s);
@@ -165,7 +179,7 @@ static void predicted_bound(struct kc_buf *b, const struct html *h, const struct
 {
 	const char *bound = NULL;
 	double roof = cf->has_intensity[KC_MODEL_MIN] ? kc_report_roof(kc_report_machine(h->m), kc_report_main_prec(cf),
-	                                                                cf->intensity[KC_MODEL_MIN], &bound)
+	                                                               cf->intensity[KC_MODEL_MIN], &bound)
 	                                              : 0;
 	if (roof <= 0) {
 		kc_buf_puts(b, "<td class=\"not-measured\" title=\"no machine ceilings: the machine was not measured\">"
@@ -187,7 +201,8 @@ static void td_measured(struct kc_buf *b, const struct html *h, const struct kc_
 		return;
 	}
 	if (!me) {
-		kc_buf_puts(b, "<td class=\"not-measured\">not measured</td><td class=\"not-measured\">not measured</td>");
+		kc_buf_puts(b,
+		            "<td class=\"not-measured\">not measured</td><td class=\"not-measured\">not measured</td>");
 		return;
 	}
 	if (me->error || me->seconds_median <= 0) {
@@ -209,24 +224,24 @@ static void td_measured(struct kc_buf *b, const struct html *h, const struct kc_
 	}
 }
 
-static void summary_row(struct kc_buf *b, const struct html *h, const struct kc_function *f)
+static void summary_row(struct kc_buf *b, const struct html *h, int i)
 {
-	struct kc_cost_figures cf;
-	kc_report_cost_figures(h->a, f, &f->cost, f->traffic, &cf);
+	const struct kc_function *f = h->an->functions[i];
+	const struct kc_cost_figures *cf = &h->figs[i];
 	kc_buf_puts(b, "<tr><td>");
 	fn_link(b, f->name);
 	kc_buf_puts(b, "</td>");
-	td_figure(b, &cf.flops, "FLOP");
-	td_figure(b, &cf.transcendentals, "calls");
-	td_figure(b, &cf.bytes[KC_MODEL_MIN], "B");
-	td_figure(b, &cf.bytes[KC_MODEL_STREAMING], "B");
+	td_figure(b, &cf->flops, "FLOP");
+	td_figure(b, &cf->transcendentals, "calls");
+	td_figure(b, &cf->bytes[KC_MODEL_MIN], "B");
+	td_figure(b, &cf->bytes[KC_MODEL_STREAMING], "B");
 	for (int model = 0; model < KC_MODEL_N; model++)
-		td_intensity(b, &cf, model);
-	predicted_bound(b, h, &cf);
+		td_intensity(b, cf, model);
+	predicted_bound(b, h, cf);
 	kc_buf_puts(b, "<td>");
 	exact_badge(b, f);
 	kc_buf_puts(b, "</td>");
-	td_measured(b, h, kc_report_find_measurement(h->m, f), &cf);
+	td_measured(b, h, kc_report_find_measurement(h->m, f), cf);
 	kc_buf_puts(b, "</tr>\n");
 }
 
@@ -245,7 +260,7 @@ static void summary(struct kc_buf *b, const struct html *h)
 	kc_buf_puts(b, "</tr></thead>\n<tbody>\n");
 	for (int i = 0; i < h->an->n_functions; i++)
 		if (!h->an->functions[i]->skip)
-			summary_row(b, h, h->an->functions[i]);
+			summary_row(b, h, i);
 	kc_buf_puts(b, "</tbody></table></div>\n<p class=\"muted\">Formulas are exact counts in the size symbols; "
 	               "values are at the benchmark sizes. AI = arithmetic intensity, FLOPs per byte moved. Traffic "
 	               "models: <b>min</b> = inputs read once and outputs written once; <b>streaming</b> = each "
@@ -298,8 +313,9 @@ static void header_machine(struct kc_buf *b, const struct html *h)
 	const struct kc_machine *mc = kc_report_machine(h->m);
 	if (!mc) {
 		kc_buf_printf(b, "<p class=\"banner\"><b>Static analysis only &mdash; not measured.</b> %s</p>\n",
-		              h->o && h->o->no_run ? "Measurement was not requested (--no-run)."
-		                                   : "No timings, machine ceilings or measured traffic in this report.");
+		              h->o && h->o->no_run
+		                  ? "Measurement was not requested (--no-run)."
+		                  : "No timings, machine ceilings or measured traffic in this report.");
 		return;
 	}
 	kc_buf_puts(b, "<p class=\"machine\">Measured on <b>");
@@ -343,7 +359,10 @@ static void cost_row(struct kc_buf *b, const char *label, const struct kc_figure
 	kc_buf_puts(b, "</td></tr>\n");
 }
 
-static int figure_nonzero(const struct kc_figure *fig) { return !fig->poly || !kc_poly_is_zero(fig->poly); }
+static int figure_nonzero(const struct kc_figure *fig)
+{
+	return !fig->poly || !kc_poly_is_zero(fig->poly);
+}
 
 /* FLOPs by category and precision, transcendentals by function, comparisons. */
 static void fn_costs(struct kc_buf *b, const struct html *h, const struct kc_function *f,
@@ -398,15 +417,11 @@ static void fn_traffic(struct kc_buf *b, const struct kc_cost_figures *cf)
 	kc_buf_puts(b, "</table>\n");
 }
 
-static void buffer_row(struct kc_buf *b, const struct html *h, const struct kc_function *f,
-                       const struct kc_buffer *buf)
+static void buffer_row(struct kc_buf *b, const struct html *h, const struct kc_function *f, const struct kc_buffer *buf)
 {
 	struct kc_figure extent, bytes;
-	struct kc_poly *size = NULL;
 	kc_report_figure(h->a, f, buf->extent, &extent);
-	if (buf->extent && kc_poly_scale(h->a, buf->extent, kc_rat_int(buf->elem_size), &size) < 0)
-		size = NULL;
-	kc_report_figure(h->a, f, size, &bytes);
+	kc_report_buffer_bytes(h->a, f, buf, &bytes);
 	kc_buf_puts(b, "<tr><td><code>");
 	esc(b, buf->name);
 	kc_buf_puts(b, "</code></td><td><code>");
@@ -435,7 +450,7 @@ static void fn_sizes(struct kc_buf *b, const struct kc_function *f)
 	kc_buf_puts(b, "<p class=\"sizes\">Benchmark sizes: ");
 	for (int s = 0; s < f->syms.n; s++) {
 		const struct kc_sym *sym = &f->syms.syms[s];
-		if (sym->floor_of)
+		if (sym->floor_of || sym->is_loop)
 			continue;
 		kc_buf_puts(b, shown++ ? ", <code>" : "<code>");
 		esc(b, sym->name);
@@ -596,6 +611,40 @@ static void fn_source(struct kc_buf *b, struct html *h, const struct kc_function
 	kc_buf_puts(b, "</table>\n");
 }
 
+static void measured_time(struct kc_buf *b, const struct kc_measurement *me, const struct kc_cost_figures *cf)
+{
+	kc_buf_puts(b, "<tr><th>time (min / median / p90)</th><td>");
+	kc_report_seconds(b, me->seconds_min);
+	kc_buf_puts(b, " / ");
+	kc_report_seconds(b, me->seconds_median);
+	kc_buf_puts(b, " / ");
+	kc_report_seconds(b, me->seconds_p90);
+	kc_buf_printf(b, " (%d samples, cv %.3g)</td></tr>\n<tr><th>throughput (median)</th><td>", me->samples, me->cv);
+	if (cf->flops.has_value)
+		kc_report_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
+	else
+		kc_buf_puts(b, "n/a");
+	kc_buf_puts(b, "</td></tr>\n");
+}
+
+static void measured_traffic(struct kc_buf *b, const struct kc_measurement *me)
+{
+	kc_buf_puts(b, "<tr><th>measured traffic</th><td>");
+	if (me->traffic_bytes > 0) {
+		kc_report_si(b, me->traffic_bytes, "B");
+		kc_buf_puts(b, " (DRAM, from ");
+		esc(b, me->traffic_source ? me->traffic_source : "?");
+		kc_buf_puts(b, ")");
+	} else {
+		kc_buf_puts(b, "unavailable");
+		if (me->traffic_why) {
+			kc_buf_puts(b, ": ");
+			esc(b, me->traffic_why);
+		}
+	}
+	kc_buf_puts(b, "</td></tr>\n");
+}
+
 static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_function *f,
                         const struct kc_cost_figures *cf)
 {
@@ -611,32 +660,16 @@ static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_
 		esc(b, me->error);
 		kc_buf_puts(b, "</td></tr>\n");
 	} else if (me->seconds_median > 0) {
-		kc_buf_puts(b, "<tr><th>time (min / median / p90)</th><td>");
-		kc_report_seconds(b, me->seconds_min);
-		kc_buf_puts(b, " / ");
-		kc_report_seconds(b, me->seconds_median);
-		kc_buf_puts(b, " / ");
-		kc_report_seconds(b, me->seconds_p90);
-		kc_buf_printf(b, " (%d samples, cv %.3g)</td></tr>\n<tr><th>throughput (median)</th><td>", me->samples,
-		              me->cv);
-		if (cf->flops.has_value)
-			kc_report_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
-		kc_buf_puts(b, "</td></tr>\n");
+		measured_time(b, me, cf);
 	}
-	kc_buf_puts(b, "<tr><th>measured traffic</th><td>");
-	if (me->traffic_bytes > 0) {
-		kc_report_si(b, me->traffic_bytes, "B");
-		kc_buf_puts(b, " (DRAM, from ");
-		esc(b, me->traffic_source ? me->traffic_source : "?");
-		kc_buf_puts(b, ")");
-	} else {
-		kc_buf_puts(b, "unavailable");
-		if (me->traffic_why) {
-			kc_buf_puts(b, ": ");
-			esc(b, me->traffic_why);
-		}
+	measured_traffic(b, me);
+	if (me->reference && me->equivalent >= 0) {
+		kc_buf_puts(b, "<tr><th>same outputs as ");
+		esc(b, me->reference);
+		kc_buf_printf(b, "</th><td>%s (max relative error %.3g)</td></tr>\n",
+		              me->equivalent ? "yes" : "<b>no</b>", me->max_rel_err);
 	}
-	kc_buf_puts(b, "</td></tr>\n<tr><th>compiler</th><td><code>");
+	kc_buf_puts(b, "<tr><th>compiler</th><td><code>");
 	esc(b, me->compiler ? me->compiler : "?");
 	kc_buf_puts(b, "</code></td></tr>\n</table>\n");
 }
@@ -659,10 +692,10 @@ static void fn_extras(struct kc_buf *b, const struct kc_function *f)
 	kc_buf_puts(b, "</ul>\n");
 }
 
-static void fn_section(struct kc_buf *b, struct html *h, const struct kc_function *f)
+static void fn_section(struct kc_buf *b, struct html *h, int i)
 {
-	struct kc_cost_figures cf;
-	kc_report_cost_figures(h->a, f, &f->cost, f->traffic, &cf);
+	const struct kc_function *f = h->an->functions[i];
+	const struct kc_cost_figures *cf = &h->figs[i];
 	kc_buf_puts(b, "<section class=\"function\" id=\"");
 	fn_id(b, f->name);
 	kc_buf_puts(b, "\">\n<h2><code>");
@@ -674,15 +707,15 @@ static void fn_section(struct kc_buf *b, struct html *h, const struct kc_functio
 	kc_buf_puts(b, "</p>\n");
 	fn_sizes(b, f);
 	fn_extras(b, f);
-	fn_costs(b, h, f, &cf);
-	fn_traffic(b, &cf);
+	fn_costs(b, h, f, cf);
+	fn_traffic(b, cf);
 	fn_buffers(b, h, f);
 	if (f->diags.head) {
 		kc_buf_puts(b, "<h3>Diagnostics</h3>\n");
 		diag_list(b, &f->diags);
 	}
 	fn_source(b, h, f);
-	fn_measured(b, h, f, &cf);
+	fn_measured(b, h, f, cf);
 	kc_buf_puts(b, "</div>\n</section>\n");
 }
 
@@ -709,30 +742,33 @@ void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct
                     const struct kc_report_opts *o)
 {
 	struct kc_arena a = KC_ARENA_INIT;
-	struct html h = {&a, an, m, o, NULL};
-	struct kc_buf part[7] = {KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT,
-	                         KC_BUF_INIT};
+	struct html h = {&a, an, m, o, kc_report_function_figures(&a, an), NULL};
+	struct kc_buf part[7] = {KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT,
+	                         KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT};
 	title(&part[0], an);
 	header(&part[1], &h);
 	summary(&part[2], &h);
-	kc_report_roofline(&part[3], &a, an, m);
+	kc_report_roofline(&part[3], &a, an, h.figs, m);
 	for (int i = 0; i < an->n_functions; i++)
 		if (!an->functions[i]->skip)
-			fn_section(&part[4], &h, an->functions[i]);
+			fn_section(&part[4], &h, i);
 	footer(&part[5], &h);
 	esc(&part[6], o && o->version ? o->version : "unknown");
 	const char *caption = kc_report_machine(m)
-	                              ? "Roofs: measured ceilings. Circles: predicted (min model) on the roof; diamonds: "
-	                                "streaming model; squares: measured."
-	                              : "machine not measured: predicted intensity only (circles: min model, diamonds: "
-	                                "streaming model)";
-	struct slot slots[] = {
-		{"title", part[0].data, part[0].len}, {"header", part[1].data, part[1].len},
-		{"summary", part[2].data, part[2].len}, {"roofline", part[3].data, part[3].len},
-		{"functions", part[4].data, part[4].len}, {"footer", part[5].data, part[5].len},
-		{"version", part[6].data, part[6].len}, {"roofline_caption", caption, strlen(caption)},
-		{"css", (const char *)kc_tpl_report_css, kc_tpl_report_css_len},
-		{"js", (const char *)kc_tpl_report_js, kc_tpl_report_js_len}};
+	                          ? "Roofs: measured ceilings. Circles: predicted (min model) on the roof; diamonds: "
+	                            "streaming model; squares: measured."
+	                          : "machine not measured: predicted intensity only (circles: min model, diamonds: "
+	                            "streaming model)";
+	struct slot slots[] = {{"title", part[0].data, part[0].len},
+	                       {"header", part[1].data, part[1].len},
+	                       {"summary", part[2].data, part[2].len},
+	                       {"roofline", part[3].data, part[3].len},
+	                       {"functions", part[4].data, part[4].len},
+	                       {"footer", part[5].data, part[5].len},
+	                       {"version", part[6].data, part[6].len},
+	                       {"roofline_caption", caption, strlen(caption)},
+	                       {"css", (const char *)kc_tpl_report_css, kc_tpl_report_css_len},
+	                       {"js", (const char *)kc_tpl_report_js, kc_tpl_report_js_len}};
 	render(b, kc_tpl_report_html, kc_tpl_report_html_len, slots, (int)(sizeof slots / sizeof slots[0]));
 	for (int i = 0; i < 7; i++)
 		kc_buf_release(&part[i]);

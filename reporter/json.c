@@ -11,7 +11,8 @@
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method}}, measured_at}, + cached bool}
  *   functions [ {
  *     name, file, line, + end_line,
- *     sizes     {symbol: value} for size symbols with a benchmark value (derived floor() atoms left out)
+ *     sizes     {symbol: value} for size symbols with a benchmark value (loop variables and derived floor()
+ *               atoms left out)
  *     + sizes_missing [symbols without a value]        (only when not empty)
  *     exact, diagnostics [{file, line, col, severity, message}]
  *     + value_error   null, or why some value below is null ("a size has no benchmark value", ...)
@@ -61,8 +62,8 @@ struct jctx {
 /* Add item to an object (key != NULL) or an array; returns item, or NULL (and marks failure) on OOM. */
 static cJSON *jadd(struct jctx *c, cJSON *parent, const char *key, cJSON *item)
 {
-	cJSON_bool ok = item && parent &&
-	                (key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item));
+	cJSON_bool ok =
+	    item && parent && (key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item));
 	if (!ok) {
 		cJSON_Delete(item);
 		c->failed = 1;
@@ -97,9 +98,18 @@ static cJSON *jbool(struct jctx *c, cJSON *parent, const char *key, int v)
 	return jadd(c, parent, key, cJSON_CreateBool(v != 0));
 }
 
-static cJSON *jobj(struct jctx *c, cJSON *parent, const char *key) { return jadd(c, parent, key, cJSON_CreateObject()); }
-static cJSON *jarr(struct jctx *c, cJSON *parent, const char *key) { return jadd(c, parent, key, cJSON_CreateArray()); }
-static cJSON *jnull(struct jctx *c, cJSON *parent, const char *key) { return jadd(c, parent, key, cJSON_CreateNull()); }
+static cJSON *jobj(struct jctx *c, cJSON *parent, const char *key)
+{
+	return jadd(c, parent, key, cJSON_CreateObject());
+}
+static cJSON *jarr(struct jctx *c, cJSON *parent, const char *key)
+{
+	return jadd(c, parent, key, cJSON_CreateArray());
+}
+static cJSON *jnull(struct jctx *c, cJSON *parent, const char *key)
+{
+	return jadd(c, parent, key, cJSON_CreateNull());
+}
 
 /* A figure's value: a number, or null (remembering why for the function's value_error). */
 static void jvalue(struct jctx *c, cJSON *parent, const char *key, const struct kc_figure *fig)
@@ -154,8 +164,8 @@ static void json_flops(struct jctx *c, cJSON *parent, const struct kc_cost_figur
 			jvalue(c, prec, kc_prec_name((enum kc_prec)p), &cf->by_prec[p]);
 }
 
-static void json_transcendentals(struct jctx *c, cJSON *parent, const struct kc_function *f,
-                                 const struct kc_cost *cost, const struct kc_cost_figures *cf)
+static void json_transcendentals(struct jctx *c, cJSON *parent, const struct kc_function *f, const struct kc_cost *cost,
+                                 const struct kc_cost_figures *cf)
 {
 	cJSON *o = jcount(c, parent, "transcendentals", &cf->transcendentals);
 	cJSON *by = jobj(c, o, "by_function");
@@ -235,7 +245,6 @@ static const char *buffer_storage(const struct kc_buffer *buf)
 static void json_buffer(struct jctx *c, cJSON *arr, const struct kc_function *f, const struct kc_buffer *buf)
 {
 	struct kc_figure extent, bytes;
-	struct kc_poly *size = NULL;
 	cJSON *o = jobj(c, arr, NULL);
 	jstr(c, o, "name", buf->name);
 	jstr(c, o, "role", kc_role_name(buf->role));
@@ -246,9 +255,7 @@ static void json_buffer(struct jctx *c, cJSON *arr, const struct kc_function *f,
 		jcount(c, o, "extent", &extent);
 	else
 		jnull(c, o, "extent");
-	if (buf->extent && kc_poly_scale(&c->a, buf->extent, kc_rat_int(buf->elem_size), &size) < 0)
-		size = NULL;
-	kc_report_figure(&c->a, f, size, &bytes);
+	kc_report_buffer_bytes(&c->a, f, buf, &bytes);
 	if (bytes.has_value)
 		jint(c, o, "bytes", bytes.value);
 	else
@@ -264,7 +271,7 @@ static void json_sizes(struct jctx *c, cJSON *parent, const struct kc_function *
 	cJSON *missing = cJSON_CreateArray();
 	for (int s = 0; s < f->syms.n; s++) {
 		const struct kc_sym *sym = &f->syms.syms[s];
-		if (sym->floor_of)
+		if (sym->floor_of || sym->is_loop)
 			continue;
 		if (sym->has_value)
 			jint(c, sizes, sym->name, sym->value);
@@ -283,8 +290,8 @@ static void json_predicted(struct jctx *c, cJSON *parent, const struct kc_measur
 	const char *bound = NULL;
 	enum kc_prec p = kc_report_main_prec(cf);
 	double roof = cf->has_intensity[KC_MODEL_MIN]
-	                      ? kc_report_roof(kc_report_machine(m), p, cf->intensity[KC_MODEL_MIN], &bound)
-	                      : 0;
+	                  ? kc_report_roof(kc_report_machine(m), p, cf->intensity[KC_MODEL_MIN], &bound)
+	                  : 0;
 	if (roof <= 0) {
 		jnull(c, parent, "predicted");
 		return;
@@ -319,8 +326,8 @@ static void json_equivalent(struct jctx *c, cJSON *parent, const struct kc_measu
 	jreal(c, e, "max_rel_err", 1, me->max_rel_err);
 }
 
-static void json_measured(struct jctx *c, cJSON *parent, const struct kc_function *f,
-                          const struct kc_measurements *m, const struct kc_cost_figures *cf)
+static void json_measured(struct jctx *c, cJSON *parent, const struct kc_function *f, const struct kc_measurements *m,
+                          const struct kc_cost_figures *cf)
 {
 	const struct kc_measurement *me = kc_report_find_measurement(m, f);
 	if (!me) {
@@ -400,8 +407,8 @@ static void json_function(struct jctx *c, cJSON *arr, const struct kc_function *
 	}
 }
 
-static void json_ceiling(struct jctx *c, cJSON *parent, const char *key, const char *unit,
-                         const struct kc_ceiling *ce, int with_threads)
+static void json_ceiling(struct jctx *c, cJSON *parent, const char *key, const char *unit, const struct kc_ceiling *ce,
+                         int with_threads)
 {
 	if (ce->value <= 0)
 		return;
@@ -434,7 +441,7 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 	json_ceiling(c, fl, "double", "gflops", &mc->flops_f64, 1);
 	cJSON *bw = jobj(c, ceil, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++)
-		json_ceiling(c, bw, kc_report_level_name((enum kc_level)l), "gbytes_per_s", &mc->bandwidth[l], 0);
+		json_ceiling(c, bw, kc_level_name((enum kc_level)l), "gbytes_per_s", &mc->bandwidth[l], 0);
 	jstr(c, ceil, "measured_at", mc->measured_at);
 	jbool(c, o, "cached", mc->cached);
 }
@@ -445,7 +452,7 @@ static void json_header(struct jctx *c, cJSON *root, const struct kc_analysis *a
 	kc_report_created(o ? o->created : NULL, created, sizeof created);
 	jint(c, root, "schema", 1);
 	jstr(c, root, "kcost_version", o && o->version ? o->version : "unknown");
-	json_strings(c, root, "command", o ? o->command : NULL, o ? o->n_command : 0);
+	json_strings(c, root, "command", o ? o->command : NULL, o && o->command ? o->n_command : 0);
 	jstr(c, root, "created", created);
 	json_strings(c, root, "files", an->files, an->n_files);
 	jbool(c, root, "parse_failed", an->parse_failed);

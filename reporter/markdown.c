@@ -46,32 +46,30 @@ static void md_measured_cell(struct kc_buf *b, const struct kc_measurement *me, 
 	}
 }
 
-static void md_row(struct kc_buf *b, struct kc_arena *a, const struct kc_function *f,
+static void md_row(struct kc_buf *b, const struct kc_function *f, const struct kc_cost_figures *cf,
                    const struct kc_measurements *m, int measured_col)
 {
-	struct kc_cost_figures cf;
-	kc_report_cost_figures(a, f, &f->cost, f->traffic, &cf);
 	kc_buf_puts(b, "| ");
 	kc_escape_md_cell(b, f->name);
 	kc_buf_puts(b, " | ");
-	md_formula_value(b, &cf.flops, "FLOP");
+	md_formula_value(b, &cf->flops, "FLOP");
 	kc_buf_puts(b, " | ");
-	md_formula_value(b, &cf.bytes[KC_MODEL_MIN], "B");
+	md_formula_value(b, &cf->bytes[KC_MODEL_MIN], "B");
 	kc_buf_puts(b, " | ");
-	md_formula_value(b, &cf.bytes[KC_MODEL_STREAMING], "B");
+	md_formula_value(b, &cf->bytes[KC_MODEL_STREAMING], "B");
 	kc_buf_puts(b, " | ");
-	md_intensities(b, &cf);
+	md_intensities(b, cf);
 	kc_buf_puts(b, " | ");
 	kc_report_exactness(b, f);
 	if (measured_col) {
 		kc_buf_puts(b, " | ");
-		md_measured_cell(b, kc_report_find_measurement(m, f), &cf);
+		md_measured_cell(b, kc_report_find_measurement(m, f), cf);
 	}
 	kc_buf_puts(b, " |\n");
 }
 
 /* The loops below stop once the text passes `stop`: md_cap cuts it there anyway. */
-static void md_table(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
+static void md_table(struct kc_buf *b, const struct kc_analysis *an, const struct kc_cost_figures *figs,
                      const struct kc_measurements *m, size_t stop)
 {
 	int measured_col = m && m->n > 0;
@@ -82,7 +80,7 @@ static void md_table(struct kc_buf *b, struct kc_arena *a, const struct kc_analy
 	kc_buf_puts(b, measured_col ? " :-- |\n" : "\n");
 	for (int i = 0; i < an->n_functions && b->len <= stop; i++)
 		if (!an->functions[i]->skip)
-			md_row(b, a, an->functions[i], m, measured_col);
+			md_row(b, an->functions[i], &figs[i], m, measured_col);
 }
 
 static void md_name(struct kc_buf *b, const char *name)
@@ -93,36 +91,41 @@ static void md_name(struct kc_buf *b, const char *name)
 }
 
 /* "- **gelu_unfused** moves 9.0× the streaming bytes of its reference **gelu_fused** (302.0 MB vs 33.6 MB)" */
-static int md_reference_finding(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
-                                const struct kc_function *f, const struct kc_cost_figures *cf)
+static int md_reference_finding(struct kc_buf *b, const struct kc_analysis *an, const struct kc_cost_figures *figs,
+                                int i)
 {
-	struct kc_cost_figures rf;
-	const struct kc_function *ref = kc_report_find_function(an, f->reference);
-	const struct kc_figure *mine = &cf->bytes[KC_MODEL_STREAMING], *theirs;
+	const struct kc_function *f = an->functions[i];
+	int r = kc_report_function_index(an, f->reference);
+	const struct kc_figure *mine = &figs[i].bytes[KC_MODEL_STREAMING], *theirs;
 	if (!f->reference)
 		return 0;
 	kc_buf_puts(b, "- ");
 	md_name(b, f->name);
-	if (!ref) {
+	if (r < 0) {
 		kc_buf_puts(b, " names reference ");
 		md_name(b, f->reference);
 		kc_buf_puts(b, ", which is not an analyzed function\n");
 		return 1;
 	}
-	kc_report_cost_figures(a, ref, &ref->cost, ref->traffic, &rf);
-	theirs = &rf.bytes[KC_MODEL_STREAMING];
+	theirs = &figs[r].bytes[KC_MODEL_STREAMING];
 	if (!mine->has_value || !theirs->has_value || theirs->value <= 0) {
 		kc_buf_puts(b, " and its reference ");
-		md_name(b, ref->name);
+		md_name(b, f->reference);
 		kc_buf_puts(b, " cannot be compared: streaming bytes not available\n");
 		return 1;
 	}
-	kc_buf_printf(b, " moves %.1f\xc3\x97 the streaming bytes of its reference ",
-	              (double)mine->value / (double)theirs->value);
-	md_name(b, ref->name);
-	kc_buf_puts(b, " (");
-	kc_report_si(b, (double)mine->value, "B");
-	kc_buf_puts(b, " vs ");
+	if (mine->value == theirs->value) {
+		kc_buf_puts(b, " moves the same streaming bytes as its reference ");
+		md_name(b, f->reference);
+		kc_buf_puts(b, " (");
+	} else {
+		kc_buf_printf(b, " moves %.1f\xc3\x97 the streaming bytes of its reference ",
+		              (double)mine->value / (double)theirs->value);
+		md_name(b, f->reference);
+		kc_buf_puts(b, " (");
+		kc_report_si(b, (double)mine->value, "B");
+		kc_buf_puts(b, " vs ");
+	}
 	kc_report_si(b, (double)theirs->value, "B");
 	kc_buf_puts(b, ")\n");
 	return 1;
@@ -156,6 +159,21 @@ static void md_loc(struct kc_buf *b, struct kc_loc loc)
 	kc_buf_release(&text);
 }
 
+/* " (no value for m, k: set them with KCOST_SIZES or --size)" */
+static void md_missing_sizes(struct kc_buf *b, const struct kc_function *f)
+{
+	int n = 0;
+	for (int s = 0; s < f->syms.n; s++) {
+		const struct kc_sym *sym = &f->syms.syms[s];
+		if (sym->has_value || sym->is_loop || sym->floor_of)
+			continue;
+		kc_buf_puts(b, n++ ? ", " : " (no value for ");
+		kc_escape_md_code(b, sym->name);
+	}
+	if (n)
+		kc_buf_puts(b, ": set with KCOST\\_SIZES or --size)");
+}
+
 static int md_exact_finding(struct kc_buf *b, const struct kc_function *f, const struct kc_cost_figures *cf)
 {
 	int n = 0;
@@ -166,7 +184,7 @@ static int md_exact_finding(struct kc_buf *b, const struct kc_function *f, const
 		if (f->diags.head) {
 			kc_buf_puts(b, ": ");
 			md_loc(b, f->diags.head->loc);
-			kc_buf_puts(b, " ");
+			kc_buf_puts(b, ": ");
 			kc_escape_md_cell(b, f->diags.head->message);
 		}
 		kc_buf_putc(b, '\n');
@@ -177,7 +195,8 @@ static int md_exact_finding(struct kc_buf *b, const struct kc_function *f, const
 		md_name(b, f->name);
 		kc_buf_puts(b, " has formulas but no values: ");
 		kc_escape_md_cell(b, cf->flops.why);
-		kc_buf_puts(b, " (set it with KCOST\\_SIZES or --size)\n");
+		md_missing_sizes(b, f);
+		kc_buf_putc(b, '\n');
 		n++;
 	}
 	return n;
@@ -202,20 +221,18 @@ static int md_measured_finding(struct kc_buf *b, const struct kc_function *f, co
 	return 1;
 }
 
-static void md_findings(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
+static void md_findings(struct kc_buf *b, const struct kc_analysis *an, const struct kc_cost_figures *figs,
                         const struct kc_measurements *m, size_t stop)
 {
 	int n = 0;
 	kc_buf_puts(b, "\n### Findings\n\n");
 	for (int i = 0; i < an->n_functions && b->len <= stop; i++) {
 		const struct kc_function *f = an->functions[i];
-		struct kc_cost_figures cf;
 		if (f->skip)
 			continue;
-		kc_report_cost_figures(a, f, &f->cost, f->traffic, &cf);
-		n += md_reference_finding(b, a, an, f, &cf);
-		n += md_traffic_finding(b, f, &cf);
-		n += md_exact_finding(b, f, &cf);
+		n += md_reference_finding(b, an, figs, i);
+		n += md_traffic_finding(b, f, &figs[i]);
+		n += md_exact_finding(b, f, &figs[i]);
 		n += md_measured_finding(b, f, m);
 	}
 	if (!n)
@@ -238,7 +255,7 @@ static void md_diagnostics(struct kc_buf *b, const struct kc_analysis *an, size_
 		n += !an->functions[i]->skip && an->functions[i]->diags.head;
 	if (!n)
 		return;
-	kc_buf_puts(b, "\n### Warnings\n\n");
+	kc_buf_puts(b, "\n### Diagnostics\n\n");
 	for (const struct kc_diag *d = an->diags.head; d && b->len <= stop; d = d->next)
 		md_diag(b, d);
 	for (int i = 0; i < an->n_functions && b->len <= stop; i++)
@@ -266,6 +283,7 @@ void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const st
 	struct kc_arena a = KC_ARENA_INIT;
 	size_t start = b->len;
 	const struct kc_machine *mc = kc_report_machine(m);
+	const struct kc_cost_figures *figs = kc_report_function_figures(&a, an);
 	kc_buf_puts(b, "## kcost report\n\n");
 	if (mc) {
 		kc_buf_puts(b, "Measured on ");
@@ -277,10 +295,10 @@ void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const st
 	kc_buf_puts(b, "Bytes and intensity name their traffic model: *min* (compulsory), *streaming* (each loop "
 	               "nest moves what it touches), *naive* (no cache).\n\n");
 	if (kc_report_n_functions(an) > 0)
-		md_table(b, &a, an, m, start + KC_REPORT_MD_MAX);
+		md_table(b, an, figs, m, start + KC_REPORT_MD_MAX);
 	else
 		kc_buf_puts(b, "No function was analyzed.\n");
-	md_findings(b, &a, an, m, start + KC_REPORT_MD_MAX);
+	md_findings(b, an, figs, m, start + KC_REPORT_MD_MAX);
 	md_diagnostics(b, an, start + KC_REPORT_MD_MAX);
 	md_cap(b, start);
 	kc_arena_release(&a);

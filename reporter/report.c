@@ -28,7 +28,7 @@ static int make_dirs(const char *dir, const char **err)
 		return fail(err, "cannot create", "an empty directory name", EINVAL);
 	if (!path)
 		return fail(err, "cannot create", dir, ENOMEM);
-	for (char *p = path + 1; ; p++) {
+	for (char *p = path + 1;; p++) {
 		char saved = *p;
 		if (saved != '/' && saved != '\0')
 			continue;

@@ -20,12 +20,12 @@ struct cJSON;
 
 /* How the report was produced. Every field may be NULL/0. */
 struct kc_report_opts {
-	const char *out_dir;         /* kc_report_write's directory, "kcost-report" when NULL */
-	const char *const *command;  /* argv of the kcost run, recorded in report.json */
+	const char *out_dir;        /* kc_report_write's directory, "kcost-report" when NULL */
+	const char *const *command; /* argv of the kcost run, recorded in report.json */
 	int n_command;
-	const char *version;         /* kcost version, "unknown" when NULL */
-	int no_run;                  /* --no-run: the report says measurement was not requested */
-	const char *created;         /* ISO-8601 time to record; NULL: $SOURCE_DATE_EPOCH if set, else now (UTC) */
+	const char *version; /* kcost version, "unknown" when NULL */
+	int no_run;          /* --no-run: the report says measurement was not requested */
+	const char *created; /* ISO-8601 time to record; NULL: $SOURCE_DATE_EPOCH if set, else now (UTC) */
 };
 
 /* The report.json document (schema 1, see the comment at the top of json.c for every key). The caller owns

@@ -10,14 +10,14 @@
 #include "roofline.h"
 
 /* Geometry of the chart, in SVG user units. */
-#define W 760.0
-#define H 440.0
-#define LEFT 72.0
-#define RIGHT 24.0
-#define TOP 28.0
-#define BOTTOM 84.0
-#define LABEL_H 14.0
-#define CHAR_W 6.6 /* average width of an 11px sans-serif character, for label overlap */
+#define W          760.0
+#define H          440.0
+#define LEFT       72.0
+#define RIGHT      24.0
+#define TOP        28.0
+#define BOTTOM     84.0
+#define LABEL_H    14.0
+#define CHAR_W     6.6 /* average width of an 11px sans-serif character, for label overlap */
 #define MAX_LEVELS 12
 
 /* Okabe-Ito, without yellow (too light on white): safe for the common colour-vision deficiencies. */
@@ -27,7 +27,7 @@ static const char *const palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7"
 struct point {
 	const struct kc_function *f;
 	const char *color;
-	struct kc_cost_figures cf;
+	const struct kc_cost_figures *cf;
 	enum kc_prec prec;
 	int has_meas;
 	double x_meas, y_meas; /* measured intensity (traffic, else min model) and GFLOP/s */
@@ -85,9 +85,9 @@ static void chart_ranges(struct chart *c)
 	for (int i = 0; i < c->n; i++) {
 		const struct point *p = &c->pts[i];
 		for (int model = KC_MODEL_MIN; model <= KC_MODEL_STREAMING; model++)
-			if (p->cf.has_intensity[model]) {
-				extend(&xl, &xh, p->cf.intensity[model]);
-				extend(&yl, &yh, kc_report_roof(c->mc, p->prec, p->cf.intensity[model], NULL));
+			if (p->cf->has_intensity[model]) {
+				extend(&xl, &xh, p->cf->intensity[model]);
+				extend(&yl, &yh, kc_report_roof(c->mc, p->prec, p->cf->intensity[model], NULL));
 			}
 		if (p->has_meas) {
 			extend(&xl, &xh, p->x_meas);
@@ -125,8 +125,9 @@ static void chart_axes(const struct chart *c)
 	for (int e = c->ylo; e <= c->yhi; e++)
 		kc_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x0, py(c, pow(10, e)), x1,
 		              py(c, pow(10, e)));
-	kc_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#555\"/>\n"
-	                 "</g>\n<g class=\"ticks\" font-size=\"11\" fill=\"#333\">\n",
+	kc_buf_printf(b,
+	              "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#555\"/>\n"
+	              "</g>\n<g class=\"ticks\" font-size=\"11\" fill=\"#333\">\n",
 	              x0, y1, x1 - x0, y0 - y1);
 	for (int e = c->xlo; e <= c->xhi; e++) {
 		kc_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px(c, pow(10, e)), y0 + 16);
@@ -138,10 +139,14 @@ static void chart_axes(const struct chart *c)
 		decade_label(b, e);
 		kc_buf_puts(b, "</text>\n");
 	}
-	kc_buf_printf(b, "</g>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">arithmetic "
-	                 "intensity (FLOP/byte, log scale)</text>\n", (x0 + x1) / 2, y0 + 36);
-	kc_buf_printf(b, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">"
-	                 "performance (GFLOP/s, log scale)</text>\n", (y0 + y1) / 2);
+	kc_buf_printf(b,
+	              "</g>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">arithmetic "
+	              "intensity (FLOP/byte, log scale)</text>\n",
+	              (x0 + x1) / 2, y0 + 36);
+	kc_buf_printf(b,
+	              "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">"
+	              "performance (GFLOP/s, log scale)</text>\n",
+	              (y0 + y1) / 2);
 }
 
 static double max_bandwidth(const struct kc_machine *mc)
@@ -163,19 +168,23 @@ static void compute_roofs(const struct chart *c)
 		double v = compute[i]->value, from = bw > 0 ? fmax(v / bw, xmin) : xmin;
 		if (v <= 0)
 			continue;
-		kc_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"%s><title>%s peak: %.1f "
-		                    "GFLOP/s</title></line>\n", px(c, from), py(c, v), px(c, xmax), py(c, v),
-		              i ? " stroke-dasharray=\"6 3\"" : "", compute_name[i], v);
-		kc_buf_printf(c->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\" fill=\"#333\" "
-		                    "stroke=\"none\">%s peak %.1f GFLOP/s</text>\n", px(c, xmax) - 4, py(c, v) - 4,
+		kc_buf_printf(c->b,
+		              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"%s><title>%s peak: %.1f "
+		              "GFLOP/s</title></line>\n",
+		              px(c, from), py(c, v), px(c, xmax), py(c, v), i ? " stroke-dasharray=\"6 3\"" : "",
 		              compute_name[i], v);
+		kc_buf_printf(c->b,
+		              "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\" fill=\"#333\" "
+		              "stroke=\"none\">%s peak %.1f GFLOP/s</text>\n",
+		              px(c, xmax) - 4, py(c, v) - 4, compute_name[i], v);
 	}
 }
 
 /* The on-screen angle (degrees, SVG rotation) of a slope-1 line on the log-log axes. */
 static double diagonal_angle(const struct chart *c)
 {
-	double per_decade_y = (H - TOP - BOTTOM) / (c->yhi - c->ylo), per_decade_x = (W - LEFT - RIGHT) / (c->xhi - c->xlo);
+	double per_decade_y = (H - TOP - BOTTOM) / (c->yhi - c->ylo),
+	       per_decade_x = (W - LEFT - RIGHT) / (c->xhi - c->xlo);
 	return -atan2(per_decade_y, per_decade_x) * 180 / acos(-1.0);
 }
 
@@ -189,15 +198,19 @@ static void bandwidth_roofs(const struct chart *c)
 		if (bw <= 0)
 			continue;
 		double from = fmax(xmin, ymin / bw), to = fmin(pk / bw, xmax);
-		const char *name = kc_report_level_name((enum kc_level)l);
+		const char *name = kc_level_name((enum kc_level)l);
 		if (from >= to)
 			continue;
-		kc_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-dasharray=\"%s\">"
-		                    "<title>%s bandwidth: %.1f GB/s</title></line>\n", px(c, from), py(c, bw * from),
-		              px(c, to), py(c, bw * to), l == KC_LEVEL_DRAM ? "none" : "2 3", name, bw);
-		kc_buf_printf(c->b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#333\" stroke=\"none\" "
-		                    "transform=\"rotate(%.1f %.1f %.1f)\">%s %.1f GB/s</text>\n", px(c, from) + 6,
-		              py(c, bw * from) - 6, diagonal_angle(c), px(c, from) + 6, py(c, bw * from) - 6, name, bw);
+		kc_buf_printf(c->b,
+		              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-dasharray=\"%s\">"
+		              "<title>%s bandwidth: %.1f GB/s</title></line>\n",
+		              px(c, from), py(c, bw * from), px(c, to), py(c, bw * to),
+		              l == KC_LEVEL_DRAM ? "none" : "2 3", name, bw);
+		kc_buf_printf(c->b,
+		              "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#333\" stroke=\"none\" "
+		              "transform=\"rotate(%.1f %.1f %.1f)\">%s %.1f GB/s</text>\n",
+		              px(c, from) + 6, py(c, bw * from) - 6, diagonal_angle(c), px(c, from) + 6,
+		              py(c, bw * from) - 6, name, bw);
 	}
 }
 
@@ -226,7 +239,7 @@ static void stagger(struct chart *c)
 		right[l] = -INFINITY;
 	for (int i = 0; i < c->n; i++) {
 		struct point *p = &c->pts[i];
-		double x = p->cf.has_intensity[KC_MODEL_MIN] ? px(c, p->cf.intensity[KC_MODEL_MIN]) : 0, from, to;
+		double x = p->cf->has_intensity[KC_MODEL_MIN] ? px(c, p->cf->intensity[KC_MODEL_MIN]) : 0, from, to;
 		int l = 0, anchor_end;
 		label_span(p, x, &from, &to, &anchor_end);
 		while (l < MAX_LEVELS - 1 && right[l] > from - 4)
@@ -241,11 +254,11 @@ static void marker_title(struct kc_buf *b, const struct point *p, int model)
 	kc_buf_puts(b, "<title>");
 	kc_escape_html(b, p->f->name);
 	kc_buf_printf(b, ": %s model, ", kc_model_name((enum kc_model)model));
-	kc_report_sig3(b, p->cf.intensity[model]);
+	kc_report_sig3(b, p->cf->intensity[model]);
 	kc_buf_puts(b, " FLOP/B");
-	if (p->cf.intensity_expr[model]) {
+	if (p->cf->intensity_expr[model]) {
 		kc_buf_puts(b, " = ");
-		kc_escape_html(b, p->cf.intensity_expr[model]);
+		kc_escape_html(b, p->cf->intensity_expr[model]);
 	}
 	kc_buf_puts(b, "</title>");
 }
@@ -256,7 +269,8 @@ static void marker(struct kc_buf *b, const struct point *p, int model, double x,
 	if (model == KC_MODEL_MIN)
 		kc_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\">", x, y, p->color);
 	else
-		kc_buf_printf(b, "<path d=\"M%.1f %.1fl9 9l-9 9l-9 -9z\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\">",
+		kc_buf_printf(b,
+		              "<path d=\"M%.1f %.1fl9 9l-9 9l-9 -9z\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\">",
 		              x, y - 9, p->color);
 	marker_title(b, p, model);
 	kc_buf_puts(b, model == KC_MODEL_MIN ? "</circle>\n" : "</path>\n");
@@ -267,7 +281,11 @@ static void label(struct kc_buf *b, const struct point *p, double x, double y)
 	double from, to;
 	int anchor_end;
 	label_span(p, x, &from, &to, &anchor_end);
-	kc_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">", from, y, p->color);
+	/* a white halo keeps the text readable where another function's tick crosses it */
+	kc_buf_printf(b,
+	              "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\" stroke=\"#fff\" "
+	              "stroke-width=\"3\" paint-order=\"stroke\">",
+	              from, y, p->color);
 	kc_escape_html(b, p->f->name);
 	kc_buf_puts(b, "</text>\n");
 }
@@ -275,63 +293,77 @@ static void label(struct kc_buf *b, const struct point *p, double x, double y)
 /* Without roofs: the streaming-model diamond on the x axis (drawn first, under every circle). */
 static void streaming_unmeasured(const struct chart *c, const struct point *p)
 {
-	if (p->cf.has_intensity[KC_MODEL_STREAMING])
-		marker(c->b, p, KC_MODEL_STREAMING, px(c, p->cf.intensity[KC_MODEL_STREAMING]), H - BOTTOM);
+	if (p->cf->has_intensity[KC_MODEL_STREAMING])
+		marker(c->b, p, KC_MODEL_STREAMING, px(c, p->cf->intensity[KC_MODEL_STREAMING]), H - BOTTOM);
 }
 
 /* Without roofs: a tick from the x axis up to the function's label row, the min-model circle on the axis. */
 static void point_unmeasured(const struct chart *c, const struct point *p)
 {
 	double y0 = H - BOTTOM, ytop = y0 - 18 - p->level * LABEL_H;
-	if (!p->cf.has_intensity[KC_MODEL_MIN])
+	if (!p->cf->has_intensity[KC_MODEL_MIN])
 		return;
-	double x = px(c, p->cf.intensity[KC_MODEL_MIN]);
+	double x = px(c, p->cf->intensity[KC_MODEL_MIN]);
 	kc_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x, y0, x,
 	              ytop - 10, p->color);
 	marker(c->b, p, KC_MODEL_MIN, x, y0);
-	label(c->b, p, x, ytop);
 }
 
 /* With roofs: predicted points on the roof, the measured point as a square. */
 static void point_measured(const struct chart *c, const struct point *p)
 {
 	for (int model = KC_MODEL_STREAMING; model >= KC_MODEL_MIN; model--) {
-		double ai = p->cf.intensity[model], roof;
-		if (!p->cf.has_intensity[model] || (roof = kc_report_roof(c->mc, p->prec, ai, NULL)) <= 0)
+		double ai = p->cf->intensity[model], roof;
+		if (!p->cf->has_intensity[model] || (roof = kc_report_roof(c->mc, p->prec, ai, NULL)) <= 0)
 			continue;
 		marker(c->b, p, model, px(c, ai), py(c, roof));
-		if (model == KC_MODEL_MIN)
-			label(c->b, p, px(c, ai) + 4, py(c, roof) - 8 - p->level * LABEL_H);
 	}
 	if (p->has_meas) {
-		kc_buf_printf(c->b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\"><title>", px(c, p->x_meas) - 4.5,
-		              py(c, p->y_meas) - 4.5, p->color);
+		kc_buf_printf(c->b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\"><title>",
+		              px(c, p->x_meas) - 4.5, py(c, p->y_meas) - 4.5, p->color);
 		kc_escape_html(c->b, p->f->name);
 		kc_buf_printf(c->b, ": measured %.3g GFLOP/s at %.3g FLOP/B</title></rect>\n", p->y_meas, p->x_meas);
 	}
+}
+
+/* The function's name beside its min-model tick or roof point; drawn after every tick and marker. */
+static void point_label(const struct chart *c, const struct point *p)
+{
+	double ai = p->cf->intensity[KC_MODEL_MIN], roof;
+	if (!p->cf->has_intensity[KC_MODEL_MIN])
+		return;
+	if (!c->mc)
+		label(c->b, p, px(c, ai), H - BOTTOM - 18 - p->level * LABEL_H);
+	else if ((roof = kc_report_roof(c->mc, p->prec, ai, NULL)) > 0)
+		label(c->b, p, px(c, ai) + 4, py(c, roof) - 8 - p->level * LABEL_H);
 }
 
 static void chart_legend(const struct chart *c)
 {
 	struct kc_buf *b = c->b;
 	double y = H - 22;
-	kc_buf_printf(b, "<g class=\"legend\" font-size=\"11\" fill=\"#333\">\n"
-	                 "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#555\"/><text x=\"%.1f\" y=\"%.1f\">min model "
-	                 "(compulsory bytes)</text>\n"
-	                 "<path d=\"M%.1f %.1fl9 9l-9 9l-9 -9z\" fill=\"none\" stroke=\"#555\" stroke-width=\"2\"/>"
-	                 "<text x=\"%.1f\" y=\"%.1f\">streaming model</text>\n",
+	kc_buf_printf(b,
+	              "<g class=\"legend\" font-size=\"11\" fill=\"#333\">\n"
+	              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#555\"/><text x=\"%.1f\" y=\"%.1f\">min model "
+	              "(compulsory bytes)</text>\n"
+	              "<path d=\"M%.1f %.1fl9 9l-9 9l-9 -9z\" fill=\"none\" stroke=\"#555\" stroke-width=\"2\"/>"
+	              "<text x=\"%.1f\" y=\"%.1f\">streaming model</text>\n",
 	              LEFT + 5, y - 4, LEFT + 14, y, LEFT + 207, y - 13, LEFT + 220, y);
 	if (c->mc)
-		kc_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"#555\"/><text x=\"%.1f\" "
-		                 "y=\"%.1f\">measured</text>\n", LEFT + 340, y - 8.5, LEFT + 354, y);
+		kc_buf_printf(b,
+		              "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"#555\"/><text x=\"%.1f\" "
+		              "y=\"%.1f\">measured</text>\n",
+		              LEFT + 340, y - 8.5, LEFT + 354, y);
 	else
-		kc_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-style=\"italic\">machine not measured: predicted "
-		                 "intensity only</text>\n", LEFT + 340, y);
+		kc_buf_printf(b,
+		              "<text x=\"%.1f\" y=\"%.1f\" font-style=\"italic\">machine not measured: predicted "
+		              "intensity only</text>\n",
+		              LEFT + 340, y);
 	kc_buf_puts(b, "</g>\n");
 }
 
 static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysis *an,
-                    const struct kc_measurements *m)
+                    const struct kc_cost_figures *figs, const struct kc_measurements *m)
 {
 	c->pts = KC_NEW_N(a, struct point, an->n_functions + 1);
 	for (int i = 0; i < an->n_functions; i++) {
@@ -342,11 +374,11 @@ static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysi
 			continue;
 		p->f = f;
 		p->color = palette[c->n % N_COLORS];
-		kc_report_cost_figures(a, f, &f->cost, f->traffic, &p->cf);
-		p->prec = kc_report_main_prec(&p->cf);
-		if (c->mc && me && !me->error && me->seconds_median > 0 && p->cf.flops.has_value) {
-			double flops = (double)p->cf.flops.value;
-			p->x_meas = me->traffic_bytes > 0 ? flops / me->traffic_bytes : p->cf.intensity[KC_MODEL_MIN];
+		p->cf = &figs[i];
+		p->prec = kc_report_main_prec(p->cf);
+		if (c->mc && me && !me->error && me->seconds_median > 0 && p->cf->flops.has_value) {
+			double flops = (double)p->cf->flops.value;
+			p->x_meas = me->traffic_bytes > 0 ? flops / me->traffic_bytes : p->cf->intensity[KC_MODEL_MIN];
 			p->y_meas = flops / me->seconds_median / 1e9;
 			p->has_meas = p->x_meas > 0 && p->y_meas > 0;
 		}
@@ -360,8 +392,8 @@ static void sort_points(struct chart *c)
 	for (int i = 1; i < c->n; i++)
 		for (int j = i; j > 0; j--) {
 			const struct point *l = &c->pts[j - 1], *r = &c->pts[j];
-			double xl = l->cf.has_intensity[0] ? l->cf.intensity[0] : 0;
-			double xr = r->cf.has_intensity[0] ? r->cf.intensity[0] : 0;
+			double xl = l->cf->has_intensity[0] ? l->cf->intensity[0] : 0;
+			double xr = r->cf->has_intensity[0] ? r->cf->intensity[0] : 0;
 			if (xl <= xr)
 				break;
 			struct point t = c->pts[j];
@@ -371,28 +403,31 @@ static void sort_points(struct chart *c)
 }
 
 void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
-                        const struct kc_measurements *m)
+                        const struct kc_cost_figures *figs, const struct kc_measurements *m)
 {
 	struct chart c = {b, kc_report_machine(m), NULL, 0, 0, 0, 0, 0};
 	if (c.mc && peak(c.mc) <= 0)
 		c.mc = NULL; /* a machine without compute ceilings has no roof to draw */
-	collect(&c, a, an, m);
+	collect(&c, a, an, figs, m);
 	chart_ranges(&c);
 	sort_points(&c);
 	stagger(&c);
-	kc_buf_printf(b, "<svg id=\"roofline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
-	                 "width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-labelledby=\"roofline-title roofline-desc\" "
-	                 "font-family=\"'DejaVu Sans', 'Segoe UI', Helvetica, Arial, sans-serif\">\n"
-	                 "<title id=\"roofline-title\">Roofline: arithmetic intensity (FLOP/byte) against "
-	                 "performance (GFLOP/s)</title>\n<desc id=\"roofline-desc\">%s</desc>\n"
-	                 "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-	              W, H, W, H, c.mc ? "Compute and bandwidth roofs of the measured machine; predicted points on the "
-	                                 "roof, measured points as squares"
-	                               : "machine not measured: predicted intensity only");
+	kc_buf_printf(b,
+	              "<svg id=\"roofline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
+	              "width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-labelledby=\"roofline-title roofline-desc\" "
+	              "font-family=\"'DejaVu Sans', 'Segoe UI', Helvetica, Arial, sans-serif\">\n"
+	              "<title id=\"roofline-title\">Roofline: arithmetic intensity (FLOP/byte) against "
+	              "performance (GFLOP/s)</title>\n<desc id=\"roofline-desc\">%s</desc>\n"
+	              "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+	              W, H, W, H,
+	              c.mc ? "Compute and bandwidth roofs of the measured machine; predicted points on the "
+	                     "roof, measured points as squares"
+	                   : "machine not measured: predicted intensity only");
 	chart_axes(&c);
-	kc_buf_printf(b, "<clipPath id=\"roofline-plot\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
-	                 "</clipPath>\n<g clip-path=\"url(#roofline-plot)\">\n", LEFT, TOP - 12, W - LEFT - RIGHT,
-	              H - BOTTOM - TOP + 20);
+	kc_buf_printf(b,
+	              "<clipPath id=\"roofline-plot\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+	              "</clipPath>\n<g clip-path=\"url(#roofline-plot)\">\n",
+	              LEFT, TOP - 12, W - LEFT - RIGHT, H - BOTTOM - TOP + 20);
 	if (c.mc)
 		chart_roofs(&c);
 	kc_buf_puts(b, "<g class=\"points\">\n");
@@ -400,6 +435,8 @@ void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_an
 		streaming_unmeasured(&c, &c.pts[i]);
 	for (int i = 0; i < c.n; i++)
 		(c.mc ? point_measured : point_unmeasured)(&c, &c.pts[i]);
+	for (int i = 0; i < c.n; i++)
+		point_label(&c, &c.pts[i]);
 	kc_buf_puts(b, "</g>\n</g>\n");
 	chart_legend(&c);
 	kc_buf_puts(b, "</svg>\n");
@@ -409,6 +446,6 @@ void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, cons
 {
 	struct kc_arena a = KC_ARENA_INIT;
 	kc_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	kc_report_roofline(b, &a, an, m);
+	kc_report_roofline(b, &a, an, kc_report_function_figures(&a, an), m);
 	kc_arena_release(&a);
 }

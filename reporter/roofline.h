@@ -3,13 +3,15 @@
 #define KC_ROOFLINE_H
 
 #include "buf.h"
+#include "figures.h"
 #include "measure.h"
 #include "model.h"
 
-/* Append the chart as an inline <svg id="roofline"> element (no XML declaration) to b; derived figures are
- * allocated from a. With a measured machine it draws the roofs, the predicted points on them and the measured
- * points; without, each function's predicted intensity as a labelled tick on the x axis. */
+/* Append the chart as an inline <svg id="roofline"> element (no XML declaration) to b. figs are the functions'
+ * figures (kc_report_function_figures); scratch data comes from a. With a measured machine it draws the roofs,
+ * the predicted points on them and the measured points; without, each function's predicted intensity as a
+ * labelled tick on the x axis. */
 void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
-                        const struct kc_measurements *m);
+                        const struct kc_cost_figures *figs, const struct kc_measurements *m);
 
 #endif

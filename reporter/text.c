@@ -5,16 +5,28 @@
 #include "figures.h"
 #include "report.h"
 
-enum { COL_NAME, COL_FLOPS, COL_TRANS, COL_BYTES, COL_AI_MIN, COL_AI_STREAM, COL_AI_NAIVE, COL_EXACT, COL_TIME,
-       COL_GFLOPS, COL_N };
+enum {
+	COL_NAME,
+	COL_FLOPS,
+	COL_TRANS,
+	COL_BYTES,
+	COL_AI_MIN,
+	COL_AI_STREAM,
+	COL_AI_NAIVE,
+	COL_EXACT,
+	COL_TIME,
+	COL_GFLOPS,
+	COL_N
+};
 
 static const char *const col_header[COL_N] = {
-	"function", "FLOPs", "transcendentals", "bytes (min)", "AI (min)", "AI (streaming)", "AI (naive)", "exact",
-	"time (median, measured)", "FLOP/s (measured)"};
+    "function",   "FLOPs", "transcendentals",         "bytes (min)",      "AI (min)", "AI (streaming)",
+    "AI (naive)", "exact", "time (median, measured)", "FLOP/s (measured)"};
 
 struct row {
+	const struct kc_function *f;
+	const struct kc_cost_figures *cf;
 	struct kc_buf cell[COL_N];
-	int approx; /* the exact column says "approx" */
 };
 
 /* Display width of UTF-8 text: code points, not bytes ("µs" is 2 wide). */
@@ -55,26 +67,25 @@ static void measured_cells(struct row *r, const struct kc_measurement *me, const
 		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
 }
 
-static void fill_row(struct row *r, struct kc_arena *a, const struct kc_function *f, const struct kc_measurements *m)
+static void fill_row(struct row *r, const struct kc_measurements *m)
 {
-	struct kc_cost_figures cf;
-	kc_report_cost_figures(a, f, &f->cost, f->traffic, &cf);
-	kc_buf_puts(&r->cell[COL_NAME], f->name);
-	kc_report_si_figure(&r->cell[COL_FLOPS], &cf.flops, "FLOP");
-	kc_report_si_figure(&r->cell[COL_TRANS], &cf.transcendentals, "calls");
-	kc_report_si_figure(&r->cell[COL_BYTES], &cf.bytes[KC_MODEL_MIN], "B");
-	intensity_cell(&r->cell[COL_AI_MIN], &cf, KC_MODEL_MIN);
-	intensity_cell(&r->cell[COL_AI_STREAM], &cf, KC_MODEL_STREAMING);
-	intensity_cell(&r->cell[COL_AI_NAIVE], &cf, KC_MODEL_NAIVE);
-	kc_report_exactness(&r->cell[COL_EXACT], f);
-	r->approx = !f->exact;
-	measured_cells(r, kc_report_find_measurement(m, f), &cf);
+	const struct kc_cost_figures *cf = r->cf;
+	kc_buf_puts(&r->cell[COL_NAME], r->f->name);
+	kc_report_si_figure(&r->cell[COL_FLOPS], &cf->flops, "FLOP");
+	kc_report_si_figure(&r->cell[COL_TRANS], &cf->transcendentals, "calls");
+	kc_report_si_figure(&r->cell[COL_BYTES], &cf->bytes[KC_MODEL_MIN], "B");
+	intensity_cell(&r->cell[COL_AI_MIN], cf, KC_MODEL_MIN);
+	intensity_cell(&r->cell[COL_AI_STREAM], cf, KC_MODEL_STREAMING);
+	intensity_cell(&r->cell[COL_AI_NAIVE], cf, KC_MODEL_NAIVE);
+	kc_report_exactness(&r->cell[COL_EXACT], r->f);
+	measured_cells(r, kc_report_find_measurement(m, r->f), cf);
 }
 
-/* Print one cell padded to width; names and the exact flag are left-aligned, numbers right-aligned. */
-static void print_cell(FILE *out, const char *text, int col, size_t width, const char *color)
+/* Print one cell padded to width; names and the exact flag are left-aligned, numbers right-aligned. The
+ * last column gets no trailing padding. */
+static void print_cell(FILE *out, const char *text, int col, int ncols, size_t width, const char *color)
 {
-	size_t pad = width - display_width(text);
+	size_t pad = col == ncols - 1 && (col == COL_NAME || col == COL_EXACT) ? 0 : width - display_width(text);
 	int left = col == COL_NAME || col == COL_EXACT;
 	fprintf(out, "%*s%s%s%s%*s", left ? 0 : (int)pad, "", color ? color : "", text, color ? "\033[0m" : "",
 	        left ? (int)pad : 0, "");
@@ -87,7 +98,7 @@ static const char *cell_color(const struct row *r, int col, int color)
 	if (col == COL_NAME)
 		return "\033[1m";
 	if (col == COL_EXACT)
-		return r->approx ? "\033[33m" : "\033[32m";
+		return r->f->exact ? "\033[32m" : "\033[33m";
 	return strcmp(kc_buf_str(&r->cell[col]), "n/a") == 0 ? "\033[2m" : NULL;
 }
 
@@ -102,30 +113,30 @@ static void print_table(FILE *out, struct row *rows, int n, int ncols, int color
 	}
 	for (int c = 0; c < ncols; c++) {
 		fputs(c ? "  " : "", out);
-		print_cell(out, col_header[c], c, width[c], color ? "\033[1;4m" : NULL);
+		print_cell(out, col_header[c], c, ncols, width[c], color ? "\033[1;4m" : NULL);
 	}
 	fputc('\n', out);
 	for (int i = 0; i < n; i++) {
 		for (int c = 0; c < ncols; c++) {
 			fputs(c ? "  " : "", out);
-			print_cell(out, kc_buf_str(&rows[i].cell[c]), c, width[c], cell_color(&rows[i], c, color));
+			print_cell(out, kc_buf_str(&rows[i].cell[c]), c, ncols, width[c],
+			           cell_color(&rows[i], c, color));
 		}
 		fputc('\n', out);
 	}
 }
 
 /* "gelu_fused: flops 8*n, transcendentals n, bytes(min) 8*n, bytes(streaming) 8*n" */
-static void print_formulas(FILE *out, struct kc_arena *a, const struct kc_function *f, int color)
+static void print_formulas(FILE *out, const struct row *r, int color)
 {
-	struct kc_cost_figures cf;
-	kc_report_cost_figures(a, f, &f->cost, f->traffic, &cf);
-	fprintf(out, "%s%s%s: flops %s", color ? "\033[1m" : "", f->name, color ? "\033[0m" : "",
-	        cf.flops.expr ? cf.flops.expr : "n/a");
-	if (cf.transcendentals.poly && !kc_poly_is_zero(cf.transcendentals.poly))
-		fprintf(out, ", transcendentals %s", cf.transcendentals.expr);
+	const struct kc_cost_figures *cf = r->cf;
+	fprintf(out, "%s%s%s: flops %s", color ? "\033[1m" : "", r->f->name, color ? "\033[0m" : "",
+	        cf->flops.expr ? cf->flops.expr : "n/a");
+	if (cf->transcendentals.poly && !kc_poly_is_zero(cf->transcendentals.poly))
+		fprintf(out, ", transcendentals %s", cf->transcendentals.expr);
 	for (int model = KC_MODEL_MIN; model <= KC_MODEL_STREAMING; model++)
 		fprintf(out, ", bytes(%s) %s", kc_model_name((enum kc_model)model),
-		        cf.bytes[model].expr ? cf.bytes[model].expr : "n/a");
+		        cf->bytes[model].expr ? cf->bytes[model].expr : "n/a");
 	fputc('\n', out);
 }
 
@@ -134,17 +145,19 @@ void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_mea
 	struct kc_arena a = KC_ARENA_INIT;
 	int n = 0, ncols = m && m->n > 0 ? COL_N : COL_TIME;
 	struct row *rows = calloc((size_t)an->n_functions + 1, sizeof *rows);
+	struct kc_cost_figures *figs = kc_report_function_figures(&a, an);
 	if (!rows)
-		return;
+		abort(); /* as kc_buf and the arena do on out-of-memory */
 	for (int i = 0; i < an->n_functions; i++)
-		if (!an->functions[i]->skip)
-			fill_row(&rows[n++], &a, an->functions[i], m);
+		if (!an->functions[i]->skip) {
+			rows[n] = (struct row){.f = an->functions[i], .cf = &figs[i]};
+			fill_row(&rows[n++], m);
+		}
 	if (n > 0) {
 		print_table(out, rows, n, ncols, color);
 		fputc('\n', out);
-		for (int i = 0; i < an->n_functions; i++)
-			if (!an->functions[i]->skip)
-				print_formulas(out, &a, an->functions[i], color);
+		for (int i = 0; i < n; i++)
+			print_formulas(out, &rows[i], color);
 	}
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < COL_N; c++)

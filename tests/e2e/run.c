@@ -35,7 +35,7 @@ char *slurp(const char *path)
 const char *scratch_dir(const char *name)
 {
 	static char path[4096];
-	char cmd[4200];
+	char cmd[8400];
 	snprintf(path, sizeof path, "%s/e2e-out/%s", KCOST_BUILD_DIR, name);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", path, path);
 	if (system(cmd) != 0)

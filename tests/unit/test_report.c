@@ -21,13 +21,12 @@
 
 #define NASTY "<script>alert(\"x\")</script> & 'q' | pipe\nnewline"
 
-static const char *const source_text =
-	"/* k.c */\n"
-	"void f(int n, const float x[n], float y[n])\n"
-	"{\n"
-	"\tfor (int i = 0; i < n; i++)\n"
-	"\t\ty[i] = tanhf(8.0f * x[i]);\n"
-	"}\n";
+static const char *const source_text = "/* k.c */\n"
+                                       "void f(int n, const float x[n], float y[n])\n"
+                                       "{\n"
+                                       "\tfor (int i = 0; i < n; i++)\n"
+                                       "\t\ty[i] = tanhf(8.0f * x[i]);\n"
+                                       "}\n";
 
 struct fixture {
 	struct kc_analysis an;
@@ -162,8 +161,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct kc_report_opts test_opts = {NULL, (const char *const[]){"kcost", "k.c"}, 2, "0.1-test", 1,
-                                                "2025-01-31T12:00:00Z"};
+static const struct kc_report_opts test_opts = {
+    NULL, (const char *const[]){"kcost", "k.c"}, 2, "0.1-test", 1, "2025-01-31T12:00:00Z"};
 
 static cJSON *function_json(cJSON *doc, int i)
 {
@@ -299,8 +298,9 @@ static void test_escape_html(void **state)
 	(void)state;
 	struct kc_buf b = KC_BUF_INIT;
 	kc_escape_html(&b, NASTY "\x01");
-	assert_string_equal(kc_buf_str(&b), "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; | pipe\n"
-	                                    "newline\xef\xbf\xbd");
+	assert_string_equal(kc_buf_str(&b),
+	                    "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; | pipe\n"
+	                    "newline\xef\xbf\xbd");
 	kc_buf_release(&b);
 }
 
@@ -309,7 +309,7 @@ static void test_escape_markdown(void **state)
 	(void)state;
 	struct kc_buf b = KC_BUF_INIT;
 	kc_escape_md_cell(&b, NASTY " a\\b *c* gelu_fused");
-	assert_string_equal(kc_buf_str(&b), "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; \\| "
+	assert_string_equal(kc_buf_str(&b), "&lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; 'q' \\| "
 	                                    "pipe<br>newline a\\\\b \\*c\\* gelu\\_fused");
 	kc_buf_reset(&b);
 	kc_escape_md_code(&b, "(n | m)*2");
@@ -348,8 +348,10 @@ static void test_markdown(void **state)
 	                           "1.00 / 0.111 / 0.0833 FLOP/B | approx: 1 warning |\n"));
 	assert_non_null(strstr(md, "- **f\\_unfused** moves 9.0\xc3\x97 the streaming bytes of its reference **f** "
 	                           "(648.0 kB vs 72.0 kB)\n"));
-	assert_non_null(strstr(md, "&#39;q&#39; \\| pipe<br>newline"));
-	assert_non_null(strstr(md, "- **g&lt;T&gt;** has formulas but no values"));
+	assert_non_null(strstr(md, "&lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; 'q' \\| pipe<br>newline"));
+	assert_non_null(strstr(md,
+	                       "- **g&lt;T&gt;** has formulas but no values: a size has no benchmark value (no value "
+	                       "for `m`: set with KCOST\\_SIZES or --size)\n"));
 	assert_null(strstr(md, "<script>"));
 	assert_null(strstr(md, "helper"));
 	kc_buf_release(&b);
@@ -388,12 +390,12 @@ static void test_text_table(void **state)
 	assert_non_null(strstr(out, "approx: 1 warning"));
 	assert_non_null(strstr(out, "\nf: flops 8*n, transcendentals n, bytes(min) 8*n, bytes(streaming) 72*n\n"));
 	assert_null(strchr(out, '\033'));
-	/* header and the 3 rows are equally wide: widths come from the content */
-	size_t width = strcspn(out, "\n");
-	const char *line = out;
-	for (int i = 0; i < 4; i++, line += width + 1)
-		assert_int_equal(strcspn(line, "\n"), width);
+	/* widths come from the content: the right-aligned FLOPs column ends at the same place in every line */
+	const char *row = strchr(out, '\n') + 1;
+	assert_int_equal(strstr(out, "FLOPs") + 5 - out, strstr(row, "kFLOP") + 5 - row);
 	assert_int_equal(strncmp(out, "function ", 9), 0);
+	assert_int_equal(strncmp(row, "f          8.0 kFLOP", 20), 0);
+	assert_null(strstr(out, " \n")); /* no trailing blanks */
 	free(out);
 }
 
@@ -451,8 +453,11 @@ static void test_roofline_svg_standalone(void **state)
 	struct kc_buf b = KC_BUF_INIT;
 	kc_report_roofline_svg(&b, &fx->an, NULL);
 	const char *svg = kc_buf_str(&b);
-	assert_int_equal(strncmp(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg id=\"roofline\" "
-	                              "xmlns=\"http://www.w3.org/2000/svg\"", 73), 0);
+	assert_int_equal(strncmp(svg,
+	                         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg id=\"roofline\" "
+	                         "xmlns=\"http://www.w3.org/2000/svg\"",
+	                         73),
+	                 0);
 	assert_non_null(strstr(svg, "<title>f: min model, 1.00 FLOP/B = 1</title>"));
 	assert_null(strstr(svg, "g&lt;T&gt;")); /* g has no values, so no intensity to mark */
 	assert_non_null(strstr(svg, "machine not measured: predicted intensity only"));
@@ -463,13 +468,22 @@ static void test_roofline_svg_standalone(void **state)
 static void test_measured_paths(void **state)
 {
 	struct fixture *fx = *state;
-	struct kc_machine mc = {.cpu = "Test CPU", .cores = 4, .cache_bytes = {32768, 1 << 20, 0},
-	                        .flops_f32 = {100, 1, "cblas_sgemm n=2048"}, .flops_f64 = {50, 1, "cblas_dgemm n=2048"},
+	struct kc_machine mc = {.cpu = "Test CPU",
+	                        .cores = 4,
+	                        .cache_bytes = {32768, 1 << 20, 0},
+	                        .flops_f32 = {100, 1, "cblas_sgemm n=2048"},
+	                        .flops_f64 = {50, 1, "cblas_dgemm n=2048"},
 	                        .measured_at = "2025-01-31T11:00:00Z"};
 	mc.bandwidth[KC_LEVEL_DRAM] = (struct kc_ceiling){20, 1, "stream triad"};
-	struct kc_measurement item = {.function = "f", .seconds_min = 0.9e-6, .seconds_median = 1e-6,
-	                              .seconds_p90 = 1.2e-6, .samples = 100, .cv = 0.02, .compiler = "cc -O3",
-	                              .equivalent = -1, .traffic_source = "unavailable"};
+	struct kc_measurement item = {.function = "f",
+	                              .seconds_min = 0.9e-6,
+	                              .seconds_median = 1e-6,
+	                              .seconds_p90 = 1.2e-6,
+	                              .samples = 100,
+	                              .cv = 0.02,
+	                              .compiler = "cc -O3",
+	                              .equivalent = -1,
+	                              .traffic_source = "unavailable"};
 	struct kc_measurements m = {&mc, &item, 1};
 	cJSON *doc = kc_report_json(&fx->an, &m, &test_opts);
 	assert_string_equal(get(doc, "machine.cpu")->valuestring, "Test CPU");
@@ -486,28 +500,60 @@ static void test_measured_paths(void **state)
 	kc_report_roofline_svg(&b, &fx->an, &m);
 	assert_non_null(strstr(kc_buf_str(&b), "DRAM 20.0 GB/s"));
 	assert_non_null(strstr(kc_buf_str(&b), "f: measured 8 GFLOP/s at 1 FLOP/B"));
+	kc_buf_reset(&b);
+	kc_report_html(&b, &fx->an, &m, &test_opts);
+	assert_non_null(strstr(kc_buf_str(&b), "Measured on <b>Test CPU</b>, 4 cores"));
+	assert_non_null(
+	    strstr(kc_buf_str(&b), "<td class=\"num\" data-v=\"9.9999999999999995e-07\">1.00 \xc2\xb5s</td>"));
+	assert_null(strstr(kc_buf_str(&b), "Static analysis only"));
 	kc_buf_release(&b);
+}
+
+static void test_empty_analysis(void **state)
+{
+	(void)state;
+	struct kc_analysis an = {0};
+	struct kc_buf b = KC_BUF_INIT;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&out, &size);
+	kc_report_text(mem, &an, NULL, 1);
+	fclose(mem);
+	assert_int_equal(size, 0);
+	free(out);
+	kc_report_markdown(&b, &an, NULL);
+	assert_non_null(strstr(kc_buf_str(&b), "No function was analyzed."));
+	kc_buf_reset(&b);
+	kc_report_html(&b, &an, NULL, NULL);
+	assert_non_null(strstr(kc_buf_str(&b), "<p>No function was analyzed.</p>"));
+	assert_non_null(strstr(kc_buf_str(&b), "</html>\n"));
+	kc_buf_release(&b);
+	cJSON *doc = kc_report_json(&an, NULL, NULL);
+	assert_int_equal(cJSON_GetArraySize(get(doc, "functions")), 0);
+	assert_string_equal(get(doc, "kcost_version")->valuestring, "unknown");
+	cJSON_Delete(doc);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_json_flops, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_json_bytes_and_intensity, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_json_diagnostic_round_trip, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_json_value_error_and_sizes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_json_header_not_measured, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_json_nests_and_buffers, setup, teardown),
-		cmocka_unit_test(test_escape_html),
-		cmocka_unit_test(test_escape_markdown),
-		cmocka_unit_test_setup_teardown(test_html_escapes_everything, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_markdown_is_capped, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_text_table, setup, teardown),
-		cmocka_unit_test(test_si_formatting),
-		cmocka_unit_test_setup_teardown(test_write_directory, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_roofline_svg_standalone, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_measured_paths, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json_flops, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json_bytes_and_intensity, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json_diagnostic_round_trip, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json_value_error_and_sizes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json_header_not_measured, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json_nests_and_buffers, setup, teardown),
+	    cmocka_unit_test(test_escape_html),
+	    cmocka_unit_test(test_escape_markdown),
+	    cmocka_unit_test_setup_teardown(test_html_escapes_everything, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_markdown_is_capped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_text_table, setup, teardown),
+	    cmocka_unit_test(test_si_formatting),
+	    cmocka_unit_test_setup_teardown(test_write_directory, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_roofline_svg_standalone, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_measured_paths, setup, teardown),
+	    cmocka_unit_test(test_empty_analysis),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

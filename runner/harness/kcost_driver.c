@@ -1,0 +1,394 @@
+/* kcost_driver.c — the fixed part of kcost's harness: allocation, deterministic initialisation, timing,
+ * the reference check, the cache-simulation modes and hardware counters. Built together with a generated
+ * harness.c (see kcost_driver.h), with the user's compiler and flags, and linked with
+ * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign so that a failed
+ * allocation, the driver's or the kernel's, ends the run with a clear report instead of a later crash. */
+#define _GNU_SOURCE
+#include "kcost_driver.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#endif
+
+#define KCOST_MIN_SAMPLES 10
+#define KCOST_MAX_SAMPLES 10000
+#define KCOST_REL_TOL 1e-3
+#define KCOST_ABS_TOL 1e-5
+
+/* --- allocation: every failure reports {"error":"alloc","bytes":N} and exits KCOST_EXIT_ALLOC ---------- */
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void *__real_aligned_alloc(size_t align, size_t n);
+int __real_posix_memalign(void **p, size_t align, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+void *__wrap_aligned_alloc(size_t align, size_t n);
+int __wrap_posix_memalign(void **p, size_t align, size_t n);
+
+/* No stdio here: stdio may itself need the memory that just ran out. */
+static _Noreturn void kcost_alloc_failed(unsigned long long bytes)
+{
+	char line[96];
+	int len = snprintf(line, sizeof line, "{\"error\":\"alloc\",\"bytes\":%llu}\n", bytes);
+	fflush(stdout);
+	if (write(1, line, (size_t)len) < 0)
+		_exit(KCOST_EXIT_ALLOC);
+	_exit(KCOST_EXIT_ALLOC);
+}
+
+void *__wrap_malloc(size_t n)
+{
+	void *p = __real_malloc(n);
+	if (!p && n)
+		kcost_alloc_failed(n);
+	return p;
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	void *p = __real_calloc(n, size);
+	if (!p && n && size)
+		kcost_alloc_failed(size && n > (size_t)-1 / size ? (unsigned long long)-1 : (unsigned long long)(n * size));
+	return p;
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+	void *q = __real_realloc(p, n);
+	if (!q && n)
+		kcost_alloc_failed(n);
+	return q;
+}
+
+void *__wrap_aligned_alloc(size_t align, size_t n)
+{
+	void *p = __real_aligned_alloc(align, n);
+	if (!p && n)
+		kcost_alloc_failed(n);
+	return p;
+}
+
+int __wrap_posix_memalign(void **p, size_t align, size_t n)
+{
+	int rc = __real_posix_memalign(p, align, n);
+	if (rc == ENOMEM)
+		kcost_alloc_failed(n);
+	return rc;
+}
+
+/* --- setup ---------------------------------------------------------------------------------------------- */
+
+double kcost_uniform(unsigned long long *state)
+{
+	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL; /* Knuth's MMIX LCG */
+	return 0.5 + (double)(*state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double kcost_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Bytes of a buffer rounded up to a multiple of 64 (aligned_alloc wants a multiple of the alignment). */
+static size_t kcost_padded(const struct kcost_buffer *b)
+{
+	unsigned long long bytes = b->count * b->elem_size;
+	if (b->elem_size && bytes / b->elem_size != b->count)
+		kcost_alloc_failed((unsigned long long)-1);
+	bytes = bytes ? (bytes + 63) / 64 * 64 : 64;
+	return (size_t)bytes;
+}
+
+/* Allocate every buffer, 64-byte aligned, and fill it: floating-point buffers from the LCG (a fixed seed per
+ * buffer), the others with zeros; then the kernel's initializer, if any. */
+static void **kcost_setup(const struct kcost_function *f)
+{
+	void **bufs = malloc(sizeof *bufs * (size_t)(f->n_buffers + 1));
+	for (int i = 0; i < f->n_buffers; i++) {
+		const struct kcost_buffer *b = &f->buffers[i];
+		size_t bytes = kcost_padded(b);
+		bufs[i] = aligned_alloc(64, bytes);
+		memset(bufs[i], 0, bytes);
+		unsigned long long state = 0x9E3779B97F4A7C15ULL * (unsigned long long)(i + 1);
+		if (b->elem_class == KCOST_FLOATING && b->fill)
+			b->fill(bufs[i], b->count, &state);
+	}
+	bufs[f->n_buffers] = 0;
+	if (f->init)
+		f->init(bufs);
+	return bufs;
+}
+
+static void **kcost_copy(const struct kcost_function *f, void *const *from)
+{
+	void **bufs = malloc(sizeof *bufs * (size_t)(f->n_buffers + 1));
+	for (int i = 0; i < f->n_buffers; i++) {
+		size_t bytes = kcost_padded(&f->buffers[i]);
+		bufs[i] = aligned_alloc(64, bytes);
+		memcpy(bufs[i], from[i], bytes);
+	}
+	bufs[f->n_buffers] = 0;
+	return bufs;
+}
+
+/* --- output --------------------------------------------------------------------------------------------- */
+
+/* A double as JSON: non-finite values become the strings "inf", "-inf", "nan". */
+static void kcost_print_number(double v)
+{
+	if (isnan(v))
+		printf("\"nan\"");
+	else if (isinf(v))
+		printf(v > 0 ? "\"inf\"" : "\"-inf\"");
+	else
+		printf("%.17g", v);
+}
+
+/* Sum of the output buffers (all buffers when none is an output), so the work cannot be optimized away. */
+static double kcost_checksum(const struct kcost_function *f, void *const *bufs)
+{
+	int any_output = 0;
+	for (int i = 0; i < f->n_buffers; i++)
+		any_output |= f->buffers[i].is_output;
+	double sum = 0;
+	for (int i = 0; i < f->n_buffers; i++) {
+		const struct kcost_buffer *b = &f->buffers[i];
+		if (!b->get || (any_output && !b->is_output))
+			continue;
+		for (unsigned long long k = 0; k < b->count; k++)
+			sum += b->get(bufs[i], k);
+	}
+	return sum;
+}
+
+static void kcost_print_head(const struct kcost_function *f, const char *mode)
+{
+	printf("{\"function\":\"%s\",\"mode\":\"%s\"", f->name, mode);
+}
+
+static void kcost_print_tail(const struct kcost_function *f, void *const *bufs)
+{
+	printf(",\"checksum\":");
+	kcost_print_number(kcost_checksum(f, bufs));
+	printf("}\n");
+}
+
+/* --- modes ---------------------------------------------------------------------------------------------- */
+
+static int kcost_mode_time(const struct kcost_function *f, double budget, double max_seconds)
+{
+	double t0 = kcost_now();
+	void **bufs = kcost_setup(f);
+	double setup = kcost_now() - t0;
+	t0 = kcost_now();
+	f->call(bufs); /* warm-up */
+	double warmup = kcost_now() - t0;
+	double *samples = malloc(sizeof *samples * KCOST_MAX_SAMPLES);
+	int n = 0;
+	double start = kcost_now();
+	for (;;) {
+		double a = kcost_now();
+		f->call(bufs);
+		double b = kcost_now();
+		samples[n++] = b - a;
+		double spent = b - start;
+		if (n >= KCOST_MAX_SAMPLES || (spent >= budget && n >= KCOST_MIN_SAMPLES) || spent >= max_seconds)
+			break;
+	}
+	kcost_print_head(f, "time");
+	printf(",\"setup_seconds\":%.9g,\"warmup_seconds\":%.9g,\"samples\":[", setup, warmup);
+	for (int i = 0; i < n; i++)
+		printf(i ? ",%.9g" : "%.9g", samples[i]);
+	printf("]");
+	kcost_print_tail(f, bufs);
+	return 0;
+}
+
+struct kcost_compare {
+	double max_rel_err;
+	unsigned long long compared, mismatches;
+	int worst_buffer, worst_failing_buffer;
+	unsigned long long worst_index, worst_failing_index;
+	double worst_failing_rel;
+};
+
+/* Element check: |out - ref| <= abs_tol + rel_tol * |ref|; its relative error is |out - ref| / max(|ref|,
+ * abs_tol). NaN matches only NaN. */
+static void kcost_compare_one(struct kcost_compare *c, double out, double ref, int buffer, unsigned long long i)
+{
+	double diff = fabs(out - ref);
+	int ok = isnan(out) || isnan(ref) ? isnan(out) && isnan(ref) : diff <= KCOST_ABS_TOL + KCOST_REL_TOL * fabs(ref);
+	double rel = isnan(out) != isnan(ref) ? INFINITY : isnan(out) ? 0 : diff / fmax(fabs(ref), KCOST_ABS_TOL);
+	if (isnan(rel))
+		rel = INFINITY; /* inf - inf */
+	c->compared++;
+	if (rel > c->max_rel_err || (c->compared == 1 && rel >= c->max_rel_err)) {
+		c->max_rel_err = rel;
+		c->worst_buffer = buffer;
+		c->worst_index = i;
+	}
+	if (!ok && (!c->mismatches || rel > c->worst_failing_rel)) {
+		c->worst_failing_rel = rel;
+		c->worst_failing_buffer = buffer;
+		c->worst_failing_index = i;
+	}
+	c->mismatches += !ok;
+}
+
+static int kcost_mode_check(const struct kcost_function *f)
+{
+	if (!f->reference) {
+		fprintf(stderr, "kcost harness: %s has no reference to check against\n", f->name);
+		return KCOST_EXIT_USAGE;
+	}
+	void **bufs = kcost_setup(f);
+	void **copy = kcost_copy(f, bufs);
+	f->call(bufs);
+	f->reference(copy);
+	struct kcost_compare c = {0};
+	for (int i = 0; i < f->n_buffers; i++) {
+		const struct kcost_buffer *b = &f->buffers[i];
+		for (unsigned long long k = 0; b->is_output && b->get && k < b->count; k++)
+			kcost_compare_one(&c, b->get(bufs[i], k), b->get(copy[i], k), i, k);
+	}
+	int wb = c.mismatches ? c.worst_failing_buffer : c.worst_buffer;
+	unsigned long long wi = c.mismatches ? c.worst_failing_index : c.worst_index;
+	kcost_print_head(f, "check");
+	printf(",\"reference\":\"%s\",\"ok\":%s,\"compared\":%llu,\"mismatches\":%llu,\"max_rel_err\":",
+	       f->reference_name, c.mismatches ? "false" : "true", c.compared, c.mismatches);
+	kcost_print_number(c.max_rel_err);
+	printf(",\"worst_rel_err\":");
+	kcost_print_number(c.mismatches ? c.worst_failing_rel : c.max_rel_err);
+	if (c.compared)
+		printf(",\"worst\":\"%s[%llu]\"", f->buffers[wb].name, wi);
+	kcost_print_tail(f, bufs);
+	return 0;
+}
+
+/* Evict the caches: write, then read one byte per 64-byte line of, a fresh buffer of `bytes`. */
+static void kcost_flush(unsigned long long bytes)
+{
+	if (!bytes)
+		return;
+	volatile unsigned char *p = malloc((size_t)bytes);
+	memset((void *)p, 1, (size_t)bytes);
+	unsigned sum = 0;
+	for (unsigned long long i = 0; i < bytes; i += 64)
+		sum += p[i];
+	if (sum == 12345) /* never: keeps the reads */
+		printf(" ");
+	free((void *)p);
+}
+
+static int kcost_mode_once(const struct kcost_function *f, unsigned long long flush, int call)
+{
+	void **bufs = kcost_setup(f);
+	kcost_flush(flush);
+	if (call)
+		f->call(bufs);
+	kcost_print_head(f, call ? "once" : "none");
+	kcost_print_tail(f, bufs);
+	return 0;
+}
+
+#ifdef __linux__
+static int kcost_perf_open(unsigned type, unsigned long long config)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = type;
+	a.config = config;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+}
+
+/* Last-level misses (PERF_COUNT_HW_CACHE_MISSES) and L1D read misses of one call on cold caches. */
+static int kcost_mode_count(const struct kcost_function *f, unsigned long long flush)
+{
+	int ll = kcost_perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES);
+	int l1 = kcost_perf_open(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
+	                                                 (PERF_COUNT_HW_CACHE_RESULT_MISS << 16));
+	if (ll < 0) {
+		printf("{\"error\":\"counters\",\"why\":\"perf_event_open: %s\"}\n", strerror(errno));
+		return 0;
+	}
+	void **bufs = kcost_setup(f);
+	kcost_flush(flush);
+	long long ll_misses = 0, l1_misses = -1;
+	ioctl(ll, PERF_EVENT_IOC_RESET, 0);
+	if (l1 >= 0)
+		ioctl(l1, PERF_EVENT_IOC_RESET, 0), ioctl(l1, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(ll, PERF_EVENT_IOC_ENABLE, 0);
+	f->call(bufs);
+	ioctl(ll, PERF_EVENT_IOC_DISABLE, 0);
+	if (l1 >= 0)
+		ioctl(l1, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(ll, &ll_misses, sizeof ll_misses) != (ssize_t)sizeof ll_misses ||
+	    (l1 >= 0 && read(l1, &l1_misses, sizeof l1_misses) != (ssize_t)sizeof l1_misses)) {
+		printf("{\"error\":\"counters\",\"why\":\"reading the counters failed\"}\n");
+		return 0;
+	}
+	kcost_print_head(f, "count");
+	printf(",\"ll_misses\":%lld,\"l1d_read_misses\":%lld", ll_misses, l1_misses);
+	kcost_print_tail(f, bufs);
+	return 0;
+}
+#else
+static int kcost_mode_count(const struct kcost_function *f, unsigned long long flush)
+{
+	(void)f, (void)flush;
+	printf("{\"error\":\"counters\",\"why\":\"perf_event_open exists only on Linux\"}\n");
+	return 0;
+}
+#endif
+
+static int kcost_usage(const char *msg)
+{
+	fprintf(stderr, "kcost harness: %s\nusage: harness FUNCTION time BUDGET MAX | check | once FLUSH | none FLUSH "
+	                "| count FLUSH\n", msg);
+	return KCOST_EXIT_USAGE;
+}
+
+int kcost_driver_main(int argc, char **argv, const struct kcost_function *functions, int n_functions)
+{
+	if (argc < 3)
+		return kcost_usage("missing arguments");
+	const struct kcost_function *f = 0;
+	for (int i = 0; i < n_functions && !f; i++)
+		if (!strcmp(functions[i].name, argv[1]))
+			f = &functions[i];
+	if (!f)
+		return kcost_usage("no such function in this harness");
+	const char *mode = argv[2];
+	double arg = argc > 3 ? strtod(argv[3], 0) : 0;
+	int rc;
+	if (!strcmp(mode, "time"))
+		rc = kcost_mode_time(f, argc > 3 ? arg : 0.3, argc > 4 ? strtod(argv[4], 0) : 30);
+	else if (!strcmp(mode, "check"))
+		rc = kcost_mode_check(f);
+	else if (!strcmp(mode, "once") || !strcmp(mode, "none"))
+		rc = kcost_mode_once(f, (unsigned long long)arg, !strcmp(mode, "once"));
+	else if (!strcmp(mode, "count"))
+		rc = kcost_mode_count(f, (unsigned long long)arg);
+	else
+		rc = kcost_usage("unknown mode");
+	fflush(stdout);
+	return rc;
+}

@@ -1,0 +1,387 @@
+/* spawn.c — fork + execve with limits, output capture and a wall-clock deadline. */
+#define _GNU_SOURCE
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int kc_spawn_which(const char *name, char *out, size_t n)
+{
+	struct stat st;
+	if (strchr(name, '/')) {
+		if ((size_t)snprintf(out, n, "%s", name) >= n)
+			return -1;
+		return stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0 ? 0 : -1;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path;; p++) {
+		const char *end = strchr(p, ':');
+		int len = end ? (int)(end - p) : (int)strlen(p);
+		/* an empty PATH entry means the current directory */
+		int w = len ? snprintf(out, n, "%.*s/%s", len, p, name) : snprintf(out, n, "./%s", name);
+		if (w > 0 && (size_t)w < n && stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+			return 0;
+		if (!end)
+			return -1;
+		p = end;
+	}
+}
+
+/* The environment with env_add replacing same-named variables. The array is malloc'd; the strings are borrowed. */
+static char **environment_with(const char *const *env_add)
+{
+	size_t n_env = 0, n_add = 0;
+	while (environ && environ[n_env])
+		n_env++;
+	while (env_add && env_add[n_add])
+		n_add++;
+	char **env = malloc(sizeof *env * (n_env + n_add + 1));
+	if (!env)
+		return NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n_env; i++) {
+		int replaced = 0;
+		for (size_t j = 0; j < n_add && !replaced; j++) {
+			size_t name_len = strcspn(env_add[j], "=");
+			replaced = !strncmp(environ[i], env_add[j], name_len) && environ[i][name_len] == '=';
+		}
+		if (!replaced)
+			env[k++] = environ[i];
+	}
+	for (size_t j = 0; j < n_add; j++)
+		env[k++] = (char *)env_add[j];
+	env[k] = NULL;
+	return env;
+}
+
+struct child_setup {
+	const char *path, *cwd;
+	char *const *argv, *const *envp;
+	const struct kc_spawn_limits *lim;
+	int out_w, err_w, status_w;
+};
+
+static void set_limit(int resource, rlim_t soft, rlim_t hard)
+{
+	struct rlimit rl = {soft, hard};
+	setrlimit(resource, &rl);
+}
+
+/* In the child, between fork and exec: only async-signal-safe calls. Never returns. */
+static void child_exec(const struct child_setup *c)
+{
+	setpgid(0, 0);
+	int in = open("/dev/null", O_RDONLY);
+	if (in >= 0)
+		dup2(in, 0);
+	dup2(c->out_w, 1);
+	dup2(c->err_w, 2);
+	if (c->lim && c->lim->cpu_seconds > 0) {
+		rlim_t s = (rlim_t)ceil(c->lim->cpu_seconds);
+		set_limit(RLIMIT_CPU, s, s + 1);
+	}
+	if (c->lim && c->lim->address_space > 0)
+		set_limit(RLIMIT_AS, (rlim_t)c->lim->address_space, (rlim_t)c->lim->address_space);
+	if (!c->cwd || chdir(c->cwd) == 0)
+		execve(c->path, c->argv, c->envp);
+	int e = errno;
+	if (write(c->status_w, &e, sizeof e) < 0) {
+		/* nothing more can be done: the parent sees exit status 127 */
+	}
+	_exit(127);
+}
+
+struct capture {
+	int fd;
+	char *data;
+	size_t len, cap, limit;
+};
+
+/* Read what is available on one pipe; 1 while it stays open, 0 at end of file. */
+static int capture_read(struct capture *c)
+{
+	char chunk[65536];
+	ssize_t got = read(c->fd, chunk, sizeof chunk);
+	if (got < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : 0;
+	if (got == 0)
+		return 0;
+	size_t keep = c->len + (size_t)got > c->limit ? c->limit - c->len : (size_t)got;
+	if (keep && c->len + keep + 1 > c->cap) {
+		size_t cap = c->cap ? c->cap : 4096;
+		while (cap < c->len + keep + 1)
+			cap *= 2;
+		char *d = realloc(c->data, cap);
+		if (!d)
+			return 1; /* drop the chunk; keep reading so the child never blocks */
+		c->data = d;
+		c->cap = cap;
+	}
+	if (keep) {
+		memcpy(c->data + c->len, chunk, keep);
+		c->len += keep;
+		c->data[c->len] = '\0';
+	}
+	return 1;
+}
+
+static void kill_group(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+/* Drain stdout and stderr until both close or the deadline passes (then kill the group, keep draining). */
+static void drain(pid_t pid, struct capture *cap, double deadline, struct kc_spawn_result *r)
+{
+	int open_fds = 2;
+	while (open_fds > 0) {
+		struct pollfd p[2];
+		int n = 0;
+		for (int i = 0; i < 2; i++)
+			if (cap[i].fd >= 0)
+				p[n++] = (struct pollfd){cap[i].fd, POLLIN, 0};
+		int wait_ms = -1;
+		if (deadline > 0) {
+			/* after the kill, a process outside the group may still hold the pipes: give up 2 s later */
+			double left = deadline + (r->timed_out ? 2 : 0) - now();
+			if (left <= 0 && r->timed_out)
+				break;
+			if (left <= 0) {
+				kill_group(pid);
+				r->timed_out = 1;
+				continue;
+			}
+			wait_ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+		}
+		if (poll(p, (nfds_t)n, wait_ms) <= 0)
+			continue;
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < n; j++)
+				if (cap[i].fd == p[j].fd && (p[j].revents & (POLLIN | POLLHUP | POLLERR)) &&
+				    !capture_read(&cap[i])) {
+					close(cap[i].fd);
+					cap[i].fd = -1;
+					open_fds--;
+				}
+	}
+}
+
+/* Reap the child, still enforcing the deadline (it may have closed its output and kept running). */
+static void reap(pid_t pid, double deadline, struct kc_spawn_result *r)
+{
+	int st;
+	for (;;) {
+		pid_t w = waitpid(pid, &st, r->timed_out || deadline <= 0 ? 0 : WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return;
+		if (w == 0 && now() >= deadline) {
+			kill_group(pid);
+			r->timed_out = 1;
+		} else if (w == 0) {
+			nanosleep(&(struct timespec){0, 5000000}, NULL);
+		}
+	}
+	kill(-pid, SIGKILL); /* grandchildren left in the group */
+	r->exited = WIFEXITED(st);
+	r->exit_code = r->exited ? WEXITSTATUS(st) : 0;
+	r->signaled = WIFSIGNALED(st);
+	r->signal = r->signaled ? WTERMSIG(st) : 0;
+}
+
+static void close_pipe(int p[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (p[i] >= 0)
+			close(p[i]);
+}
+
+/* The exec-failure pipe: the child writes errno to it when execve fails; it closes on a successful exec. */
+static int exec_errno(int status_r)
+{
+	int e = 0;
+	ssize_t got;
+	do
+		got = read(status_r, &e, sizeof e);
+	while (got < 0 && errno == EINTR);
+	return got == (ssize_t)sizeof e ? e : 0;
+}
+
+static int start_failed(char *msg, size_t msgsz, const char *what, const char *prog, int e)
+{
+	snprintf(msg, msgsz, "%s %s: %s", what, prog, strerror(e));
+	return -1;
+}
+
+int kc_spawn_run(const char *const *argv, const char *cwd, const char *const *env_add,
+                 const struct kc_spawn_limits *lim, struct kc_spawn_result *r, char *msg, size_t msgsz)
+{
+	memset(r, 0, sizeof *r);
+	char path[4096];
+	if (kc_spawn_which(argv[0], path, sizeof path) < 0)
+		return start_failed(msg, msgsz, "could not run", argv[0], ENOENT);
+	int out[2] = {-1, -1}, err[2] = {-1, -1}, status[2] = {-1, -1};
+	char **envp = environment_with(env_add);
+	if (!envp || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || pipe2(status, O_CLOEXEC) < 0) {
+		int e = errno ? errno : ENOMEM;
+		close_pipe(out), close_pipe(err), close_pipe(status), free(envp);
+		return start_failed(msg, msgsz, "could not start", argv[0], e);
+	}
+	double start = now();
+	struct child_setup c = {path, cwd, (char *const *)argv, envp, lim, out[1], err[1], status[1]};
+	pid_t pid = fork();
+	if (pid == 0)
+		child_exec(&c);
+	int fork_errno = errno;
+	free(envp);
+	close(out[1]), close(err[1]), close(status[1]);
+	if (pid < 0) {
+		close(out[0]), close(err[0]), close(status[0]);
+		return start_failed(msg, msgsz, "could not start", argv[0], fork_errno);
+	}
+	setpgid(pid, pid); /* also done by the child: whichever runs first */
+	int e = exec_errno(status[0]);
+	close(status[0]);
+	struct capture cap[2] = {{out[0], NULL, 0, 0, KC_SPAWN_OUT_CAP}, {err[0], NULL, 0, 0, KC_SPAWN_ERR_CAP}};
+	double deadline = lim && lim->wall_seconds > 0 ? start + lim->wall_seconds : 0;
+	drain(pid, cap, deadline, r);
+	for (int i = 0; i < 2; i++)
+		if (cap[i].fd >= 0)
+			close(cap[i].fd);
+	reap(pid, deadline, r);
+	r->seconds = now() - start;
+	r->out = cap[0].data ? cap[0].data : strdup("");
+	r->out_len = cap[0].len;
+	r->err = cap[1].data ? cap[1].data : strdup("");
+	r->err_len = cap[1].len;
+	if (e)
+		return start_failed(msg, msgsz, "could not run", argv[0], e);
+	return 0;
+}
+
+void kc_spawn_result_release(struct kc_spawn_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+const char *kc_spawn_signal_name(int sig)
+{
+	static const struct {
+		int sig;
+		const char *name;
+	} names[] = {
+		{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"},
+		{SIGABRT, "SIGABRT"}, {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGXCPU, "SIGXCPU"},
+		{SIGXFSZ, "SIGXFSZ"}, {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGPIPE, "SIGPIPE"},
+		{SIGINT, "SIGINT"},   {SIGHUP, "SIGHUP"},   {SIGQUIT, "SIGQUIT"}, {SIGALRM, "SIGALRM"},
+	};
+	static char other[32];
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].sig == sig)
+			return names[i].name;
+	snprintf(other, sizeof other, "signal %d", sig);
+	return other;
+}
+
+/* Lowercase descriptions, as a compiler-style message wants them. */
+static const char *signal_meaning(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "segmentation fault";
+	case SIGBUS: return "bus error";
+	case SIGFPE: return "arithmetic exception";
+	case SIGILL: return "illegal instruction";
+	case SIGABRT: return "aborted";
+	case SIGKILL: return "killed";
+	case SIGTERM: return "terminated";
+	case SIGTRAP: return "trace trap";
+	case SIGSYS: return "bad system call";
+	case SIGPIPE: return "broken pipe";
+	default: return "signal";
+	}
+}
+
+const char *kc_spawn_describe(int exited, int exit_code, int signaled, int sig, int timed_out, double wall_limit,
+                              double cpu_limit, char *buf, size_t n)
+{
+	if (timed_out)
+		snprintf(buf, n, "timed out after %g s", wall_limit);
+	else if (signaled && sig == SIGXCPU)
+		snprintf(buf, n, "exceeded the CPU-time limit of %g s", ceil(cpu_limit));
+	else if (signaled && sig == SIGKILL)
+		snprintf(buf, n, "was killed with SIGKILL (out of memory?)");
+	else if (signaled)
+		snprintf(buf, n, "crashed with %s (%s)", kc_spawn_signal_name(sig), signal_meaning(sig));
+	else if (exited && exit_code != 0)
+		snprintf(buf, n, "exited with status %d", exit_code);
+	else
+		return NULL;
+	return buf;
+}
+
+const char *kc_spawn_result_describe(const struct kc_spawn_result *r, const struct kc_spawn_limits *lim, char *buf,
+                                     size_t n)
+{
+	return kc_spawn_describe(r->exited, r->exit_code, r->signaled, r->signal, r->timed_out,
+	                         lim ? lim->wall_seconds : 0, lim ? lim->cpu_seconds : 0, buf, n);
+}
+
+static int shell_safe(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:,+-@%", *s))
+			return 0;
+	return 1;
+}
+
+char *kc_spawn_command_string(const char *const *argv)
+{
+	size_t cap = 1;
+	for (int i = 0; argv[i]; i++)
+		cap += 4 * strlen(argv[i]) + 3; /* worst case: every character a quote, written as '\'' */
+	char *s = malloc(cap), *w = s;
+	if (!s)
+		return NULL;
+	for (int i = 0; argv[i]; i++) {
+		if (i)
+			*w++ = ' ';
+		if (shell_safe(argv[i])) {
+			w = stpcpy(w, argv[i]);
+			continue;
+		}
+		*w++ = '\'';
+		for (const char *c = argv[i]; *c; c++)
+			w = *c == '\'' ? stpcpy(w, "'\\''") : (*w = *c, w + 1);
+		*w++ = '\'';
+	}
+	*w = '\0';
+	return s;
+}
