@@ -74,5 +74,8 @@
 	document.addEventListener("DOMContentLoaded", function () {
 		addToggles();
 		document.querySelectorAll("table.sortable").forEach(makeSortable);
+		// For the browser test: the script ran to the end, and how many charts the page holds.
+		document.documentElement.setAttribute("data-kcost-ready", "1");
+		document.documentElement.setAttribute("data-kcost-svgs", String(document.querySelectorAll("svg").length));
 	});
 })();
