@@ -746,3 +746,26 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	}
 	to_cost(&k, &ir->total, &f->cost, &f->traffic[KC_MODEL_NAIVE], NULL);
 }
+
+void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer, const struct kc_node *node,
+                     struct kc_vec *out)
+{
+	struct counter k = {a, ir, ir->fn, 0};
+	int lv[KC_POLY_MAX_SYMS] = {0};
+	mark_loop_vars(ir->body, lv);
+	struct pieces ps = {0}, summed = {0};
+	pieces_of(&k, node, &ps, lv);
+	if (outer && !outer->collapsed) {
+		sum_loop(&k, outer, &ps, &summed, lv);
+		ps = summed;
+	}
+	memset(out, 0, sizeof *out);
+	total_of(&k, &ps, out);
+}
+
+void kc_vec_to_cost(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_vec *v, struct kc_cost *c)
+{
+	struct counter k = {a, ir, ir->fn, 0};
+	struct kc_traffic naive;
+	to_cost(&k, v, c, &naive, NULL);
+}

@@ -329,15 +329,24 @@ static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 		f->depth--;
 }
 
-/* Bytes of one region's uses; `params_only` for the min model. */
+/* Bytes of one region's uses; `params_only` for the min model; buffers with skip[b] set are left out. */
+static void traffic_of_skipping(struct fp *f, const struct use *uses, int params_only, const char *skip,
+                                struct kc_traffic *t);
+
 static void traffic_of(struct fp *f, const struct use *uses, int params_only, struct kc_traffic *t)
+{
+	traffic_of_skipping(f, uses, params_only, NULL, t);
+}
+
+static void traffic_of_skipping(struct fp *f, const struct use *uses, int params_only, const char *skip,
+                                struct kc_traffic *t)
 {
 	t->read = kc_poly_zero(f->a);
 	t->write = kc_poly_zero(f->a);
 	for (int b = 0; b < f->fn->n_buffers; b++) {
 		const struct kc_buffer *buf = &f->fn->buffers[b];
 		const struct use *u = &uses[b];
-		if (!u->seen || (params_only && (!buf->is_param || buf->is_scratch)))
+		if (!u->seen || (params_only && (!buf->is_param || buf->is_scratch)) || (skip && skip[b]))
 			continue;
 		struct kc_rat es = kc_rat_int(buf->elem_size);
 		struct kc_poly *r = u->read.ndims ? box_count(f, &u->read) : NULL;
@@ -445,5 +454,38 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		ir->uses[b].read = all[b].read;
 		ir->uses[b].write = all[b].write;
 		ir->uses[b].first_is_write = all[b].first_is_write;
+	}
+}
+
+void kc_footprint_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer,
+                         const struct kc_node *const *nodes, int n, const char *skip, struct kc_traffic *out,
+                         int **reads, int *n_reads, int **writes, int *n_writes)
+{
+	struct fp f = {0};
+	f.a = a;
+	f.ir = ir;
+	f.fn = ir->fn;
+	f.unknown_reported = 1; /* kc_footprint_function already said it */
+	memset(f.hull_noted, 1, sizeof f.hull_noted);
+	int nb = ir->fn->n_buffers ? ir->fn->n_buffers : 1;
+	if (ir->fn->n_buffers > 256)
+		return;
+	decide_flattening(&f, ir->body);
+	struct use *uses = KC_NEW_N(a, struct use, nb);
+	if (outer)
+		f.stack[f.depth++] = outer;
+	for (int i = 0; i < n; i++)
+		walk(&f, nodes[i], uses);
+	traffic_of_skipping(&f, uses, 0, skip, out);
+	*reads = KC_NEW_N(a, int, nb);
+	*writes = KC_NEW_N(a, int, nb);
+	*n_reads = *n_writes = 0;
+	for (int b = 0; b < ir->fn->n_buffers; b++) {
+		if (skip && skip[b])
+			continue;
+		if (uses[b].read.ndims)
+			(*reads)[(*n_reads)++] = b;
+		if (uses[b].write.ndims)
+			(*writes)[(*n_writes)++] = b;
 	}
 }

@@ -51,6 +51,7 @@ struct var {
 	int sym;              /* V_SIZE, V_LOOP */
 	struct kc_poly *value; /* V_INT: known affine value (NULL: unknown) */
 	int buffer;           /* V_BUFFER, V_ALIAS */
+	int scalar;           /* V_SCALAR locals: id into the IR's scalar table, else -1 */
 	struct kc_poly *offset; /* V_ALIAS: flattened element offset */
 };
 
@@ -258,7 +259,34 @@ static struct var *add_var(struct fctx *fc, CXCursor decl, enum var_kind kind)
 	v->kind = kind;
 	v->sym = -1;
 	v->buffer = -1;
+	v->scalar = -1;
 	return v;
+}
+
+/* A local floating-point scalar gets an id for the dataflow's reduction check. */
+static void number_scalar(struct fctx *fc, struct var *v, CXCursor decl)
+{
+	struct kc_fn_ir *ir = fc->ir;
+	if (!v || ir->n_scalars >= 256)
+		return;
+	if (ir->n_scalars % 16 == 0) {
+		const char **grown = KC_NEW_N(fc->fe->a, const char *, ir->n_scalars + 16);
+		if (ir->n_scalars)
+			memcpy(grown, ir->scalar_names, sizeof *grown * (size_t)ir->n_scalars);
+		ir->scalar_names = grown;
+	}
+	ir->scalar_names[ir->n_scalars] = spelling(fc->fe->a, decl);
+	v->scalar = ir->n_scalars++;
+}
+
+static void scalar_use(struct kc_node *st, const struct var *v, int role)
+{
+	if (!v || v->kind != V_SCALAR || v->scalar < 0 || !st)
+		return;
+	if ((role & ROLE_READ) && st->n_sc_reads < KC_MAX_SCALAR_USES)
+		st->sc_reads[st->n_sc_reads++] = v->scalar;
+	if ((role & ROLE_WRITE) && st->n_sc_writes < KC_MAX_SCALAR_USES)
+		st->sc_writes[st->n_sc_writes++] = v->scalar;
 }
 
 static struct var *referenced_var(struct fctx *fc, CXCursor c)
@@ -697,6 +725,8 @@ static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int r
 	struct kc_access acc = {0};
 	acc.loc = cursor_loc(fc->fe, c);
 	int rc = resolve_access(fc, c, &acc);
+	if (rc == -2)
+		scalar_use(st, referenced_var(fc, c), role);
 	if (rc == -1)
 		warn(fc, c, KC_WARNING, "unsupported access expression%s: traffic not counted", "");
 	if (rc == 0) {
@@ -891,9 +921,9 @@ static void collect_expr(struct fctx *fc, CXCursor c, struct kc_node *st, int ro
 	case CXCursor_UnaryOperator: collect_unop(fc, c, st); return;
 	case CXCursor_ArraySubscriptExpr: access_lvalue(fc, c, st, role ? role : ROLE_READ); return;
 	case CXCursor_CallExpr: collect_call(fc, c, st); return;
+	case CXCursor_DeclRefExpr: scalar_use(st, referenced_var(fc, c), ROLE_READ); return;
 	case CXCursor_IntegerLiteral:
 	case CXCursor_FloatingLiteral:
-	case CXCursor_DeclRefExpr:
 	case CXCursor_UnaryExpr: return;
 	case CXCursor_ConditionalOperator: {
 		struct child_list l;
@@ -1095,7 +1125,8 @@ static struct kc_node *stmt_node(struct fctx *fc, CXCursor c, struct kc_node *pa
 /* Drop a statement node that turned out to cost nothing. */
 static void drop_if_empty(struct kc_node *parent, struct kc_node *st)
 {
-	if (st->n_accesses || st->call || st->lib_call || st->cost.cmp || st->cost.n_trans)
+	if (st->n_accesses || st->call || st->lib_call || st->cost.cmp || st->cost.n_trans || st->n_sc_reads ||
+	    st->n_sc_writes)
 		return;
 	for (int o = 0; o < KC_OP_N; o++)
 		for (int p = 0; p < KC_PREC_N; p++)
@@ -1228,10 +1259,13 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 		}
 		return;
 	}
-	add_var(fc, d, float_prec(t) >= 0 ? V_SCALAR : V_OTHER);
+	struct var *v = add_var(fc, d, float_prec(t) >= 0 ? V_SCALAR : V_OTHER);
+	if (v && v->kind == V_SCALAR)
+		number_scalar(fc, v, d);
 	if (!clang_Cursor_isNull(init)) {
 		struct kc_node *st = stmt_node(fc, d, parent);
 		collect_expr(fc, init, st, ROLE_READ);
+		scalar_use(st, v, ROLE_WRITE);
 		drop_if_empty(parent, st);
 	}
 }
@@ -1970,6 +2004,7 @@ static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf)
 	fc->ir->dims = fc->dims;
 	kc_count_function(fe->a, fc->ir);
 	kc_footprint_function(fe->a, fc->ir);
+	kc_dataflow_function(fe->a, fc->ir);
 	if (!has_cost(fc->ir->body) && !an.n_sizes)
 		fn->skip = 1; /* a helper without loops: nothing to report */
 	tf->ir = fc->ir;

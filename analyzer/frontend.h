@@ -20,4 +20,19 @@ int kc_sym_named(struct kc_arena *a, struct kc_function *f, const char *name);
 int kc_call_compose(struct kc_arena *a, struct kc_function *caller, const struct kc_call *call,
                     const struct kc_poly *p, struct kc_poly **out);
 
+/* count.c: the cost of `node` summed over `outer` (an enclosing loop, or NULL at top level). Diagnostics
+ * for inexact constructs were already given by kc_count_function. */
+void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer, const struct kc_node *node,
+                     struct kc_vec *out);
+void kc_vec_to_cost(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_vec *v, struct kc_cost *c);
+
+/* footprint.c: streaming traffic of a region — `nodes` in program order inside `outer` (or NULL) taken as
+ * one nest — ignoring buffers with skip[b] != 0 (skip may be NULL); also the buffers read and written. */
+void kc_footprint_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer,
+                         const struct kc_node *const *nodes, int n, const char *skip, struct kc_traffic *out,
+                         int **reads, int *n_reads, int **writes, int *n_writes);
+
+/* dataflow.c: passes, fusion legality and groups of the function (fn->dataflow). */
+void kc_dataflow_function(struct kc_arena *a, struct kc_fn_ir *ir);
+
 #endif

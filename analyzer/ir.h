@@ -8,6 +8,7 @@
 
 #define KC_MAX_DIMS 8
 #define KC_MAX_BOUNDS 4
+#define KC_MAX_SCALAR_USES 16
 
 enum kc_node_kind { KC_NODE_BLOCK, KC_NODE_LOOP, KC_NODE_IF, KC_NODE_STMT };
 
@@ -74,6 +75,11 @@ struct kc_node {
 	struct kc_cost lib_cost;   /* its cost in the caller's symbols */
 	struct kc_traffic lib_min; /* its min traffic */
 
+	/* STMT: local scalars read and written (ids into kc_fn_ir.scalar_names), for the dataflow's
+	 * reduction check: a pass that leaves a scalar a later pass reads cannot be fused with it */
+	int sc_reads[KC_MAX_SCALAR_USES], n_sc_reads;
+	int sc_writes[KC_MAX_SCALAR_USES], n_sc_writes;
+
 	int inexact;   /* this node's count is not exact (reason already reported) */
 	int collapsed; /* LOOP: a tile loop folded into its point loops (see count.c); counts as a block */
 };
@@ -124,6 +130,8 @@ struct kc_fn_ir {
 	int n_trans_names;
 	struct kc_buffer_use *uses;                   /* per buffer */
 	struct kc_dims *dims;                         /* per buffer: declared dimensions */
+	const char **scalar_names;                    /* local scalars (float s, m, ...) by id */
+	int n_scalars;
 };
 
 #endif

@@ -27,6 +27,13 @@ const char *kc_role_name(enum kc_role r)
 	return (unsigned)r <= KC_ROLE_UNUSED ? names[r] : "?";
 }
 
+const char *kc_fusion_kind_name(enum kc_fusion_kind k)
+{
+	static const char *const names[] = {"elementwise", "epilogue", "independent", "reduction",
+	                                    "shifted", "space", "unknown"};
+	return (unsigned)k <= KC_FUSE_UNKNOWN ? names[k] : "?";
+}
+
 /* *acc += weight * p, treating a NULL p as zero. */
 static int accumulate(struct kc_arena *a, struct kc_poly **acc, const struct kc_poly *p, long long weight)
 {

@@ -90,6 +90,60 @@ struct kc_param {
 	int is_float;           /* KC_PARAM_SCALAR: a floating-point scalar (eps, alpha) */
 };
 
+/* Dataflow (analyzer/dataflow.c). The passes of a function are: its top-level loop nests and
+ * calls — or, when the body is a single loop holding several loops (softmax's passes inside the row
+ * loop, Jacobi's sweeps inside the time loop), the statements of that loop's body. */
+struct kc_pass {
+	struct kc_loc begin, end;
+	const char *callee;          /* a call to an analyzed function or a library, else NULL */
+	struct kc_poly *flops;       /* per call of the function */
+	struct kc_traffic streaming; /* this op alone under the streaming model */
+	int *reads, n_reads;         /* buffers (indices into kc_function.buffers) */
+	int *writes, n_writes;
+	const char **scalars_out;    /* local scalars it leaves for later passes (a reduction's result) */
+	int n_scalars_out;
+};
+
+/* Why two consecutive passes can or cannot be fused. */
+enum kc_fusion_kind {
+	KC_FUSE_ELEMENTWISE, /* same space, the consumer reads what the producer wrote at the same iteration */
+	KC_FUSE_EPILOGUE,    /* legal per output element; the producer's inner reduction loop stays inside */
+	KC_FUSE_INDEPENDENT, /* same space, no data flows between them */
+	KC_FUSE_REDUCTION,   /* not legal: the consumer needs a reduction the producer completes */
+	KC_FUSE_SHIFTED,     /* not legal: the consumer reads neighbours (stencil) of what was written */
+	KC_FUSE_SPACE,       /* not legal: different iteration spaces or access patterns */
+	KC_FUSE_UNKNOWN      /* not legal: something kcost cannot see through (data-dependent, inexact) */
+};
+
+struct kc_fusion_edge {
+	int from, to;              /* pass indices: to == from + 1 */
+	enum kc_fusion_kind kind;
+	int legal;
+	const char *reason;        /* human-readable, names the buffer/scalar involved */
+	int *buffers, n_buffers;   /* buffers flowing from -> to */
+};
+
+/* A maximal chain of legal fusions. */
+struct kc_fusion_group {
+	int first, last;           /* pass range, inclusive */
+	int *removes, n_removes;   /* intermediates that fusing the chain removes */
+	struct kc_traffic before, after; /* streaming bytes of the chain's passes, unfused and fused */
+};
+
+const char *kc_fusion_kind_name(enum kc_fusion_kind k); /* "elementwise", "epilogue", "independent", ... */
+
+struct kc_dataflow {
+	struct kc_pass *passes;
+	int n_passes;
+	int in_loop;               /* the passes are inside one outer loop (its lines: loop_begin..loop_end) */
+	struct kc_loc loop_begin, loop_end;
+	int *intermediates, n_intermediates;
+	struct kc_fusion_edge *edges; /* n_passes - 1 */
+	struct kc_fusion_group *groups;
+	int n_groups;
+	struct kc_traffic before, after; /* the whole function's streaming bytes, unfused and with every group fused */
+};
+
 struct kc_function {
 	const char *name;
 	struct kc_loc loc, end;
@@ -113,6 +167,7 @@ struct kc_function {
 	const char **assumptions; /* KCOST_ASSUME texts */
 	int n_assumptions;
 	struct kc_diags diags;    /* this function's diagnostics (also printed at the end of the run) */
+	struct kc_dataflow dataflow;
 };
 
 struct kc_analysis {
