@@ -373,10 +373,21 @@ static enum kc_role role_of(struct fp *f, const struct kc_buffer *b, const struc
 	return KC_ROLE_INOUT;
 }
 
-/* A nest's streaming traffic and the buffers it reads and writes (for the dataflow graph). */
-static void fill_nest(struct fp *f, struct kc_nest *nest, const struct use *uses)
+/* A call moves what its callee's passes move: the callee's streaming traffic, in the caller's sizes. */
+static int call_streaming(struct fp *f, const struct kc_node *n, struct kc_traffic *t)
 {
-	traffic_of(f, uses, 0, &nest->traffic[KC_MODEL_STREAMING]);
+	if (!n->call)
+		return 0;
+	const struct kc_traffic *g = &n->call->callee->traffic[KC_MODEL_STREAMING];
+	return g->read && g->write && kc_call_compose(f->a, f->fn, n->call, g->read, &t->read) == 0 &&
+	       kc_call_compose(f->a, f->fn, n->call, g->write, &t->write) == 0;
+}
+
+/* A nest's streaming traffic and the buffers it reads and writes (for the dataflow graph). */
+static void fill_nest(struct fp *f, struct kc_nest *nest, const struct kc_node *node, const struct use *uses)
+{
+	if (!call_streaming(f, node, &nest->traffic[KC_MODEL_STREAMING]))
+		traffic_of(f, uses, 0, &nest->traffic[KC_MODEL_STREAMING]);
 	int nb = f->fn->n_buffers;
 	nest->reads = KC_NEW_N(f->a, int, nb + 1);
 	nest->writes = KC_NEW_N(f->a, int, nb + 1);
@@ -436,7 +447,7 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 				box_union(&f, &all[b].write, &mine[b].write);
 		}
 		if (is_nest(c) && nest < fn->n_nests)
-			fill_nest(&f, &fn->nests[nest++], mine);
+			fill_nest(&f, &fn->nests[nest++], c, mine);
 	}
 	traffic_of(&f, all, 1, &fn->traffic[KC_MODEL_MIN]);
 	struct kc_traffic *s = &fn->traffic[KC_MODEL_STREAMING];
@@ -476,7 +487,8 @@ void kc_footprint_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct k
 		f.stack[f.depth++] = outer;
 	for (int i = 0; i < n; i++)
 		walk(&f, nodes[i], uses);
-	traffic_of_skipping(&f, uses, 0, skip, out);
+	if (n != 1 || skip || !call_streaming(&f, nodes[0], out))
+		traffic_of_skipping(&f, uses, 0, skip, out);
 	*reads = KC_NEW_N(a, int, nb);
 	*writes = KC_NEW_N(a, int, nb);
 	*n_reads = *n_writes = 0;

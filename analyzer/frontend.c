@@ -756,8 +756,13 @@ static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int r
 		collect_expr(fc, l.c[1], st, ROLE_READ);
 		s = strip(l.c[0]);
 	}
-	if (clang_getCursorKind(s) == CXCursor_UnaryOperator)
-		collect_expr(fc, s, st, 0);
+	if (clang_getCursorKind(s) == CXCursor_UnaryOperator) {
+		/* *(p + i): the pointer expression may read other buffers; never re-enter the dereference */
+		struct child_list l;
+		children(s, &l);
+		if (l.n == 1)
+			collect_expr(fc, l.c[0], st, ROLE_READ);
+	}
 }
 
 /* ------------------------------------------------------------------------------------------------ */

@@ -34,12 +34,14 @@ const char *kc_fusion_kind_name(enum kc_fusion_kind k)
 	return (unsigned)k <= KC_FUSE_UNKNOWN ? names[k] : "?";
 }
 
-/* *acc += weight * p, treating a NULL p as zero. */
+/* *acc += weight * p, treating a NULL p as zero. Only an fma weighs 2: the rest needs no scaled copy. */
 static int accumulate(struct kc_arena *a, struct kc_poly **acc, const struct kc_poly *p, long long weight)
 {
 	struct kc_poly *scaled;
 	if (!p)
 		return 0;
+	if (weight == 1)
+		return kc_poly_add(a, *acc, p, acc);
 	if (kc_poly_scale(a, p, kc_rat_int(weight), &scaled) < 0)
 		return -1;
 	return kc_poly_add(a, *acc, scaled, acc);

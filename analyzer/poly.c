@@ -1,7 +1,11 @@
 /* poly.c — exact polynomials over the rationals. See poly.h for the contract and the canonical order.
  *
- * Every polynomial is built the same way: terms are pushed into a malloc'd scratch vector, then finish()
- * sorts, combines and copies them into the arena. That single path is what keeps every value canonical. */
+ * Every result is canonical when it is stored into the arena. Operations whose inputs are already in
+ * canonical order keep that order: a sum merges two sorted term lists, a scaling or a product with a single
+ * term maps terms one to one (monomial orders are compatible with multiplication), and splitting off a
+ * power of one symbol divides by a monomial all the selected terms share. Only a product of two sums
+ * produces terms in no useful order; finish() sorts and combines those. Scratch terms live on the stack
+ * (struct tvec), so an operation costs its arithmetic and one arena allocation, not a malloc. */
 #include "poly.h"
 
 #include <stdint.h>
@@ -30,9 +34,22 @@ struct kc_poly {
 
 static u128 uabs(i128 v) { return v < 0 ? -(u128)v : (u128)v; }
 
+static uint64_t gcd64(uint64_t x, uint64_t y)
+{
+	while (y) {
+		uint64_t r = x % y;
+		x = y;
+		y = r;
+	}
+	return x;
+}
+
+/* 128-bit division is a libgcc call; counts almost always fit in 64 bits, so finish there. */
 static u128 gcd_u(u128 x, u128 y)
 {
 	while (y) {
+		if (!(x >> 64) && !(y >> 64))
+			return gcd64((uint64_t)x, (uint64_t)y);
 		u128 r = x % y;
 		x = y;
 		y = r;
@@ -50,8 +67,8 @@ static int rat_make(i128 num, i128 den, struct kc_rat *out)
 		den = -den;
 	}
 	i128 g = (i128)gcd_u(uabs(num), (u128)den);
-	out->num = num / g;
-	out->den = den / g;
+	out->num = g == 1 ? num : num / g;
+	out->den = g == 1 ? den : den / g;
 	return 0;
 }
 
@@ -59,6 +76,13 @@ struct kc_rat kc_rat_int(long long v) { return (struct kc_rat){v, 1}; }
 
 int kc_rat_add(struct kc_rat x, struct kc_rat y, struct kc_rat *out)
 {
+	i128 s;
+	if (x.den == 1 && y.den == 1) { /* integer counts, the common case, need no gcd */
+		if (__builtin_add_overflow(x.num, y.num, &s) || s == I128_MIN)
+			return -1;
+		*out = (struct kc_rat){s, 1};
+		return 0;
+	}
 	/* Scale by the cofactors of gcd(den) rather than by whole denominators: smaller intermediates. */
 	i128 g = (i128)gcd_u((u128)x.den, (u128)y.den);
 	i128 xs = y.den / g, ys = x.den / g, p, q, num, den;
@@ -76,6 +100,13 @@ int kc_rat_sub(struct kc_rat x, struct kc_rat y, struct kc_rat *out)
 
 int kc_rat_mul(struct kc_rat x, struct kc_rat y, struct kc_rat *out)
 {
+	i128 p;
+	if (x.den == 1 && y.den == 1) {
+		if (__builtin_mul_overflow(x.num, y.num, &p) || p == I128_MIN)
+			return -1;
+		*out = (struct kc_rat){p, 1};
+		return 0;
+	}
 	/* Cross-cancel first so that a product that fits is never refused for its intermediates. */
 	i128 g1 = (i128)gcd_u(uabs(x.num), (u128)y.den), g2 = (i128)gcd_u(uabs(y.num), (u128)x.den);
 	i128 num, den;
@@ -95,34 +126,75 @@ int kc_rat_div(struct kc_rat x, struct kc_rat y, struct kc_rat *out)
 
 /* ---- construction ------------------------------------------------------------------------------- */
 
+/* Scratch terms for one operation: the first SCRATCH_TERMS on the stack, more on the heap. Most results
+ * have a handful of terms, and a malloc per operation used to cost more than the arithmetic. */
+#define SCRATCH_TERMS 32
+
 struct tvec {
-	struct term *t;
+	struct term *t; /* local, or malloc'd once n outgrows it */
 	size_t n, cap;
+	struct term local[SCRATCH_TERMS];
 };
 
-static struct term *tvec_push(struct tvec *v, const struct term *t)
+static void tvec_init(struct tvec *v)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		struct term *nt = realloc(v->t, cap * sizeof(*nt));
-		if (!nt) {
-			fprintf(stderr, "kcost: fatal: out of memory (%zu terms)\n", cap);
-			abort();
-		}
-		v->t = nt;
-		v->cap = cap;
+	v->t = v->local;
+	v->n = 0;
+	v->cap = SCRATCH_TERMS;
+}
+
+static void tvec_release(struct tvec *v)
+{
+	if (v->t != v->local)
+		free(v->t);
+}
+
+/* Room for `need` terms. Aborts on out-of-memory, like the arena. */
+static void tvec_reserve(struct tvec *v, size_t need)
+{
+	if (need <= v->cap)
+		return;
+	size_t cap = v->cap * 2 > need ? v->cap * 2 : need;
+	struct term *nt = v->t == v->local ? malloc(cap * sizeof(*nt)) : realloc(v->t, cap * sizeof(*nt));
+	if (!nt) {
+		fprintf(stderr, "kcost: fatal: out of memory (%zu terms)\n", cap);
+		abort();
 	}
-	v->t[v->n] = *t;
-	return &v->t[v->n++];
+	if (v->t == v->local)
+		memcpy(nt, v->local, v->n * sizeof(*nt));
+	v->t = nt;
+	v->cap = cap;
 }
 
 /* Graded lexicographic order, larger first: total degree, then the exponent of the lowest id. */
-static int term_cmp(const void *pa, const void *pb)
+static int term_cmp(const struct term *x, const struct term *y)
 {
-	const struct term *x = pa, *y = pb;
 	if (x->deg != y->deg)
 		return x->deg > y->deg ? -1 : 1;
 	return memcmp(y->e, x->e, KC_POLY_MAX_SYMS);
+}
+
+/* Stable merge sort into canonical order; tmp has room for n terms. Short runs use insertion sort. */
+static void sort_terms(struct term *t, size_t n, struct term *tmp)
+{
+	if (n <= 8) {
+		for (size_t i = 1; i < n; i++) {
+			struct term x = t[i];
+			size_t j = i;
+			for (; j > 0 && term_cmp(&t[j - 1], &x) > 0; j--)
+				t[j] = t[j - 1];
+			t[j] = x;
+		}
+		return;
+	}
+	size_t h = n / 2, i = 0, j = h, k = 0;
+	sort_terms(t, h, tmp);
+	sort_terms(t + h, n - h, tmp);
+	while (i < h && j < n)
+		tmp[k++] = term_cmp(&t[j], &t[i]) < 0 ? t[j++] : t[i++];
+	while (i < h)
+		tmp[k++] = t[i++];
+	memcpy(t, tmp, k * sizeof(*t)); /* t[j..n) is already in place */
 }
 
 static struct kc_poly *poly_alloc(struct kc_arena *a, size_t n)
@@ -132,30 +204,39 @@ static struct kc_poly *poly_alloc(struct kc_arena *a, size_t n)
 	return p;
 }
 
-/* Sort, combine like terms, drop zeros and copy into the arena. Frees the vector in every case. */
+/* A polynomial with a copy of n canonical terms. */
+static struct kc_poly *poly_store(struct kc_arena *a, const struct term *t, size_t n)
+{
+	struct kc_poly *p = poly_alloc(a, n);
+	if (n)
+		memcpy(p->t, t, n * sizeof(p->t[0]));
+	return p;
+}
+
+/* Sort, combine like terms, drop zeros and copy into the arena. Releases the vector in every case. */
 static int finish(struct kc_arena *a, struct tvec *v, struct kc_poly **out)
 {
-	size_t n = 0, i;
+	size_t n = 0, m = 0, i;
 	int rc = 0;
-	if (v->n)
-		qsort(v->t, v->n, sizeof(v->t[0]), term_cmp);
+	if (v->n > 1) {
+		struct tvec tmp;
+		tvec_init(&tmp);
+		tvec_reserve(&tmp, v->n);
+		sort_terms(v->t, v->n, tmp.t);
+		tvec_release(&tmp);
+	}
 	for (i = 0; i < v->n && rc == 0; i++) {
 		if (n && term_cmp(&v->t[n - 1], &v->t[i]) == 0)
 			rc = kc_rat_add(v->t[n - 1].c, v->t[i].c, &v->t[n - 1].c);
 		else
 			v->t[n++] = v->t[i];
 	}
-	if (rc == 0) {
-		size_t m = 0;
-		for (i = 0; i < n; i++)
-			if (v->t[i].c.num != 0)
-				v->t[m++] = v->t[i];
-		struct kc_poly *p = poly_alloc(a, m);
-		if (m)
-			memcpy(p->t, v->t, m * sizeof(p->t[0]));
-		*out = p;
-	}
-	free(v->t);
+	for (i = 0; i < n; i++)
+		if (v->t[i].c.num != 0)
+			v->t[m++] = v->t[i];
+	if (rc == 0)
+		*out = poly_store(a, v->t, m);
+	tvec_release(v);
 	return rc;
 }
 
@@ -195,47 +276,59 @@ struct kc_poly *kc_poly_sym(struct kc_arena *a, int sym)
 
 /* ---- arithmetic --------------------------------------------------------------------------------- */
 
-/* Push c * (the terms of x). */
-static int push_scaled(struct tvec *v, const struct kc_poly *x, struct kc_rat c)
-{
-	for (int i = 0; i < x->n; i++) {
-		struct term t = x->t[i];
-		if (kc_rat_mul(t.c, c, &t.c) < 0)
-			return -1;
-		tvec_push(v, &t);
-	}
-	return 0;
-}
-
-static int combine(struct kc_arena *a, const struct kc_poly *x, const struct kc_poly *y, long long ysign,
+/* x + y or x - y: a merge of two canonical term lists, where like terms meet side by side. */
+static int combine(struct kc_arena *a, const struct kc_poly *x, const struct kc_poly *y, int negate_y,
                    struct kc_poly **out)
 {
-	struct tvec v = {0};
-	if (push_scaled(&v, x, kc_rat_int(1)) < 0 || push_scaled(&v, y, kc_rat_int(ysign)) < 0) {
-		free(v.t);
-		return -1;
+	struct tvec v;
+	int i = 0, j = 0, rc = 0;
+	tvec_init(&v);
+	tvec_reserve(&v, (size_t)x->n + (size_t)y->n);
+	while (rc == 0 && (i < x->n || j < y->n)) {
+		int order = i == x->n ? 1 : j == y->n ? -1 : term_cmp(&x->t[i], &y->t[j]);
+		if (order < 0) {
+			v.t[v.n++] = x->t[i++];
+			continue;
+		}
+		struct term t = y->t[j++];
+		if (negate_y)
+			t.c.num = -t.c.num; /* a kc_rat is never I128_MIN */
+		if (order == 0)
+			rc = kc_rat_add(x->t[i++].c, t.c, &t.c);
+		if (rc == 0 && t.c.num != 0)
+			v.t[v.n++] = t;
 	}
-	return finish(a, &v, out);
+	if (rc == 0)
+		*out = poly_store(a, v.t, v.n);
+	tvec_release(&v);
+	return rc;
 }
 
 int kc_poly_add(struct kc_arena *a, const struct kc_poly *x, const struct kc_poly *y, struct kc_poly **out)
 {
-	return combine(a, x, y, 1, out);
+	return combine(a, x, y, 0, out);
 }
 
 int kc_poly_sub(struct kc_arena *a, const struct kc_poly *x, const struct kc_poly *y, struct kc_poly **out)
 {
-	return combine(a, x, y, -1, out);
+	return combine(a, x, y, 1, out);
 }
 
+/* c * x keeps x's order, and c != 0 keeps every term: the terms are scaled in place of a copy. */
 int kc_poly_scale(struct kc_arena *a, const struct kc_poly *x, struct kc_rat c, struct kc_poly **out)
 {
-	struct tvec v = {0};
-	if (rat_make(c.num, c.den, &c) < 0 || push_scaled(&v, x, c) < 0) {
-		free(v.t);
+	if (rat_make(c.num, c.den, &c) < 0)
 		return -1;
+	if (c.num == 0) {
+		*out = kc_poly_zero(a);
+		return 0;
 	}
-	return finish(a, &v, out);
+	struct kc_poly *p = poly_store(a, x->t, (size_t)x->n);
+	for (int i = 0; i < p->n; i++)
+		if (kc_rat_mul(x->t[i].c, c, &p->t[i].c) < 0)
+			return -1; /* p stays in the arena as garbage, which poly.h allows */
+	*out = p;
+	return 0;
 }
 
 int kc_poly_neg(struct kc_arena *a, const struct kc_poly *x, struct kc_poly **out)
@@ -243,41 +336,66 @@ int kc_poly_neg(struct kc_arena *a, const struct kc_poly *x, struct kc_poly **ou
 	return kc_poly_scale(a, x, kc_rat_int(-1), out);
 }
 
-/* The product of two terms; -1 on coefficient overflow or an exponent above KC_POLY_MAX_EXP. */
+/* The product of two terms; -1 on coefficient overflow or an exponent above KC_POLY_MAX_EXP. The exponent
+ * loop has no early exit so that the compiler can vectorize it. */
 static int term_mul(const struct term *x, const struct term *y, struct term *out)
 {
+	int too_big = 0;
 	if (kc_rat_mul(x->c, y->c, &out->c) < 0)
 		return -1;
 	for (int s = 0; s < KC_POLY_MAX_SYMS; s++) {
 		int e = x->e[s] + y->e[s];
-		if (e > KC_POLY_MAX_EXP)
-			return -1;
+		too_big |= e > KC_POLY_MAX_EXP;
 		out->e[s] = (uint8_t)e;
 	}
 	out->deg = x->deg + y->deg;
+	return too_big ? -1 : 0;
+}
+
+/* A single term times a canonical polynomial: the products are distinct, nonzero and already in order. */
+static int mul_term(struct kc_arena *a, const struct term *m, const struct kc_poly *y, int term_first,
+                    struct kc_poly **out)
+{
+	struct kc_poly *p = poly_alloc(a, (size_t)y->n);
+	for (int j = 0; j < y->n; j++)
+		if (term_mul(term_first ? m : &y->t[j], term_first ? &y->t[j] : m, &p->t[j]) < 0)
+			return -1;
+	*out = p;
 	return 0;
 }
 
 int kc_poly_mul(struct kc_arena *a, const struct kc_poly *x, const struct kc_poly *y, struct kc_poly **out)
 {
-	struct tvec v = {0};
-	for (int i = 0; i < x->n; i++) {
-		for (int j = 0; j < y->n; j++) {
-			struct term t;
-			if (term_mul(&x->t[i], &y->t[j], &t) < 0) {
-				free(v.t);
+	struct tvec v;
+	if (x->n == 1)
+		return mul_term(a, &x->t[0], y, 1, out);
+	if (y->n == 1)
+		return mul_term(a, &y->t[0], x, 0, out);
+	tvec_init(&v);
+	tvec_reserve(&v, (size_t)x->n * (size_t)y->n);
+	for (int i = 0; i < x->n; i++)
+		for (int j = 0; j < y->n; j++)
+			if (term_mul(&x->t[i], &y->t[j], &v.t[v.n++]) < 0) {
+				tvec_release(&v);
 				return -1;
 			}
-			tvec_push(&v, &t);
-		}
-	}
 	return finish(a, &v, out);
 }
 
-int kc_poly_pow(struct kc_arena *a, const struct kc_poly *x, int k, struct kc_poly **out)
+/* Composite operations (powers, substitutions, sums) build many intermediate polynomials. They live in a
+ * scratch arena released at the end, and only the result is copied into the caller's: otherwise dead
+ * intermediates would be half of an analysis arena, and fresh memory is paid for in page faults. */
+static int keep_result(struct kc_arena *a, struct kc_arena *scratch, int rc, const struct kc_poly *r,
+                       struct kc_poly **out)
 {
-	if (k < 0)
-		return -1;
+	if (rc == 0)
+		*out = poly_store(a, r->t, (size_t)r->n);
+	kc_arena_release(scratch);
+	return rc;
+}
+
+static int pow_in(struct kc_arena *a, const struct kc_poly *x, int k, struct kc_poly **out)
+{
 	/* Plain repeated multiplication: exponents are small (KC_POLY_MAX_EXP bounds any useful k). */
 	struct kc_poly *r = kc_poly_const(a, 1, 1);
 	for (int i = 0; i < k; i++)
@@ -285,6 +403,35 @@ int kc_poly_pow(struct kc_arena *a, const struct kc_poly *x, int k, struct kc_po
 			return -1;
 	*out = r;
 	return 0;
+}
+
+int kc_poly_pow(struct kc_arena *a, const struct kc_poly *x, int k, struct kc_poly **out)
+{
+	struct kc_arena scratch = KC_ARENA_INIT;
+	struct kc_poly *r = NULL;
+	if (k < 0)
+		return -1;
+	int rc = pow_in(&scratch, x, k, &r);
+	return keep_result(a, &scratch, rc, r, out);
+}
+
+/* The terms of p whose exponent of sym is d, divided by sym^d. Dividing terms by a monomial they all
+ * share keeps them distinct and in order. */
+static struct kc_poly *coefficient_of(struct kc_arena *a, const struct kc_poly *p, int sym, int d)
+{
+	int n = 0;
+	for (int i = 0; i < p->n; i++)
+		n += p->t[i].e[sym] == d;
+	struct kc_poly *c = poly_alloc(a, (size_t)n);
+	n = 0;
+	for (int i = 0; i < p->n; i++) {
+		if (p->t[i].e[sym] != d)
+			continue;
+		c->t[n] = p->t[i];
+		c->t[n].e[sym] = 0;
+		c->t[n++].deg -= d;
+	}
+	return c;
 }
 
 /* Split p by powers of sym: p = sum_{d=0}^{*maxd} c[d] * sym^d, where no c[d] contains sym. */
@@ -295,29 +442,19 @@ static int collect(struct kc_arena *a, const struct kc_poly *p, int sym, struct 
 		if (p->t[i].e[sym] > D)
 			D = p->t[i].e[sym];
 	struct kc_poly **cs = KC_NEW_N(a, struct kc_poly *, D + 1);
-	for (int d = 0; d <= D; d++) {
-		struct tvec v = {0};
-		for (int i = 0; i < p->n; i++) {
-			if (p->t[i].e[sym] != d)
-				continue;
-			struct term *t = tvec_push(&v, &p->t[i]);
-			t->e[sym] = 0;
-			t->deg -= d;
-		}
-		if (finish(a, &v, &cs[d]) < 0)
-			return -1;
-	}
+	for (int d = 0; d <= D; d++)
+		cs[d] = coefficient_of(a, p, sym, d);
 	*c = cs;
 	*maxd = D;
 	return 0;
 }
 
-int kc_poly_subst(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *q,
-                  struct kc_poly **out)
+static int subst_in(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *q,
+                    struct kc_poly **out)
 {
 	struct kc_poly **c, *r;
 	int D;
-	if (!sym_ok(sym) || collect(a, p, sym, &c, &D) < 0)
+	if (collect(a, p, sym, &c, &D) < 0)
 		return -1;
 	/* Horner: fewer multiplications than building the powers of q, and c[d] never contains sym, so
 	 * a q that contains sym itself is fine. */
@@ -327,6 +464,21 @@ int kc_poly_subst(struct kc_arena *a, const struct kc_poly *p, int sym, const st
 			return -1;
 	*out = r;
 	return 0;
+}
+
+int kc_poly_subst(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *q,
+                  struct kc_poly **out)
+{
+	struct kc_arena scratch = KC_ARENA_INIT;
+	struct kc_poly *r = NULL;
+	if (!sym_ok(sym))
+		return -1;
+	if (!kc_poly_has_sym(p, sym)) { /* often so in footprints: nothing to substitute */
+		*out = poly_store(a, p->t, (size_t)p->n);
+		return 0;
+	}
+	int rc = subst_in(&scratch, p, sym, q, &r);
+	return keep_result(a, &scratch, rc, r, out);
 }
 
 /* ---- summation ---------------------------------------------------------------------------------- */
@@ -397,13 +549,12 @@ static int power_diffs(struct kc_arena *a, const struct kc_poly *hi, const struc
 	return 0;
 }
 
-int kc_poly_sum(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *lo,
-                const struct kc_poly *hi, struct kc_poly **out)
+static int sum_in(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *lo,
+                  const struct kc_poly *hi, struct kc_poly **out)
 {
 	struct kc_poly **c, **delta, *lom1, *r, *s;
 	int D;
-	if (!sym_ok(sym) || kc_poly_has_sym(lo, sym) || kc_poly_has_sym(hi, sym) ||
-	    collect(a, p, sym, &c, &D) < 0 || kc_poly_sub(a, lo, kc_poly_const(a, 1, 1), &lom1) < 0)
+	if (collect(a, p, sym, &c, &D) < 0 || kc_poly_sub(a, lo, kc_poly_const(a, 1, 1), &lom1) < 0)
 		return -1;
 	struct kc_rat *B = KC_NEW_N(a, struct kc_rat, D + 1);
 	i128 *row = KC_NEW_N(a, i128, D + 2);
@@ -423,6 +574,17 @@ int kc_poly_sum(struct kc_arena *a, const struct kc_poly *p, int sym, const stru
 	}
 	*out = r;
 	return 0;
+}
+
+int kc_poly_sum(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *lo,
+                const struct kc_poly *hi, struct kc_poly **out)
+{
+	struct kc_arena scratch = KC_ARENA_INIT;
+	struct kc_poly *r = NULL;
+	if (!sym_ok(sym) || kc_poly_has_sym(lo, sym) || kc_poly_has_sym(hi, sym))
+		return -1;
+	int rc = sum_in(&scratch, p, sym, lo, hi, &r);
+	return keep_result(a, &scratch, rc, r, out);
 }
 
 /* ---- queries ------------------------------------------------------------------------------------ */
@@ -543,16 +705,18 @@ int kc_poly_eval_int(const struct kc_poly *p, const long long *values, long long
 
 /* ---- formatting --------------------------------------------------------------------------------- */
 
+/* Decimal digits, written from the right; 64-bit steps once v fits (128-bit division is a libgcc call). */
 static void put_u128(struct kc_buf *b, u128 v)
 {
 	char d[40];
-	int n = 0;
-	do {
-		d[n++] = (char)('0' + (int)(v % 10));
-		v /= 10;
-	} while (v);
-	while (n)
-		kc_buf_putc(b, d[--n]);
+	int n = sizeof d;
+	for (; v >> 64; v /= 10)
+		d[--n] = (char)('0' + (int)(v % 10));
+	uint64_t w = (uint64_t)v;
+	do
+		d[--n] = (char)('0' + (int)(w % 10));
+	while (w /= 10);
+	kc_buf_add(b, d + n, sizeof d - (size_t)n);
 }
 
 static void put_mono(struct kc_buf *b, const uint8_t *e, const char *const *names)
@@ -564,12 +728,16 @@ static void put_mono(struct kc_buf *b, const uint8_t *e, const char *const *name
 		if (!first)
 			kc_buf_putc(b, '*');
 		first = 0;
-		if (names && names[s])
+		if (names && names[s]) {
 			kc_buf_puts(b, names[s]);
-		else
-			kc_buf_printf(b, "_s%d", s);
-		if (e[s] > 1)
-			kc_buf_printf(b, "^%d", e[s]);
+		} else {
+			kc_buf_puts(b, "_s");
+			put_u128(b, (u128)s);
+		}
+		if (e[s] > 1) {
+			kc_buf_putc(b, '^');
+			put_u128(b, e[s]);
+		}
 	}
 }
 
@@ -652,7 +820,7 @@ static void put_scaled(const struct kc_poly *p, i128 d, i128 g, const char *cons
 }
 
 static void mono_meet(const struct kc_poly *p, uint8_t *e);
-static int mono_div(struct kc_arena *a, const struct kc_poly *p, const uint8_t *e, struct kc_poly **out);
+static void term_div(struct term *t, const uint8_t *e);
 
 /* A sum whose terms share a monomial m is written with m factored out, after the content:
  * "10*tsteps*(n^2 - 4*n + 4)", "n*(n + 1)/2", "-2*n*(m + 1)". */
@@ -667,12 +835,6 @@ static int put_monomial_factored(const struct kc_poly *p, i128 d, i128 g, const 
 		any |= e[s] != 0;
 	if (p->n < 2 || !any)
 		return 0;
-	struct kc_arena tmp = KC_ARENA_INIT;
-	struct kc_poly *q;
-	if (mono_div(&tmp, p, e, &q) < 0) {
-		kc_arena_release(&tmp);
-		return 0;
-	}
 	int lead_neg = p->t[0].c.num < 0;
 	kc_buf_puts(b, lead_neg ? "-" : "");
 	if (g > 1) {
@@ -681,17 +843,17 @@ static int put_monomial_factored(const struct kc_poly *p, i128 d, i128 g, const 
 	}
 	put_mono(b, e, names);
 	kc_buf_puts(b, "*(");
-	for (int i = 0; i < q->n; i++) {
-		const struct term *t = &q->t[i];
-		i128 k = t->c.num * (d / t->c.den) / g; /* exact: g and d are p's content and denominator */
-		put_term(b, (k < 0) != lead_neg, uabs(k), 1, t, names, i == 0);
+	for (int i = 0; i < p->n; i++) {
+		struct term t = p->t[i]; /* the term of p / e */
+		term_div(&t, e);
+		i128 k = t.c.num * (d / t.c.den) / g; /* exact: g and d are p's content and denominator */
+		put_term(b, (k < 0) != lead_neg, uabs(k), 1, &t, names, i == 0);
 	}
 	kc_buf_putc(b, ')');
 	if (d > 1) {
 		kc_buf_putc(b, '/');
 		put_u128(b, (u128)d);
 	}
-	kc_arena_release(&tmp);
 	return 1;
 }
 
@@ -736,18 +898,24 @@ static void mono_meet(const struct kc_poly *p, uint8_t *e)
 				e[s] = p->t[i].e[s];
 }
 
-/* p divided by the monomial e, which divides every term of p. */
+/* t divided by the monomial e, which divides it. */
+static void term_div(struct term *t, const uint8_t *e)
+{
+	for (int s = 0; s < KC_POLY_MAX_SYMS; s++) {
+		t->e[s] = (uint8_t)(t->e[s] - e[s]);
+		t->deg -= e[s];
+	}
+}
+
+/* p divided by the monomial e, which divides every term of p: like coefficient_of, the terms stay distinct
+ * and in order. */
 static int mono_div(struct kc_arena *a, const struct kc_poly *p, const uint8_t *e, struct kc_poly **out)
 {
-	struct tvec v = {0};
-	for (int i = 0; i < p->n; i++) {
-		struct term *t = tvec_push(&v, &p->t[i]);
-		for (int s = 0; s < KC_POLY_MAX_SYMS; s++) {
-			t->e[s] = (uint8_t)(t->e[s] - e[s]);
-			t->deg -= e[s];
-		}
-	}
-	return finish(a, &v, out);
+	struct kc_poly *q = poly_store(a, p->t, (size_t)p->n);
+	for (int i = 0; i < q->n; i++)
+		term_div(&q->t[i], e);
+	*out = q;
+	return 0;
 }
 
 static int ratio_reduce(struct kc_arena *a, const struct kc_poly *num, const struct kc_poly *den,

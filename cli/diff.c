@@ -1,15 +1,124 @@
-/* diff.c — `kcost diff BASE.json HEAD.json`: compare two runs for a review comment. */
+/* diff.c — `kcost diff [options] BASE.json HEAD.json`: the review comment for a pull request. */
+#include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "diff.h"
 
 int kc_cli_diff(int argc, char **argv);
 
+enum { DIFF_OK = 0, DIFF_INPUT = 1, DIFF_USAGE = 2, DIFF_INTERNAL = 3, DIFF_REGRESSED = 4 };
+
+static void usage(FILE *out)
+{
+	fputs("usage: kcost diff [options] BASE.json HEAD.json\n"
+	      "\n"
+	      "Compares two kcost runs (their report.json) function by function: the symbolic FLOP and byte\n"
+	      "formulas, the predicted intensity, and the measured median time with a noise-aware verdict.\n"
+	      "\n"
+	      "  --format md|text|json       output format (default: md, for a pull-request comment)\n"
+	      "  --threshold PCT             smallest time change that counts (default: 5)\n"
+	      "  --fail-on-regression PCT    exit 4 when a function got slower, or moves more bytes or FLOPs,\n"
+	      "                              by more than PCT percent\n"
+	      "\n"
+	      "Exit status: 0 no regression; 1 a file is missing or not a kcost report; 2 usage error;\n"
+	      "3 internal error; 4 regression beyond --fail-on-regression.\n",
+	      out);
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "kcost diff: error: %s%s%s%s\nTry 'kcost diff --help' for more information.\n", msg,
+	        arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	return DIFF_USAGE;
+}
+
+static int parse_pct(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = s ? strtod(s, &end) : -1;
+	if (!s || errno || *end || end == s || v < 0 || v > 10000)
+		return -1;
+	*out = v / 100;
+	return 0;
+}
+
+static cJSON *load(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "kcost diff: error: cannot open '%s': %s\n", path, strerror(errno));
+		return NULL;
+	}
+	struct kc_buf b = KC_BUF_INIT;
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		kc_buf_add(&b, chunk, n);
+	fclose(f);
+	const char *end = NULL;
+	cJSON *doc = cJSON_ParseWithOpts(kc_buf_str(&b), &end, 1);
+	if (!doc)
+		fprintf(stderr, "kcost diff: error: '%s' is not valid JSON (near byte %ld)\n", path,
+		        end ? (long)(end - kc_buf_str(&b)) : 0L);
+	kc_buf_release(&b);
+	return doc;
+}
+
 int kc_cli_diff(int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: kcost diff [--format md|text|json] [--fail-on-regression PCT] BASE.json HEAD.json");
-		return 0;
+	struct kc_diff_opts o = {0.05, 0, KC_DIFF_MD};
+	const char *files[2];
+	int nfiles = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return DIFF_OK;
+		} else if (!strcmp(a, "--format")) {
+			const char *v = i + 1 < argc ? argv[++i] : NULL;
+			if (v && !strcmp(v, "md"))
+				o.format = KC_DIFF_MD;
+			else if (v && !strcmp(v, "text"))
+				o.format = KC_DIFF_TEXT;
+			else if (v && !strcmp(v, "json"))
+				o.format = KC_DIFF_JSON;
+			else
+				return usage_error("--format expects md, text or json, got", v ? v : "");
+		} else if (!strcmp(a, "--fail-on-regression") || !strcmp(a, "--threshold")) {
+			double *dst = a[2] == 'f' ? &o.fail_on : &o.threshold;
+			if (parse_pct(i + 1 < argc ? argv[++i] : NULL, dst) < 0)
+				return usage_error("expected a percentage after", a);
+			if (dst == &o.fail_on && o.fail_on == 0)
+				o.fail_on = 1e-12; /* 0%: any regression fails */
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("unknown option", a);
+		} else if (nfiles < 2) {
+			files[nfiles++] = a;
+		} else {
+			return usage_error("expected two reports, got a third:", a);
+		}
 	}
-	fputs("kcost: error: 'kcost diff' is not available in this version yet\n", stderr);
-	return 3;
+	if (nfiles != 2)
+		return usage_error("expected BASE.json and HEAD.json", NULL);
+	cJSON *base = load(files[0]), *head = base ? load(files[1]) : NULL;
+	int status = DIFF_INPUT;
+	char err[512];
+	struct kc_diff *d = base && head ? kc_diff_compare(base, head, &o, err, sizeof err) : NULL;
+	if (d) {
+		struct kc_buf b = KC_BUF_INIT;
+		kc_diff_render(d, &b);
+		fputs(kc_buf_str(&b), stdout);
+		kc_buf_release(&b);
+		status = kc_diff_regressed(d) ? DIFF_REGRESSED : DIFF_OK;
+	} else if (base && head) {
+		fprintf(stderr, "kcost diff: error: %s\n", err);
+	}
+	kc_diff_free(d);
+	cJSON_Delete(base);
+	cJSON_Delete(head);
+	return status;
 }

@@ -11,6 +11,7 @@
 #include "options.h"
 #include "progress.h"
 #include "report.h"
+#include "runner.h"
 
 #ifndef KCOST_VERSION
 #define KCOST_VERSION "0.0.0"
@@ -104,6 +105,27 @@ static int print_stdout(const struct kc_options *o, const struct kc_analysis *an
 	return 0;
 }
 
+/* Compile and time the kernels, measure the machine (cached). Returns the number of kernels that could
+ * not be measured (crash, timeout, compile error, mismatch with their reference), or -1. */
+static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc_measurements *m, int color)
+{
+	struct kc_diags diags = {0};
+	struct kc_runner_opts ro = {
+		.cc = o->cc, .cflags = o->cflags, .extra_args = o->clang_args, .n_extra_args = o->n_clang_args,
+		.include_dir = KCOST_ANNOTATIONS_DIR, .time_budget = o->time_budget, .timeout = o->timeout,
+		.remeasure = o->remeasure, .verbose = o->verbose, .progress = kc_progress,
+	};
+	int rc = kc_run(an, &ro, &an->arena, m, &diags);
+	kc_progress_done();
+	print_diags(&diags, o->verbose, color);
+	if (rc < 0)
+		return -1;
+	int failed = 0;
+	for (int i = 0; i < m->n; i++)
+		failed += m->items[i].error != NULL;
+	return failed;
+}
+
 static int run(struct kc_options *o, int argc, char **argv)
 {
 	int color = use_color(o, stderr);
@@ -144,6 +166,8 @@ static int run(struct kc_options *o, int argc, char **argv)
 	};
 	struct kc_measurements m = {0};
 	const char *err;
+	if (!o->no_run && t.functions && measure(o, &an, &m, color) > 0)
+		input_errors = 1;
 	int status = input_errors ? KC_EXIT_INPUT : KC_EXIT_OK;
 	kc_progress("writing report", 0, 0, ro.out_dir);
 	if (kc_report_write(&an, &m, &ro, &err) < 0) {

@@ -8,104 +8,169 @@
 #include <string.h>
 #include <time.h>
 
-void kc_report_figure(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out)
+/* Deriving the figures of one cost. Formatting is most of a figure's price, and a function's only nest
+ * usually costs exactly what the function does: a figure whose polynomial equals the one of the same figure
+ * in `like` (the function's, when deriving a nest's) is copied from it. */
+struct builder {
+	struct kc_arena *a;
+	const struct kc_function *f;
+	const struct kc_cost_figures *like; /* NULL: nothing to copy from */
+	struct kc_buf text;                 /* scratch for formulas, reused */
+};
+
+static void figure_of(struct builder *bd, const struct kc_poly *p, const struct kc_figure *like,
+                      struct kc_figure *out)
 {
-	struct kc_buf text = KC_BUF_INIT;
+	if (like && like->poly && p && kc_poly_equal(p, like->poly)) {
+		*out = *like;
+		return;
+	}
 	memset(out, 0, sizeof *out);
 	if (!p) {
 		out->why = "not available";
 		return;
 	}
 	out->poly = p;
-	kc_function_format(f, p, &text);
-	out->expr = kc_arena_strdup(a, kc_buf_str(&text));
-	kc_buf_release(&text);
-	out->has_value = kc_function_eval(f, p, &out->value, &out->why) == 0;
+	kc_buf_reset(&bd->text);
+	kc_function_format(bd->f, p, &bd->text);
+	out->expr = kc_arena_strndup(bd->a, kc_buf_str(&bd->text), bd->text.len);
+	out->has_value = kc_function_eval(bd->f, p, &out->value, &out->why) == 0;
 	if (out->has_value)
 		out->why = NULL;
 }
 
+void kc_report_figure(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out)
+{
+	struct builder bd = {a, f, NULL, KC_BUF_INIT};
+	figure_of(&bd, p, NULL, out);
+	kc_buf_release(&bd.text);
+}
+
 /* The figure of a total that a kc_cost_* / kc_traffic_* call computed with result code rc. */
-static void total_figure(struct kc_arena *a, const struct kc_function *f, int rc, const struct kc_poly *p,
+static void total_figure(struct builder *bd, int rc, const struct kc_poly *p, const struct kc_figure *like,
                          struct kc_figure *out)
 {
-	kc_report_figure(a, f, rc < 0 ? NULL : p, out);
+	figure_of(bd, rc < 0 ? NULL : p, like, out);
 	if (rc < 0)
 		out->why = "the count overflows";
 }
 
-static void flops_figures(struct kc_arena *a, const struct kc_function *f, const struct kc_cost *c,
-                          struct kc_cost_figures *out)
+static void flops_figures(struct builder *bd, const struct kc_cost *c, struct kc_cost_figures *out)
 {
+	const struct kc_cost_figures *like = bd->like;
 	struct kc_poly *p = NULL;
-	int rc = kc_cost_flops(a, c, &p);
-	total_figure(a, f, rc, p, &out->flops);
+	int rc = kc_cost_flops(bd->a, c, &p);
+	total_figure(bd, rc, p, like ? &like->flops : NULL, &out->flops);
 	for (int op = 0; op < KC_OP_N; op++) {
-		rc = kc_cost_flops_op(a, c, (enum kc_op)op, &p);
-		total_figure(a, f, rc, p, &out->by_op[op]);
+		rc = kc_cost_flops_op(bd->a, c, (enum kc_op)op, &p);
+		total_figure(bd, rc, p, like ? &like->by_op[op] : NULL, &out->by_op[op]);
 	}
 	for (int pr = 0; pr < KC_PREC_N; pr++) {
-		rc = kc_cost_flops_prec(a, c, (enum kc_prec)pr, &p);
-		total_figure(a, f, rc, p, &out->by_prec[pr]);
+		rc = kc_cost_flops_prec(bd->a, c, (enum kc_prec)pr, &p);
+		total_figure(bd, rc, p, like ? &like->by_prec[pr] : NULL, &out->by_prec[pr]);
 	}
-	rc = kc_cost_transcendentals(a, c, &p);
-	total_figure(a, f, rc, p, &out->transcendentals);
-	kc_report_figure(a, f, c->cmp ? c->cmp : kc_poly_zero(a), &out->cmp);
+	rc = kc_cost_transcendentals(bd->a, c, &p);
+	total_figure(bd, rc, p, like ? &like->transcendentals : NULL, &out->transcendentals);
+	figure_of(bd, c->cmp ? c->cmp : kc_poly_zero(bd->a), like ? &like->cmp : NULL, &out->cmp);
 }
 
 /* Bytes of one traffic model; a model with neither reads nor writes recorded is not available. */
-static void traffic_figures(struct kc_arena *a, const struct kc_function *f, const struct kc_traffic *t, int model,
-                            struct kc_cost_figures *out)
+static void traffic_figures(struct builder *bd, const struct kc_traffic *t, int model, struct kc_cost_figures *out)
 {
+	const struct kc_cost_figures *like = bd->like;
 	struct kc_poly *total = NULL;
 	if (!t->read && !t->write) {
-		kc_report_figure(a, f, NULL, &out->bytes[model]);
-		kc_report_figure(a, f, NULL, &out->read[model]);
-		kc_report_figure(a, f, NULL, &out->write[model]);
+		figure_of(bd, NULL, NULL, &out->bytes[model]);
+		figure_of(bd, NULL, NULL, &out->read[model]);
+		figure_of(bd, NULL, NULL, &out->write[model]);
 		return;
 	}
-	int rc = kc_traffic_total(a, t, &total);
-	total_figure(a, f, rc, total, &out->bytes[model]);
-	kc_report_figure(a, f, t->read ? t->read : kc_poly_zero(a), &out->read[model]);
-	kc_report_figure(a, f, t->write ? t->write : kc_poly_zero(a), &out->write[model]);
+	int rc = kc_traffic_total(bd->a, t, &total);
+	total_figure(bd, rc, total, like ? &like->bytes[model] : NULL, &out->bytes[model]);
+	figure_of(bd, t->read ? t->read : kc_poly_zero(bd->a), like ? &like->read[model] : NULL, &out->read[model]);
+	figure_of(bd, t->write ? t->write : kc_poly_zero(bd->a), like ? &like->write[model] : NULL,
+	          &out->write[model]);
 }
 
 /* intensity = FLOPs / bytes of the model, as a number and as a reduced formula. */
-static void intensity_figures(struct kc_arena *a, const struct kc_function *f, int model, struct kc_cost_figures *out)
+static void intensity_figures(struct builder *bd, int model, struct kc_cost_figures *out)
 {
 	const struct kc_figure *fl = &out->flops, *by = &out->bytes[model];
+	const struct kc_cost_figures *like = bd->like;
 	if (fl->has_value && by->has_value && by->value > 0) {
 		out->has_intensity[model] = 1;
 		out->intensity[model] = (double)fl->value / (double)by->value;
 	}
-	if (fl->poly && by->poly && !kc_poly_is_zero(by->poly)) {
-		struct kc_buf text = KC_BUF_INIT;
-		kc_poly_format_ratio(fl->poly, by->poly, f->syms.names, &text);
-		out->intensity_expr[model] = kc_arena_strdup(a, kc_buf_str(&text));
-		kc_buf_release(&text);
+	if (like && fl->poly == like->flops.poly && by->poly == like->bytes[model].poly) {
+		out->intensity_expr[model] = like->intensity_expr[model]; /* both figures were copied from like */
+	} else if (fl->poly && by->poly && !kc_poly_is_zero(by->poly)) {
+		kc_buf_reset(&bd->text);
+		kc_poly_format_ratio(fl->poly, by->poly, bd->f->syms.names, &bd->text);
+		out->intensity_expr[model] = kc_arena_strndup(bd->a, kc_buf_str(&bd->text), bd->text.len);
+	}
+}
+
+static void cost_figures(struct builder *bd, const struct kc_cost *c, const struct kc_traffic *t,
+                         struct kc_cost_figures *out)
+{
+	memset(out, 0, sizeof *out);
+	flops_figures(bd, c, out);
+	for (int model = 0; model < KC_MODEL_N; model++) {
+		traffic_figures(bd, &t[model], model, out);
+		intensity_figures(bd, model, out);
 	}
 }
 
 void kc_report_cost_figures(struct kc_arena *a, const struct kc_function *f, const struct kc_cost *c,
                             const struct kc_traffic *t, struct kc_cost_figures *out)
 {
-	memset(out, 0, sizeof *out);
-	flops_figures(a, f, c, out);
-	for (int model = 0; model < KC_MODEL_N; model++) {
-		traffic_figures(a, f, &t[model], model, out);
-		intensity_figures(a, f, model, out);
-	}
+	struct builder bd = {a, f, NULL, KC_BUF_INIT};
+	cost_figures(&bd, c, t, out);
+	kc_buf_release(&bd.text);
 }
 
-struct kc_cost_figures *kc_report_function_figures(struct kc_arena *a, const struct kc_analysis *an)
+void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an)
 {
-	struct kc_cost_figures *all = KC_NEW_N(a, struct kc_cost_figures, an->n_functions + 1);
+	struct kc_arena *a = &rf->arena;
+	*rf = (struct kc_report_figures){.an = an, .arena = KC_ARENA_INIT};
+	rf->functions = KC_NEW_N(a, struct kc_cost_figures, an->n_functions + 1);
+	rf->nests = KC_NEW_N(a, struct kc_nest_figures *, an->n_functions + 1);
+	struct builder bd = {a, NULL, NULL, KC_BUF_INIT};
 	for (int i = 0; i < an->n_functions; i++) {
-		const struct kc_function *f = an->functions[i];
-		if (!f->skip)
-			kc_report_cost_figures(a, f, &f->cost, f->traffic, &all[i]);
+		bd.f = an->functions[i];
+		if (!bd.f->skip)
+			cost_figures(&bd, &bd.f->cost, bd.f->traffic, &rf->functions[i]);
 	}
+	kc_buf_release(&bd.text);
+}
+
+/* Every nest of function i at once: an output that shows one nest shows them all. */
+static struct kc_nest_figures *nest_figures(struct kc_arena *a, const struct kc_function *f,
+                                            const struct kc_cost_figures *whole)
+{
+	struct kc_nest_figures *all = KC_NEW_N(a, struct kc_nest_figures, f->n_nests + 1);
+	struct builder bd = {a, f, whole, KC_BUF_INIT};
+	for (int j = 0; j < f->n_nests; j++) {
+		const struct kc_nest *nest = &f->nests[j];
+		cost_figures(&bd, &nest->cost, nest->traffic, &all[j].cost);
+		figure_of(&bd, nest->trips, NULL, &all[j].trips);
+	}
+	kc_buf_release(&bd.text);
 	return all;
+}
+
+const struct kc_nest_figures *kc_report_nest_figures(struct kc_report_figures *rf, int i, int j)
+{
+	if (!rf->nests[i])
+		rf->nests[i] = nest_figures(&rf->arena, rf->an->functions[i], &rf->functions[i]);
+	return &rf->nests[i][j];
+}
+
+void kc_report_figures_release(struct kc_report_figures *rf)
+{
+	kc_arena_release(&rf->arena);
+	rf->functions = NULL;
+	rf->nests = NULL;
 }
 
 void kc_report_buffer_bytes(struct kc_arena *a, const struct kc_function *f, const struct kc_buffer *buf,

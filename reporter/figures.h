@@ -1,11 +1,12 @@
-/* figures.h — internal to reporter/: the numbers every output shows, derived once per call from the model,
- * and their human-readable formatting. Not part of kcost's interface (report.h is). */
+/* figures.h — internal to reporter/: the numbers every output shows, derived from the model once per report
+ * and shared by its outputs, and their human-readable formatting. Not part of kcost's interface (report.h is). */
 #ifndef KC_FIGURES_H
 #define KC_FIGURES_H
 
 #include "buf.h"
 #include "measure.h"
 #include "model.h"
+#include "report.h"
 
 /* One count: its polynomial, its formula, and its value at the function's benchmark sizes. */
 struct kc_figure {
@@ -34,8 +35,53 @@ void kc_report_cost_figures(struct kc_arena *a, const struct kc_function *f, con
 /* The figure of one polynomial of f (p may be NULL: not available). */
 void kc_report_figure(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out);
 
-/* The figures of every function of an, indexed like an->functions (skipped functions left zeroed). */
-struct kc_cost_figures *kc_report_function_figures(struct kc_arena *a, const struct kc_analysis *an);
+/* The figures of one nest: its cost and its trip count. */
+struct kc_nest_figures {
+	struct kc_cost_figures cost;
+	struct kc_figure trips; /* "not available" for calls */
+};
+
+/* The figures of a whole report. Deriving them (sums of counts, formulas, reduced intensity ratios) costs far
+ * more than writing them, so kc_report_write derives them once and every output reads the same ones.
+ * functions[] is filled by kc_report_figures_init; a nest's figures are derived on first use (the terminal
+ * table never needs them). Everything lives in `arena`. */
+struct kc_report_figures {
+	const struct kc_analysis *an;
+	struct kc_arena arena;
+	struct kc_cost_figures *functions; /* indexed like an->functions; skipped functions left zeroed */
+	struct kc_nest_figures **nests;    /* nests[i][j] once derived, for function i and nest j */
+};
+
+void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an);
+/* The figures of nest j of function i (an index into an->functions). */
+const struct kc_nest_figures *kc_report_nest_figures(struct kc_report_figures *rf, int i, int j);
+void kc_report_figures_release(struct kc_report_figures *rf);
+
+/* Where a long output goes: text is appended to *b, and when out is not NULL, kc_report_drain empties b into
+ * out as it fills. The files of a large report run to megabytes; a buffer that held one whole would touch
+ * fresh memory at every doubling, which costs more than writing the file. */
+struct kc_report_sink {
+	struct kc_buf *b;
+	FILE *out;  /* NULL: everything stays in b */
+	int errnum; /* of the first failed write; 0 if none */
+};
+
+#define KC_REPORT_CHUNK (64u << 10)
+/* Write what b holds to out and empty b: always when `all`, else once it passes KC_REPORT_CHUNK. */
+void kc_report_drain(struct kc_report_sink *s, int all);
+
+/* The outputs of report.h from figures already derived (kc_report_write shares one set among all of them). */
+struct cJSON *kc_report_json_with(struct kc_report_figures *rf, const struct kc_measurements *m,
+                                  const struct kc_report_opts *o);
+/* report.json's text (without the final newline), the same bytes as cJSON_Print of kc_report_json_with's
+ * document; built and printed one function at a time, so a large report never holds the whole tree. 0, or
+ * -1 on out-of-memory (the sink then holds a partial text). */
+int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
+                        const struct kc_report_opts *o);
+void kc_report_html_with(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
+                         const struct kc_report_opts *o);
+void kc_report_markdown_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m);
+void kc_report_roofline_svg_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m);
 /* The size of buffer buf in bytes (extent * element size); not available when the extent is unknown. */
 void kc_report_buffer_bytes(struct kc_arena *a, const struct kc_function *f, const struct kc_buffer *buf,
                             struct kc_figure *out);

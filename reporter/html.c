@@ -12,11 +12,14 @@
 #define MAX_SOURCE_BYTES (8u << 20) /* larger files are not shown */
 #define MAX_SOURCE_LINES 2000       /* per function */
 
-/* A source file read for the listings, once per report. */
+/* A source file read for the listings, once per report, with where each line begins: a file of many
+ * functions is not rescanned from its first line for each one. */
 struct source {
 	const char *path;
 	const char *text; /* NULL when it could not be read */
 	size_t len;
+	size_t *line_begin; /* offset of line k + 1 in text, for k < n_lines */
+	unsigned n_lines;
 	struct source *next;
 };
 
@@ -25,15 +28,19 @@ struct html {
 	const struct kc_analysis *an;
 	const struct kc_measurements *m;
 	const struct kc_report_opts *o;
-	const struct kc_cost_figures *figs; /* per function, indexed like an->functions */
+	struct kc_report_figures *rf;
+	struct kc_report_sink *sink; /* drained between function sections */
+	int fn; /* index in an->functions of the function whose section is being written */
 	struct source *sources;
 };
 
-/* One {{name}} of the template and the fragment that replaces it. */
+/* One {{name}} of the template and what replaces it: fixed text, or a fragment written in place (rather
+ * than into a buffer of its own and copied: the functions' sections are most of a large report). */
 struct slot {
 	const char *name;
 	const char *text; /* not necessarily NUL-terminated (embedded templates are not) */
 	size_t len;
+	void (*write)(struct kc_buf *b, struct html *h); /* when not NULL, used instead of text */
 };
 
 /* The slot whose "{{name}}" starts at s, or NULL; *after is set past its closing braces. */
@@ -57,7 +64,8 @@ static const struct slot *slot_at(const char *s, const char *end, const struct s
 
 /* Copy the template into b, replacing each {{name}} with its slot's text; unknown names stay as they are.
  * Replacements are not scanned again, so fragments may contain "{{". */
-static void render(struct kc_buf *b, const unsigned char *tpl, size_t len, const struct slot *slots, int n)
+static void render(struct kc_buf *b, const unsigned char *tpl, size_t len, const struct slot *slots, int n,
+                   struct html *h)
 {
 	const char *s = (const char *)tpl, *end = s + len;
 	while (s < end) {
@@ -73,10 +81,27 @@ static void render(struct kc_buf *b, const unsigned char *tpl, size_t len, const
 			s = open + 1;
 			continue;
 		}
-		if (slot->len)
+		if (slot->write)
+			slot->write(b, h);
+		else if (slot->len)
 			kc_buf_add(b, slot->text, slot->len);
 		s = after;
 	}
+}
+
+/* A decimal integer. The formatting of a large report is mostly small integers and fixed text, where
+ * kc_buf_printf (vsnprintf twice) costs more than everything else in the row. */
+static void put_int(struct kc_buf *b, long long v)
+{
+	char d[24];
+	int n = (int)sizeof d;
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	do
+		d[--n] = (char)('0' + (int)(u % 10));
+	while (u /= 10);
+	if (v < 0)
+		d[--n] = '-';
+	kc_buf_add(b, d + n, sizeof d - (size_t)n);
 }
 
 static void esc(struct kc_buf *b, const char *s)
@@ -121,7 +146,11 @@ static void formula_value(struct kc_buf *b, const struct kc_figure *fig, const c
 		kc_buf_puts(b, ")</span>");
 		return;
 	}
-	kc_buf_printf(b, "<span class=\"v\" title=\"%lld %s\">", fig->value, unit);
+	kc_buf_puts(b, "<span class=\"v\" title=\"");
+	put_int(b, fig->value);
+	kc_buf_putc(b, ' ');
+	kc_buf_puts(b, unit);
+	kc_buf_puts(b, "\">");
 	kc_report_si(b, (double)fig->value, unit);
 	kc_buf_puts(b, "</span>");
 }
@@ -129,9 +158,11 @@ static void formula_value(struct kc_buf *b, const struct kc_figure *fig, const c
 /* A summary cell: formula above, value below, the raw value for sorting. */
 static void td_figure(struct kc_buf *b, const struct kc_figure *fig, const char *unit)
 {
-	if (fig->has_value)
-		kc_buf_printf(b, "<td class=\"num\" data-v=\"%lld\">", fig->value);
-	else
+	if (fig->has_value) {
+		kc_buf_puts(b, "<td class=\"num\" data-v=\"");
+		put_int(b, fig->value);
+		kc_buf_puts(b, "\">");
+	} else
 		kc_buf_puts(b, "<td class=\"num\">");
 	if (fig->expr) {
 		kc_buf_puts(b, "<code class=\"formula\">");
@@ -169,7 +200,7 @@ static void td_intensity(struct kc_buf *b, const struct kc_cost_figures *cf, int
 
 static void exact_badge(struct kc_buf *b, const struct kc_function *f)
 {
-	kc_buf_printf(b, "<span class=\"%s\">", f->exact ? "exact" : "approx");
+	kc_buf_puts(b, f->exact ? "<span class=\"exact\">" : "<span class=\"approx\">");
 	kc_report_exactness(b, f);
 	kc_buf_puts(b, "</span>");
 }
@@ -227,7 +258,7 @@ static void td_measured(struct kc_buf *b, const struct html *h, const struct kc_
 static void summary_row(struct kc_buf *b, const struct html *h, int i)
 {
 	const struct kc_function *f = h->an->functions[i];
-	const struct kc_cost_figures *cf = &h->figs[i];
+	const struct kc_cost_figures *cf = &h->rf->functions[i];
 	kc_buf_puts(b, "<tr><td>");
 	fn_link(b, f->name);
 	kc_buf_puts(b, "</td>");
@@ -399,7 +430,9 @@ static void fn_traffic(struct kc_buf *b, const struct kc_cost_figures *cf)
 	kc_buf_puts(b, "<h3>Traffic and intensity</h3>\n<table class=\"traffic\">\n<thead><tr><th>model</th>"
 	               "<th>bytes</th><th>read</th><th>written</th><th>intensity (FLOPs / bytes)</th></tr></thead>\n");
 	for (int model = 0; model < KC_MODEL_N; model++) {
-		kc_buf_printf(b, "<tr><th>%s</th><td>", kc_model_name((enum kc_model)model));
+		kc_buf_puts(b, "<tr><th>");
+		kc_buf_puts(b, kc_model_name((enum kc_model)model));
+		kc_buf_puts(b, "</th><td>");
 		formula_value(b, &cf->bytes[model], "B");
 		kc_buf_puts(b, "</td><td>");
 		formula_value(b, &cf->read[model], "B");
@@ -462,6 +495,25 @@ static void fn_sizes(struct kc_buf *b, const struct kc_function *f)
 	kc_buf_puts(b, shown ? "</p>\n" : "none (no size symbols)</p>\n");
 }
 
+/* Lines as the listing counts them: each '\n' ends one, and a last line may lack it. */
+static void index_lines(struct kc_arena *a, struct source *s)
+{
+	const char *end = s->text + s->len;
+	unsigned n = 0;
+	for (const char *p = s->text; p < end; n++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	s->line_begin = KC_NEW_N(a, size_t, n + 1);
+	s->n_lines = n;
+	n = 0;
+	for (const char *p = s->text; p < end; n++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		s->line_begin[n] = (size_t)(p - s->text);
+		p = nl ? nl + 1 : end;
+	}
+}
+
 /* The file at path, read once per report; NULL text when unreadable or too large. */
 static const struct source *source_get(struct html *h, const char *path)
 {
@@ -484,6 +536,7 @@ static const struct source *source_get(struct html *h, const char *path)
 	if (!ferror(in) && text.len <= MAX_SOURCE_BYTES) {
 		s->text = kc_arena_strndup(h->a, kc_buf_str(&text), text.len);
 		s->len = text.len;
+		index_lines(h->a, s);
 	}
 	fclose(in);
 	kc_buf_release(&text);
@@ -494,29 +547,34 @@ static const struct source *source_get(struct html *h, const char *path)
 static void nest_note(struct kc_buf *b, const struct html *h, const struct kc_function *f, int i)
 {
 	const struct kc_nest *nest = &f->nests[i];
-	struct kc_cost_figures cf;
-	struct kc_figure trips;
-	kc_report_cost_figures(h->a, f, &nest->cost, nest->traffic, &cf);
-	kc_buf_printf(b, "<b>nest %d</b>, lines %u&ndash;%u", i + 1, nest->begin.line, nest->end.line);
+	const struct kc_nest_figures *nf = kc_report_nest_figures(h->rf, h->fn, i);
+	const struct kc_cost_figures *cf = &nf->cost;
+	kc_buf_puts(b, "<b>nest ");
+	put_int(b, i + 1);
+	kc_buf_puts(b, "</b>, lines ");
+	put_int(b, nest->begin.line);
+	kc_buf_puts(b, "&ndash;");
+	put_int(b, nest->end.line);
 	if (nest->callee) {
 		kc_buf_puts(b, ": call to <code>");
 		esc(b, nest->callee);
 		kc_buf_puts(b, "</code>");
 	}
 	if (nest->trips) {
-		kc_report_figure(h->a, f, nest->trips, &trips);
 		kc_buf_puts(b, ": ");
-		formula_value(b, &trips, "iterations");
+		formula_value(b, &nf->trips, "iterations");
 	}
 	kc_buf_puts(b, "<br>");
-	formula_value(b, &cf.flops, "FLOP");
-	if (figure_nonzero(&cf.transcendentals)) {
+	formula_value(b, &cf->flops, "FLOP");
+	if (figure_nonzero(&cf->transcendentals)) {
 		kc_buf_puts(b, ", ");
-		formula_value(b, &cf.transcendentals, "calls");
+		formula_value(b, &cf->transcendentals, "calls");
 	}
 	for (int model = KC_MODEL_STREAMING; model < KC_MODEL_N; model++) {
-		kc_buf_printf(b, "<br>bytes (%s): ", kc_model_name((enum kc_model)model));
-		formula_value(b, &cf.bytes[model], "B");
+		kc_buf_puts(b, "<br>bytes (");
+		kc_buf_puts(b, kc_model_name((enum kc_model)model));
+		kc_buf_puts(b, "): ");
+		formula_value(b, &cf->bytes[model], "B");
 	}
 }
 
@@ -561,7 +619,9 @@ static void cost_cell(struct kc_buf *b, const struct html *h, const struct kc_fu
 		if (nest_at(f, next) >= 0)
 			end = next - 1;
 	end = end < ls->last ? end : ls->last;
-	kc_buf_printf(b, "<td class=\"cost\" rowspan=\"%u\">", end - line + 1);
+	kc_buf_puts(b, "<td class=\"cost\" rowspan=\"");
+	put_int(b, end - line + 1);
+	kc_buf_puts(b, "\">");
 	nest_note(b, h, f, i);
 	kc_buf_puts(b, "</td>");
 	ls->covered = end;
@@ -573,8 +633,12 @@ static void source_row(struct kc_buf *b, const struct html *h, const struct kc_f
 	int inside = 0;
 	for (int i = 0; i < f->n_nests; i++)
 		inside |= line >= f->nests[i].begin.line && line <= f->nests[i].end.line;
-	kc_buf_printf(b, "<tr class=\"%s%s\"><td class=\"ln\">%u</td><td class=\"code\">", inside ? "in-nest" : "",
-	              nest_at(f, line) >= 0 ? " nest-begin" : "", line);
+	kc_buf_puts(b, "<tr class=\"");
+	kc_buf_puts(b, inside ? "in-nest" : "");
+	kc_buf_puts(b, nest_at(f, line) >= 0 ? " nest-begin" : "");
+	kc_buf_puts(b, "\"><td class=\"ln\">");
+	put_int(b, line);
+	kc_buf_puts(b, "</td><td class=\"code\">");
 	esc(b, kc_arena_strndup(h->a, text, len));
 	kc_buf_puts(b, "</td>");
 	cost_cell(b, h, f, line, ls);
@@ -583,7 +647,7 @@ static void source_row(struct kc_buf *b, const struct html *h, const struct kc_f
 
 static void fn_source(struct kc_buf *b, struct html *h, const struct kc_function *f)
 {
-	unsigned first, last, line = 1;
+	unsigned first, last, line;
 	const struct source *src = f->loc.file ? source_get(h, f->loc.file) : NULL;
 	fn_lines(f, &first, &last);
 	kc_buf_puts(b, "<h3>Source and per-nest counts</h3>\n");
@@ -600,13 +664,12 @@ static void fn_source(struct kc_buf *b, struct html *h, const struct kc_function
 		return;
 	}
 	struct listing ls = {last, 0};
+	const char *end = src->text + src->len;
 	kc_buf_puts(b, "<table class=\"src\">\n");
-	for (const char *s = src->text, *end = s + src->len; s < end && line <= last; line++) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
+	for (line = first; line <= last && line <= src->n_lines; line++) {
+		const char *s = src->text + src->line_begin[line - 1], *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t len = (size_t)((nl ? nl : end) - s);
-		if (line >= first)
-			source_row(b, h, f, line, s, len && s[len - 1] == '\r' ? len - 1 : len, &ls);
-		s = nl ? nl + 1 : end;
+		source_row(b, h, f, line, s, len && s[len - 1] == '\r' ? len - 1 : len, &ls);
 	}
 	kc_buf_puts(b, "</table>\n");
 }
@@ -695,14 +758,17 @@ static void fn_extras(struct kc_buf *b, const struct kc_function *f)
 static void fn_section(struct kc_buf *b, struct html *h, int i)
 {
 	const struct kc_function *f = h->an->functions[i];
-	const struct kc_cost_figures *cf = &h->figs[i];
+	const struct kc_cost_figures *cf = &h->rf->functions[i];
+	h->fn = i;
 	kc_buf_puts(b, "<section class=\"function\" id=\"");
 	fn_id(b, f->name);
 	kc_buf_puts(b, "\">\n<h2><code>");
 	esc(b, f->name);
 	kc_buf_puts(b, "</code></h2>\n<div class=\"body\">\n<p class=\"loc\"><code>");
 	esc(b, f->loc.file ? f->loc.file : "?");
-	kc_buf_printf(b, ":%u</code> &middot; ", f->loc.line);
+	kc_buf_putc(b, ':');
+	put_int(b, f->loc.line);
+	kc_buf_puts(b, "</code> &middot; ");
 	exact_badge(b, f);
 	kc_buf_puts(b, "</p>\n");
 	fn_sizes(b, f);
@@ -738,39 +804,62 @@ static void footer(struct kc_buf *b, const struct html *h)
 	               "min, streaming, naive (predicted) or measured.</p>\n");
 }
 
-void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m,
-                    const struct kc_report_opts *o)
+/* The fragments of the template, in the signature of struct slot. */
+static void slot_title(struct kc_buf *b, struct html *h) { title(b, h->an); }
+static void slot_header(struct kc_buf *b, struct html *h) { header(b, h); }
+static void slot_summary(struct kc_buf *b, struct html *h) { summary(b, h); }
+static void slot_footer(struct kc_buf *b, struct html *h) { footer(b, h); }
+
+static void slot_roofline(struct kc_buf *b, struct html *h)
+{
+	kc_report_roofline(b, h->a, h->an, h->rf->functions, h->m);
+}
+
+static void slot_functions(struct kc_buf *b, struct html *h)
+{
+	for (int i = 0; i < h->an->n_functions; i++) {
+		if (h->an->functions[i]->skip)
+			continue;
+		fn_section(b, h, i);
+		kc_report_drain(h->sink, 0);
+	}
+}
+
+static void slot_version(struct kc_buf *b, struct html *h)
+{
+	esc(b, h->o && h->o->version ? h->o->version : "unknown");
+}
+
+void kc_report_html_with(struct kc_report_sink *sink, struct kc_report_figures *rf, const struct kc_measurements *m,
+                         const struct kc_report_opts *o)
 {
 	struct kc_arena a = KC_ARENA_INIT;
-	struct html h = {&a, an, m, o, kc_report_function_figures(&a, an), NULL};
-	struct kc_buf part[7] = {KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT,
-	                         KC_BUF_INIT, KC_BUF_INIT, KC_BUF_INIT};
-	title(&part[0], an);
-	header(&part[1], &h);
-	summary(&part[2], &h);
-	kc_report_roofline(&part[3], &a, an, h.figs, m);
-	for (int i = 0; i < an->n_functions; i++)
-		if (!an->functions[i]->skip)
-			fn_section(&part[4], &h, i);
-	footer(&part[5], &h);
-	esc(&part[6], o && o->version ? o->version : "unknown");
+	struct html h = {&a, rf->an, m, o, rf, sink, -1, NULL};
 	const char *caption = kc_report_machine(m)
 	                          ? "Roofs: measured ceilings. Circles: predicted (min model) on the roof; diamonds: "
 	                            "streaming model; squares: measured."
 	                          : "machine not measured: predicted intensity only (circles: min model, diamonds: "
 	                            "streaming model)";
-	struct slot slots[] = {{"title", part[0].data, part[0].len},
-	                       {"header", part[1].data, part[1].len},
-	                       {"summary", part[2].data, part[2].len},
-	                       {"roofline", part[3].data, part[3].len},
-	                       {"functions", part[4].data, part[4].len},
-	                       {"footer", part[5].data, part[5].len},
-	                       {"version", part[6].data, part[6].len},
-	                       {"roofline_caption", caption, strlen(caption)},
-	                       {"css", (const char *)kc_tpl_report_css, kc_tpl_report_css_len},
-	                       {"js", (const char *)kc_tpl_report_js, kc_tpl_report_js_len}};
-	render(b, kc_tpl_report_html, kc_tpl_report_html_len, slots, (int)(sizeof slots / sizeof slots[0]));
-	for (int i = 0; i < 7; i++)
-		kc_buf_release(&part[i]);
+	const struct slot slots[] = {{"title", NULL, 0, slot_title},
+	                             {"header", NULL, 0, slot_header},
+	                             {"summary", NULL, 0, slot_summary},
+	                             {"roofline", NULL, 0, slot_roofline},
+	                             {"functions", NULL, 0, slot_functions},
+	                             {"footer", NULL, 0, slot_footer},
+	                             {"version", NULL, 0, slot_version},
+	                             {"roofline_caption", caption, strlen(caption), NULL},
+	                             {"css", (const char *)kc_tpl_report_css, kc_tpl_report_css_len, NULL},
+	                             {"js", (const char *)kc_tpl_report_js, kc_tpl_report_js_len, NULL}};
+	render(sink->b, kc_tpl_report_html, kc_tpl_report_html_len, slots, (int)(sizeof slots / sizeof slots[0]), &h);
 	kc_arena_release(&a);
+}
+
+void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m,
+                    const struct kc_report_opts *o)
+{
+	struct kc_report_figures rf;
+	struct kc_report_sink sink = {b, NULL, 0};
+	kc_report_figures_init(&rf, an);
+	kc_report_html_with(&sink, &rf, m, o);
+	kc_report_figures_release(&rf);
 }

@@ -57,13 +57,19 @@ struct jctx {
 	struct kc_arena a;
 	int failed;
 	const char *first_why; /* the current function's first value error */
+	int copy_keys;         /* the keys being added are not string literals: cJSON must copy them */
+	int raw_ints;          /* the document is only printed: integers may go out as raw digits */
 };
 
 /* Add item to an object (key != NULL) or an array; returns item, or NULL (and marks failure) on OOM. */
+/* Keys are string literals or static names except where copy_keys says otherwise; cJSON keeps those
+ * without a copy (a report has about 170 keys per function). */
 static cJSON *jadd(struct jctx *c, cJSON *parent, const char *key, cJSON *item)
 {
-	cJSON_bool ok =
-	    item && parent && (key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item));
+	cJSON_bool ok = item && parent &&
+	                (!key            ? cJSON_AddItemToArray(parent, item)
+	                 : c->copy_keys ? cJSON_AddItemToObject(parent, key, item)
+	                                : cJSON_AddItemToObjectCS(parent, key, item));
 	if (!ok) {
 		cJSON_Delete(item);
 		c->failed = 1;
@@ -77,14 +83,23 @@ static cJSON *jstr(struct jctx *c, cJSON *parent, const char *key, const char *s
 	return jadd(c, parent, key, s ? cJSON_CreateString(s) : cJSON_CreateNull());
 }
 
-/* An exact integer: a double holds it exactly up to 2^53; beyond, its digits go out raw. */
+/* An exact integer: a double holds it exactly up to 2^53; beyond, its digits go out raw. A document that is
+ * only printed (raw_ints) has every integer below 10^15 go out raw too: cJSON prints a number as "%1.15g"
+ * checked by sscanf, which for those is the same digits at many times the cost. */
 static cJSON *jint(struct jctx *c, cJSON *parent, const char *key, long long v)
 {
 	char digits[32];
-	if (v >= -(1LL << 53) && v <= (1LL << 53))
+	int raw = v < -(1LL << 53) || v > (1LL << 53), n = (int)sizeof digits;
+	if (!raw && !(c->raw_ints && v > -1000000000000000LL && v < 1000000000000000LL))
 		return jadd(c, parent, key, cJSON_CreateNumber((double)v));
-	snprintf(digits, sizeof digits, "%lld", v);
-	return jadd(c, parent, key, cJSON_CreateRaw(digits));
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	digits[--n] = '\0';
+	do
+		digits[--n] = (char)('0' + (int)(u % 10));
+	while (u /= 10);
+	if (v < 0)
+		digits[--n] = '-';
+	return jadd(c, parent, key, cJSON_CreateRaw(digits + n));
 }
 
 /* A measured or derived real: null unless finite. */
@@ -169,11 +184,13 @@ static void json_transcendentals(struct jctx *c, cJSON *parent, const struct kc_
 {
 	cJSON *o = jcount(c, parent, "transcendentals", &cf->transcendentals);
 	cJSON *by = jobj(c, o, "by_function");
+	c->copy_keys = 1; /* as symbol names in json_sizes */
 	for (const struct kc_named_count *t = cost->transcendentals; t; t = t->next) {
 		struct kc_figure fig;
 		kc_report_figure(&c->a, f, t->count, &fig);
 		jvalue(c, by, t->name ? t->name : "?", &fig);
 	}
+	c->copy_keys = 0;
 }
 
 /* bytes {model: {expr, value, read, write} | null} for the models from `first` on. */
@@ -211,22 +228,19 @@ static void json_buffer_names(struct jctx *c, cJSON *parent, const char *key, co
 		jstr(c, arr, NULL, idx[i] >= 0 && idx[i] < f->n_buffers ? f->buffers[idx[i]].name : NULL);
 }
 
-static void json_nest(struct jctx *c, cJSON *arr, const struct kc_function *f, const struct kc_nest *nest)
+static void json_nest(struct jctx *c, cJSON *arr, const struct kc_function *f, const struct kc_nest *nest,
+                      const struct kc_nest_figures *nf)
 {
-	struct kc_cost_figures cf;
-	struct kc_figure trips;
 	cJSON *o = jobj(c, arr, NULL);
 	cJSON *lines = jarr(c, o, "lines");
 	jint(c, lines, NULL, nest->begin.line);
 	jint(c, lines, NULL, nest->end.line);
 	jstr(c, o, "callee", nest->callee);
-	kc_report_cost_figures(&c->a, f, &nest->cost, nest->traffic, &cf);
-	json_flops(c, o, &cf);
-	json_transcendentals(c, o, f, &nest->cost, &cf);
-	json_bytes(c, o, &cf, KC_MODEL_STREAMING);
-	kc_report_figure(&c->a, f, nest->trips, &trips);
+	json_flops(c, o, &nf->cost);
+	json_transcendentals(c, o, f, &nest->cost, &nf->cost);
+	json_bytes(c, o, &nf->cost, KC_MODEL_STREAMING);
 	if (nest->trips)
-		jcount(c, o, "trips", &trips);
+		jcount(c, o, "trips", &nf->trips);
 	else
 		jnull(c, o, "trips");
 	json_buffer_names(c, o, "reads", f, nest->reads, nest->n_reads);
@@ -269,6 +283,7 @@ static void json_sizes(struct jctx *c, cJSON *parent, const struct kc_function *
 {
 	cJSON *sizes = jobj(c, parent, "sizes");
 	cJSON *missing = cJSON_CreateArray();
+	c->copy_keys = 1; /* symbol names belong to the analysis, which may be released before the document */
 	for (int s = 0; s < f->syms.n; s++) {
 		const struct kc_sym *sym = &f->syms.syms[s];
 		if (sym->floor_of || sym->is_loop)
@@ -278,6 +293,7 @@ static void json_sizes(struct jctx *c, cJSON *parent, const struct kc_function *
 		else
 			jstr(c, missing, NULL, sym->name);
 	}
+	c->copy_keys = 0;
 	if (cJSON_GetArraySize(missing) > 0)
 		jadd(c, parent, "sizes_missing", missing);
 	else
@@ -363,22 +379,26 @@ static void json_strings(struct jctx *c, cJSON *parent, const char *key, const c
 		jstr(c, arr, NULL, s[i]);
 }
 
-/* The figures of f (cost, bytes, intensity) and its nests. */
-static void json_costs(struct jctx *c, cJSON *o, const struct kc_function *f, const struct kc_cost_figures *cf)
+/* The figures of function i (cost, bytes, intensity) and its nests. */
+static void json_costs(struct jctx *c, cJSON *o, struct kc_report_figures *rf, int i)
 {
+	const struct kc_function *f = rf->an->functions[i];
+	const struct kc_cost_figures *cf = &rf->functions[i];
 	json_flops(c, o, cf);
 	json_transcendentals(c, o, f, &f->cost, cf);
 	jcount(c, o, "comparisons", &cf->cmp);
 	json_bytes(c, o, cf, KC_MODEL_MIN);
 	json_intensity(c, o, cf);
 	cJSON *nests = jarr(c, o, "nests");
-	for (int i = 0; i < f->n_nests; i++)
-		json_nest(c, nests, f, &f->nests[i]);
+	for (int j = 0; j < f->n_nests; j++)
+		json_nest(c, nests, f, &f->nests[j], kc_report_nest_figures(rf, i, j));
 }
 
-static void json_function(struct jctx *c, cJSON *arr, const struct kc_function *f, const struct kc_measurements *m)
+static void json_function(struct jctx *c, cJSON *arr, struct kc_report_figures *rf, int i,
+                          const struct kc_measurements *m)
 {
-	struct kc_cost_figures cf;
+	const struct kc_function *f = rf->an->functions[i];
+	const struct kc_cost_figures *cf = &rf->functions[i];
 	cJSON *o = jobj(c, arr, NULL);
 	c->first_why = NULL;
 	jstr(c, o, "name", f->name);
@@ -389,15 +409,14 @@ static void json_function(struct jctx *c, cJSON *arr, const struct kc_function *
 	jbool(c, o, "exact", f->exact);
 	json_diags(c, o, &f->diags);
 	jnull(c, o, "value_error"); /* replaced below once the figures have been written */
-	kc_report_cost_figures(&c->a, f, &f->cost, f->traffic, &cf);
-	json_costs(c, o, f, &cf);
+	json_costs(c, o, rf, i);
 	cJSON *buffers = jarr(c, o, "buffers");
-	for (int i = 0; i < f->n_buffers; i++)
-		json_buffer(c, buffers, f, &f->buffers[i]);
+	for (int b = 0; b < f->n_buffers; b++)
+		json_buffer(c, buffers, f, &f->buffers[b]);
 	jstr(c, o, "reference", f->reference);
 	json_strings(c, o, "assumptions", f->assumptions, f->n_assumptions);
-	json_predicted(c, o, m, &cf);
-	json_measured(c, o, f, m, &cf);
+	json_predicted(c, o, m, cf);
+	json_measured(c, o, f, m, cf);
 	if (c->first_why) {
 		cJSON *why = cJSON_CreateString(c->first_why);
 		if (!why || !cJSON_ReplaceItemInObject(o, "value_error", why)) {
@@ -460,23 +479,103 @@ static void json_header(struct jctx *c, cJSON *root, const struct kc_analysis *a
 	json_diags(c, root, &an->diags);
 }
 
-struct cJSON *kc_report_json(const struct kc_analysis *an, const struct kc_measurements *m,
-                             const struct kc_report_opts *o)
+/* The document without its functions: header, machine and an empty "functions" array (*functions). */
+static cJSON *json_root(struct jctx *c, const struct kc_analysis *an, const struct kc_measurements *m,
+                        const struct kc_report_opts *o, cJSON **functions)
 {
-	struct jctx c = {KC_ARENA_INIT, 0, NULL};
 	cJSON *root = cJSON_CreateObject();
 	if (!root)
 		return NULL;
-	json_header(&c, root, an, o);
-	json_machine(&c, root, kc_report_machine(m));
-	cJSON *functions = jarr(&c, root, "functions");
+	json_header(c, root, an, o);
+	json_machine(c, root, kc_report_machine(m));
+	*functions = jarr(c, root, "functions");
+	return root;
+}
+
+struct cJSON *kc_report_json_with(struct kc_report_figures *rf, const struct kc_measurements *m,
+                                  const struct kc_report_opts *o)
+{
+	const struct kc_analysis *an = rf->an;
+	struct jctx c = {KC_ARENA_INIT, 0, NULL, 0, 0};
+	cJSON *functions = NULL, *root = json_root(&c, an, m, o, &functions);
+	if (!root)
+		return NULL;
 	for (int i = 0; i < an->n_functions; i++)
 		if (!an->functions[i]->skip)
-			json_function(&c, functions, an->functions[i], m);
+			json_function(&c, functions, rf, i, m);
 	kc_arena_release(&c.a);
 	if (c.failed) {
 		cJSON_Delete(root);
 		return NULL;
 	}
 	return root;
+}
+
+/* ---- report.json as text, one function at a time ------------------------------------------------------ */
+
+/* Append s with two tabs after each line break. cJSON indents by depth and breaks lines only between object
+ * members (strings escape their own line breaks), so this turns a function object printed alone (depth 1)
+ * into the same object printed inside the "functions" array (depth 3). */
+static void put_indented(struct kc_buf *b, const char *s)
+{
+	for (const char *nl; (nl = strchr(s, '\n')); s = nl + 1) {
+		kc_buf_add(b, s, (size_t)(nl + 1 - s));
+		kc_buf_add(b, "\t\t", 2);
+	}
+	kc_buf_puts(b, s);
+}
+
+/* Append function i's object after sep. */
+static void text_function(struct jctx *c, struct kc_buf *b, struct kc_report_figures *rf, int i,
+                          const struct kc_measurements *m, const char *sep)
+{
+	cJSON *holder = cJSON_CreateArray();
+	char *text = NULL;
+	if (holder) {
+		json_function(c, holder, rf, i, m);
+		text = c->failed ? NULL : cJSON_Print(holder->child);
+	}
+	if (text) {
+		kc_buf_puts(b, sep);
+		put_indented(b, text);
+	}
+	c->failed |= !text;
+	cJSON_free(text);
+	cJSON_Delete(holder);
+}
+
+int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
+                        const struct kc_report_opts *o)
+{
+	static const char empty_tail[] = "[]\n}"; /* how the printed root ends: "functions" comes last */
+	const struct kc_analysis *an = rf->an;
+	struct jctx c = {KC_ARENA_INIT, 0, NULL, 0, 1};
+	cJSON *functions = NULL, *root = json_root(&c, an, m, o, &functions);
+	char *head = root && !c.failed ? cJSON_Print(root) : NULL;
+	size_t len = head ? strlen(head) : 0, tail = sizeof empty_tail - 1;
+	int n = 0;
+	cJSON_Delete(root);
+	c.failed |= !head || len < tail || memcmp(head + len - tail, empty_tail, tail) != 0;
+	if (!c.failed)
+		kc_buf_add(s->b, head, len - tail + 1); /* up to the array's '[' */
+	for (int i = 0; i < an->n_functions && !c.failed; i++) {
+		if (an->functions[i]->skip)
+			continue;
+		text_function(&c, s->b, rf, i, m, n++ ? ", " : "");
+		kc_report_drain(s, 0);
+	}
+	kc_buf_puts(s->b, "]\n}");
+	cJSON_free(head);
+	kc_arena_release(&c.a);
+	return c.failed ? -1 : 0;
+}
+
+struct cJSON *kc_report_json(const struct kc_analysis *an, const struct kc_measurements *m,
+                             const struct kc_report_opts *o)
+{
+	struct kc_report_figures rf;
+	kc_report_figures_init(&rf, an);
+	cJSON *doc = kc_report_json_with(&rf, m, o);
+	kc_report_figures_release(&rf);
+	return doc;
 }

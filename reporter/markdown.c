@@ -278,12 +278,12 @@ static void md_cap(struct kc_buf *b, size_t start)
 	kc_buf_puts(b, note);
 }
 
-void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m)
+void kc_report_markdown_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m)
 {
-	struct kc_arena a = KC_ARENA_INIT;
+	const struct kc_analysis *an = rf->an;
 	size_t start = b->len;
 	const struct kc_machine *mc = kc_report_machine(m);
-	const struct kc_cost_figures *figs = kc_report_function_figures(&a, an);
+	const struct kc_cost_figures *figs = rf->functions;
 	kc_buf_puts(b, "## kcost report\n\n");
 	if (mc) {
 		kc_buf_puts(b, "Measured on ");
@@ -301,5 +301,12 @@ void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const st
 	md_findings(b, an, figs, m, start + KC_REPORT_MD_MAX);
 	md_diagnostics(b, an, start + KC_REPORT_MD_MAX);
 	md_cap(b, start);
-	kc_arena_release(&a);
+}
+
+void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m)
+{
+	struct kc_report_figures rf;
+	kc_report_figures_init(&rf, an);
+	kc_report_markdown_with(b, &rf, m);
+	kc_report_figures_release(&rf);
 }

@@ -6,8 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <cjson/cJSON.h>
-
+#include "figures.h"
 #include "report.h"
 
 static char error_text[1024];
@@ -49,76 +48,107 @@ static int make_dirs(const char *dir, const char **err)
 	return 0;
 }
 
-/* Write len bytes to path through path.tmp and a rename, so readers never see a partial file. */
-static int write_atomically(const char *path, const char *tmp, const char *data, size_t len, const char **err)
+void kc_report_drain(struct kc_report_sink *s, int all)
 {
-	FILE *out = fopen(tmp, "wb");
-	if (!out)
+	if (!s->out || (!all && s->b->len < KC_REPORT_CHUNK))
+		return;
+	if (s->b->len && fwrite(s->b->data, 1, s->b->len, s->out) != s->b->len && !s->errnum)
+		s->errnum = errno ? errno : EIO;
+	kc_buf_reset(s->b);
+}
+
+/* What every file of the report is rendered from. */
+struct job {
+	struct kc_report_figures *rf;
+	const struct kc_measurements *m;
+	const struct kc_report_opts *o;
+};
+
+/* Render one file into the sink: 0, or -1 when it could not be built (out of memory). */
+typedef int render_fn(struct kc_report_sink *s, const struct job *j);
+
+static int render_json(struct kc_report_sink *s, const struct job *j)
+{
+	if (kc_report_json_text(s, j->rf, j->m, j->o) < 0)
+		return -1;
+	kc_buf_putc(s->b, '\n'); /* the file ends with a newline */
+	return 0;
+}
+
+static int render_html(struct kc_report_sink *s, const struct job *j)
+{
+	kc_report_html_with(s, j->rf, j->m, j->o);
+	return 0;
+}
+
+static int render_markdown(struct kc_report_sink *s, const struct job *j)
+{
+	kc_report_markdown_with(s->b, j->rf, j->m);
+	return 0;
+}
+
+static int render_svg(struct kc_report_sink *s, const struct job *j)
+{
+	kc_report_roofline_svg_with(s->b, j->rf, j->m);
+	return 0;
+}
+
+/* Render `name` into tmp, then rename tmp to path, so readers never see a partial file. */
+static int write_atomically(const char *path, const char *tmp, const char *name, render_fn *render,
+                            const struct job *j, const char **err)
+{
+	struct kc_buf b = KC_BUF_INIT;
+	struct kc_report_sink s = {&b, fopen(tmp, "wb"), 0};
+	if (!s.out)
 		return fail(err, "cannot write", tmp, errno);
-	size_t n = fwrite(data, 1, len, out);
-	int errnum = errno;
-	if (fclose(out) != 0 && n == len)
-		n = 0, errnum = errno;
-	if (n != len) {
+	int built = render(&s, j) == 0;
+	kc_report_drain(&s, 1);
+	kc_buf_release(&b);
+	if (fclose(s.out) != 0 && !s.errnum)
+		s.errnum = errno ? errno : EIO;
+	if (!built || s.errnum) {
 		remove(tmp);
-		return fail(err, "cannot write", tmp, errnum ? errnum : EIO);
+		return built ? fail(err, "cannot write", tmp, s.errnum) : fail(err, "cannot build", name, ENOMEM);
 	}
 	if (rename(tmp, path) < 0) {
-		errnum = errno;
+		int errnum = errno;
 		remove(tmp);
 		return fail(err, "cannot rename to", path, errnum);
 	}
 	return 0;
 }
 
-static int write_file(const char *dir, const char *name, const char *data, size_t len, const char **err)
+static int write_file(const char *dir, const char *name, render_fn *render, const struct job *j, const char **err)
 {
 	struct kc_buf path = KC_BUF_INIT, tmp = KC_BUF_INIT;
 	kc_buf_printf(&path, "%s/%s", dir, name);
 	kc_buf_printf(&tmp, "%s.tmp", kc_buf_str(&path));
-	int rc = write_atomically(kc_buf_str(&path), kc_buf_str(&tmp), data, len, err);
+	int rc = write_atomically(kc_buf_str(&path), kc_buf_str(&tmp), name, render, j, err);
 	kc_buf_release(&path);
 	kc_buf_release(&tmp);
 	return rc;
 }
 
-static int write_json(const char *dir, const struct kc_analysis *an, const struct kc_measurements *m,
-                      const struct kc_report_opts *o, const char **err)
+/* The four files from one set of figures: deriving them is most of the work, so it is done once. */
+static int write_files(const char *dir, const struct job *j, const char **err)
 {
-	cJSON *doc = kc_report_json(an, m, o);
-	char *text = doc ? cJSON_Print(doc) : NULL;
-	int rc;
-	cJSON_Delete(doc);
-	if (!text)
-		return fail(err, "cannot build", "report.json", ENOMEM);
-	size_t len = strlen(text);
-	text[len] = '\n'; /* overwrite the NUL: the file ends with a newline */
-	rc = write_file(dir, "report.json", text, len + 1, err);
-	cJSON_free(text);
-	return rc;
-}
-
-/* Render one text output into a buffer and write it. */
-static int write_text(const char *dir, const char *name, struct kc_buf *b, const char **err)
-{
-	int rc = write_file(dir, name, kc_buf_str(b), b->len, err);
-	kc_buf_release(b);
-	return rc;
+	if (write_file(dir, "report.json", render_json, j, err) < 0 ||
+	    write_file(dir, "index.html", render_html, j, err) < 0 ||
+	    write_file(dir, "summary.md", render_markdown, j, err) < 0)
+		return -1;
+	return write_file(dir, "roofline.svg", render_svg, j, err);
 }
 
 int kc_report_write(const struct kc_analysis *an, const struct kc_measurements *m, const struct kc_report_opts *o,
                     const char **err)
 {
 	const char *dir = o && o->out_dir ? o->out_dir : "kcost-report";
-	struct kc_buf b = KC_BUF_INIT;
-	if (make_dirs(dir, err) < 0 || write_json(dir, an, m, o, err) < 0)
+	struct kc_report_figures rf;
+	if (make_dirs(dir, err) < 0)
 		return -1;
-	kc_report_html(&b, an, m, o);
-	if (write_text(dir, "index.html", &b, err) < 0)
-		return -1;
-	kc_report_markdown(&b, an, m);
-	if (write_text(dir, "summary.md", &b, err) < 0)
-		return -1;
-	kc_report_roofline_svg(&b, an, m);
-	return write_text(dir, "roofline.svg", &b, err);
+	kc_report_figures_init(&rf, an);
+	struct job j = {&rf, m, o};
+	int rc = write_files(dir, &j, err);
+	kc_report_figures_release(&rf);
+	return rc;
 }

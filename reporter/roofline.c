@@ -442,10 +442,18 @@ void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_an
 	kc_buf_puts(b, "</svg>\n");
 }
 
-void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m)
+void kc_report_roofline_svg_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m)
 {
 	struct kc_arena a = KC_ARENA_INIT;
 	kc_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	kc_report_roofline(b, &a, an, kc_report_function_figures(&a, an), m);
+	kc_report_roofline(b, &a, rf->an, rf->functions, m);
 	kc_arena_release(&a);
+}
+
+void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m)
+{
+	struct kc_report_figures rf;
+	kc_report_figures_init(&rf, an);
+	kc_report_roofline_svg_with(b, &rf, m);
+	kc_report_figures_release(&rf);
 }

@@ -8,7 +8,7 @@
 #include "model.h"
 
 /* Append the chart as an inline <svg id="roofline"> element (no XML declaration) to b. figs are the functions'
- * figures (kc_report_function_figures); scratch data comes from a. With a measured machine it draws the roofs,
+ * figures (kc_report_figures.functions); scratch data comes from a. With a measured machine it draws the roofs,
  * the predicted points on them and the measured points; without, each function's predicted intensity as a
  * labelled tick on the x axis. */
 void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,

@@ -142,10 +142,11 @@ static void print_formulas(FILE *out, const struct row *r, int color)
 
 void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_measurements *m, int color)
 {
-	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_report_figures rf;
 	int n = 0, ncols = m && m->n > 0 ? COL_N : COL_TIME;
 	struct row *rows = calloc((size_t)an->n_functions + 1, sizeof *rows);
-	struct kc_cost_figures *figs = kc_report_function_figures(&a, an);
+	kc_report_figures_init(&rf, an);
+	const struct kc_cost_figures *figs = rf.functions;
 	if (!rows)
 		abort(); /* as kc_buf and the arena do on out-of-memory */
 	for (int i = 0; i < an->n_functions; i++)
@@ -163,5 +164,5 @@ void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_mea
 		for (int c = 0; c < COL_N; c++)
 			kc_buf_release(&rows[i].cell[c]);
 	free(rows);
-	kc_arena_release(&a);
+	kc_report_figures_release(&rf);
 }

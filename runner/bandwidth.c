@@ -1,5 +1,5 @@
-/* bandwidth.c — triad and copy kernels, timed. Built with -O3 (runner/CMakeLists.txt) and, where the compiler
- * supports it, cloned per instruction set; never instrumented by the sanitizers, which would measure themselves. */
+/* bandwidth.c — triad and copy kernels, timed. Built with -O3 (runner/CMakeLists.txt), compiled per instruction
+ * set and dispatched at run time; never instrumented by the sanitizers, which would measure themselves. */
 #define _POSIX_C_SOURCE 200809L
 #include "bandwidth.h"
 
@@ -7,15 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__x86_64__) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8))
-#define KC_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define KC_CLONES
-#endif
 #if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
-#define KC_NO_SANITIZE __attribute__((no_sanitize("address", "undefined"), noinline))
+#define KC_NO_SANITIZE __attribute__((no_sanitize("address", "undefined")))
 #else
-#define KC_NO_SANITIZE __attribute__((noinline))
+#define KC_NO_SANITIZE
 #endif
 
 static double now(void)
@@ -25,22 +20,86 @@ static double now(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-KC_CLONES KC_NO_SANITIZE static void triad(double *restrict a, const double *restrict b, const double *restrict c,
-                                           double s, long long n, long long passes)
+/* The loops, inlined into one wrapper per instruction set below (a callee's ISA may be a subset of its
+ * caller's). The empty asm after each pass makes every pass really store. */
+KC_NO_SANITIZE static inline __attribute__((always_inline)) void triad_body(double *restrict a,
+                                                                            const double *restrict b,
+                                                                            const double *restrict c, double s,
+                                                                            long long n, long long passes)
 {
 	for (long long p = 0; p < passes; p++) {
 		for (long long i = 0; i < n; i++)
 			a[i] = b[i] + s * c[i];
-		__asm__ volatile("" : : "r"(a) : "memory"); /* every pass really stores */
+		__asm__ volatile("" : : "r"(a) : "memory");
 	}
 }
 
-KC_CLONES KC_NO_SANITIZE static void copy(double *restrict a, const double *restrict b, long long n, long long passes)
+KC_NO_SANITIZE static inline __attribute__((always_inline)) void copy_body(double *restrict a,
+                                                                           const double *restrict b, long long n,
+                                                                           long long passes)
 {
 	for (long long p = 0; p < passes; p++) {
 		for (long long i = 0; i < n; i++)
 			a[i] = b[i];
 		__asm__ volatile("" : : "r"(a) : "memory");
+	}
+}
+
+#define KC_KERNELS(suffix, attributes)                                                                           \
+	KC_NO_SANITIZE attributes __attribute__((noinline)) static void triad_##suffix(                          \
+		double *restrict a, const double *restrict b, const double *restrict c, double s, long long n,   \
+		long long passes)                                                                                \
+	{                                                                                                        \
+		triad_body(a, b, c, s, n, passes);                                                               \
+	}                                                                                                        \
+	KC_NO_SANITIZE attributes __attribute__((noinline)) static void copy_##suffix(                           \
+		double *restrict a, const double *restrict b, long long n, long long passes)                     \
+	{                                                                                                        \
+		copy_body(a, b, n, passes);                                                                      \
+	}
+
+KC_KERNELS(base, )
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+KC_KERNELS(avx2, __attribute__((target("avx2,fma"))))
+#if defined(__clang__)
+KC_KERNELS(avx512, __attribute__((target("avx512f"))))
+#else
+KC_KERNELS(avx512, __attribute__((target("avx512f,prefer-vector-width=512"))))
+#endif
+#endif
+
+/* 2 for AVX-512, 1 for AVX2, 0 for the baseline */
+static int isa_level(void)
+{
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f"))
+		return 2;
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return 1;
+#endif
+	return 0;
+}
+
+static void triad(double *a, const double *b, const double *c, double s, long long n, long long passes)
+{
+	switch (isa_level()) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+	case 2: triad_avx512(a, b, c, s, n, passes); return;
+	case 1: triad_avx2(a, b, c, s, n, passes); return;
+#endif
+	default: triad_base(a, b, c, s, n, passes);
+	}
+}
+
+static void copy(double *a, const double *b, long long n, long long passes)
+{
+	switch (isa_level()) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+	case 2: copy_avx512(a, b, n, passes); return;
+	case 1: copy_avx2(a, b, n, passes); return;
+#endif
+	default: copy_base(a, b, n, passes);
 	}
 }
 

@@ -16,7 +16,7 @@ struct kc_bandwidth {
  * traffic is not counted). Each kernel runs once untimed to fault the pages in, then in batches of `passes`
  * passes (enough for a batch to move about 16 MiB) until `seconds` are spent and at least 3 batches ran; the
  * fastest batch counts. The kernels are compiled for the best of AVX-512, AVX2 and baseline x86-64 the CPU
- * supports (target_clones), so the L1 figure is not limited by kcost's own compile flags. Returns 0, or -1
+ * supports (dispatched at run time), so the L1 figure is not limited by kcost's own compile flags. Returns 0, or -1
  * when the arrays cannot be allocated. */
 int kc_bandwidth_measure(long long bytes, double seconds, struct kc_bandwidth *out);
 

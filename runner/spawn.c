@@ -113,14 +113,8 @@ static void child_exec(const struct child_setup *c)
 	_exit(127);
 }
 
-struct capture {
-	int fd;
-	char *data;
-	size_t len, cap, limit;
-};
-
 /* Read what is available on one pipe; 1 while it stays open, 0 at end of file. */
-static int capture_read(struct capture *c)
+static int capture_read(struct kc_spawn_capture *c)
 {
 	char chunk[65536];
 	ssize_t got = read(c->fd, chunk, sizeof chunk);
@@ -147,70 +141,17 @@ static int capture_read(struct capture *c)
 	return 1;
 }
 
+static void close_capture(struct kc_spawn_capture *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
 static void kill_group(pid_t pid)
 {
 	kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
-}
-
-/* Drain stdout and stderr until both close or the deadline passes (then kill the group, keep draining). */
-static void drain(pid_t pid, struct capture *cap, double deadline, struct kc_spawn_result *r)
-{
-	int open_fds = 2;
-	while (open_fds > 0) {
-		struct pollfd p[2];
-		int n = 0;
-		for (int i = 0; i < 2; i++)
-			if (cap[i].fd >= 0)
-				p[n++] = (struct pollfd){cap[i].fd, POLLIN, 0};
-		int wait_ms = -1;
-		if (deadline > 0) {
-			/* after the kill, a process outside the group may still hold the pipes: give up 2 s later */
-			double left = deadline + (r->timed_out ? 2 : 0) - now();
-			if (left <= 0 && r->timed_out)
-				break;
-			if (left <= 0) {
-				kill_group(pid);
-				r->timed_out = 1;
-				continue;
-			}
-			wait_ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
-		}
-		if (poll(p, (nfds_t)n, wait_ms) <= 0)
-			continue;
-		for (int i = 0; i < 2; i++)
-			for (int j = 0; j < n; j++)
-				if (cap[i].fd == p[j].fd && (p[j].revents & (POLLIN | POLLHUP | POLLERR)) &&
-				    !capture_read(&cap[i])) {
-					close(cap[i].fd);
-					cap[i].fd = -1;
-					open_fds--;
-				}
-	}
-}
-
-/* Reap the child, still enforcing the deadline (it may have closed its output and kept running). */
-static void reap(pid_t pid, double deadline, struct kc_spawn_result *r)
-{
-	int st;
-	for (;;) {
-		pid_t w = waitpid(pid, &st, r->timed_out || deadline <= 0 ? 0 : WNOHANG);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
-			return;
-		if (w == 0 && now() >= deadline) {
-			kill_group(pid);
-			r->timed_out = 1;
-		} else if (w == 0) {
-			nanosleep(&(struct timespec){0, 5000000}, NULL);
-		}
-	}
-	kill(-pid, SIGKILL); /* grandchildren left in the group */
-	r->exited = WIFEXITED(st);
-	r->exit_code = r->exited ? WEXITSTATUS(st) : 0;
-	r->signaled = WIFSIGNALED(st);
-	r->signal = r->signaled ? WTERMSIG(st) : 0;
 }
 
 static void close_pipe(int p[2])
@@ -237,12 +178,22 @@ static int start_failed(char *msg, size_t msgsz, const char *what, const char *p
 	return -1;
 }
 
-int kc_spawn_run(const char *const *argv, const char *cwd, const char *const *env_add,
-                 const struct kc_spawn_limits *lim, struct kc_spawn_result *r, char *msg, size_t msgsz)
+/* The executable argv[0] names, relative to cwd when it is a relative path with a '/'. */
+static int resolve(const char *prog, const char *cwd, char *path, size_t n)
 {
-	memset(r, 0, sizeof *r);
+	char rel[4096];
+	if (cwd && prog[0] != '/' && strchr(prog, '/') && snprintf(rel, sizeof rel, "%s/%s", cwd, prog) < (int)sizeof rel)
+		prog = rel;
+	return kc_spawn_which(prog, path, n);
+}
+
+int kc_spawn_start(struct kc_spawn_job *j, const char *const *argv, const char *cwd, const char *const *env_add,
+                   const struct kc_spawn_limits *lim, char *msg, size_t msgsz)
+{
+	memset(j, 0, sizeof *j);
+	j->cap[0].fd = j->cap[1].fd = -1;
 	char path[4096];
-	if (kc_spawn_which(argv[0], path, sizeof path) < 0)
+	if (resolve(argv[0], cwd, path, sizeof path) < 0)
 		return start_failed(msg, msgsz, "could not run", argv[0], ENOENT);
 	int out[2] = {-1, -1}, err[2] = {-1, -1}, status[2] = {-1, -1};
 	char **envp = environment_with(env_add);
@@ -251,7 +202,9 @@ int kc_spawn_run(const char *const *argv, const char *cwd, const char *const *en
 		close_pipe(out), close_pipe(err), close_pipe(status), free(envp);
 		return start_failed(msg, msgsz, "could not start", argv[0], e);
 	}
-	double start = now();
+	if (lim)
+		j->lim = *lim;
+	j->start = now();
 	struct child_setup c = {path, cwd, (char *const *)argv, envp, lim, out[1], err[1], status[1]};
 	pid_t pid = fork();
 	if (pid == 0)
@@ -266,21 +219,110 @@ int kc_spawn_run(const char *const *argv, const char *cwd, const char *const *en
 	setpgid(pid, pid); /* also done by the child: whichever runs first */
 	int e = exec_errno(status[0]);
 	close(status[0]);
-	struct capture cap[2] = {{out[0], NULL, 0, 0, KC_SPAWN_OUT_CAP}, {err[0], NULL, 0, 0, KC_SPAWN_ERR_CAP}};
-	double deadline = lim && lim->wall_seconds > 0 ? start + lim->wall_seconds : 0;
-	drain(pid, cap, deadline, r);
-	for (int i = 0; i < 2; i++)
-		if (cap[i].fd >= 0)
-			close(cap[i].fd);
-	reap(pid, deadline, r);
-	r->seconds = now() - start;
-	r->out = cap[0].data ? cap[0].data : strdup("");
-	r->out_len = cap[0].len;
-	r->err = cap[1].data ? cap[1].data : strdup("");
-	r->err_len = cap[1].len;
-	if (e)
-		return start_failed(msg, msgsz, "could not run", argv[0], e);
-	return 0;
+	j->pid = pid;
+	j->running = 1;
+	j->cap[0] = (struct kc_spawn_capture){out[0], NULL, 0, 0, KC_SPAWN_OUT_CAP};
+	j->cap[1] = (struct kc_spawn_capture){err[0], NULL, 0, 0, KC_SPAWN_ERR_CAP};
+	j->deadline = j->lim.wall_seconds > 0 ? j->start + j->lim.wall_seconds : 0;
+	if (!e)
+		return 0;
+	kc_spawn_wait_any(j, 1); /* reap the child that could not exec (status 127) */
+	return start_failed(msg, msgsz, "could not run", argv[0], e);
+}
+
+/* Enforce a job's deadline: kill its process group once; stop waiting for its pipes 2 s after the kill (a
+ * process outside the group may hold them). */
+static void check_deadline(struct kc_spawn_job *j, double t)
+{
+	if (!j->deadline || t < j->deadline)
+		return;
+	if (!j->result.timed_out) {
+		kill_group(j->pid);
+		j->result.timed_out = 1;
+	} else if (t >= j->deadline + 2) {
+		close_capture(&j->cap[0]);
+		close_capture(&j->cap[1]);
+	}
+}
+
+/* Reap a job whose pipes are closed; 1 when it has finished. */
+static int try_reap(struct kc_spawn_job *j)
+{
+	int st = 0;
+	pid_t w = waitpid(j->pid, &st, WNOHANG);
+	if (w == 0 || (w < 0 && errno == EINTR))
+		return 0;
+	if (w < 0)
+		st = 127 << 8; /* reaped elsewhere: report it as having failed to run */
+	kill(-j->pid, SIGKILL); /* grandchildren left in the group */
+	struct kc_spawn_result *r = &j->result;
+	r->exited = WIFEXITED(st);
+	r->exit_code = r->exited ? WEXITSTATUS(st) : 0;
+	r->signaled = WIFSIGNALED(st);
+	r->signal = r->signaled ? WTERMSIG(st) : 0;
+	r->seconds = now() - j->start;
+	r->out = j->cap[0].data ? j->cap[0].data : strdup("");
+	r->out_len = j->cap[0].len;
+	r->err = j->cap[1].data ? j->cap[1].data : strdup("");
+	r->err_len = j->cap[1].len;
+	j->running = 0;
+	return 1;
+}
+
+/* Milliseconds poll may sleep: until the nearest deadline, and briefly when a job waits to be reaped. */
+static int poll_timeout(const struct kc_spawn_job *jobs, int n, double t)
+{
+	double wait = -1;
+	for (int i = 0; i < n; i++) {
+		const struct kc_spawn_job *j = &jobs[i];
+		if (!j->running)
+			continue;
+		double left = !j->deadline ? -1 : j->deadline + (j->result.timed_out ? 2 : 0) - t;
+		if (j->cap[0].fd < 0 && j->cap[1].fd < 0)
+			left = left < 0 || left > 0.005 ? 0.005 : left;
+		if (left >= 0 && (wait < 0 || left < wait))
+			wait = left;
+	}
+	return wait < 0 ? -1 : (int)(wait * 1000) + 1;
+}
+
+int kc_spawn_wait_any(struct kc_spawn_job *jobs, int n)
+{
+	for (;;) {
+		struct pollfd p[64];
+		struct kc_spawn_capture *owner[64];
+		int n_fds = 0, any = 0;
+		double t = now();
+		for (int i = 0; i < n; i++) {
+			if (!jobs[i].running)
+				continue;
+			any = 1;
+			check_deadline(&jobs[i], t);
+			if (jobs[i].cap[0].fd < 0 && jobs[i].cap[1].fd < 0 && try_reap(&jobs[i]))
+				return i;
+			for (int k = 0; k < 2 && n_fds < 64; k++)
+				if (jobs[i].cap[k].fd >= 0)
+					owner[n_fds] = &jobs[i].cap[k], p[n_fds++] = (struct pollfd){jobs[i].cap[k].fd, POLLIN, 0};
+		}
+		if (!any)
+			return -1;
+		if (poll(p, (nfds_t)n_fds, poll_timeout(jobs, n, t)) <= 0)
+			continue;
+		for (int k = 0; k < n_fds; k++)
+			if ((p[k].revents & (POLLIN | POLLHUP | POLLERR)) && !capture_read(owner[k]))
+				close_capture(owner[k]);
+	}
+}
+
+int kc_spawn_run(const char *const *argv, const char *cwd, const char *const *env_add,
+                 const struct kc_spawn_limits *lim, struct kc_spawn_result *r, char *msg, size_t msgsz)
+{
+	struct kc_spawn_job j;
+	int rc = kc_spawn_start(&j, argv, cwd, env_add, lim, msg, msgsz);
+	while (rc == 0 && j.running)
+		kc_spawn_wait_any(&j, 1);
+	*r = j.result;
+	return rc;
 }
 
 void kc_spawn_result_release(struct kc_spawn_result *r)

@@ -25,7 +25,36 @@ struct kc_spawn_result {
 #define KC_SPAWN_OUT_CAP (64u << 20)
 #define KC_SPAWN_ERR_CAP (1u << 20)
 
-/* Run argv[0] with the NULL-terminated argv. argv[0] is looked up in PATH unless it contains a '/'. The child
+/* One pipe being captured (private to spawn.c). */
+struct kc_spawn_capture {
+	int fd;
+	char *data;
+	size_t len, cap, limit;
+};
+
+/* A child started with kc_spawn_start; several may run at once. Only `running` and `result` are for the
+ * caller: result is complete once running is 0. */
+struct kc_spawn_job {
+	int running;
+	struct kc_spawn_result result;
+	/* private */
+	int pid;
+	struct kc_spawn_limits lim;
+	struct kc_spawn_capture cap[2];
+	double start, deadline;
+};
+
+/* Start a child as kc_spawn_run does, without waiting for it. 0 when it runs (j->running = 1); -1 with msg
+ * when it could not be started (j->running = 0; release j->result all the same). */
+int kc_spawn_start(struct kc_spawn_job *j, const char *const *argv, const char *cwd, const char *const *env_add,
+                   const struct kc_spawn_limits *lim, char *msg, size_t msgsz);
+
+/* Capture the output of the running jobs among jobs[0 .. n-1], enforcing each one's wall-clock limit, until
+ * one of them ends; returns its index (its result is then complete), or -1 when none was running. */
+int kc_spawn_wait_any(struct kc_spawn_job *jobs, int n);
+
+/* Run argv[0] with the NULL-terminated argv. argv[0] is looked up in PATH unless it contains a '/'; a relative
+ * path with a '/' ("./harness") is taken relative to cwd when cwd is given. The child
  * runs in directory cwd (NULL: the current one) with the environment plus env_add ("NAME=value" strings
  * replacing same-named variables; NULL for none). lim may be NULL. Returns 0 when the child ran, whatever its
  * fate (see r); -1 with a message in msg when it could not be started ("could not run cc: No such file or

@@ -43,7 +43,9 @@ const char *scratch_dir(const char *name)
 	return path;
 }
 
-struct run run_kcost(const char *const *args)
+struct run run_kcost(const char *const *args) { return run_kcost_in(".", args); }
+
+struct run run_kcost_in(const char *dir, const char *const *args)
 {
 	struct run r = {0};
 	char out_path[] = "/tmp/kcost-e2e-outXXXXXX", err_path[] = "/tmp/kcost-e2e-errXXXXXX";
@@ -63,7 +65,7 @@ struct run run_kcost(const char *const *args)
 		dup2(in, 0);
 		dup2(out, 1);
 		dup2(err, 2);
-		if (chdir(KCOST_SOURCE_DIR) != 0)
+		if (chdir(KCOST_SOURCE_DIR) != 0 || chdir(dir) != 0)
 			_exit(127);
 		execv(KCOST_BIN, (char *const *)argv);
 		_exit(127);

@@ -13,6 +13,8 @@ struct run {
 /* Run KCOST_BIN with the NULL-terminated argument list (argv[0] is supplied) in the source directory, with
  * stdin from /dev/null. Aborts the test on a spawn failure. Release with run_release. */
 struct run run_kcost(const char *const *args);
+/* The same, run in directory `dir` (relative to the source directory). */
+struct run run_kcost_in(const char *dir, const char *const *args);
 void run_release(struct run *r);
 
 /* Read a whole file (NULL if missing); free() the result. */

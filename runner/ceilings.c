@@ -1,0 +1,381 @@
+/* ceilings.c — measure the roofline's ceilings once per machine, cache them as JSON. */
+#define _GNU_SOURCE
+#include "ceilings.h"
+
+#include <cblas.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bandwidth.h"
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* --- the cache's key and place --------------------------------------------------------------------------- */
+
+static unsigned long long fnv1a(unsigned long long h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (h ^ 0xff) * 1099511628211ULL; /* a separator, so ("ab","c") and ("a","bc") differ */
+}
+
+/* A sanitized kcost measures its ceilings apart: its own code runs instrumented (the kernels are not). */
+#if defined(__SANITIZE_ADDRESS__)
+#define KC_BUILD_FLAVOR " sanitized"
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KC_BUILD_FLAVOR " sanitized"
+#endif
+#endif
+#ifndef KC_BUILD_FLAVOR
+#define KC_BUILD_FLAVOR ""
+#endif
+
+void kc_ceilings_key(const char *cpu, const char *flags, int cores, char *out)
+{
+	char head[80];
+	snprintf(head, sizeof head, "kcost-ceilings-v%d cores=%d%s", KC_CEILINGS_VERSION, cores, KC_BUILD_FLAVOR);
+	unsigned long long h = fnv1a(14695981039346656037ULL, head);
+	h = fnv1a(h, cpu ? cpu : "");
+	h = fnv1a(h, flags ? flags : "");
+	snprintf(out, 17, "%016llx", h);
+}
+
+int kc_ceilings_default_dir(char *out, size_t n)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int w;
+	if (xdg && xdg[0] == '/')
+		w = snprintf(out, n, "%s/kcost", xdg);
+	else if (home && *home)
+		w = snprintf(out, n, "%s/.cache/kcost", home);
+	else
+		return -1;
+	return w > 0 && (size_t)w < n ? 0 : -1;
+}
+
+void kc_ceilings_cache_path(const char *dir, const char *key, char *out, size_t n)
+{
+	snprintf(out, n, "%s/ceilings-%s.json", dir, key);
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+	char path[4096];
+	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+		return -1;
+	for (char *p = path + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(path, 0755) < 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(path, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* --- working sets ------------------------------------------------------------------------------------------ */
+
+void kc_ceilings_working_sets(const long long cache[3], long long ws[KC_LEVEL_N])
+{
+	long long l1 = cache[0], l2 = cache[1], l3 = cache[2];
+	ws[KC_LEVEL_L1] = l1 > 0 ? l1 / 2 : 0;
+	ws[KC_LEVEL_L2] = l2 > 2 * l1 && l1 > 0 ? l2 / 2 : 0;
+	ws[KC_LEVEL_L3] = l3 > 2 * l2 && l2 > 0 ? (l3 / 4 > 2 * l2 ? l3 / 4 : 2 * l2) : 0;
+	long long largest = l3 > l2 ? l3 : l2 > l1 ? l2 : l1, dram = 4 * largest;
+	ws[KC_LEVEL_DRAM] = dram < (64LL << 20) ? 64LL << 20 : dram > (1LL << 30) ? 1LL << 30 : dram;
+}
+
+/* "24 KiB", "8 MiB" */
+static const char *size_text(struct kc_arena *a, long long bytes)
+{
+	if (bytes >= (1LL << 20) && bytes % (1LL << 20) == 0)
+		return kc_arena_printf(a, "%lld MiB", bytes >> 20);
+	if (bytes >= (1LL << 10) && bytes % (1LL << 10) == 0)
+		return kc_arena_printf(a, "%lld KiB", bytes >> 10);
+	return kc_arena_printf(a, "%lld B", bytes);
+}
+
+/* --- measuring ----------------------------------------------------------------------------------------------- */
+
+static void progress_step(void (*progress)(const char *, int, int, const char *), int i, const char *what)
+{
+	if (progress)
+		progress("measuring the machine", i, 2 * 2 + KC_LEVEL_N, what);
+}
+
+/* Best GFLOP/s of n×n×n GEMM in one precision. */
+static double gemm_gflops(int dbl, int n, int reps)
+{
+	size_t count = (size_t)n * (size_t)n, elem = dbl ? sizeof(double) : sizeof(float);
+	void *x = malloc(count * elem), *y = malloc(count * elem), *z = malloc(count * elem);
+	double best = 0;
+	for (size_t i = 0; x && y && z && i < count; i++) {
+		if (dbl)
+			((double *)x)[i] = 1.0 + (double)(i % 7) / 8, ((double *)y)[i] = 1.0 - (double)(i % 5) / 8;
+		else
+			((float *)x)[i] = 1.0f + (float)(i % 7) / 8, ((float *)y)[i] = 1.0f - (float)(i % 5) / 8;
+	}
+	for (int r = 0; x && y && z && r <= reps; r++) { /* r = 0 is the warm-up */
+		double t0 = now();
+		if (dbl)
+			cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, x, n, y, n, 0.0, z, n);
+		else
+			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, x, n, y, n, 0.0f, z, n);
+		double g = 2.0 * n * n * (double)n / (now() - t0) / 1e9;
+		best = r > 0 && g > best ? g : best;
+	}
+	free(x), free(y), free(z);
+	return best;
+}
+
+static void measure_gemm(struct kc_arena *a, struct kc_ceiling *c, int dbl, int threads)
+{
+	openblas_set_num_threads(threads);
+	c->threads = threads;
+	c->value = gemm_gflops(dbl, KC_CEILINGS_GEMM_N, KC_CEILINGS_GEMM_REPS);
+	c->method = kc_arena_printf(a, "cblas_%cgemm n=%d, best of %d, %d thread%s (OpenBLAS, %s kernels)",
+	                            dbl ? 'd' : 's', KC_CEILINGS_GEMM_N, KC_CEILINGS_GEMM_REPS, threads,
+	                            threads == 1 ? "" : "s", openblas_get_corename());
+	if (c->value <= 0)
+		c->method = kc_arena_printf(a, "%s: could not allocate the matrices", c->method);
+}
+
+static void measure_bandwidth(struct kc_arena *a, struct kc_ceiling *c, enum kc_level l, long long ws,
+                              const char *cache_source)
+{
+	struct kc_bandwidth bw;
+	c->threads = 1;
+	if (!ws) {
+		c->method = kc_arena_printf(a, "not measured: no %s cache size (%s)", kc_level_name(l), cache_source);
+		return;
+	}
+	if (kc_bandwidth_measure(ws, l == KC_LEVEL_DRAM ? 0.3 : 0.1, &bw) < 0) {
+		c->method = kc_arena_printf(a, "not measured: could not allocate %s", size_text(a, ws));
+		return;
+	}
+	c->value = bw.gbytes_per_s;
+	c->method = kc_arena_printf(a, "%s %s working set, best of %d batches x %lld passes, 1 thread "
+	                               "(triad %.1f GB/s, copy %.1f GB/s; STREAM byte counting)",
+	                            bw.kernel, size_text(a, ws), bw.batches, bw.passes, bw.triad, bw.copy);
+}
+
+static const char *iso8601_now(struct kc_arena *a)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char s[32];
+	gmtime_r(&t, &tm);
+	strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return kc_arena_strdup(a, s);
+}
+
+static void describe_cpu(struct kc_arena *a, const struct kc_cpu *cpu, struct kc_machine *m)
+{
+	m->cpu = kc_arena_strdup(a, cpu->model);
+	m->cores = cpu->cores;
+	for (int i = 0; i < 3; i++)
+		m->cache_bytes[i] = cpu->cache[i];
+	m->cache_line = cpu->line;
+	m->cache_ll_assoc = cpu->ll_assoc;
+	m->cache_source = kc_arena_strdup(a, cpu->cache_source);
+}
+
+void kc_ceilings_measure(struct kc_arena *a, const struct kc_cpu *cpu, struct kc_machine *m,
+                         void (*progress)(const char *step, int i, int n, const char *what))
+{
+	double t0 = now();
+	describe_cpu(a, cpu, m);
+	int threads_before = openblas_get_num_threads();
+	progress_step(progress, 0, "float peak, 1 thread");
+	measure_gemm(a, &m->flops_f32, 0, 1);
+	progress_step(progress, 1, "double peak, 1 thread");
+	measure_gemm(a, &m->flops_f64, 1, 1);
+	progress_step(progress, 2, "float peak, all threads");
+	measure_gemm(a, &m->flops_f32_all_threads, 0, cpu->cores);
+	progress_step(progress, 3, "double peak, all threads");
+	measure_gemm(a, &m->flops_f64_all_threads, 1, cpu->cores);
+	openblas_set_num_threads(threads_before > 0 ? threads_before : 1);
+	long long ws[KC_LEVEL_N];
+	kc_ceilings_working_sets(cpu->cache, ws);
+	for (int l = 0; l < KC_LEVEL_N; l++) {
+		progress_step(progress, 4 + l, kc_arena_printf(a, "%s bandwidth", kc_level_name((enum kc_level)l)));
+		measure_bandwidth(a, &m->bandwidth[l], (enum kc_level)l, ws[l], cpu->cache_source);
+	}
+	m->measured_at = iso8601_now(a);
+	m->measure_seconds = now() - t0;
+	m->cached = 0;
+}
+
+/* --- the cache file ---------------------------------------------------------------------------------------- */
+
+static cJSON *ceiling_json(const struct kc_ceiling *c, const char *unit)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, unit, c->value);
+	cJSON_AddNumberToObject(o, "threads", c->threads);
+	cJSON_AddStringToObject(o, "method", c->method ? c->method : "");
+	return o;
+}
+
+cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "kcost_ceilings", KC_CEILINGS_VERSION);
+	cJSON_AddStringToObject(j, "key", key);
+	cJSON_AddStringToObject(j, "cpu", m->cpu ? m->cpu : "");
+	cJSON_AddNumberToObject(j, "cores", m->cores);
+	cJSON *caches = cJSON_AddArrayToObject(j, "cache_bytes");
+	for (int i = 0; i < 3; i++)
+		cJSON_AddItemToArray(caches, cJSON_CreateNumber((double)m->cache_bytes[i]));
+	cJSON_AddNumberToObject(j, "cache_line", m->cache_line);
+	cJSON_AddNumberToObject(j, "cache_ll_assoc", m->cache_ll_assoc);
+	cJSON_AddStringToObject(j, "cache_source", m->cache_source ? m->cache_source : "");
+	cJSON *flops = cJSON_AddObjectToObject(j, "flops");
+	cJSON_AddItemToObject(flops, "float", ceiling_json(&m->flops_f32, "gflops"));
+	cJSON_AddItemToObject(flops, "double", ceiling_json(&m->flops_f64, "gflops"));
+	cJSON_AddItemToObject(flops, "float_all_threads", ceiling_json(&m->flops_f32_all_threads, "gflops"));
+	cJSON_AddItemToObject(flops, "double_all_threads", ceiling_json(&m->flops_f64_all_threads, "gflops"));
+	cJSON *bw = cJSON_AddObjectToObject(j, "bandwidth");
+	for (int l = 0; l < KC_LEVEL_N; l++)
+		cJSON_AddItemToObject(bw, kc_level_name((enum kc_level)l), ceiling_json(&m->bandwidth[l], "gbytes_per_s"));
+	cJSON_AddStringToObject(j, "measured_at", m->measured_at ? m->measured_at : "");
+	cJSON_AddNumberToObject(j, "measure_seconds", m->measure_seconds);
+	return j;
+}
+
+static double number_at(const cJSON *o, const char *name, int *ok)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	*ok &= cJSON_IsNumber(v);
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static const char *string_at(struct kc_arena *a, const cJSON *o, const char *name, int *ok)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	*ok &= cJSON_IsString(v);
+	return cJSON_IsString(v) ? kc_arena_strdup(a, v->valuestring) : NULL;
+}
+
+static int ceiling_from_json(struct kc_arena *a, const cJSON *o, const char *unit, struct kc_ceiling *c)
+{
+	int ok = cJSON_IsObject(o);
+	c->value = number_at(o, unit, &ok);
+	c->threads = (int)number_at(o, "threads", &ok);
+	c->method = string_at(a, o, "method", &ok);
+	return ok;
+}
+
+int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, struct kc_machine *m)
+{
+	int ok = cJSON_IsObject(j);
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "key");
+	if (!ok || (int)number_at(j, "kcost_ceilings", &ok) != KC_CEILINGS_VERSION || !cJSON_IsString(k) ||
+	    strcmp(k->valuestring, key) != 0)
+		return -1;
+	memset(m, 0, sizeof *m);
+	m->cpu = string_at(a, j, "cpu", &ok);
+	m->cores = (int)number_at(j, "cores", &ok);
+	const cJSON *caches = cJSON_GetObjectItemCaseSensitive(j, "cache_bytes");
+	ok &= cJSON_GetArraySize(caches) == 3;
+	for (int i = 0; ok && i < 3; i++)
+		m->cache_bytes[i] = (long long)cJSON_GetArrayItem(caches, i)->valuedouble;
+	m->cache_line = (int)number_at(j, "cache_line", &ok);
+	m->cache_ll_assoc = (int)number_at(j, "cache_ll_assoc", &ok);
+	m->cache_source = string_at(a, j, "cache_source", &ok);
+	const cJSON *flops = cJSON_GetObjectItemCaseSensitive(j, "flops");
+	ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(flops, "float"), "gflops", &m->flops_f32);
+	ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(flops, "double"), "gflops", &m->flops_f64);
+	ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(flops, "float_all_threads"), "gflops",
+	                        &m->flops_f32_all_threads);
+	ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(flops, "double_all_threads"), "gflops",
+	                        &m->flops_f64_all_threads);
+	const cJSON *bw = cJSON_GetObjectItemCaseSensitive(j, "bandwidth");
+	for (int l = 0; l < KC_LEVEL_N; l++)
+		ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(bw, kc_level_name((enum kc_level)l)),
+		                        "gbytes_per_s", &m->bandwidth[l]);
+	m->measured_at = string_at(a, j, "measured_at", &ok);
+	m->measure_seconds = number_at(j, "measure_seconds", &ok);
+	m->cached = 1;
+	return ok ? 0 : -1;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *text = NULL;
+	long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+	if (size >= 0 && size < (1L << 24) && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1))) {
+		size_t got = fread(text, 1, (size_t)size, f);
+		text[got] = '\0';
+	}
+	fclose(f);
+	return text;
+}
+
+static int load_cache(struct kc_arena *a, const char *path, const char *key, struct kc_machine *m)
+{
+	char *text = slurp(path);
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	int rc = j ? kc_ceilings_from_json(a, j, key, m) : -1;
+	cJSON_Delete(j);
+	return rc;
+}
+
+/* Write to a temporary file and rename it into place, so a reader never sees half a file. */
+static int save_cache(const char *dir, const char *path, const struct kc_machine *m, const char *key)
+{
+	cJSON *j = kc_ceilings_to_json(m, key);
+	char *text = j ? cJSON_Print(j) : NULL;
+	cJSON_Delete(j);
+	char tmp[4300];
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+	FILE *f = text && make_dirs(dir) == 0 ? fopen(tmp, "w") : NULL;
+	int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+	ok = f && fclose(f) == 0 && ok && rename(tmp, path) == 0;
+	if (!ok && f)
+		remove(tmp);
+	free(text);
+	return ok ? 0 : -1;
+}
+
+int kc_ceilings_get(struct kc_arena *a, const struct kc_ceilings_opts *o, struct kc_machine *m)
+{
+	struct kc_cpu cpu;
+	kc_cpu_probe(&cpu);
+	char key[17], dir[4096], path[4200];
+	kc_ceilings_key(cpu.model, cpu.flags, cpu.cores, key);
+	int have_dir = o->cache_dir ? snprintf(dir, sizeof dir, "%s", o->cache_dir) < (int)sizeof dir
+	                            : kc_ceilings_default_dir(dir, sizeof dir) == 0;
+	if (have_dir)
+		kc_ceilings_cache_path(dir, key, path, sizeof path);
+	if (have_dir && !o->remeasure && load_cache(a, path, key, m) == 0) {
+		if (o->verbose)
+			fprintf(stderr, "kcost: machine ceilings from %s (measured %s)\n", path, m->measured_at);
+		kc_cpu_release(&cpu);
+		return 0;
+	}
+	memset(m, 0, sizeof *m);
+	kc_ceilings_measure(a, &cpu, m, o->progress);
+	if (have_dir && save_cache(dir, path, m, key) < 0 && o->verbose)
+		fprintf(stderr, "kcost: could not write the ceilings cache %s\n", path);
+	else if (have_dir && o->verbose)
+		fprintf(stderr, "kcost: machine ceilings measured in %.1f s, cached in %s\n", m->measure_seconds, path);
+	kc_cpu_release(&cpu);
+	return 0;
+}

@@ -1,0 +1,289 @@
+/* runner_traffic.c — measured memory traffic of a file's kernels: hardware counters when perf_event_open works,
+ * else a cachegrind simulation (one cold call minus the same setup without it), else "unavailable" with why. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+#include "runner_int.h"
+#include "traffic.h"
+
+/* The --LL option simulating the machine's last level; returns the simulated size (0: none to simulate). */
+static long long simulated_ll(const struct kc_machine *mc, char *opt, size_t n)
+{
+	long long ll = mc->cache_bytes[2] ? mc->cache_bytes[2] : mc->cache_bytes[1], simulated = 0;
+	if (kc_cachegrind_ll_option(ll, mc->cache_ll_assoc > 0 ? mc->cache_ll_assoc : 16,
+	                            mc->cache_line > 0 ? mc->cache_line : 64, opt, n, &simulated) < 0)
+		opt[0] = '\0';
+	return opt[0] ? simulated : 0;
+}
+
+/* The cache-flush sweep of the once/none/count modes: twice the last level, at least 8 MiB. */
+static long long flush_bytes(const struct kc_machine *mc)
+{
+	long long ll = mc->cache_bytes[2] > mc->cache_bytes[1] ? mc->cache_bytes[2] : mc->cache_bytes[1];
+	return 2 * ll > (8LL << 20) ? 2 * ll : 8LL << 20;
+}
+
+/* The harness valgrind can run: rebuilt without AVX-512 when the CPU has it (valgrind 3.19 decodes no EVEX
+ * instructions and would stop the program with SIGILL). NULL when that build failed, with *why. */
+static const char *cachegrind_binary(struct kc_run_state *r, struct kc_file_run *fr, const char **why)
+{
+	if (fr->cg_state == 0 && !r->no_avx512_for_valgrind) {
+		fr->cg_state = 1, fr->cg_binary = "./harness", fr->cg_note = "";
+	} else if (fr->cg_state == 0) {
+		const char *cmd, *err;
+		int ok = kc_runner_build(r, fr, "harness-cg", "-mno-avx512f", &cmd, &err) == 0;
+		fr->cg_state = ok ? 1 : -1;
+		fr->cg_binary = "./harness-cg";
+		fr->cg_note = ok ? "; harness rebuilt with -mno-avx512f, as valgrind cannot run AVX-512"
+		                 : kc_arena_printf(r->a, "the harness did not build with -mno-avx512f for valgrind: %s", err);
+	}
+	*why = fr->cg_note;
+	return fr->cg_state > 0 ? fr->cg_binary : NULL;
+}
+
+/* What the harness's setup does for p: plans with equal keys have identical baseline (mode none) runs. */
+static const char *setup_key(struct kc_run_state *r, const struct kc_harness_plan *p)
+{
+	struct kc_buf b = KC_BUF_INIT;
+	kc_buf_printf(&b, "init=%s", p->fn->init ? p->fn->init : "");
+	for (int i = 0; i < p->n_buffers; i++)
+		kc_buf_printf(&b, ";%s %lld", p->buffers[i].elem_type, p->buffers[i].count);
+	const char *key = kc_arena_strdup(r->a, kc_buf_str(&b));
+	kc_buf_release(&b);
+	return key;
+}
+
+/* --- cachegrind runs, in parallel --------------------------------------------------------------------------- */
+
+/* One valgrind child: mode "none" (a baseline, shared by plans with the same setup) or "once" (one plan). */
+struct cg_task {
+	const struct kc_harness_plan *p;
+	const char *mode, *key, *out;
+	int baseline;        /* once: index of its none task */
+	const char *why;     /* the run failed, and why */
+	struct kc_cachegrind c;
+	double seconds;      /* the run's wall-clock time */
+	double native;       /* once: one call, natively */
+};
+
+static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *t,
+                       struct kc_spawn_job *job, const char *binary, const char *ll_opt)
+{
+	const char *argv[] = {r->valgrind, "--tool=cachegrind", "--cache-sim=yes", ll_opt,
+	                      kc_arena_printf(r->a, "--cachegrind-out-file=%s", t->out), binary, t->p->fn->name,
+	                      t->mode, kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
+	/* no RLIMIT_AS: valgrind reserves a large address space of its own; the kernel already ran under one */
+	struct kc_spawn_limits lim = {KC_RUNNER_CACHEGRIND_CAP, KC_RUNNER_CACHEGRIND_CAP + 1, 0};
+	char msg[512];
+	kc_runner_show_command(r, fr->dir, argv);
+	if (kc_spawn_start(job, argv, fr->dir, kc_runner_child_env, &lim, msg, sizeof msg) < 0) {
+		t->why = kc_arena_strdup(r->a, msg);
+		kc_spawn_result_release(&job->result);
+	}
+}
+
+static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_spawn_job *job)
+{
+	char msg[1024];
+	struct kc_spawn_limits lim = {KC_RUNNER_CACHEGRIND_CAP, KC_RUNNER_CACHEGRIND_CAP + 1, 0};
+	const char *failure = kc_runner_failure(&job->result, &lim, msg, sizeof msg);
+	t->seconds = job->result.seconds;
+	if (failure && job->result.timed_out && t->baseline >= 0) {
+		t->why = kc_arena_printf(r->a, "cachegrind did not finish one call within the %.0f s cap (it takes %.3g s "
+		                               "natively)", KC_RUNNER_CACHEGRIND_CAP, t->native);
+		return;
+	}
+	if (failure && job->result.timed_out) {
+		t->why = kc_arena_printf(r->a, "cachegrind did not finish the setup within the %.0f s cap",
+		                         KC_RUNNER_CACHEGRIND_CAP);
+		return;
+	}
+	if (failure) {
+		t->why = kc_arena_printf(r->a, "cachegrind run (%s) failed: %s", t->mode, failure);
+		return;
+	}
+	FILE *fp = fopen(t->out, "r");
+	struct kc_buf text = KC_BUF_INIT;
+	char chunk[4096];
+	size_t got;
+	while (fp && (got = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		kc_buf_add(&text, chunk, got);
+	if (fp)
+		fclose(fp);
+	const char *why;
+	if (kc_cachegrind_parse(kc_buf_str(&text), &t->c, &why) < 0)
+		t->why = kc_arena_printf(r->a, "cannot read %s: %s", t->out, why);
+	kc_buf_release(&text);
+}
+
+static void finish(struct kc_run_state *r, struct cg_task *t, struct kc_spawn_job *job)
+{
+	finish_task(r, t, job);
+	kc_spawn_result_release(&job->result);
+}
+
+/* Run the tasks, as many at once as the machine has cores. */
+static void run_tasks(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *tasks, int n,
+                      const char *binary, const char *ll_opt)
+{
+	struct kc_spawn_job *jobs = calloc((size_t)(n > 0 ? n : 1), sizeof *jobs);
+	int width = r->m->machine->cores > 0 ? r->m->machine->cores : 1, next = 0, running = 0;
+	if (!jobs) {
+		for (int i = 0; i < n; i++)
+			tasks[i].why = "out of memory";
+		return;
+	}
+	while (next < n || running > 0) {
+		for (; next < n && running < width; next++) {
+			start_task(r, fr, &tasks[next], &jobs[next], binary, ll_opt);
+			running += jobs[next].running;
+		}
+		int done = kc_spawn_wait_any(jobs, n);
+		if (done < 0)
+			continue; /* every start failed: the loop ends once next == n */
+		finish(r, &tasks[done], &jobs[done]);
+		running--;
+	}
+	free(jobs);
+}
+
+/* A none task for p's setup (an existing one when the setup repeats), then p's once task. */
+static void add_tasks(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
+                      double native, struct cg_task *tasks, int *n)
+{
+	const char *key = setup_key(r, p);
+	int base = -1;
+	for (int i = 0; i < *n && base < 0; i++)
+		if (!strcmp(tasks[i].mode, "none") && !strcmp(tasks[i].key, key))
+			base = i;
+	if (base < 0) {
+		base = (*n)++;
+		tasks[base] = (struct cg_task){.p = p, .mode = "none", .key = key, .baseline = -1,
+		                               .out = kc_arena_printf(r->a, "%s/cachegrind.%s.none.out", fr->dir,
+		                                                      p->fn->name)};
+	}
+	tasks[(*n)++] = (struct cg_task){.p = p, .mode = "once", .key = key, .baseline = base, .native = native,
+	                                 .out = kc_arena_printf(r->a, "%s/cachegrind.%s.once.out", fr->dir, p->fn->name)};
+}
+
+static void set_unavailable(struct kc_run_state *r, struct kc_measurement *item, const char *why)
+{
+	item->traffic_source = "unavailable";
+	item->traffic_why = kc_arena_strdup(r->a, why);
+}
+
+/* Why p's traffic is not simulated at all, or NULL. */
+static const char *not_simulated(struct kc_run_state *r, const struct kc_timing *t, const char *ll_opt)
+{
+	double estimate = KC_RUNNER_CACHEGRIND_SLOWDOWN * (2 * t->setup + t->median);
+	if (!r->valgrind[0])
+		return kc_arena_printf(r->a, "no hardware counters (%s) and valgrind is not installed", r->counters_why);
+	if (!ll_opt[0])
+		return "no last-level cache size to simulate";
+	if (estimate > KC_RUNNER_CACHEGRIND_CAP)
+		return kc_arena_printf(r->a, "cachegrind skipped: at least %.0f s under simulation (%.0f x (2 x %.3g s setup + "
+		                             "%.3g s per call)), over the %.0f s cap", estimate,
+		                       KC_RUNNER_CACHEGRIND_SLOWDOWN, t->setup, t->median, KC_RUNNER_CACHEGRIND_CAP);
+	return NULL;
+}
+
+static void set_simulated(struct kc_run_state *r, const struct kc_file_run *fr, struct kc_measurement *item,
+                          const struct cg_task *once, const struct cg_task *none, long long ll)
+{
+	double dram = kc_cachegrind_dram_bytes(&once->c) - kc_cachegrind_dram_bytes(&none->c);
+	double l2 = kc_cachegrind_l2_bytes(&once->c) - kc_cachegrind_l2_bytes(&none->c);
+	item->traffic_source = "cachegrind";
+	item->traffic_bytes = dram > 0 ? dram : 0;
+	item->traffic_l2_bytes = l2 > 0 ? l2 : 0;
+	item->traffic_seconds = once->seconds + none->seconds;
+	item->traffic_why = kc_arena_printf(
+		r->a, "%s --tool=cachegrind --cache-sim=yes, LL %lld MiB %d-way %d B lines%s, D1 %lld KiB; one call on cold "
+		      "caches (after a %lld MiB sweep) minus the same setup without the call; DRAM = LL misses x line, L2 = "
+		      "D1 misses x line; misses only: write-backs are not simulated%s",
+		r->valgrind_version, once->c.ll_size >> 20, once->c.ll_assoc, once->c.ll_line,
+		ll != r->m->machine->cache_bytes[2] ? " (rounded to a power-of-two set count)" : "", once->c.d1_size >> 10,
+		flush_bytes(r->m->machine) >> 20, fr->cg_note);
+}
+
+static void simulate_all(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *plans,
+                         const struct kc_timing *t, struct kc_measurement *const *items, const int *todo, int n)
+{
+	char ll_opt[64];
+	long long ll = simulated_ll(r->m->machine, ll_opt, sizeof ll_opt);
+	struct cg_task *tasks = KC_NEW_N(r->a, struct cg_task, 2 * n + 1);
+	int n_tasks = 0, *task_of = KC_NEW_N(r->a, int, n + 1);
+	const char *why = NULL, *binary = NULL;
+	for (int i = 0; i < n; i++) {
+		task_of[i] = -1;
+		if (!todo[i])
+			continue;
+		const char *skip = not_simulated(r, &t[i], ll_opt);
+		if (!skip && !binary && !(binary = cachegrind_binary(r, fr, &why)))
+			skip = why;
+		if (skip) {
+			set_unavailable(r, items[i], skip);
+			continue;
+		}
+		add_tasks(r, fr, &plans[i], t[i].median, tasks, &n_tasks);
+		task_of[i] = n_tasks - 1;
+	}
+	if (n_tasks)
+		kc_runner_progress(r, "simulating caches", 0, 0, fr->path);
+	run_tasks(r, fr, tasks, n_tasks, binary, ll_opt);
+	for (int i = 0; i < n; i++) {
+		if (task_of[i] < 0)
+			continue;
+		const struct cg_task *once = &tasks[task_of[i]], *none = &tasks[once->baseline];
+		if (once->why || none->why)
+			set_unavailable(r, items[i], once->why ? once->why : none->why);
+		else
+			set_simulated(r, fr, items[i], once, none, ll);
+	}
+}
+
+/* --- hardware counters ----------------------------------------------------------------------------------------- */
+
+/* 0 when the counters measured p; -1 (with r->counters_why updated) when the cachegrind path must. */
+static int count(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
+                 struct kc_measurement *item)
+{
+	const char *why = NULL;
+	const char *argv[] = {"./harness", p->fn->name, "count",
+	                      kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
+	cJSON *j = kc_runner_harness(r, fr, p, argv, &why);
+	const cJSON *ll = j ? cJSON_GetObjectItemCaseSensitive(j, "ll_misses") : NULL;
+	if (!cJSON_IsNumber(ll)) {
+		const cJSON *w = j ? cJSON_GetObjectItemCaseSensitive(j, "why") : NULL;
+		snprintf(r->counters_why, sizeof r->counters_why, "%s",
+		         cJSON_IsString(w) ? w->valuestring : why ? why : "the harness could not count");
+		cJSON_Delete(j);
+		return -1;
+	}
+	int line = r->m->machine->cache_line > 0 ? r->m->machine->cache_line : 64;
+	item->traffic_source = "counters";
+	item->traffic_bytes = kc_counters_bytes((long long)ll->valuedouble, line);
+	item->traffic_l2_bytes = kc_counters_bytes((long long)kc_runner_json_number(j, "l1d_read_misses"), line);
+	item->traffic_why = kc_arena_printf(r->a, "perf_event_open: last-level cache misses x %d B lines (L2: L1D read "
+	                                          "misses x line), one call on cold caches", line);
+	cJSON_Delete(j);
+	return 0;
+}
+
+void kc_runner_traffic(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *plans,
+                       const struct kc_timing *t, struct kc_measurement *const *items, int n)
+{
+	int *todo = KC_NEW_N(r->a, int, n + 1);
+	for (int i = 0; i < n; i++)
+		todo[i] = t[i].ok && !plans[i].error;
+	for (int i = 0; r->counters && i < n; i++)
+		if (todo[i] && count(r, fr, &plans[i], items[i]) == 0)
+			todo[i] = 0;
+	int any = 0;
+	for (int i = 0; i < n; i++)
+		any |= todo[i];
+	if (any)
+		simulate_all(r, fr, plans, t, items, todo, n);
+}

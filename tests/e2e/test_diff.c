@@ -1,0 +1,122 @@
+/* test_diff.c — `kcost diff` on real runs: identical code, a regression, and bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+
+#define RUN(...) run_kcost((const char *const[]){__VA_ARGS__, NULL})
+
+static char base_json[8400], head_json[8400];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(base_json, sizeof base_json, "%s/report.json", scratch_dir("diff-base"));
+	char base_dir[4200];
+	snprintf(base_dir, sizeof base_dir, "%s", scratch_dir("diff-base"));
+	struct run r = RUN("--no-run", "--quiet", "-o", base_dir, "samples/gelu.c");
+	int ok = r.status == 0;
+	run_release(&r);
+	char head_dir[4200];
+	snprintf(head_dir, sizeof head_dir, "%s", scratch_dir("diff-head"));
+	snprintf(head_json, sizeof head_json, "%s/report.json", head_dir);
+	r = run_kcost_in("tests/fixtures/diff-head", (const char *const[]){"--no-run", "--quiet", "-o", head_dir,
+	                                                                   "samples/gelu.c", NULL});
+	ok = ok && r.status == 0;
+	run_release(&r);
+	return ok ? 0 : -1;
+}
+
+static void same_code_has_no_significant_change(void **state)
+{
+	(void)state;
+	struct run r = RUN("diff", "--fail-on-regression", "10", base_json, base_json);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "no significant change in 2 functions"));
+	assert_non_null(strstr(r.out, "no regression beyond the threshold"));
+	run_release(&r);
+}
+
+static void fused_replaced_by_unfused_is_a_regression(void **state)
+{
+	(void)state;
+	struct run r = RUN("diff", "--fail-on-regression", "10", base_json, head_json);
+	assert_int_equal(r.status, 4);
+	assert_non_null(strstr(r.out, "- **gelu\\_fused** (samples/gelu.c): changed"));
+	assert_non_null(strstr(r.out, "regression: more bytes"));
+	assert_non_null(strstr(r.out, "  - bytes (streaming): `8*n` → `72*n`\n"));
+	assert_non_null(strstr(r.out, "1 other function: no significant change"));
+	run_release(&r);
+	/* without the gate, the same comparison exits 0 */
+	r = RUN("diff", "--format", "text", base_json, head_json);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "    bytes (streaming): 8*n -> 72*n\n"));
+	run_release(&r);
+}
+
+static void json_format_is_machine_readable(void **state)
+{
+	(void)state;
+	struct run r = RUN("diff", "--format", "json", "--fail-on-regression", "10", base_json, head_json);
+	assert_int_equal(r.status, 4);
+	cJSON *doc = cJSON_Parse(r.out);
+	assert_non_null(doc);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "regressed")));
+	cJSON_Delete(doc);
+	run_release(&r);
+}
+
+static void bad_input_is_a_clear_error(void **state)
+{
+	(void)state;
+	const char *dir = scratch_dir("diff-bad");
+	char bad[4200], foreign[4200], future[4200];
+	snprintf(bad, sizeof bad, "%s/bad.json", dir);
+	snprintf(foreign, sizeof foreign, "%s/foreign.json", dir);
+	snprintf(future, sizeof future, "%s/future.json", dir);
+	FILE *f = fopen(bad, "w");
+	fputs("{\"schema\": 1, \"functions\": [", f);
+	fclose(f);
+	f = fopen(foreign, "w");
+	fputs("{\"name\": \"package.json\", \"version\": \"1.0.0\"}", f);
+	fclose(f);
+	f = fopen(future, "w");
+	fputs("{\"schema\": 2, \"functions\": []}", f);
+	fclose(f);
+	struct run r = RUN("diff", bad, base_json);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "is not valid JSON"));
+	run_release(&r);
+	r = RUN("diff", base_json, foreign);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kcost diff: error: HEAD is not a kcost report: no \"schema\" number"));
+	run_release(&r);
+	r = RUN("diff", future, base_json);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "BASE has schema 2; this kcost reads schema 1"));
+	run_release(&r);
+	r = RUN("diff", "no/such.json", base_json);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "cannot open 'no/such.json'"));
+	run_release(&r);
+	r = RUN("diff", base_json);
+	assert_int_equal(r.status, 2);
+	run_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(same_code_has_no_significant_change),
+		cmocka_unit_test(fused_replaced_by_unfused_is_a_regression),
+		cmocka_unit_test(json_format_is_machine_readable),
+		cmocka_unit_test(bad_input_is_a_clear_error),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,493 @@
+/* test_runner.c — the runner's pure parts: timing statistics, cachegrind output, counter arithmetic, the
+ * generated harness of a hand-built function, its plan's errors and reference matching, the ceilings cache
+ * key and file, working sets, child-status messages; and spawning real children with limits. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+
+#include "ceilings.h"
+#include "counters.h"
+#include "harness.h"
+#include "harness/kcost_driver.h"
+#include "runner.h"
+#include "spawn.h"
+#include "stats.h"
+#include "traffic.h"
+
+/* --- statistics ------------------------------------------------------------------------------------------ */
+
+static void test_stats_odd(void **state)
+{
+	(void)state;
+	const double s[] = {5, 1, 4, 2, 3};
+	struct kc_stats st;
+	assert_int_equal(kc_stats_compute(s, 5, &st), 0);
+	assert_int_equal(st.n, 5);
+	assert_true(st.min == 1 && st.median == 3 && st.mean == 3);
+	assert_true(st.p90 == 5); /* ceil(4.5) = 5th smallest */
+	assert_true(fabs(st.cv - sqrt(2.0) / 3) < 1e-12); /* population stddev sqrt(2), mean 3 */
+	assert_true(s[0] == 5 && s[4] == 3);              /* the input is left alone */
+}
+
+static void test_stats_even_and_ranks(void **state)
+{
+	(void)state;
+	double s[20];
+	for (int i = 0; i < 20; i++)
+		s[i] = 20 - i; /* 20 .. 1 */
+	struct kc_stats st;
+	assert_int_equal(kc_stats_compute(s, 10, &st), 0); /* 20 .. 11 */
+	assert_true(st.median == 15.5 && st.min == 11);
+	assert_true(st.p90 == 19); /* 9th smallest of 11..20 */
+	assert_int_equal(kc_stats_compute(s, 20, &st), 0);
+	assert_true(st.median == 10.5 && st.p90 == 18); /* ceil(0.9 * 20) = 18, with no rounding to 19 */
+}
+
+static void test_stats_edges(void **state)
+{
+	(void)state;
+	const double one = 0.25, zeros[3] = {0, 0, 0};
+	struct kc_stats st = {0};
+	assert_int_equal(kc_stats_compute(&one, 0, &st), -1);
+	assert_int_equal(kc_stats_compute(&one, 1, &st), 0);
+	assert_true(st.min == 0.25 && st.median == 0.25 && st.p90 == 0.25 && st.cv == 0);
+	assert_int_equal(kc_stats_compute(zeros, 3, &st), 0);
+	assert_true(st.cv == 0); /* mean 0: cv defined as 0, not NaN */
+}
+
+/* --- cachegrind --------------------------------------------------------------------------------------------- */
+
+static const char cachegrind_out[] = "desc: I1 cache:         32768 B, 64 B, 8-way associative\n"
+                                     "desc: D1 cache:         49152 B, 64 B, 12-way associative\n"
+                                     "desc: LL cache:         33554432 B, 64 B, 16-way associative\n"
+                                     "cmd: ./harness-cg gelu_fused once 67108864\n"
+                                     "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\n"
+                                     "fl=/work/main/samples/gelu.c\n"
+                                     "fn=gelu_fused\n"
+                                     "64 4194304 0 0 4194304 262144 262144 0 0 0\n"
+                                     "summary: 694487317 1436 1419 106281363 1312436 1312151 92288584 1835520 1835464\n";
+
+static void test_cachegrind_parse(void **state)
+{
+	(void)state;
+	struct kc_cachegrind c;
+	const char *why = NULL;
+	assert_int_equal(kc_cachegrind_parse(cachegrind_out, &c, &why), 0);
+	assert_true(c.d1_size == 49152 && c.d1_line == 64 && c.d1_assoc == 12);
+	assert_true(c.ll_size == 33554432 && c.ll_line == 64 && c.ll_assoc == 16);
+	assert_true(c.ir == 694487317 && c.dr == 106281363 && c.dw == 92288584);
+	assert_true(c.d1mr == 1312436 && c.d1mw == 1835520 && c.dlmr == 1312151 && c.dlmw == 1835464);
+	assert_true(kc_cachegrind_dram_bytes(&c) == (1312151.0 + 1835464.0) * 64);
+	assert_true(kc_cachegrind_l2_bytes(&c) == (1312436.0 + 1835520.0) * 64);
+}
+
+/* The short "LL:" spelling, events in another order, and the difference the runner takes. */
+static void test_cachegrind_subtract_and_variants(void **state)
+{
+	(void)state;
+	const char *none = "desc: D1: 32768 B, 64 B, 8-way associative\n"
+	                   "desc: LL: 8388608 B, 64 B, 16-way associative\n"
+	                   "events: DLmw DLmr D1mw D1mr Ir\n"
+	                   "summary: 100 200 300 400 5000\n";
+	const char *once = "desc: D1: 32768 B, 64 B, 8-way associative\n"
+	                   "desc: LL: 8388608 B, 64 B, 16-way associative\n"
+	                   "events: DLmw DLmr D1mw D1mr Ir\n"
+	                   "summary: 1100 2200 3300 4400 9000\n";
+	struct kc_cachegrind a, b;
+	const char *why;
+	assert_int_equal(kc_cachegrind_parse(none, &a, &why), 0);
+	assert_int_equal(kc_cachegrind_parse(once, &b, &why), 0);
+	assert_true(b.ll_size == 8388608 && b.ll_assoc == 16);
+	assert_true(kc_cachegrind_dram_bytes(&b) - kc_cachegrind_dram_bytes(&a) == 3000.0 * 64);
+	assert_true(kc_cachegrind_l2_bytes(&b) - kc_cachegrind_l2_bytes(&a) == 7000.0 * 64);
+}
+
+static void test_cachegrind_errors(void **state)
+{
+	(void)state;
+	struct kc_cachegrind c;
+	const char *why = NULL;
+	assert_int_equal(kc_cachegrind_parse("desc: LL: 1 B, 64 B, 1-way\nevents: Ir\n", &c, &why), -1);
+	assert_string_equal(why, "no summary line");
+	assert_int_equal(kc_cachegrind_parse("summary: 1 2\n", &c, &why), -1);
+	assert_string_equal(why, "no events line");
+	assert_int_equal(kc_cachegrind_parse("events: Ir Dr\nsummary: 1\n", &c, &why), -1);
+	assert_string_equal(why, "the summary line does not have one count per event");
+}
+
+static void test_cachegrind_ll_option(void **state)
+{
+	(void)state;
+	char opt[64];
+	long long sim;
+	assert_int_equal(kc_cachegrind_ll_option(32LL << 20, 16, 64, opt, sizeof opt, &sim), 0);
+	assert_string_equal(opt, "--LL=33554432,16,64");
+	assert_true(sim == 32LL << 20);
+	/* 30 MiB, 12-way: 40960 sets, rounded down to 32768 */
+	assert_int_equal(kc_cachegrind_ll_option(30LL << 20, 12, 64, opt, sizeof opt, &sim), 0);
+	assert_string_equal(opt, "--LL=25165824,12,64");
+	assert_int_equal(kc_cachegrind_ll_option(0, 16, 64, opt, sizeof opt, &sim), -1);
+}
+
+/* --- counters ----------------------------------------------------------------------------------------------- */
+
+static void test_counters(void **state)
+{
+	(void)state;
+	assert_true(kc_counters_bytes(1000, 64) == 64000.0);
+	assert_true(kc_counters_bytes(3LL << 40, 128) == 3.0 * 128 * (double)(1LL << 40)); /* no overflow */
+	assert_true(kc_counters_bytes(-1, 64) == 0 && kc_counters_bytes(5, 0) == 0);
+	char why[256] = "";
+	int ok = kc_counters_available(why, sizeof why);
+	assert_true(ok == 0 || ok == 1);
+	assert_true(strlen(why) > 10);
+	assert_non_null(strstr(why, "perf_event_open"));
+}
+
+/* --- harness ------------------------------------------------------------------------------------------------ */
+
+/* saxpy(int n, float a, const float x[n], float y[n]) with n = 1000; y is in-out. */
+static struct kc_function *saxpy(struct kc_arena *a, int n_has_value)
+{
+	struct kc_function *f = KC_NEW(a, struct kc_function);
+	f->name = "saxpy";
+	f->loc = (struct kc_loc){"k.c", 3, 6};
+	f->syms.n = 1;
+	f->syms.syms[0] = (struct kc_sym){.name = "n", .has_value = n_has_value, .value = 1000};
+	f->syms.names[0] = "n";
+	f->n_size_params = 1;
+	f->buffers = KC_NEW_N(a, struct kc_buffer, 2);
+	f->n_buffers = 2;
+	f->buffers[0] = (struct kc_buffer){.name = "x", .elem_type = "float", .elem_size = 4,
+	                                   .extent = kc_poly_sym(a, 0), .is_param = 1, .role = KC_ROLE_INPUT};
+	f->buffers[1] = (struct kc_buffer){.name = "y", .elem_type = "float", .elem_size = 4,
+	                                   .extent = kc_poly_sym(a, 0), .is_param = 1, .role = KC_ROLE_INOUT};
+	f->params = KC_NEW_N(a, struct kc_param, 4);
+	f->n_params = 4;
+	f->params[0] = (struct kc_param){"n", "int", KC_PARAM_SIZE, 0, -1, 0};
+	f->params[1] = (struct kc_param){"a", "float", KC_PARAM_SCALAR, -1, -1, 1};
+	f->params[2] = (struct kc_param){"x", "const float *", KC_PARAM_BUFFER, -1, 0, 0};
+	f->params[3] = (struct kc_param){"y", "float *", KC_PARAM_BUFFER, -1, 1, 0};
+	return f;
+}
+
+static void test_harness_source(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_function *f = saxpy(&a, 1);
+	struct kc_harness_plan p;
+	kc_harness_plan(&a, f, NULL, &p);
+	assert_null(p.error);
+	assert_int_equal(p.n_buffers, 2);
+	assert_true(p.bytes == 8000 && p.buffers[1].is_output && !p.buffers[0].is_output);
+	struct kc_buf b = KC_BUF_INIT;
+	const char *why = NULL;
+	assert_int_equal(kc_harness_source(&b, "/src/kernels/k.c", &p, 1, &why), 0);
+	const char *src = kc_buf_str(&b);
+	const char *def = strstr(src, "#define main kcost_user_main_\n");
+	const char *inc = strstr(src, "#include \"/src/kernels/k.c\"\n");
+	const char *undef = strstr(src, "#undef main\n");
+	assert_true(def && inc && undef && def < inc && inc < undef);
+	assert_non_null(strstr(src, "\tsaxpy((int)1000, (float)1e-5, kcost_b[0], kcost_b[1]);\n"));
+	assert_non_null(strstr(src, "{\"x\", 1000ULL, 4ULL, KCOST_FLOATING, 0, kcost_fill_0, kcost_get_0},"));
+	assert_non_null(strstr(src, "{\"y\", 1000ULL, 4ULL, KCOST_FLOATING, 1, kcost_fill_0, kcost_get_0},"));
+	assert_non_null(strstr(src, "{\"saxpy\", kcost_call_0, 0, 0, 0, kcost_buffers_0, 2},"));
+	assert_non_null(strstr(src, "return kcost_driver_main(argc, argv, kcost_functions,"));
+	assert_int_equal(kc_harness_source(&b, "/odd\"name.c", &p, 1, &why), -1);
+	assert_non_null(why);
+	kc_buf_release(&b);
+	kc_arena_release(&a);
+}
+
+static void test_harness_not_run(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_harness_plan p;
+	kc_harness_plan(&a, saxpy(&a, 0), NULL, &p);
+	assert_string_equal(p.error, "not run: size n has no benchmark value (annotate KCOST_SIZES or pass --size)");
+	struct kc_function *f = saxpy(&a, 1);
+	f->buffers[1].extent = NULL;
+	kc_harness_plan(&a, f, NULL, &p);
+	assert_string_equal(p.error, "not run: extent of y is unknown (annotate KCOST_EXTENT)");
+	f = saxpy(&a, 1);
+	f->buffers[0].elem_type = "float *";
+	kc_harness_plan(&a, f, NULL, &p);
+	assert_string_equal(p.error, "not run: buffer x holds pointers (float *), which the harness cannot fill");
+	/* a plan with an error is left out of the source */
+	struct kc_buf b = KC_BUF_INIT;
+	const char *why;
+	assert_int_equal(kc_harness_source(&b, "/k.c", &p, 1, &why), 0);
+	assert_null(strstr(kc_buf_str(&b), "saxpy("));
+	kc_buf_release(&b);
+	kc_arena_release(&a);
+}
+
+static void test_harness_reference(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_function *f = saxpy(&a, 1), *ref = saxpy(&a, 1);
+	f->reference = "saxpy_ref";
+	ref->name = "saxpy_ref";
+	/* the reference declares its parameters in another order: matched by name */
+	struct kc_param swap = ref->params[2];
+	ref->params[2] = ref->params[3];
+	ref->params[3] = swap;
+	struct kc_harness_plan p;
+	kc_harness_plan(&a, f, ref, &p);
+	assert_non_null(p.ref_args);
+	assert_int_equal(p.n_ref_args, 4);
+	assert_string_equal(p.ref_args[2], "kcost_b[1]");
+	assert_string_equal(p.ref_args[3], "kcost_b[0]");
+	struct kc_buf b = KC_BUF_INIT;
+	const char *why;
+	kc_harness_source(&b, "/k.c", &p, 1, &why);
+	assert_non_null(strstr(kc_buf_str(&b), "\tsaxpy_ref((int)1000, (float)1e-5, kcost_b[1], kcost_b[0]);\n"));
+	assert_non_null(strstr(kc_buf_str(&b), "kcost_ref_0, \"saxpy_ref\", "));
+	kc_buf_release(&b);
+	ref->params[3].name = "z";
+	kc_harness_plan(&a, f, ref, &p);
+	assert_null(p.ref_args);
+	assert_string_equal(p.reference_note,
+	                    "reference saxpy_ref not checked: incompatible signature: saxpy has no parameter named 'z'");
+	kc_harness_plan(&a, f, NULL, &p);
+	assert_null(p.ref_args);
+	assert_non_null(strstr(p.reference_note, "was not analyzed"));
+	kc_arena_release(&a);
+}
+
+static void test_elem_class(void **state)
+{
+	(void)state;
+	assert_int_equal(kc_harness_elem_class("float"), KC_ELEM_FLOATING);
+	assert_int_equal(kc_harness_elem_class("long double"), KC_ELEM_FLOATING);
+	assert_int_equal(kc_harness_elem_class("_Float16"), KC_ELEM_FLOATING);
+	assert_int_equal(kc_harness_elem_class("unsigned long long"), KC_ELEM_INTEGER);
+	assert_int_equal(kc_harness_elem_class("enum color"), KC_ELEM_INTEGER);
+	assert_int_equal(kc_harness_elem_class("struct particle"), KC_ELEM_OPAQUE);
+	assert_int_equal(kc_harness_elem_class("int *"), KC_ELEM_POINTER);
+	assert_int_equal(kc_harness_elem_class("void (*)(int)"), KC_ELEM_POINTER);
+}
+
+/* --- ceilings ----------------------------------------------------------------------------------------------- */
+
+static void test_ceilings_key(void **state)
+{
+	(void)state;
+	char k1[17], k2[17], k3[17], k4[17], again[17];
+	kc_ceilings_key("AMD EPYC", "fpu sse avx512f", 2, k1);
+	kc_ceilings_key("AMD EPYC", "fpu sse avx512f", 2, again);
+	kc_ceilings_key("AMD EPYC", "fpu sse avx512f", 4, k2);
+	kc_ceilings_key("AMD EPYC", "fpu sse", 2, k3);
+	kc_ceilings_key("Intel Xeon", "fpu sse avx512f", 2, k4);
+	assert_int_equal(strlen(k1), 16);
+	assert_int_equal(strspn(k1, "0123456789abcdef"), 16);
+	assert_string_equal(k1, again);
+	assert_true(strcmp(k1, k2) && strcmp(k1, k3) && strcmp(k1, k4));
+	char path[256];
+	kc_ceilings_cache_path("/home/u/.cache/kcost", k1, path, sizeof path);
+	char want[256];
+	snprintf(want, sizeof want, "/home/u/.cache/kcost/ceilings-%s.json", k1);
+	assert_string_equal(path, want);
+}
+
+static void test_ceilings_default_dir(void **state)
+{
+	(void)state;
+	char dir[256];
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *saved_xdg = xdg ? strdup(xdg) : NULL, *saved_home = home ? strdup(home) : NULL;
+	setenv("XDG_CACHE_HOME", "/var/cache/me", 1);
+	assert_int_equal(kc_ceilings_default_dir(dir, sizeof dir), 0);
+	assert_string_equal(dir, "/var/cache/me/kcost");
+	setenv("XDG_CACHE_HOME", "relative", 1); /* not absolute: ignored, as the XDG spec says */
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(kc_ceilings_default_dir(dir, sizeof dir), 0);
+	assert_string_equal(dir, "/home/u/.cache/kcost");
+	saved_xdg ? setenv("XDG_CACHE_HOME", saved_xdg, 1) : unsetenv("XDG_CACHE_HOME");
+	saved_home ? setenv("HOME", saved_home, 1) : unsetenv("HOME");
+	free(saved_xdg);
+	free(saved_home);
+}
+
+static void test_ceilings_json_roundtrip(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_machine m = {.cpu = "AMD EPYC", .cores = 2, .cache_bytes = {49152, 1 << 20, 32 << 20},
+	                       .cache_line = 64, .cache_ll_assoc = 16, .cache_source = "sysfs",
+	                       .flops_f32 = {104.9, 1, "cblas_sgemm n=1536, best of 3, 1 thread"},
+	                       .measured_at = "2026-01-02T03:04:05Z", .measure_seconds = 3.5};
+	m.bandwidth[KC_LEVEL_DRAM] = (struct kc_ceiling){44.1, 1, "triad 128 MiB working set"};
+	cJSON *j = kc_ceilings_to_json(&m, "0123456789abcdef");
+	struct kc_machine back;
+	assert_int_equal(kc_ceilings_from_json(&a, j, "0123456789abcdef", &back), 0);
+	assert_string_equal(back.cpu, "AMD EPYC");
+	assert_true(back.cores == 2 && back.cache_bytes[2] == 32 << 20 && back.cached == 1);
+	assert_true(back.flops_f32.value == 104.9 && back.flops_f32.threads == 1);
+	assert_string_equal(back.bandwidth[KC_LEVEL_DRAM].method, "triad 128 MiB working set");
+	assert_string_equal(back.measured_at, "2026-01-02T03:04:05Z");
+	assert_int_equal(kc_ceilings_from_json(&a, j, "fedcba9876543210", &back), -1); /* another machine's */
+	cJSON_Delete(j);
+	kc_arena_release(&a);
+}
+
+static void test_working_sets(void **state)
+{
+	(void)state;
+	long long ws[KC_LEVEL_N];
+	const long long zen[3] = {48 << 10, 1 << 20, 32 << 20};
+	kc_ceilings_working_sets(zen, ws);
+	assert_true(ws[KC_LEVEL_L1] == 24 << 10 && ws[KC_LEVEL_L2] == 512 << 10);
+	assert_true(ws[KC_LEVEL_L3] == 8 << 20 && ws[KC_LEVEL_DRAM] == 128LL << 20);
+	const long long no_l3[3] = {32 << 10, 256 << 10, 0};
+	kc_ceilings_working_sets(no_l3, ws);
+	assert_true(ws[KC_LEVEL_L3] == 0 && ws[KC_LEVEL_DRAM] == 64LL << 20); /* at least 64 MiB */
+	const long long huge[3] = {48 << 10, 2 << 20, 1LL << 30};
+	kc_ceilings_working_sets(huge, ws);
+	assert_true(ws[KC_LEVEL_L3] == 256LL << 20 && ws[KC_LEVEL_DRAM] == 1LL << 30); /* at most 1 GiB */
+	char note[200];
+	assert_true(kc_cpu_plausible_l3(508LL << 20, "sysconf (CPUID)", note, sizeof note) == KC_CPU_ASSUMED_L3);
+	assert_non_null(strstr(note, "508 MiB"));
+	assert_true(kc_cpu_plausible_l3(508LL << 20, "sysfs", note, sizeof note) == 508LL << 20);
+	assert_string_equal(note, "");
+}
+
+/* --- child status --------------------------------------------------------------------------------------------- */
+
+static void test_status_messages(void **state)
+{
+	(void)state;
+	char buf[128];
+	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGSEGV, 0, 60, 61, buf, sizeof buf),
+	                    "crashed with SIGSEGV (segmentation fault)");
+	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGFPE, 0, 60, 61, buf, sizeof buf),
+	                    "crashed with SIGFPE (arithmetic exception)");
+	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGKILL, 1, 60, 61, buf, sizeof buf), "timed out after 60 s");
+	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGXCPU, 0, 60, 61, buf, sizeof buf),
+	                    "exceeded the CPU-time limit of 61 s");
+	assert_string_equal(kc_spawn_describe(1, 3, 0, 0, 0, 60, 61, buf, sizeof buf), "exited with status 3");
+	assert_null(kc_spawn_describe(1, 0, 0, 0, 0, 60, 61, buf, sizeof buf));
+	assert_string_equal(kc_spawn_signal_name(SIGBUS), "SIGBUS");
+}
+
+static void test_failure_messages(void **state)
+{
+	(void)state;
+	char buf[256];
+	char out[] = "{\"error\":\"alloc\",\"bytes\":67108864}\n", err[] = "";
+	struct kc_spawn_result r = {.exited = 1, .exit_code = KCOST_EXIT_ALLOC, .out = out, .err = err};
+	struct kc_spawn_limits lim = {60, 61, 2LL << 30};
+	assert_string_equal(kc_runner_failure(&r, &lim, buf, sizeof buf),
+	                    "could not allocate 67108864 bytes (address-space limit 2.0 GiB)");
+	char err2[] = "kcost harness: no such function in this harness\nusage: ...\n";
+	struct kc_spawn_result u = {.exited = 1, .exit_code = KCOST_EXIT_USAGE, .out = err, .err = err2};
+	assert_string_equal(kc_runner_failure(&u, &lim, buf, sizeof buf),
+	                    "exited with status 85: kcost harness: no such function in this harness");
+	struct kc_spawn_result ok = {.exited = 1, .out = out, .err = err};
+	assert_null(kc_runner_failure(&ok, &lim, buf, sizeof buf));
+	assert_true(kc_runner_address_space(1LL << 30, 1LL << 20) == 3 * (1LL << 30) + (1LL << 20) + (2LL << 30));
+	assert_true(kc_runner_address_space(1LL << 62, 0) == 1LL << 62); /* saturates */
+}
+
+static void test_compiler_lines_and_flags(void **state)
+{
+	(void)state;
+	char line[128];
+	kc_runner_first_error_line("In file included from harness.c:4:\n"
+	                           "k.c:7:3: error: unknown type name 'flaot'\n"
+	                           "    7 |   flaot x;\n",
+	                           line, sizeof line);
+	assert_string_equal(line, "k.c:7:3: error: unknown type name 'flaot'");
+	kc_runner_first_error_line("\n  \nld: cannot find -lfoo\n", line, sizeof line);
+	assert_string_equal(line, "ld: cannot find -lfoo");
+	char flags[] = "  -O3\t-march=native  -DX=1 ";
+	const char *argv[8];
+	int argc = 1;
+	kc_runner_split_flags(flags, argv, &argc, 8);
+	assert_int_equal(argc, 4);
+	assert_string_equal(argv[1], "-O3");
+	assert_string_equal(argv[3], "-DX=1");
+	const char *cmd[] = {"cc", "-O3", "-DNAME=a b", "it's.c", NULL};
+	char *s = kc_spawn_command_string(cmd);
+	assert_string_equal(s, "cc -O3 '-DNAME=a b' 'it'\\''s.c'");
+	free(s);
+}
+
+/* --- spawning real children ------------------------------------------------------------------------------------ */
+
+static void test_spawn_capture(void **state)
+{
+	(void)state;
+	const char *argv[] = {"sh", "-c", "echo out; echo err >&2; echo $KC_TEST_VAR; exit 3", NULL};
+	const char *env[] = {"KC_TEST_VAR=from-kcost", NULL};
+	struct kc_spawn_result r;
+	char msg[256];
+	assert_int_equal(kc_spawn_run(argv, "/", env, NULL, &r, msg, sizeof msg), 0);
+	assert_true(r.exited && r.exit_code == 3 && !r.signaled && !r.timed_out);
+	assert_string_equal(r.out, "out\nfrom-kcost\n");
+	assert_string_equal(r.err, "err\n");
+	kc_spawn_result_release(&r);
+	const char *missing[] = {"kcost-no-such-program", NULL};
+	assert_int_equal(kc_spawn_run(missing, NULL, NULL, NULL, &r, msg, sizeof msg), -1);
+	assert_string_equal(msg, "could not run kcost-no-such-program: No such file or directory");
+	kc_spawn_result_release(&r);
+}
+
+static void test_spawn_limits(void **state)
+{
+	(void)state;
+	char msg[256], buf[128];
+	struct kc_spawn_result r;
+	const char *segv[] = {"sh", "-c", "kill -SEGV $$", NULL};
+	assert_int_equal(kc_spawn_run(segv, NULL, NULL, NULL, &r, msg, sizeof msg), 0);
+	assert_string_equal(kc_spawn_result_describe(&r, NULL, buf, sizeof buf),
+	                    "crashed with SIGSEGV (segmentation fault)");
+	kc_spawn_result_release(&r);
+	const char *hang[] = {"sleep", "30", NULL};
+	struct kc_spawn_limits lim = {0.2, 0, 0};
+	assert_int_equal(kc_spawn_run(hang, NULL, NULL, &lim, &r, msg, sizeof msg), 0);
+	assert_true(r.timed_out && r.seconds < 5);
+	assert_string_equal(kc_spawn_result_describe(&r, &lim, buf, sizeof buf), "timed out after 0.2 s");
+	kc_spawn_result_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stats_odd),
+		cmocka_unit_test(test_stats_even_and_ranks),
+		cmocka_unit_test(test_stats_edges),
+		cmocka_unit_test(test_cachegrind_parse),
+		cmocka_unit_test(test_cachegrind_subtract_and_variants),
+		cmocka_unit_test(test_cachegrind_errors),
+		cmocka_unit_test(test_cachegrind_ll_option),
+		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_harness_source),
+		cmocka_unit_test(test_harness_not_run),
+		cmocka_unit_test(test_harness_reference),
+		cmocka_unit_test(test_elem_class),
+		cmocka_unit_test(test_ceilings_key),
+		cmocka_unit_test(test_ceilings_default_dir),
+		cmocka_unit_test(test_ceilings_json_roundtrip),
+		cmocka_unit_test(test_working_sets),
+		cmocka_unit_test(test_status_messages),
+		cmocka_unit_test(test_failure_messages),
+		cmocka_unit_test(test_compiler_lines_and_flags),
+		cmocka_unit_test(test_spawn_capture),
+		cmocka_unit_test(test_spawn_limits),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
