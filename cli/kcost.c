@@ -166,8 +166,11 @@ static int run(struct kc_options *o, int argc, char **argv)
 	};
 	struct kc_measurements m = {0};
 	const char *err;
-	if (!o->no_run && t.functions && measure(o, &an, &m, color) > 0)
+	int failed_kernels = !o->no_run && t.functions ? measure(o, &an, &m, color) : 0;
+	if (failed_kernels) {
 		input_errors = 1;
+		t.errors += failed_kernels > 0 ? failed_kernels : 0;
+	}
 	int status = input_errors ? KC_EXIT_INPUT : KC_EXIT_OK;
 	kc_progress("writing report", 0, 0, ro.out_dir);
 	if (kc_report_write(&an, &m, &ro, &err) < 0) {

@@ -1,0 +1,92 @@
+/* test_run.c — measurement through the built binary: kernels that crash, hang or allocate without bound
+ * become diagnostics within the limits while the rest of the report stays intact; a measured sample gets
+ * timings, an equivalence check and a labelled traffic figure. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "run.h"
+
+#define RUN(...) run_kcost((const char *const[]){__VA_ARGS__, NULL})
+
+static int num_positive(cJSON *v)
+{
+	return cJSON_IsNumber(v) && v->valuedouble > 0;
+}
+
+static cJSON *fn_in(cJSON *rep, const char *file, const char *name)
+{
+	cJSON *f;
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(rep, "functions"))
+	{
+		cJSON *n = at(f, "name"), *fl = at(f, "file");
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, name) && cJSON_IsString(fl) && !strcmp(fl->valuestring, file))
+			return f;
+	}
+	fail_msg("%s:%s not in the report", file, name);
+	return NULL;
+}
+
+static void failing_kernels_become_diagnostics(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-failures");
+	struct run r = RUN("--timeout", "3", "--time-budget", "0.05", "-o", out, "tests/fixtures/runner_segv.c",
+	                   "tests/fixtures/runner_hang.c", "tests/fixtures/runner_alloc.c");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "tests/fixtures/runner_segv.c:13:6: error: crashed with SIGSEGV (segmentation fault)"));
+	assert_non_null(strstr(r.err, "tests/fixtures/runner_hang.c:15:6: error: timed out after 3 s"));
+	assert_non_null(strstr(r.err, "tests/fixtures/runner_alloc.c:18:6: error: could not allocate"));
+	assert_non_null(strstr(r.err, "3 errors"));
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	const char *files[] = {"tests/fixtures/runner_segv.c", "tests/fixtures/runner_hang.c", "tests/fixtures/runner_alloc.c"};
+	const char *bad[] = {"scale_segv", "scale_hang", "scale_leak"};
+	for (int i = 0; i < 3; i++) {
+		cJSON *ok = fn_in(rep, files[i], "scale_ok"), *ko = fn_in(rep, files[i], bad[i]);
+		assert_true(cJSON_IsNull(at(ok, "measured.error")));
+		assert_true(num_positive(at(ok, "measured.seconds.median")));
+		assert_true(cJSON_IsString(at(ko, "measured.error")));
+		/* the static analysis of a failing kernel is still there */
+		assert_string_equal(at(ko, "flops.expr")->valuestring, "n");
+	}
+	cJSON_Delete(rep);
+	run_release(&r);
+}
+
+static void gelu_is_measured_and_checked(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-gelu");
+	struct run r = RUN("--time-budget", "0.1", "--size", "n=262144", "-o", out, "samples/gelu.c");
+	assert_int_equal(r.status, 0);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *unfused = fn_in(rep, "samples/gelu.c", "gelu_unfused"), *fused = fn_in(rep, "samples/gelu.c", "gelu_fused");
+	/* equivalence with the declared reference */
+	assert_string_equal(at(unfused, "measured.equivalent.reference")->valuestring, "gelu_fused");
+	assert_true(cJSON_IsTrue(at(unfused, "measured.equivalent.ok")));
+	assert_true(at(unfused, "measured.samples")->valuedouble >= 10);
+	/* traffic is labelled with its source; here there are no counters, so cachegrind */
+	assert_string_equal(at(fused, "measured.traffic.source")->valuestring, "cachegrind");
+	double dram = at(fused, "measured.traffic.bytes")->valuedouble;
+	/* one cold call of the fused kernel moves x in and y out: 8 bytes per element, within 10% */
+	assert_true(fabs(dram / (8.0 * 262144) - 1) < 0.10);
+	/* the machine section names how its ceilings were measured */
+	assert_non_null(strstr(at(rep, "machine.ceilings.flops.float.method")->valuestring, "cblas_sgemm"));
+	cJSON_Delete(rep);
+	run_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(failing_kernels_become_diagnostics),
+		cmocka_unit_test(gelu_is_measured_and_checked),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
