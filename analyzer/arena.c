@@ -1,5 +1,8 @@
 /* arena.c — bump allocator with geometrically growing blocks. */
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
 #include "arena.h"
+
+#include <sys/mman.h>
 
 #include <stdarg.h>
 #include <stdalign.h>
@@ -17,6 +20,22 @@ struct kc_arena_block {
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* Large blocks are aligned to 2 MiB and offered to the kernel as huge pages: an analysis of a thousand
+ * kernels touches a few hundred MiB, and first-touch page faults were a third of its time. */
+static struct kc_arena_block *new_block(size_t cap)
+{
+	size_t bytes = sizeof(struct kc_arena_block) + cap;
+	void *p = NULL;
+	if (bytes < HUGE_PAGE)
+		return malloc(bytes);
+	if (posix_memalign(&p, HUGE_PAGE, bytes) != 0)
+		return NULL;
+	madvise(p, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE); /* advice only: failure is harmless */
+	return p;
+}
+
 void *kc_arena_alloc(struct kc_arena *a, size_t size)
 {
 	size = round_up(size ? size : 1, alignof(max_align_t));
@@ -25,7 +44,7 @@ void *kc_arena_alloc(struct kc_arena *a, size_t size)
 		size_t cap = b ? b->cap * 2 : KC_ARENA_MIN_BLOCK;
 		if (cap < size)
 			cap = round_up(size, KC_ARENA_MIN_BLOCK);
-		b = malloc(sizeof(*b) + cap);
+		b = new_block(cap);
 		if (!b) {
 			fprintf(stderr, "kcost: fatal: out of memory (%zu bytes)\n", cap);
 			abort();

@@ -175,7 +175,7 @@ static int sign_at_sizes(struct counter *k, const struct kc_poly *p)
 static struct piece *push_piece(struct counter *k, struct pieces *ps, const struct piece *p)
 {
 	if (ps->n == ps->cap) {
-		int cap = ps->cap ? 2 * ps->cap : 8;
+		int cap = ps->cap ? 2 * ps->cap : 1; /* most loops hold one piece: pieces are large */
 		struct piece *grown = KC_NEW_N(k->a, struct piece, cap);
 		if (ps->n)
 			memcpy(grown, ps->p, sizeof *grown * (size_t)ps->n);

@@ -492,6 +492,19 @@ static void find_intermediates(struct df *d)
 	}
 }
 
+/* The model's nest for a top-level node (nests are the body's passes, in order). */
+static const struct kc_nest *nest_of(struct df *d, const struct kc_node *n)
+{
+	int k = 0;
+	for (const struct kc_node *c = d->ir->body->first; c; c = c->next)
+		if (is_pass(c)) {
+			if (c == n)
+				return k < d->fn->n_nests ? &d->fn->nests[k] : NULL;
+			k++;
+		}
+	return NULL;
+}
+
 static void fill_pass(struct df *d, int i)
 {
 	struct kc_pass *p = &d->fn->dataflow.passes[i];
@@ -499,6 +512,16 @@ static void fill_pass(struct df *d, int i)
 	p->begin = n->loc;
 	p->end = n->end;
 	p->callee = n->call ? n->call->callee->name : n->lib_call;
+	const struct kc_nest *nest = d->outer ? NULL : nest_of(d, n);
+	if (nest) { /* a top-level nest: its counts are already there */
+		kc_cost_flops(d->a, &nest->cost, &p->flops);
+		p->streaming = nest->traffic[KC_MODEL_STREAMING];
+		p->reads = nest->reads;
+		p->n_reads = nest->n_reads;
+		p->writes = nest->writes;
+		p->n_writes = nest->n_writes;
+		return;
+	}
 	struct kc_vec v;
 	struct kc_cost c = {0};
 	kc_count_region(d->a, d->ir, d->outer, n, &v);

@@ -6,6 +6,7 @@
 #include <clang-c/Index.h>
 
 #include <regex.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,6 @@
 
 #define MAX_CHILDREN 64
 #define MAX_VARS 512
-#define MAX_TU_FUNCS 1024
 #define MAX_TRIPS 8
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -36,8 +36,9 @@ struct fe {
 	const struct kc_analyze_opts *opts;
 	const char *path; /* the input as the user named it */
 	CXFile main_file;
-	struct tu_func funcs[MAX_TU_FUNCS];
-	int n_funcs;
+	struct tu_func *funcs; /* the file's function definitions (malloc'd, grown by doubling) */
+	int n_funcs, cap_funcs;
+	struct fctx *spare;    /* one per-function state kept for reuse (it is large) */
 	regex_t re;
 	int has_re;
 };
@@ -59,7 +60,6 @@ struct fctx {
 	struct fe *fe;
 	struct kc_function *fn;
 	struct kc_fn_ir *ir;
-	struct var vars[MAX_VARS];
 	int n_vars;
 	struct kc_dims *dims; /* parallel to fn->buffers */
 	int cap_buffers;
@@ -68,6 +68,7 @@ struct fctx {
 	struct kc_poly *trips_total[MAX_TRIPS];
 	int n_trips;
 	int has_cost_calls;
+	struct var vars[MAX_VARS]; /* last: a reused state clears only what comes before (vars[n_vars..] unused) */
 };
 
 static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf);
@@ -295,6 +296,33 @@ static struct var *referenced_var(struct fctx *fc, CXCursor c)
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
 		return NULL;
 	return find_var(fc, clang_getCursorReferenced(c));
+}
+
+/* A cheap necessary condition for is_constant (clang_Cursor_Evaluate is costly and most expressions of a
+ * kernel read a variable): no array access, and no reference to a variable of the function. */
+static int may_be_constant(struct fctx *fc, CXCursor c)
+{
+	c = strip(c);
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_FloatingLiteral:
+	case CXCursor_UnaryExpr: return 1;
+	case CXCursor_DeclRefExpr: return !find_var(fc, clang_getCursorReferenced(c));
+	case CXCursor_ArraySubscriptExpr:
+	case CXCursor_CompoundAssignOperator: return 0;
+	case CXCursor_BinaryOperator:
+	case CXCursor_UnaryOperator:
+	case CXCursor_CallExpr:
+	case CXCursor_ConditionalOperator: {
+		struct child_list l;
+		children(c, &l);
+		for (int i = 0; i < l.n; i++)
+			if (clang_isExpression(clang_getCursorKind(l.c[i])) && !may_be_constant(fc, l.c[i]))
+				return 0;
+		return 1;
+	}
+	default: return 1;
+	}
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -876,7 +904,7 @@ static void collect_binop(struct fctx *fc, CXCursor c, struct kc_node *st)
 		collect_expr(fc, l.c[1], st, ROLE_READ);
 		return;
 	}
-	if (is_constant(c))
+	if (may_be_constant(fc, c) && is_constant(c))
 		return; /* folded */
 	enum kc_op op = binop_category(k);
 	if (op != KC_OP_N)
@@ -918,7 +946,7 @@ static void collect_expr(struct fctx *fc, CXCursor c, struct kc_node *st, int ro
 {
 	c = strip(c);
 	enum CXCursorKind kind = clang_getCursorKind(c);
-	if ((kind == CXCursor_CallExpr || kind == CXCursor_UnaryOperator) && is_constant(c))
+	if ((kind == CXCursor_CallExpr || kind == CXCursor_UnaryOperator) && may_be_constant(fc, c) && is_constant(c))
 		return; /* folded: -INFINITY, __builtin_nanf("") */
 	switch (kind) {
 	case CXCursor_BinaryOperator:
@@ -1923,37 +1951,6 @@ static void apply_sizes(struct fctx *fc, CXCursor fn, struct annots *an)
 	}
 }
 
-static char *signature_text(struct fe *fe, CXCursor fn)
-{
-	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
-	CXToken *toks;
-	unsigned n;
-	struct kc_buf b = KC_BUF_INIT;
-	clang_tokenize(tu, clang_getCursorExtent(fn), &toks, &n);
-	int depth = 0;
-	for (unsigned i = 0; i < n; i++) {
-		CXString s = clang_getTokenSpelling(tu, toks[i]);
-		const char *t = clang_getCString(s);
-		int stop = !strcmp(t, "{") && depth == 0;
-		if (!strcmp(t, "("))
-			depth++;
-		else if (!strcmp(t, ")"))
-			depth--;
-		if (!stop && clang_getTokenKind(toks[i]) != CXToken_Comment) {
-			if (b.len)
-				kc_buf_putc(&b, ' ');
-			kc_buf_puts(&b, t);
-		}
-		clang_disposeString(s);
-		if (stop)
-			break;
-	}
-	clang_disposeTokens(tu, toks, n);
-	char *r = kc_arena_strdup(fe->a, kc_buf_str(&b));
-	kc_buf_release(&b);
-	return r;
-}
-
 /* Collect the top-level nests of the function body into the model. */
 static void fill_nests(struct fctx *fc)
 {
@@ -1977,11 +1974,14 @@ static int has_cost(const struct kc_node *n)
 static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf)
 {
 	tf->state = FN_ACTIVE;
-	struct fctx *fc = calloc(1, sizeof *fc);
+	/* calls analyze their callee first, so several states can be live at once: reuse one spare */
+	struct fctx *fc = fe->spare ? fe->spare : malloc(sizeof *fc);
+	fe->spare = NULL;
 	if (!fc) {
 		tf->state = FN_DONE;
 		return NULL;
 	}
+	memset(fc, 0, offsetof(struct fctx, vars));
 	fc->fe = fe;
 	struct kc_function *fn = fc->fn = KC_NEW(fe->a, struct kc_function);
 	fc->ir = KC_NEW(fe->a, struct kc_fn_ir);
@@ -1990,7 +1990,6 @@ static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf)
 	fn->loc = cursor_loc(fe, tf->cursor);
 	fn->end = cursor_end(fe, tf->cursor);
 	fn->exact = 1;
-	fn->signature = signature_text(fe, tf->cursor);
 	int nparams = clang_Cursor_getNumArguments(tf->cursor);
 	fn->params = KC_NEW_N(fe->a, struct kc_param, nparams > 0 ? nparams : 1);
 	fn->is_static = clang_getCursorLinkage(tf->cursor) == CXLinkage_Internal;
@@ -2014,7 +2013,10 @@ static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf)
 		fn->skip = 1; /* a helper without loops: nothing to report */
 	tf->ir = fc->ir;
 	tf->state = FN_DONE;
-	free(fc);
+	if (fe->spare)
+		free(fc);
+	else
+		fe->spare = fc;
 	return tf->ir;
 }
 
@@ -2026,8 +2028,16 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 	(void)parent;
 	struct fe *fe = data;
 	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
-	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)) || fe->n_funcs >= MAX_TU_FUNCS)
+	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
+	if (fe->n_funcs == fe->cap_funcs) {
+		int cap = fe->cap_funcs ? 2 * fe->cap_funcs : 64;
+		struct tu_func *grown = realloc(fe->funcs, sizeof *grown * (size_t)cap);
+		if (!grown)
+			return CXChildVisit_Break; /* out of memory: analyze what was collected */
+		fe->funcs = grown;
+		fe->cap_funcs = cap;
+	}
 	struct tu_func *tf = &fe->funcs[fe->n_funcs++];
 	tf->cursor = c;
 	tf->name = spelling(fe->a, c);
@@ -2098,11 +2108,14 @@ static int wanted(struct fe *fe, const char *name)
 
 static void add_function(struct kc_analysis *an, struct kc_function *f)
 {
-	struct kc_function **grown = KC_NEW_N(&an->arena, struct kc_function *, an->n_functions + 1);
-	if (an->n_functions)
-		memcpy(grown, an->functions, sizeof *grown * (size_t)an->n_functions);
-	grown[an->n_functions++] = f;
-	an->functions = grown;
+	int n = an->n_functions;
+	if ((n & (n - 1)) == 0) { /* capacity is the next power of two: grow when n reaches one */
+		struct kc_function **grown = KC_NEW_N(&an->arena, struct kc_function *, n ? 2 * n : 1);
+		if (n)
+			memcpy(grown, an->functions, sizeof *grown * (size_t)n);
+		an->functions = grown;
+	}
+	an->functions[an->n_functions++] = f;
 }
 
 static int parse_file(struct fe *fe, CXIndex index, const char *file)
@@ -2168,6 +2181,8 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 	clang_disposeIndex(index);
 	if (fe->has_re)
 		regfree(&fe->re);
+	free(fe->funcs);
+	free(fe->spare);
 	free(fe);
 	return 0;
 }

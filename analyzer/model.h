@@ -147,7 +147,6 @@ struct kc_dataflow {
 struct kc_function {
 	const char *name;
 	struct kc_loc loc, end;
-	const char *signature;    /* C declaration text, for the harness */
 	int is_static;            /* internal linkage: a harness must include the file to call it */
 	struct kc_param *params;
 	int n_params;

@@ -5,7 +5,8 @@
  * term maps terms one to one (monomial orders are compatible with multiplication), and splitting off a
  * power of one symbol divides by a monomial all the selected terms share. Only a product of two sums
  * produces terms in no useful order; finish() sorts and combines those. Scratch terms live on the stack
- * (struct tvec), so an operation costs its arithmetic and one arena allocation, not a malloc. */
+ * (struct tvec), so an operation costs its arithmetic and one arena allocation, not a malloc; composite
+ * operations (powers, substitutions, sums) keep their intermediates in a scratch arena (keep_result). */
 #include "poly.h"
 
 #include <stdint.h>
@@ -352,13 +353,13 @@ static int term_mul(const struct term *x, const struct term *y, struct term *out
 	return too_big ? -1 : 0;
 }
 
-/* A single term times a canonical polynomial: the products are distinct, nonzero and already in order. */
-static int mul_term(struct kc_arena *a, const struct term *m, const struct kc_poly *y, int term_first,
-                    struct kc_poly **out)
+/* A single term times a canonical polynomial: the products are distinct, nonzero and already in order.
+ * (Term products commute, overflow checks included, so the operands' order does not matter.) */
+static int mul_term(struct kc_arena *a, const struct term *m, const struct kc_poly *y, struct kc_poly **out)
 {
 	struct kc_poly *p = poly_alloc(a, (size_t)y->n);
 	for (int j = 0; j < y->n; j++)
-		if (term_mul(term_first ? m : &y->t[j], term_first ? &y->t[j] : m, &p->t[j]) < 0)
+		if (term_mul(m, &y->t[j], &p->t[j]) < 0)
 			return -1;
 	*out = p;
 	return 0;
@@ -368,9 +369,9 @@ int kc_poly_mul(struct kc_arena *a, const struct kc_poly *x, const struct kc_pol
 {
 	struct tvec v;
 	if (x->n == 1)
-		return mul_term(a, &x->t[0], y, 1, out);
+		return mul_term(a, &x->t[0], y, out);
 	if (y->n == 1)
-		return mul_term(a, &y->t[0], x, 0, out);
+		return mul_term(a, &y->t[0], x, out);
 	tvec_init(&v);
 	tvec_reserve(&v, (size_t)x->n * (size_t)y->n);
 	for (int i = 0; i < x->n; i++)

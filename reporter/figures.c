@@ -1,6 +1,7 @@
 /* figures.c — the numbers of a report, derived from the model, and how they are written for people. */
 #define _POSIX_C_SOURCE 200809L
 #include "figures.h"
+#include "graph.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,8 +19,7 @@ struct builder {
 	struct kc_buf text;                 /* scratch for formulas, reused */
 };
 
-static void figure_of(struct builder *bd, const struct kc_poly *p, const struct kc_figure *like,
-                      struct kc_figure *out)
+static void figure_of(struct builder *bd, const struct kc_poly *p, const struct kc_figure *like, struct kc_figure *out)
 {
 	if (like && like->poly && p && kc_poly_equal(p, like->poly)) {
 		*out = *like;
@@ -88,8 +88,7 @@ static void traffic_figures(struct builder *bd, const struct kc_traffic *t, int 
 	int rc = kc_traffic_total(bd->a, t, &total);
 	total_figure(bd, rc, total, like ? &like->bytes[model] : NULL, &out->bytes[model]);
 	figure_of(bd, t->read ? t->read : kc_poly_zero(bd->a), like ? &like->read[model] : NULL, &out->read[model]);
-	figure_of(bd, t->write ? t->write : kc_poly_zero(bd->a), like ? &like->write[model] : NULL,
-	          &out->write[model]);
+	figure_of(bd, t->write ? t->write : kc_poly_zero(bd->a), like ? &like->write[model] : NULL, &out->write[model]);
 }
 
 /* intensity = FLOPs / bytes of the model, as a number and as a reduced formula. */
@@ -166,6 +165,43 @@ const struct kc_nest_figures *kc_report_nest_figures(struct kc_report_figures *r
 	return &rf->nests[i][j];
 }
 
+const char *kc_report_graph_base(struct kc_arena *a, const struct kc_analysis *an, int i)
+{
+	const struct kc_function *f = an->functions[i];
+	int dup = 0;
+	for (int k = 0; k < an->n_functions; k++)
+		dup |= k != i && !an->functions[k]->skip && strcmp(an->functions[k]->name, f->name) == 0;
+	return dup ? kc_arena_printf(a, "graphs/%s-%d", f->name, i) : kc_arena_printf(a, "graphs/%s", f->name);
+}
+
+/* Render every function's dataflow graph once (SVG for the page and graphs/, DOT for graphs/). */
+void kc_report_graphs(struct kc_report_figures *rf)
+{
+	if (rf->graphs)
+		return;
+	const struct kc_analysis *an = rf->an;
+	rf->graphs = KC_NEW_N(&rf->arena, struct kc_report_graph, an->n_functions + 1);
+	struct kc_graph_ctx *g = kc_graph_open();
+	for (int i = 0; i < an->n_functions; i++) {
+		const struct kc_function *f = an->functions[i];
+		struct kc_report_graph *rg = &rf->graphs[i];
+		if (f->skip || f->dataflow.n_passes < 2)
+			continue; /* one pass: no dataflow worth a picture */
+		rg->base = kc_report_graph_base(&rf->arena, an, i);
+		struct kc_buf svg = KC_BUF_INIT, dot = KC_BUF_INIT;
+		const char *err = "Graphviz could not start";
+		if (g && kc_graph_render(g, f, &svg, &dot, &err) == 0) {
+			rg->svg = kc_arena_strdup(&rf->arena, kc_buf_str(&svg));
+			rg->dot = kc_arena_strdup(&rf->arena, kc_buf_str(&dot));
+		} else {
+			rg->error = kc_arena_strdup(&rf->arena, err);
+		}
+		kc_buf_release(&svg);
+		kc_buf_release(&dot);
+	}
+	kc_graph_close(g);
+}
+
 void kc_report_figures_release(struct kc_report_figures *rf)
 {
 	kc_arena_release(&rf->arena);
@@ -200,8 +236,10 @@ int kc_report_function_index(const struct kc_analysis *an, const char *name)
 
 const struct kc_measurement *kc_report_find_measurement(const struct kc_measurements *m, const struct kc_function *f)
 {
+	/* functions of different files may share a name: match the file too when the runner recorded it */
 	for (int i = 0; m && i < m->n; i++)
-		if (m->items[i].function && strcmp(m->items[i].function, f->name) == 0)
+		if (m->items[i].function && strcmp(m->items[i].function, f->name) == 0 &&
+		    (!m->items[i].file || !f->loc.file || strcmp(m->items[i].file, f->loc.file) == 0))
 			return &m->items[i];
 	return NULL;
 }

@@ -45,8 +45,16 @@ struct kc_nest_figures {
  * more than writing them, so kc_report_write derives them once and every output reads the same ones.
  * functions[] is filled by kc_report_figures_init; a nest's figures are derived on first use (the terminal
  * table never needs them). Everything lives in `arena`. */
+/* A function's rendered dataflow graph: written to <out>/<base>.svg and .dot, inlined in the page. */
+struct kc_report_graph {
+	const char *base;  /* "graphs/gelu_unfused" */
+	const char *svg, *dot;
+	const char *error; /* why it could not be rendered; svg and dot are then NULL */
+};
+
 struct kc_report_figures {
 	const struct kc_analysis *an;
+	struct kc_report_graph *graphs;    /* indexed like an->functions, once kc_report_graphs ran */
 	struct kc_arena arena;
 	struct kc_cost_figures *functions; /* indexed like an->functions; skipped functions left zeroed */
 	struct kc_nest_figures **nests;    /* nests[i][j] once derived, for function i and nest j */
@@ -56,6 +64,11 @@ void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analys
 /* The figures of nest j of function i (an index into an->functions). */
 const struct kc_nest_figures *kc_report_nest_figures(struct kc_report_figures *rf, int i, int j);
 void kc_report_figures_release(struct kc_report_figures *rf);
+/* Where function i's graph goes, without extension: "graphs/<name>", or "graphs/<name>-<i>" when another
+ * reported function has the same name. */
+const char *kc_report_graph_base(struct kc_arena *a, const struct kc_analysis *an, int i);
+/* Render the dataflow graphs (once); rf->graphs is then set. */
+void kc_report_graphs(struct kc_report_figures *rf);
 
 /* Where a long output goes: text is appended to *b, and when out is not NULL, kc_report_drain empties b into
  * out as it fills. The files of a large report run to megabytes; a buffer that held one whole would touch

@@ -5,6 +5,7 @@
 
 #include "escape.h"
 #include "figures.h"
+#include "graph.h"
 #include "report.h"
 #include "roofline.h"
 #include "templates.h"
@@ -30,7 +31,8 @@ struct html {
 	const struct kc_report_opts *o;
 	struct kc_report_figures *rf;
 	struct kc_report_sink *sink; /* drained between function sections */
-	int fn; /* index in an->functions of the function whose section is being written */
+	int fn;                      /* index in an->functions of the function whose section is being written */
+	int legend_shown;            /* the dataflow legend precedes the first graph */
 	struct source *sources;
 };
 
@@ -755,6 +757,81 @@ static void fn_extras(struct kc_buf *b, const struct kc_function *f)
 	kc_buf_puts(b, "</ul>\n");
 }
 
+
+/* The legend of the dataflow graphs, once, before the first graph. */
+static void dataflow_legend(struct kc_buf *b)
+{
+	kc_buf_printf(b,
+	              "<p class=\"legend\">Dataflow legend: boxes are passes (loop nests or calls) with their FLOPs and "
+	              "streaming bytes; ellipses are buffers: <span class=\"swatch\" style=\"background:%s\"></span> input, "
+	              "<span class=\"swatch\" style=\"background:%s\"></span> output, <span class=\"swatch\" "
+	              "style=\"background:%s\"></span> in-out, <span class=\"swatch\" style=\"background:%s\"></span> "
+	              "intermediate; <span class=\"swatch removed\" style=\"border-color:%s\"></span> dashed: removed by "
+	              "fusion; blue frames: fusion groups; dotted edges: passes that cannot be fused, with the reason.</p>\n",
+	              KC_GRAPH_COLOR_INPUT, KC_GRAPH_COLOR_OUTPUT, KC_GRAPH_COLOR_INOUT, KC_GRAPH_COLOR_INTERMEDIATE,
+	              KC_GRAPH_COLOR_REMOVED);
+}
+
+/* "fusing passes 1-8 removes t1, ..., t7: streaming 72*n -> 8*n bytes" */
+static void fusion_sentence(struct kc_buf *b, const struct html *h, const struct kc_function *f,
+                            const struct kc_fusion_group *g)
+{
+	struct kc_poly *before, *after;
+	struct kc_figure fb, fa;
+	kc_traffic_total(h->a, &g->before, &before);
+	kc_traffic_total(h->a, &g->after, &after);
+	kc_report_figure(h->a, f, before, &fb);
+	kc_report_figure(h->a, f, after, &fa);
+	kc_buf_printf(b, "<li>fusing passes %d&ndash;%d", g->first + 1, g->last + 1);
+	if (g->n_removes) {
+		kc_buf_puts(b, " removes ");
+		for (int i = 0; i < g->n_removes; i++) {
+			kc_buf_puts(b, i ? ", <code>" : "<code>");
+			esc(b, f->buffers[g->removes[i]].name);
+			kc_buf_puts(b, "</code>");
+		}
+	}
+	kc_buf_puts(b, ": streaming ");
+	formula_value(b, &fb, "B");
+	kc_buf_puts(b, " &rarr; ");
+	formula_value(b, &fa, "B");
+	kc_buf_puts(b, "</li>\n");
+}
+
+static void fn_dataflow(struct kc_buf *b, struct html *h, const struct kc_function *f, int i)
+{
+	const struct kc_dataflow *df = &f->dataflow;
+	const struct kc_report_graph *g = h->rf->graphs ? &h->rf->graphs[i] : NULL;
+	if (df->n_passes < 2 && !df->n_groups)
+		return; /* one pass: nothing to fuse, the source listing says it all */
+	kc_buf_puts(b, "<h3>Dataflow and fusion</h3>\n");
+	if (!h->legend_shown) {
+		dataflow_legend(b);
+		h->legend_shown = 1;
+	}
+	kc_buf_printf(b, "<p>%d passes%s, %d intermediate%s.</p>\n<ul class=\"fusion\">\n", df->n_passes,
+	              df->in_loop ? " inside one outer loop" : "", df->n_intermediates, df->n_intermediates == 1 ? "" : "s");
+	for (int k = 0; k < df->n_groups; k++)
+		fusion_sentence(b, h, f, &df->groups[k]);
+	for (int e = 0; e + 1 < df->n_passes; e++)
+		if (!df->edges[e].legal || df->edges[e].kind == KC_FUSE_EPILOGUE) {
+			kc_buf_printf(b, "<li>passes %d &rarr; %d: %s (", e + 1, e + 2,
+			              df->edges[e].legal ? "fusable as an epilogue" : "not fusable");
+			esc(b, df->edges[e].reason);
+			kc_buf_puts(b, ")</li>\n");
+		}
+	kc_buf_puts(b, "</ul>\n");
+	if (g && g->svg) {
+		kc_buf_puts(b, "<div class=\"graph\">\n");
+		kc_buf_puts(b, g->svg);
+		kc_buf_puts(b, "</div>\n");
+	} else if (g && g->error) {
+		kc_buf_puts(b, "<p class=\"muted\">graph not rendered: ");
+		esc(b, g->error);
+		kc_buf_puts(b, "</p>\n");
+	}
+}
+
 static void fn_section(struct kc_buf *b, struct html *h, int i)
 {
 	const struct kc_function *f = h->an->functions[i];
@@ -776,6 +853,7 @@ static void fn_section(struct kc_buf *b, struct html *h, int i)
 	fn_costs(b, h, f, cf);
 	fn_traffic(b, cf);
 	fn_buffers(b, h, f);
+	fn_dataflow(b, h, f, i);
 	if (f->diags.head) {
 		kc_buf_puts(b, "<h3>Diagnostics</h3>\n");
 		diag_list(b, &f->diags);
@@ -805,10 +883,25 @@ static void footer(struct kc_buf *b, const struct html *h)
 }
 
 /* The fragments of the template, in the signature of struct slot. */
-static void slot_title(struct kc_buf *b, struct html *h) { title(b, h->an); }
-static void slot_header(struct kc_buf *b, struct html *h) { header(b, h); }
-static void slot_summary(struct kc_buf *b, struct html *h) { summary(b, h); }
-static void slot_footer(struct kc_buf *b, struct html *h) { footer(b, h); }
+static void slot_title(struct kc_buf *b, struct html *h)
+{
+	title(b, h->an);
+}
+
+static void slot_header(struct kc_buf *b, struct html *h)
+{
+	header(b, h);
+}
+
+static void slot_summary(struct kc_buf *b, struct html *h)
+{
+	summary(b, h);
+}
+
+static void slot_footer(struct kc_buf *b, struct html *h)
+{
+	footer(b, h);
+}
 
 static void slot_roofline(struct kc_buf *b, struct html *h)
 {
@@ -834,10 +927,12 @@ void kc_report_html_with(struct kc_report_sink *sink, struct kc_report_figures *
                          const struct kc_report_opts *o)
 {
 	struct kc_arena a = KC_ARENA_INIT;
-	struct html h = {&a, rf->an, m, o, rf, sink, -1, NULL};
+	struct html h = {.a = &a, .an = rf->an, .m = m, .o = o, .rf = rf, .sink = sink, .fn = -1};
+	kc_report_graphs(rf);
 	const char *caption = kc_report_machine(m)
 	                          ? "Roofs: measured ceilings. Circles: predicted (min model) on the roof; diamonds: "
-	                            "streaming model; squares: measured."
+	                            "streaming model; squares: measured, joined to the streaming prediction; dashed "
+	                            "arrows: what fusing the function's passes would do to its streaming intensity."
 	                          : "machine not measured: predicted intensity only (circles: min model, diamonds: "
 	                            "streaming model)";
 	const struct slot slots[] = {{"title", NULL, 0, slot_title},

@@ -67,7 +67,7 @@ struct jctx {
 static cJSON *jadd(struct jctx *c, cJSON *parent, const char *key, cJSON *item)
 {
 	cJSON_bool ok = item && parent &&
-	                (!key            ? cJSON_AddItemToArray(parent, item)
+	                (!key           ? cJSON_AddItemToArray(parent, item)
 	                 : c->copy_keys ? cJSON_AddItemToObject(parent, key, item)
 	                                : cJSON_AddItemToObjectCS(parent, key, item));
 	if (!ok) {
@@ -394,6 +394,138 @@ static void json_costs(struct jctx *c, cJSON *o, struct kc_report_figures *rf, i
 		json_nest(c, nests, f, &f->nests[j], kc_report_nest_figures(rf, i, j));
 }
 
+
+/* The bytes (read + write) of a traffic as a count object, with read and write values. */
+static void json_traffic(struct jctx *c, cJSON *parent, const char *key, const struct kc_function *f,
+                         const struct kc_traffic *t)
+{
+	struct kc_figure total, r, w;
+	struct kc_poly *sum = NULL;
+	if (!t->read || !t->write || kc_traffic_total(&c->a, t, &sum) < 0) {
+		jnull(c, parent, key); /* not available (no passes): not a value error */
+		return;
+	}
+	kc_report_figure(&c->a, f, sum, &total);
+	kc_report_figure(&c->a, f, t->read, &r);
+	kc_report_figure(&c->a, f, t->write, &w);
+	cJSON *o = jcount(c, parent, key, &total);
+	jvalue(c, o, "read", &r);
+	jvalue(c, o, "write", &w);
+}
+
+static void json_index_names(struct jctx *c, cJSON *parent, const char *key, const struct kc_function *f,
+                             const int *idx, int n)
+{
+	cJSON *arr = jarr(c, parent, key);
+	for (int i = 0; i < n; i++)
+		jstr(c, arr, NULL, f->buffers[idx[i]].name);
+}
+
+static void json_pass(struct jctx *c, cJSON *arr, const struct kc_function *f, const struct kc_pass *p)
+{
+	cJSON *o = jobj(c, arr, NULL), *lines = jarr(c, o, "lines");
+	struct kc_figure flops;
+	jint(c, lines, NULL, p->begin.line);
+	jint(c, lines, NULL, p->end.line);
+	jstr(c, o, "callee", p->callee);
+	kc_report_figure(&c->a, f, p->flops, &flops);
+	jcount(c, o, "flops", &flops);
+	json_traffic(c, o, "bytes_streaming", f, &p->streaming);
+	json_index_names(c, o, "reads", f, p->reads, p->n_reads);
+	json_index_names(c, o, "writes", f, p->writes, p->n_writes);
+	json_strings(c, o, "leaves", p->scalars_out, p->n_scalars_out);
+}
+
+/* FLOPs of passes first..last over the bytes of t: the group's intensity before or after fusion. */
+static void json_group_intensity(struct jctx *c, cJSON *o, const char *key, const struct kc_function *f, int first,
+                                 int last, const struct kc_traffic *t)
+{
+	long long flops = 0, v;
+	struct kc_poly *bytes;
+	const char *why;
+	int ok = t->read && t->write && kc_traffic_total(&c->a, t, &bytes) == 0 &&
+	         kc_function_eval(f, bytes, &v, &why) == 0 && v > 0;
+	for (int p = first; ok && p <= last; p++) {
+		long long pf;
+		ok = f->dataflow.passes[p].flops && kc_function_eval(f, f->dataflow.passes[p].flops, &pf, &why) == 0;
+		flops += ok ? pf : 0;
+	}
+	jreal(c, o, key, ok, ok ? (double)flops / (double)v : 0);
+}
+
+static void json_group(struct jctx *c, cJSON *arr, const struct kc_function *f, const struct kc_fusion_group *g)
+{
+	cJSON *o = jobj(c, arr, NULL), *passes = jarr(c, o, "passes");
+	for (int p = g->first; p <= g->last; p++)
+		jint(c, passes, NULL, p);
+	json_index_names(c, o, "removes", f, g->removes, g->n_removes);
+	json_traffic(c, o, "bytes_before", f, &g->before);
+	json_traffic(c, o, "bytes_after", f, &g->after);
+	json_group_intensity(c, o, "intensity_before", f, g->first, g->last, &g->before);
+	json_group_intensity(c, o, "intensity_after", f, g->first, g->last, &g->after);
+}
+
+static void json_edge(struct jctx *c, cJSON *arr, const struct kc_fusion_edge *e)
+{
+	cJSON *o = jobj(c, arr, NULL);
+	jint(c, o, "from", e->from);
+	jint(c, o, "to", e->to);
+	jstr(c, o, "kind", kc_fusion_kind_name(e->kind));
+	jbool(c, o, "legal", e->legal);
+	jstr(c, o, "reason", e->reason);
+}
+
+/* functions[].dataflow: passes, intermediates, fusion groups and the pairs that cannot be fused. */
+static void json_dataflow(struct jctx *c, cJSON *parent, const struct kc_report_figures *rf, int i)
+{
+	const struct kc_function *f = rf->an->functions[i];
+	const struct kc_report_graph *rg = rf->graphs ? &rf->graphs[i] : NULL;
+	const char *base = rg ? rg->base : kc_report_graph_base(&c->a, rf->an, i);
+	const struct kc_dataflow *df = &f->dataflow;
+	cJSON *o = jobj(c, parent, "dataflow"), *arr;
+	arr = jarr(c, o, "passes");
+	for (int p = 0; p < df->n_passes; p++)
+		json_pass(c, arr, f, &df->passes[p]);
+	if (df->in_loop) {
+		cJSON *in = jobj(c, o, "in_loop"), *lines = jarr(c, in, "lines");
+		jint(c, lines, NULL, df->loop_begin.line);
+		jint(c, lines, NULL, df->loop_end.line);
+	} else {
+		jnull(c, o, "in_loop");
+	}
+	arr = jarr(c, o, "buffers");
+	for (int b = 0; b < f->n_buffers; b++) {
+		cJSON *bo = jobj(c, arr, NULL);
+		struct kc_figure bytes;
+		kc_report_buffer_bytes(&c->a, f, &f->buffers[b], &bytes);
+		jstr(c, bo, "name", f->buffers[b].name);
+		jstr(c, bo, "role", kc_role_name(f->buffers[b].role));
+		jvalue(c, bo, "bytes", &bytes);
+	}
+	json_index_names(c, o, "intermediates", f, df->intermediates, df->n_intermediates);
+	arr = jarr(c, o, "fusion_groups");
+	for (int g = 0; g < df->n_groups; g++)
+		json_group(c, arr, f, &df->groups[g]);
+	arr = jarr(c, o, "edges");
+	for (int e = 0; e + 1 < df->n_passes; e++)
+		json_edge(c, arr, &df->edges[e]);
+	arr = jarr(c, o, "not_fusable");
+	for (int e = 0; e + 1 < df->n_passes; e++)
+		if (!df->edges[e].legal)
+			json_edge(c, arr, &df->edges[e]);
+	json_traffic(c, o, "bytes_before", f, &df->before);
+	json_traffic(c, o, "bytes_after", f, &df->after);
+	if ((!rg && df->n_passes >= 2) || (rg && rg->svg)) { /* not rendered here (stdout): kc_report_write's paths */
+		jadd(c, o, "svg", cJSON_CreateString(kc_arena_printf(&c->a, "%s.svg", base)));
+		jadd(c, o, "dot", cJSON_CreateString(kc_arena_printf(&c->a, "%s.dot", base)));
+	} else {
+		jnull(c, o, "svg");
+		jnull(c, o, "dot");
+		if (rg && rg->error)
+			jstr(c, o, "graph_error", rg->error);
+	}
+}
+
 static void json_function(struct jctx *c, cJSON *arr, struct kc_report_figures *rf, int i,
                           const struct kc_measurements *m)
 {
@@ -416,6 +548,7 @@ static void json_function(struct jctx *c, cJSON *arr, struct kc_report_figures *
 	jstr(c, o, "reference", f->reference);
 	json_strings(c, o, "assumptions", f->assumptions, f->n_assumptions);
 	json_predicted(c, o, m, cf);
+	json_dataflow(c, o, rf, i);
 	json_measured(c, o, f, m, cf);
 	if (c->first_why) {
 		cJSON *why = cJSON_CreateString(c->first_why);

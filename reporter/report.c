@@ -94,8 +94,8 @@ static int render_svg(struct kc_report_sink *s, const struct job *j)
 }
 
 /* Render `name` into tmp, then rename tmp to path, so readers never see a partial file. */
-static int write_atomically(const char *path, const char *tmp, const char *name, render_fn *render,
-                            const struct job *j, const char **err)
+static int write_atomically(const char *path, const char *tmp, const char *name, render_fn *render, const struct job *j,
+                            const char **err)
 {
 	struct kc_buf b = KC_BUF_INIT;
 	struct kc_report_sink s = {&b, fopen(tmp, "wb"), 0};
@@ -129,9 +129,48 @@ static int write_file(const char *dir, const char *name, render_fn *render, cons
 	return rc;
 }
 
+/* graphs/<function>.svg and .dot */
+static int write_text_file(const char *dir, const char *name, const char *text, const char **err)
+{
+	struct kc_buf path = KC_BUF_INIT;
+	kc_buf_printf(&path, "%s/%s", dir, name);
+	FILE *f = fopen(kc_buf_str(&path), "wb");
+	int rc = 0;
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+		rc = fail(err, "cannot write", kc_buf_str(&path), errno ? errno : EIO);
+	kc_buf_release(&path);
+	return rc;
+}
+
+static int write_graphs(const char *dir, const struct job *j, const char **err)
+{
+	struct kc_report_figures *rf = j->rf;
+	struct kc_buf sub = KC_BUF_INIT;
+	kc_buf_printf(&sub, "%s/graphs", dir);
+	int rc = mkdir(kc_buf_str(&sub), 0777) < 0 && errno != EEXIST ? fail(err, "cannot create", kc_buf_str(&sub), errno) : 0;
+	kc_buf_release(&sub);
+	kc_report_graphs(rf);
+	for (int i = 0; rc == 0 && i < rf->an->n_functions; i++) {
+		const struct kc_report_graph *g = &rf->graphs[i];
+		if (!g->svg)
+			continue;
+		struct kc_buf name = KC_BUF_INIT;
+		kc_buf_printf(&name, "%s.svg", g->base);
+		rc = write_text_file(dir, kc_buf_str(&name), g->svg, err);
+		kc_buf_reset(&name);
+		kc_buf_printf(&name, "%s.dot", g->base);
+		if (rc == 0)
+			rc = write_text_file(dir, kc_buf_str(&name), g->dot, err);
+		kc_buf_release(&name);
+	}
+	return rc;
+}
+
 /* The four files from one set of figures: deriving them is most of the work, so it is done once. */
 static int write_files(const char *dir, const struct job *j, const char **err)
 {
+	if (write_graphs(dir, j, err) < 0)
+		return -1;
 	if (write_file(dir, "report.json", render_json, j, err) < 0 ||
 	    write_file(dir, "index.html", render_html, j, err) < 0 ||
 	    write_file(dir, "summary.md", render_markdown, j, err) < 0)

@@ -31,6 +31,8 @@ struct point {
 	enum kc_prec prec;
 	int has_meas;
 	double x_meas, y_meas; /* measured intensity (traffic, else min model) and GFLOP/s */
+	int has_fused;
+	double x_fused;        /* streaming intensity with every legal fusion group fused (the what-if) */
 	int level;             /* label row, from the bottom (no machine) or above the marker */
 };
 
@@ -362,6 +364,54 @@ static void chart_legend(const struct chart *c)
 	kc_buf_puts(b, "</g>\n");
 }
 
+/* The dataflow's what-if: the function's FLOPs over its streaming bytes once every fusion group is fused. */
+static void fused_intensity(struct kc_arena *a, struct point *p)
+{
+	const struct kc_dataflow *df = &p->f->dataflow;
+	struct kc_poly *before, *after;
+	long long vb, va;
+	const char *why;
+	if (!df->n_groups || !p->cf->flops.has_value || !df->after.read || !df->before.read ||
+	    kc_traffic_total(a, &df->before, &before) < 0 || kc_traffic_total(a, &df->after, &after) < 0 ||
+	    kc_function_eval(p->f, before, &vb, &why) < 0 || kc_function_eval(p->f, after, &va, &why) < 0 || va <= 0 ||
+	    va >= vb)
+		return;
+	p->has_fused = 1;
+	p->x_fused = (double)p->cf->flops.value / (double)va;
+}
+
+/* An arrow from the function's streaming intensity to its intensity after fusion, on the roof when there is
+ * one, else just above the x axis. */
+static void fusion_arrow(const struct chart *c, const struct point *p)
+{
+	if (!p->has_fused || !p->cf->has_intensity[KC_MODEL_STREAMING])
+		return;
+	double x0 = p->cf->intensity[KC_MODEL_STREAMING], x1 = p->x_fused, y0, y1;
+	if (c->mc) {
+		y0 = py(c, kc_report_roof(c->mc, p->prec, x0, NULL));
+		y1 = py(c, kc_report_roof(c->mc, p->prec, x1, NULL));
+	} else {
+		y0 = y1 = H - BOTTOM - 8;
+	}
+	kc_buf_printf(c->b,
+	              "<g class=\"fusion-arrow\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+	              "stroke-width=\"2\" stroke-dasharray=\"5 3\" marker-end=\"url(#roofline-arrow)\"/><title>",
+	              px(c, x0), y0, px(c, x1), y1, p->color);
+	kc_escape_html(c->b, p->f->name);
+	kc_buf_printf(c->b, ": fusing its passes would raise the streaming intensity from %.3g to %.3g FLOP/B</title></g>\n",
+	              x0, x1);
+}
+
+/* The measured square joined to the function's streaming-model prediction. */
+static void measured_link(const struct chart *c, const struct point *p)
+{
+	double ai = p->cf->intensity[KC_MODEL_STREAMING], roof;
+	if (!p->has_meas || !p->cf->has_intensity[KC_MODEL_STREAMING] || (roof = kc_report_roof(c->mc, p->prec, ai, NULL)) <= 0)
+		return;
+	kc_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\" "
+	              "stroke-dasharray=\"2 2\"/>\n", px(c, ai), py(c, roof), px(c, p->x_meas), py(c, p->y_meas), p->color);
+}
+
 static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysis *an,
                     const struct kc_cost_figures *figs, const struct kc_measurements *m)
 {
@@ -376,6 +426,7 @@ static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysi
 		p->color = palette[c->n % N_COLORS];
 		p->cf = &figs[i];
 		p->prec = kc_report_main_prec(p->cf);
+		fused_intensity(a, p);
 		if (c->mc && me && !me->error && me->seconds_median > 0 && p->cf->flops.has_value) {
 			double flops = (double)p->cf->flops.value;
 			p->x_meas = me->traffic_bytes > 0 ? flops / me->traffic_bytes : p->cf->intensity[KC_MODEL_MIN];
@@ -423,6 +474,9 @@ void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_an
 	              c.mc ? "Compute and bandwidth roofs of the measured machine; predicted points on the "
 	                     "roof, measured points as squares"
 	                   : "machine not measured: predicted intensity only");
+	kc_buf_puts(b, "<defs><marker id=\"roofline-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
+	               "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\" "
+	               "fill=\"context-stroke\"/></marker></defs>\n");
 	chart_axes(&c);
 	kc_buf_printf(b,
 	              "<clipPath id=\"roofline-plot\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
@@ -431,6 +485,10 @@ void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_an
 	if (c.mc)
 		chart_roofs(&c);
 	kc_buf_puts(b, "<g class=\"points\">\n");
+	for (int i = 0; i < c.n; i++)
+		fusion_arrow(&c, &c.pts[i]);
+	for (int i = 0; c.mc && i < c.n; i++)
+		measured_link(&c, &c.pts[i]);
 	for (int i = 0; !c.mc && i < c.n; i++)
 		streaming_unmeasured(&c, &c.pts[i]);
 	for (int i = 0; i < c.n; i++)
