@@ -509,6 +509,15 @@ static void fill_pass(struct df *d, int i)
 {
 	struct kc_pass *p = &d->fn->dataflow.passes[i];
 	const struct kc_node *n = d->pass[i];
+	/* the scalars it accumulates in a loop: a later pass reading one must wait for the whole pass */
+	p->scalars_out = KC_NEW_N(d->a, const char *, d->ir->n_scalars + 1);
+	for (int id = 0; id < d->ir->n_scalars; id++) {
+		int read_later = 0;
+		for (const struct kc_node *c = n->next; c && !read_later; c = c->next)
+			read_later = reads_scalar(c, id);
+		if (read_later && writes_scalar_in_loop(n, id, 0))
+			p->scalars_out[p->n_scalars_out++] = d->ir->scalar_names[id];
+	}
 	p->begin = n->loc;
 	p->end = n->end;
 	p->callee = n->call ? n->call->callee->name : n->lib_call;

@@ -221,6 +221,39 @@ static int md_measured_finding(struct kc_buf *b, const struct kc_function *f, co
 	return 1;
 }
 
+/* "- **gelu_unfused**: fusing its 8 passes removes 7 intermediates (t1, ..., t7): streaming `72*n` → `8*n` B" */
+static int md_fusion_finding(struct kc_buf *b, const struct kc_function *f)
+{
+	struct kc_arena a = KC_ARENA_INIT;
+	int shown = 0;
+	for (int g = 0; g < f->dataflow.n_groups; g++) {
+		const struct kc_fusion_group *gr = &f->dataflow.groups[g];
+		struct kc_poly *before, *after;
+		struct kc_figure fb, fa;
+		if (!gr->before.read || !gr->after.read || kc_traffic_total(&a, &gr->before, &before) < 0 ||
+		    kc_traffic_total(&a, &gr->after, &after) < 0)
+			continue;
+		kc_report_figure(&a, f, before, &fb);
+		kc_report_figure(&a, f, after, &fa);
+		kc_buf_puts(b, "- ");
+		md_name(b, f->name);
+		kc_buf_printf(b, ": fusing passes %d\xe2\x80\x93%d removes %d intermediate%s", gr->first + 1, gr->last + 1,
+		              gr->n_removes, gr->n_removes == 1 ? "" : "s");
+		for (int i = 0; i < gr->n_removes; i++) {
+			kc_buf_puts(b, i ? ", " : " (");
+			kc_escape_md_cell(b, f->buffers[gr->removes[i]].name);
+		}
+		kc_buf_puts(b, gr->n_removes ? "): streaming " : ": streaming ");
+		md_formula_value(b, &fb, "B");
+		kc_buf_puts(b, " \xe2\x86\x92 ");
+		md_formula_value(b, &fa, "B");
+		kc_buf_putc(b, '\n');
+		shown++;
+	}
+	kc_arena_release(&a);
+	return shown;
+}
+
 static void md_findings(struct kc_buf *b, const struct kc_analysis *an, const struct kc_cost_figures *figs,
                         const struct kc_measurements *m, size_t stop)
 {
@@ -231,7 +264,8 @@ static void md_findings(struct kc_buf *b, const struct kc_analysis *an, const st
 		if (f->skip)
 			continue;
 		n += md_reference_finding(b, an, figs, i);
-		n += md_traffic_finding(b, f, &figs[i]);
+		int fused = md_fusion_finding(b, f);
+		n += fused ? fused : md_traffic_finding(b, f, &figs[i]);
 		n += md_exact_finding(b, f, &figs[i]);
 		n += md_measured_finding(b, f, m);
 	}

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "graph.h"
 #include "report.h"
 
 enum {
@@ -140,6 +141,17 @@ static void print_formulas(FILE *out, const struct row *r, int color)
 	fputc('\n', out);
 }
 
+/* The compact dataflow of a function with several passes: one line per pass and per intermediate. */
+static void print_dataflow(FILE *out, const struct kc_function *f, int color)
+{
+	if (f->dataflow.n_passes < 2)
+		return;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_graph_text(f, &b);
+	fprintf(out, "\n%s%s dataflow:%s\n%s", color ? "\033[1m" : "", f->name, color ? "\033[0m" : "", kc_buf_str(&b));
+	kc_buf_release(&b);
+}
+
 void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_measurements *m, int color)
 {
 	struct kc_report_figures rf;
@@ -159,6 +171,8 @@ void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_mea
 		fputc('\n', out);
 		for (int i = 0; i < n; i++)
 			print_formulas(out, &rows[i], color);
+		for (int i = 0; i < n; i++)
+			print_dataflow(out, rows[i].f, color);
 	}
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < COL_N; c++)
