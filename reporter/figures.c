@@ -181,7 +181,10 @@ void kc_report_graphs(struct kc_report_figures *rf)
 		return;
 	const struct kc_analysis *an = rf->an;
 	rf->graphs = KC_NEW_N(&rf->arena, struct kc_report_graph, an->n_functions + 1);
-	struct kc_graph_ctx *g = kc_graph_open();
+	int wanted = 0;
+	for (int i = 0; i < an->n_functions; i++)
+		wanted |= !an->functions[i]->skip && an->functions[i]->dataflow.n_passes >= 2;
+	struct kc_graph_ctx *g = wanted ? kc_graph_open() : NULL; /* starting Graphviz loads fonts: only if needed */
 	for (int i = 0; i < an->n_functions; i++) {
 		const struct kc_function *f = an->functions[i];
 		struct kc_report_graph *rg = &rf->graphs[i];
