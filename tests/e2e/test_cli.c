@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "run.h"
@@ -184,6 +185,34 @@ static void summary_line_names_the_report(void **state)
 	run_release(&r);
 }
 
+static void compiler_flags_reach_the_parse(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("flags");
+	struct run r = RUN("--no-run", "--quiet", "-o", out, "tests/fixtures/needs_define.c");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "tests/fixtures/needs_define.c:3:2: error: \"build with -DSCALE=<factor>\""));
+	run_release(&r);
+	r = RUN("--no-run", "--quiet", "-o", out, "-DSCALE=3", "tests/fixtures/needs_define.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	r = RUN("--no-run", "--quiet", "-o", out, "tests/fixtures/needs_define.c", "--", "-DSCALE=3");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	/* -p BUILD_DIR: the file's entry in compile_commands.json, as clang-tidy reads it */
+	char db[8400];
+	snprintf(db, sizeof db, "%s/compile_commands.json", out);
+	FILE *f = fopen(db, "w");
+	assert_non_null(f);
+	fprintf(f, "[{\"directory\": \"%s\", \"command\": \"cc -DSCALE=2 -O2 -c tests/fixtures/needs_define.c\", "
+	           "\"file\": \"tests/fixtures/needs_define.c\"}]\n", KCOST_SOURCE_DIR);
+	fclose(f);
+	r = RUN("--no-run", "--quiet", "-p", out, "-o", out, "tests/fixtures/needs_define.c");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +229,7 @@ int main(void)
 		cmocka_unit_test(unsupported_constructs_are_flagged_at_their_location),
 		cmocka_unit_test(quiet_prints_nothing_on_success),
 		cmocka_unit_test(summary_line_names_the_report),
+		cmocka_unit_test(compiler_flags_reach_the_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
