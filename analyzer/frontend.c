@@ -693,7 +693,7 @@ static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 		return -2; /* a scalar variable: no memory traffic */
 	struct var *v = referenced_var(fc, c);
 	if (!v || (v->kind != V_BUFFER && v->kind != V_ALIAS))
-		return -2; /* not a known buffer */
+		return -3; /* an element through a pointer that is no known buffer (unknown aliasing) */
 	acc->buffer = v->buffer;
 	struct kc_dims *d = &fc->dims[v->buffer];
 	/* indices come outermost last from the walk above */
@@ -757,6 +757,9 @@ static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int r
 		scalar_use(st, referenced_var(fc, c), role);
 	if (rc == -1)
 		warn(fc, c, KC_WARNING, "unsupported access expression%s: traffic not counted", "");
+	if (rc == -3)
+		warn(fc, c, KC_WARNING, "access through a pointer kcost cannot trace to a parameter, a local array or an "
+		     "allocation%s: its traffic is not counted", "");
 	if (rc == 0) {
 		if (role & ROLE_READ) {
 			acc.is_write = 0;
@@ -2009,8 +2012,8 @@ static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf)
 	kc_count_function(fe->a, fc->ir);
 	kc_footprint_function(fe->a, fc->ir);
 	kc_dataflow_function(fe->a, fc->ir);
-	if (!has_cost(fc->ir->body) && !an.n_sizes)
-		fn->skip = 1; /* a helper without loops: nothing to report */
+	if (!has_cost(fc->ir->body) && !an.n_sizes && !fn->diags.warnings && !fn->diags.errors)
+		fn->skip = 1; /* a helper without loops: nothing to report (but never hide a warning) */
 	tf->ir = fc->ir;
 	tf->state = FN_DONE;
 	if (fe->spare)

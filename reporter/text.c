@@ -68,13 +68,22 @@ static void measured_cells(struct row *r, const struct kc_measurement *me, const
 		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
 }
 
+/* A value with its unit; without a value (no benchmark size), the formula with its unit: "n FLOP". */
+static void value_or_formula(struct kc_buf *b, const struct kc_figure *fig, const char *unit)
+{
+	if (!fig->has_value && fig->expr)
+		kc_buf_printf(b, "%s %s", fig->expr, unit);
+	else
+		kc_report_si_figure(b, fig, unit);
+}
+
 static void fill_row(struct row *r, const struct kc_measurements *m)
 {
 	const struct kc_cost_figures *cf = r->cf;
 	kc_buf_puts(&r->cell[COL_NAME], r->f->name);
-	kc_report_si_figure(&r->cell[COL_FLOPS], &cf->flops, "FLOP");
-	kc_report_si_figure(&r->cell[COL_TRANS], &cf->transcendentals, "calls");
-	kc_report_si_figure(&r->cell[COL_BYTES], &cf->bytes[KC_MODEL_MIN], "B");
+	value_or_formula(&r->cell[COL_FLOPS], &cf->flops, "FLOP");
+	value_or_formula(&r->cell[COL_TRANS], &cf->transcendentals, "calls");
+	value_or_formula(&r->cell[COL_BYTES], &cf->bytes[KC_MODEL_MIN], "B");
 	intensity_cell(&r->cell[COL_AI_MIN], cf, KC_MODEL_MIN);
 	intensity_cell(&r->cell[COL_AI_STREAM], cf, KC_MODEL_STREAMING);
 	intensity_cell(&r->cell[COL_AI_NAIVE], cf, KC_MODEL_NAIVE);

@@ -240,6 +240,19 @@ static void mlp_forward_inlines_its_calls(void **state)
 	cJSON_Delete(rep);
 }
 
+static void overflow_is_reported_never_wrapped(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("overflow", "tests/fixtures/overflow.c");
+	cJSON *f = fn(rep, "cube");
+	/* n = 2^30: n^3 = 2^90 does not fit 64 bits; the formula stays exact, the value is null with the reason */
+	assert_string_equal(str(f, "flops.expr"), "n^3");
+	assert_true(cJSON_IsNull(at(f, "flops.value")));
+	assert_string_equal(str(f, "flops.value_error"), "the value overflows 64 bits");
+	assert_true(cJSON_IsTrue(at(f, "exact")));
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +267,7 @@ int main(void)
 		cmocka_unit_test(loop_forms_and_guards),
 		cmocka_unit_test(spmv_needs_its_trip_annotation),
 		cmocka_unit_test(mlp_forward_inlines_its_calls),
+		cmocka_unit_test(overflow_is_reported_never_wrapped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
