@@ -2030,8 +2030,12 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 {
 	(void)parent;
 	struct fe *fe = data;
-	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
-	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	/* where the definition is expanded: a kernel a macro of the file defines belongs to the file */
+	CXFile file;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+	if (!file || !clang_File_isEqual(file, fe->main_file))
 		return CXChildVisit_Continue;
 	if (fe->n_funcs == fe->cap_funcs) {
 		int cap = fe->cap_funcs ? 2 * fe->cap_funcs : 64;

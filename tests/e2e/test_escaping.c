@@ -1,0 +1,119 @@
+/* test_escaping.c — user-derived strings in every output are escaped for their context. The input's path,
+ * comments, a diagnostic and the source listing carry <script>, quotes, &, | and newlines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/stat.h>
+
+#include "run.h"
+
+static int mkdir_p(const char *path)
+{
+	return mkdir(path, 0777) == 0 ? 0 : -1;
+}
+
+/* md without its `code spans` (a span holds no backtick: kcost falls back to escaping when it would). */
+static char *strip_code_spans(const char *md)
+{
+	char *out = malloc(strlen(md) + 1), *o = out;
+	int in_span = 0;
+	for (const char *p = md; *p; p++) {
+		if (*p == '`')
+			in_span = !in_span;
+		else if (!in_span)
+			*o++ = *p;
+		if (*p == '\n')
+			in_span = 0;
+	}
+	*o = '\0';
+	return out;
+}
+
+static const char kernel[] =
+    "/* <script>alert(\"comment\")</script> & 'quotes' | pipes\n"
+    "   and a second line */\n"
+    "#warning \"<script>alert('diag')</script> & | \\\" done\"\n"
+    "#define KERNEL(name) void name##_kernel(int n, float x[restrict n])\n"
+    "KERNEL(evil)\n"
+    "{\n"
+    "\tfor (int i = 0; i < n; i++) /* </td><script>x</script> */\n"
+    "\t\tx[i] = x[i] * 2.0f;\n"
+    "}\n";
+
+static void no_output_carries_raw_markup(void **state)
+{
+	(void)state;
+	const char *dir = scratch_dir("escaping");
+	char src_dir[4400], src[4500], out[4500];
+	snprintf(src_dir, sizeof src_dir, "%s/<script>&'\"|", dir);
+	snprintf(out, sizeof out, "%s/report", dir);
+	snprintf(src, sizeof src, "%s/k <b>&'|.c", src_dir);
+	assert_int_equal(mkdir_p(src_dir), 0);
+	FILE *f = fopen(src, "w");
+	assert_non_null(f);
+	fputs(kernel, f);
+	fclose(f);
+	struct run r = run_kcost((const char *const[]){"--no-run", "--quiet", "-o", out, src, NULL});
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+
+	char path[9000];
+	snprintf(path, sizeof path, "%s/index.html", out);
+	char *html = slurp(path);
+	assert_non_null(html);
+	/* the only <script> element is the report's own */
+	int scripts = 0;
+	for (const char *p = html; (p = strstr(p, "<script")); p++)
+		scripts++;
+	assert_int_equal(scripts, 1);
+	assert_null(strstr(html, "<b>&"));
+	assert_null(strstr(html, "</td><script>"));
+	assert_non_null(strstr(html, "/* &lt;/td&gt;&lt;script&gt;x&lt;/script&gt; */"));
+	assert_non_null(strstr(html, "k &lt;b&gt;&amp;&#39;|.c"));
+	free(html);
+
+	snprintf(path, sizeof path, "%s/report.json", out);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *fn = find_function(rep, "evil_kernel");
+	assert_non_null(fn);
+	assert_string_equal(at(fn, "file")->valuestring, src);
+	cJSON *diag = cJSON_GetArrayItem(at(rep, "diagnostics"), 0);
+	assert_non_null(diag);
+	assert_non_null(strstr(at(diag, "message")->valuestring, "<script>alert('diag')</script> & | \\\" done"));
+	cJSON_Delete(rep);
+
+	snprintf(path, sizeof path, "%s/summary.md", out);
+	char *md = slurp(path);
+	assert_non_null(md);
+	/* raw HTML only inside code spans, where GitHub shows it as text: drop the spans, then look */
+	char *prose = strip_code_spans(md);
+	assert_null(strstr(prose, "<script"));
+	assert_null(strstr(prose, "<b>"));
+	free(prose);
+	/* in table rows, a | of the path never ends a cell */
+	for (const char *line = md; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		if (line[0] == '|' && strstr(line, "evil"))
+			assert_null(strstr(line, "&'|.c"));
+	free(md);
+
+	snprintf(path, sizeof path, "%s/roofline.svg", out);
+	char *svg = slurp(path);
+	assert_non_null(svg);
+	assert_null(strstr(svg, "<script"));
+	free(svg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(no_output_carries_raw_markup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
