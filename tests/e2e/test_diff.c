@@ -110,6 +110,32 @@ static void bad_input_is_a_clear_error(void **state)
 	run_release(&r);
 }
 
+/* Measured runs: the head's gelu_fused is the unfused form, so it is slower beyond any noise. */
+static void measured_slowdown_is_reported(void **state)
+{
+	(void)state;
+	char base_dir[4200], head_dir[4200], b[8400], h[8400];
+	snprintf(base_dir, sizeof base_dir, "%s", scratch_dir("diff-base-measured"));
+	snprintf(head_dir, sizeof head_dir, "%s", scratch_dir("diff-head-measured"));
+	const char *args[] = {"--quiet", "--time-budget", "0.05", "--size", "n=1048576", "-o", NULL, "samples/gelu.c", NULL};
+	args[6] = base_dir;
+	struct run r = run_kcost(args);
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	args[6] = head_dir;
+	r = run_kcost_in("tests/fixtures/diff-head", args);
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	snprintf(b, sizeof b, "%s/report.json", base_dir);
+	snprintf(h, sizeof h, "%s/report.json", head_dir);
+	r = RUN("diff", "--format", "text", "--fail-on-regression", "10", b, h);
+	assert_int_equal(r.status, 4);
+	assert_non_null(strstr(r.out, "  gelu_fused (samples/gelu.c): changed; time: "));
+	assert_non_null(strstr(r.out, "x slower"));
+	assert_non_null(strstr(r.out, "    bytes (streaming): 8*n -> 72*n\n"));
+	run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +143,7 @@ int main(void)
 		cmocka_unit_test(fused_replaced_by_unfused_is_a_regression),
 		cmocka_unit_test(json_format_is_machine_readable),
 		cmocka_unit_test(bad_input_is_a_clear_error),
+		cmocka_unit_test(measured_slowdown_is_reported),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
