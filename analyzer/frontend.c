@@ -2152,10 +2152,15 @@ static int parse_file(struct fe *fe, CXIndex index, const char *file)
 		if (tf->state == FN_UNSEEN)
 			analyze_function(fe, tf);
 	}
+	/* every analyzed function goes into the model — the runner looks references up there — but only the
+	 * wanted ones are reported (skip is set on the others) */
 	for (int i = 0; i < fe->n_funcs; i++) {
 		struct tu_func *tf = &fe->funcs[i];
-		if (tf->ir && !tf->ir->fn->skip && wanted(fe, tf->name))
-			add_function(fe->an, tf->ir->fn);
+		if (!tf->ir)
+			continue;
+		if (!wanted(fe, tf->name))
+			tf->ir->fn->skip = 1;
+		add_function(fe->an, tf->ir->fn);
 	}
 	clang_disposeTranslationUnit(tu);
 	return 0;

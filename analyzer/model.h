@@ -160,7 +160,7 @@ struct kc_function {
 	struct kc_traffic traffic[KC_MODEL_N];
 	int exact;                /* every count above is an exact closed form */
 	int has_loops;
-	int skip;                 /* KCOST_SKIP, or excluded by --function */
+	int skip;                 /* not reported: KCOST_SKIP, a helper without loops, or excluded by --function */
 	const char *reference;    /* KCOST_REFERENCE */
 	const char *init;         /* KCOST_INIT */
 	const char **assumptions; /* KCOST_ASSUME texts */

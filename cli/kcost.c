@@ -73,6 +73,8 @@ static struct tally tally_of(const struct kc_analysis *an)
 	struct tally t = {0, 0, an->diags.errors, an->diags.warnings};
 	for (int i = 0; i < an->n_functions; i++) {
 		const struct kc_function *f = an->functions[i];
+		if (f->skip)
+			continue;
 		t.functions++;
 		t.exact += f->exact;
 		t.errors += f->diags.errors;
@@ -142,7 +144,8 @@ static int run(struct kc_options *o, int argc, char **argv)
 	kc_progress_done();
 	print_diags(&an.diags, o->verbose, color);
 	for (int i = 0; i < an.n_functions; i++)
-		print_diags(&an.functions[i]->diags, o->verbose, color);
+		if (!an.functions[i]->skip)
+			print_diags(&an.functions[i]->diags, o->verbose, color);
 	if (rc < 0) {
 		kc_analysis_release(&an);
 		return KC_EXIT_USAGE; /* kc_analyze fails only on a bad --function regex */

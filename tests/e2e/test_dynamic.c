@@ -102,11 +102,18 @@ static int trans_index(const char *line)
 	return -1;
 }
 
+/* Instrumented: the functions kcost analyzed, but not the initializers (KCOST_INIT) the harness calls
+ * before the kernel. */
 static int instrumented(const struct kc_analysis *an, const char *define_line)
 {
 	const char *at = strchr(define_line, '@');
 	if (!at)
 		return 0;
+	for (int i = 0; i < an->n_functions; i++) {
+		const char *init = an->functions[i]->init;
+		if (init && !strncmp(at + 1, init, strlen(init)) && at[1 + strlen(init)] == '(')
+			return 0;
+	}
 	for (int i = 0; i < an->n_functions; i++) {
 		size_t n = strlen(an->functions[i]->name);
 		if (!strncmp(at + 1, an->functions[i]->name, n) && at[1 + n] == '(')
@@ -243,7 +250,7 @@ static int check_file(const char *file, const char *const *sizes)
 	int checked = 0;
 	for (int i = 0; i < an.n_functions; i++) {
 		const struct kc_function *f = an.functions[i];
-		if (!f->exact || uses_library(f))
+		if (f->skip || !f->exact || uses_library(f))
 			continue; /* flagged functions say why; library calls use built-in models */
 		struct counts c;
 		count_dynamically(&an, f, file, scratch_dir("dynamic"), &c);
