@@ -9,6 +9,7 @@
 /* The fixed driver sources (NUL-terminated), written next to each generated harness.c. */
 extern const unsigned char kc_harness_kcost_driver_c[];
 extern const unsigned char kc_harness_kcost_driver_h[];
+extern const size_t kc_harness_kcost_driver_c_len, kc_harness_kcost_driver_h_len;
 
 /* Float scalar parameters (layernorm's eps, an alpha) get this value: small, positive, finite. */
 #define KC_HARNESS_FLOAT_SCALAR "1e-5"
