@@ -226,6 +226,10 @@ static void predicted_bound(struct kc_buf *b, const struct html *h, const struct
 }
 
 /* The measured columns: one "not measured" cell when nothing was measured, else time and FLOP/s. */
+/* The measured columns: median time, FLOP/s, DRAM GB/s and measured intensity (with their source), and
+ * the fraction of the roof the kernel reached at its intensity. */
+#define MEASURED_COLUMNS 5
+
 static void td_measured(struct kc_buf *b, const struct html *h, const struct kc_measurement *me,
                         const struct kc_cost_figures *cf)
 {
@@ -233,25 +237,52 @@ static void td_measured(struct kc_buf *b, const struct html *h, const struct kc_
 		kc_buf_puts(b, "<td class=\"not-measured\">not measured</td>");
 		return;
 	}
-	if (!me) {
-		kc_buf_puts(b,
-		            "<td class=\"not-measured\">not measured</td><td class=\"not-measured\">not measured</td>");
-		return;
-	}
-	if (me->error || me->seconds_median <= 0) {
-		kc_buf_puts(b, "<td colspan=\"2\" class=\"approx\">failed: ");
-		esc(b, me->error ? me->error : "no timing");
+	if (!me || me->error || me->seconds_median <= 0) {
+		kc_buf_printf(b, "<td colspan=\"%d\" class=\"%s\">", MEASURED_COLUMNS, me ? "approx" : "not-measured");
+		if (me)
+			kc_buf_puts(b, "failed: ");
+		esc(b, me ? (me->error ? me->error : "no timing") : "not measured");
 		kc_buf_puts(b, "</td>");
 		return;
 	}
 	kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", me->seconds_median);
 	kc_report_seconds(b, me->seconds_median);
 	kc_buf_puts(b, "</td>");
-	if (cf->flops.has_value) {
-		double rate = (double)cf->flops.value / me->seconds_median;
+	double flops = cf->flops.has_value ? (double)cf->flops.value : -1, rate = flops / me->seconds_median;
+	int traffic = me->traffic_bytes > 0;
+	double ai = traffic && flops >= 0 ? flops / me->traffic_bytes : -1;
+	if (flops >= 0) {
 		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", rate);
 		kc_report_si(b, rate, "FLOP/s");
 		kc_buf_puts(b, "</td>");
+	} else {
+		kc_buf_puts(b, "<td class=\"num\">n/a</td>");
+	}
+	if (traffic) {
+		double bw = me->traffic_bytes / me->seconds_median;
+		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", bw);
+		kc_report_si(b, bw, "B/s");
+		kc_buf_puts(b, "</td>");
+	} else {
+		kc_buf_puts(b, "<td class=\"num muted\">no traffic</td>");
+	}
+	if (ai > 0) {
+		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", ai);
+		kc_report_sig3(b, ai);
+		kc_buf_puts(b, " FLOP/B<br><span class=\"muted\">");
+		esc(b, me->traffic_source ? me->traffic_source : "?");
+		kc_buf_puts(b, "</span></td>");
+	} else {
+		kc_buf_puts(b, "<td class=\"num muted\">");
+		esc(b, me->traffic_source ? me->traffic_source : "unavailable");
+		kc_buf_puts(b, "</td>");
+	}
+	const struct kc_machine *mc = kc_report_machine(h->m);
+	double x = ai > 0 ? ai : (cf->has_intensity[KC_MODEL_MIN] ? cf->intensity[KC_MODEL_MIN] : -1);
+	double roof = mc && x > 0 ? kc_report_roof(mc, kc_report_main_prec(cf), x, NULL) : 0;
+	if (roof > 0 && flops >= 0) {
+		double frac = rate / 1e9 / roof;
+		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">%.0f%%</td>", frac, 100 * frac);
 	} else {
 		kc_buf_puts(b, "<td class=\"num\">n/a</td>");
 	}
@@ -289,6 +320,8 @@ static void summary(struct kc_buf *b, const struct html *h)
 	               "<th>AI (min)</th><th>AI (streaming)</th><th>AI (naive)</th><th>predicted bound (min model)</th>"
 	               "<th>exact</th>");
 	kc_buf_puts(b, h->m && h->m->n > 0 ? "<th>time (measured, median)</th><th>FLOP/s (measured)</th>"
+	                                     "<th>DRAM traffic (measured)</th><th>AI (measured, source)</th>"
+	                                     "<th>fraction of roof</th>"
 	                                   : "<th>measured</th>");
 	kc_buf_puts(b, "</tr></thead>\n<tbody>\n");
 	for (int i = 0; i < h->an->n_functions; i++)
