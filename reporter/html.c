@@ -767,6 +767,19 @@ static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_
 		kc_buf_printf(b, "</th><td>%s (max relative error %.3g)</td></tr>\n",
 		              me->equivalent ? "yes" : "<b>no</b>", me->max_rel_err);
 	}
+	int r = kc_report_function_index(h->an, f->reference);
+	const struct kc_measurement *rm = r >= 0 ? kc_report_find_measurement(h->m, h->an->functions[r]) : NULL;
+	if (rm && !rm->error && !me->error && rm->seconds_median > 0 && me->seconds_median > 0) {
+		double ratio = me->seconds_median / rm->seconds_median;
+		kc_buf_puts(b, "<tr><th>against ");
+		esc(b, f->reference);
+		kc_buf_printf(b, "</th><td>%.2f&times; %s (median ", ratio >= 1 ? ratio : 1 / ratio,
+		              ratio >= 1 ? "slower" : "faster");
+		kc_report_seconds(b, me->seconds_median);
+		kc_buf_puts(b, " vs ");
+		kc_report_seconds(b, rm->seconds_median);
+		kc_buf_puts(b, ")</td></tr>\n");
+	}
 	kc_buf_puts(b, "<tr><th>compiler</th><td><code>");
 	esc(b, me->compiler ? me->compiler : "?");
 	kc_buf_puts(b, "</code></td></tr>\n</table>\n");
