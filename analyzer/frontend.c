@@ -653,6 +653,40 @@ static struct kc_poly *product(struct fctx *fc, struct kc_poly **dims, int n)
 /* ------------------------------------------------------------------------------------------------ */
 /* Accesses */
 
+static int add_buffer(struct fctx *fc, CXCursor decl, CXType elem);
+static CXType element_type(CXType t, int *ndims, int *is_buffer);
+
+/* A struct-of-arrays field, s->x or s.x, as a buffer of its own named "s->x": its elements are counted like
+ * a parameter's when s is a parameter (the caller owns them), like a local's otherwise. Fills *out as a
+ * buffer variable; NULL when the field is not a pointer or an array. */
+static struct var *field_buffer(struct fctx *fc, CXCursor member, struct var *out)
+{
+	struct child_list l;
+	children(member, &l);
+	struct var *base = l.n == 1 ? referenced_var(fc, l.c[0]) : NULL;
+	int ndims, is_buffer;
+	CXType elem = element_type(clang_getCursorType(member), &ndims, &is_buffer);
+	if (!base || !is_buffer)
+		return NULL;
+	int arrow = clang_getCanonicalType(clang_getCursorType(strip(l.c[0]))).kind == CXType_Pointer;
+	char *base_name = spelling(fc->fe->a, base->decl), *field = spelling(fc->fe->a, member);
+	char *name = kc_arena_printf(fc->fe->a, "%s%s%s", base_name, arrow ? "->" : ".", field);
+	int id = -1;
+	for (int b = 0; b < fc->fn->n_buffers && id < 0; b++)
+		if (!strcmp(fc->fn->buffers[b].name, name))
+			id = b;
+	if (id < 0) {
+		id = add_buffer(fc, member, elem);
+		fc->fn->buffers[id].name = name;
+		fc->fn->buffers[id].is_param = clang_getCursorKind(base->decl) == CXCursor_ParmDecl;
+		fc->dims[id].ndims = ndims; /* extents unknown: footprints come from the indices */
+	}
+	out->kind = V_BUFFER;
+	out->buffer = id;
+	out->scalar = -1;
+	return out;
+}
+
 /* Resolve an lvalue expression to a buffer access: a[i], a[i][j], *(p + i), p[i] through an alias. */
 static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 {
@@ -691,7 +725,9 @@ static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 	}
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && n == 0 && !deref_offset)
 		return -2; /* a scalar variable: no memory traffic */
-	struct var *v = referenced_var(fc, c);
+	struct var field = {0};
+	struct var *v = clang_getCursorKind(c) == CXCursor_MemberRefExpr ? field_buffer(fc, c, &field)
+	                                                                  : referenced_var(fc, c);
 	if (!v || (v->kind != V_BUFFER && v->kind != V_ALIAS))
 		return -3; /* an element through a pointer that is no known buffer (unknown aliasing) */
 	acc->buffer = v->buffer;

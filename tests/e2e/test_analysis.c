@@ -240,6 +240,30 @@ static void mlp_forward_inlines_its_calls(void **state)
 	cJSON_Delete(rep);
 }
 
+static void struct_of_arrays_fields_are_buffers(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("soa", "tests/fixtures/soa.c");
+	cJSON *f = fn(rep, "axpy_soa");
+	assert_string_equal(str(f, "flops.expr"), "2*n");
+	/* s->x read, s->y read and written */
+	assert_string_equal(str(f, "bytes.min.expr"), "12*n");
+	assert_true(cJSON_IsTrue(at(f, "exact")));
+	int fields = 0;
+	cJSON *b;
+	cJSON_ArrayForEach(b, at(f, "buffers"))
+		fields += !strcmp(str(b, "name"), "s->y") || !strcmp(str(b, "name"), "s->x");
+	assert_int_equal(fields, 2);
+	cJSON *h = fn(rep, "halve_weights");
+	/* the loop stops at min(n, 64) */
+	assert_int_equal((long)num(h, "flops.value"), 64);
+	int found = 0;
+	cJSON_ArrayForEach(b, at(h, "buffers"))
+		found += !strcmp(str(b, "name"), "p.w");
+	assert_int_equal(found, 1);
+	cJSON_Delete(rep);
+}
+
 static void overflow_is_reported_never_wrapped(void **state)
 {
 	(void)state;
@@ -268,6 +292,7 @@ int main(void)
 		cmocka_unit_test(spmv_needs_its_trip_annotation),
 		cmocka_unit_test(mlp_forward_inlines_its_calls),
 		cmocka_unit_test(overflow_is_reported_never_wrapped),
+		cmocka_unit_test(struct_of_arrays_fields_are_buffers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
