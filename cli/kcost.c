@@ -115,7 +115,7 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 	struct kc_runner_opts ro = {
 		.cc = o->cc, .cflags = o->cflags, .extra_args = o->clang_args, .n_extra_args = o->n_clang_args,
 		.include_dir = KCOST_ANNOTATIONS_DIR, .time_budget = o->time_budget, .timeout = o->timeout,
-		.remeasure = o->remeasure, .verbose = o->verbose, .progress = kc_progress,
+		.remeasure = o->remeasure, .verbose = o->verbose, .progress = kc_progress, .threads = o->threads,
 	};
 	int rc = kc_run(an, &ro, &an->arena, m, &diags);
 	kc_progress_done();

@@ -31,6 +31,8 @@ void kc_options_usage(FILE *out)
 	      "  --time-budget SECONDS  timing budget per function (default: 0.3)\n"
 	      "  --timeout SECONDS      wall-clock limit per kernel run (default: 60)\n"
 	      "  --remeasure            measure the machine's ceilings again instead of using the cache\n"
+	      "  --threads N            run OpenMP kernels with N threads (built with -fopenmp), against the\n"
+	      "                         all-threads compute ceilings (default: 1 thread)\n"
 	      "  -j N                   parallel jobs for compiling (default: 1)\n"
 	      "Other:\n"
 	      "  --help, --version\n"
@@ -193,6 +195,12 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 		return v ? parse_seconds("--time-budget", v, &o->time_budget) : usage_error("option '%s' requires seconds", a);
 	} else if (takes_value(argc, argv, i, "--timeout", &v)) {
 		return v ? parse_seconds("--timeout", v, &o->timeout) : usage_error("option '%s' requires seconds", a);
+	} else if (takes_value(argc, argv, i, "--threads", &v)) {
+		char *end;
+		long t = v ? strtol(v, &end, 10) : 0;
+		if (!v || *end || t < 1 || t > 1024)
+			return usage_error("--threads expects a number of threads from 1 to 1024%s", "");
+		o->threads = (int)t;
 	} else if (takes_value(argc, argv, i, "-j", &v)) {
 		char *end;
 		long j = v ? strtol(v, &end, 10) : 0;

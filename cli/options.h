@@ -17,7 +17,7 @@ struct kc_options {
 	int n_clang_args;
 	const char *compile_db;  /* -p */
 	const char *out_dir;     /* -o */
-	int no_run, quiet, verbose, jobs, remeasure;
+	int no_run, quiet, verbose, jobs, remeasure, threads;
 	enum kc_format format;
 	enum kc_color color;
 	struct kc_size_override *sizes;

@@ -27,7 +27,18 @@
 #define MAX_ARGS 256
 #define WRAP_FLAGS "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign"
 
-const char *const kc_runner_child_env[] = {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", NULL};
+const char *kc_runner_child_env[] = {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", NULL};
+
+/* Kernels run single-threaded unless --threads asks for more (OpenMP kernels). */
+static void set_threads(int threads)
+{
+	static char omp[32], blas[40];
+	int n = threads > 1 ? threads : 1;
+	snprintf(blas, sizeof blas, "OPENBLAS_NUM_THREADS=%d", n);
+	snprintf(omp, sizeof omp, "OMP_NUM_THREADS=%d", n);
+	kc_runner_child_env[0] = blas;
+	kc_runner_child_env[1] = omp;
+}
 
 /* --- small helpers ------------------------------------------------------------------------------------------ */
 
@@ -217,6 +228,8 @@ static int compiler_head(struct kc_run_state *r, const char **argv, const char *
 	int argc = 0;
 	argv[argc++] = r->cc;
 	add_flags(r, r->cflags, argv, &argc);
+	if (r->o->threads > 1)
+		argv[argc++] = "-fopenmp";
 	if (extra_cflag)
 		argv[argc++] = extra_cflag;
 	for (int i = 0; i < r->o->n_extra_args && argc < MAX_ARGS - 24; i++)
@@ -579,6 +592,11 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 	m->machine = KC_NEW(a, struct kc_machine);
 	struct kc_ceilings_opts co = {o->cache_dir, o->remeasure, o->verbose, o->progress};
 	kc_ceilings_get(a, &co, m->machine);
+	set_threads(o->threads);
+	if (o->threads > 1) { /* the roofs that match: every core's compute (bandwidth stays one thread's) */
+		m->machine->flops_f32 = m->machine->flops_f32_all_threads;
+		m->machine->flops_f64 = m->machine->flops_f64_all_threads;
+	}
 	init_items(&r);
 	if (make_tmpdir(&r) < 0) {
 		kc_diag_add(a, diags, (struct kc_loc){NULL, 0, 0}, KC_ERROR, NULL,

@@ -31,6 +31,8 @@ struct kc_runner_opts {
 	double time_budget;      /* seconds per function; <= 0: 0.3 */
 	double timeout;          /* wall-clock seconds per child; <= 0: 60 */
 	int remeasure;           /* ignore the ceilings cache */
+	int threads;             /* > 1: OpenMP kernels, built with -fopenmp and run with OMP_NUM_THREADS=threads,
+	                          * against the all-threads compute ceilings; else single-threaded */
 	int verbose;             /* print compiler and valgrind commands to stderr; keep the temporary directory */
 	const char *cache_dir;   /* NULL: $XDG_CACHE_HOME/kcost or ~/.cache/kcost */
 	void (*progress)(const char *step, int i, int n, const char *what); /* may be NULL */

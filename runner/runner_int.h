@@ -10,7 +10,7 @@
 #include "runner.h"
 
 /* OPENBLAS_NUM_THREADS=1, OMP_NUM_THREADS=1: kernels are measured single-threaded. NULL-terminated. */
-extern const char *const kc_runner_child_env[];
+extern const char *kc_runner_child_env[]; /* set by kc_run: OMP/OpenBLAS thread counts */
 
 /* Everything one kc_run shares. */
 struct kc_run_state {

@@ -92,11 +92,28 @@ static void gelu_is_measured_and_checked(void **state)
 	run_release(&r);
 }
 
+static void threads_build_openmp_and_use_matching_ceilings(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-threads");
+	struct run r = RUN("--threads", "2", "--time-budget", "0.05", "--quiet", "-o", out, "tests/fixtures/omp_scale.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	assert_int_equal((int)at(rep, "machine.ceilings.flops.float.threads")->valuedouble, 2);
+	cJSON *f = fn_in(rep, "tests/fixtures/omp_scale.c", "scale_omp");
+	assert_non_null(strstr(at(f, "measured.compiler")->valuestring, " -fopenmp "));
+	assert_true(num_positive(at(f, "measured.seconds.median")));
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(failing_kernels_become_diagnostics),
 		cmocka_unit_test(gelu_is_measured_and_checked),
+		cmocka_unit_test(threads_build_openmp_and_use_matching_ceilings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
