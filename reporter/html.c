@@ -374,6 +374,39 @@ static void header_meta(struct kc_buf *b, const struct html *h)
 	kc_buf_puts(b, "</p>\n");
 }
 
+/* The machine section: caches and every ceiling with the method that measured it. */
+static void machine_details(struct kc_buf *b, const struct kc_machine *mc)
+{
+	kc_buf_puts(b, "<details class=\"machine\"><summary>Machine and ceilings</summary>\n<table>\n");
+	kc_buf_puts(b, "<tr><th>caches</th><td>");
+	for (int l = 0; l < 3; l++)
+		if (mc->cache_bytes[l] > 0) {
+			kc_buf_printf(b, "%sL%d ", l ? ", " : "", l + 1);
+			kc_report_si(b, (double)mc->cache_bytes[l], "B");
+		}
+	if (mc->cache_source) {
+		kc_buf_puts(b, " <span class=\"muted\">(");
+		esc(b, mc->cache_source);
+		kc_buf_puts(b, ")</span>");
+	}
+	kc_buf_puts(b, "</td></tr>\n");
+	const struct kc_ceiling *compute[] = {&mc->flops_f32, &mc->flops_f64};
+	const char *names[] = {"float peak", "double peak"};
+	for (int i = 0; i < 2; i++) {
+		kc_buf_printf(b, "<tr><th>%s</th><td>%.1f GFLOP/s, %d thread%s <span class=\"muted\">", names[i],
+		              compute[i]->value, compute[i]->threads, compute[i]->threads == 1 ? "" : "s");
+		esc(b, compute[i]->method ? compute[i]->method : "");
+		kc_buf_puts(b, "</span></td></tr>\n");
+	}
+	for (int l = 0; l < KC_LEVEL_N; l++) {
+		kc_buf_printf(b, "<tr><th>%s bandwidth</th><td>%.1f GB/s <span class=\"muted\">", kc_level_name(l),
+		              mc->bandwidth[l].value);
+		esc(b, mc->bandwidth[l].method ? mc->bandwidth[l].method : "");
+		kc_buf_puts(b, "</span></td></tr>\n");
+	}
+	kc_buf_puts(b, "</table></details>\n");
+}
+
 static void header_machine(struct kc_buf *b, const struct html *h)
 {
 	const struct kc_machine *mc = kc_report_machine(h->m);
@@ -391,6 +424,7 @@ static void header_machine(struct kc_buf *b, const struct html *h)
 	kc_buf_puts(b, mc->cached ? " (ceilings from the cache, measured at " : " (ceilings measured at ");
 	esc(b, mc->measured_at ? mc->measured_at : "?");
 	kc_buf_puts(b, ").</p>\n");
+	machine_details(b, mc);
 }
 
 static void header(struct kc_buf *b, const struct html *h)
