@@ -67,7 +67,6 @@ struct fctx {
 	const char *trips_var[MAX_TRIPS];
 	struct kc_poly *trips_total[MAX_TRIPS];
 	int n_trips;
-	int has_cost_calls;
 	struct var vars[MAX_VARS]; /* last: a reused state clears only what comes before (vars[n_vars..] unused) */
 };
 
@@ -900,8 +899,6 @@ static void collect_call(struct fctx *fc, CXCursor c, struct kc_node *st)
 		/* allocation: no FLOPs */
 	} else if (fc->loop_depth > 0) {
 		warn(fc, c, KC_WARNING, "call to unknown function '%s' inside a loop is not counted", name);
-	} else if (single_return_body(c, &(CXCursor){0}).kind == 0) {
-		/* a side-effect-free helper outside loops: nothing to count */
 	}
 	for (int i = 0; i < nargs; i++)
 		collect_expr(fc, clang_Cursor_getArgument(c, (unsigned)i), st, ROLE_READ);
@@ -1089,7 +1086,6 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 				call->buffer_args[b] = arg_buffer(fc, arg);
 	}
 	st->call = call;
-	fc->has_cost_calls = 1;
 	if (!g->exact)
 		warn(fc, c, KC_WARNING, "'%s' is not counted exactly (see its diagnostics)", g->name);
 }
@@ -1127,7 +1123,7 @@ static int library_call(struct fctx *fc, CXCursor c, const char *name, struct kc
 		return 0;
 	const char *op = name + 7;
 	int nargs = clang_Cursor_getNumArguments(c);
-	struct kc_poly *m, *n, *k, *one = kc_poly_const(a, 1, 1);
+	struct kc_poly *m, *n, *k;
 	struct kc_poly *prod, *tmp;
 	int es = prec == KC_PREC_F32 ? 4 : 8;
 	struct kc_poly *esz = kc_poly_const(a, es, 1);
@@ -1180,9 +1176,7 @@ static int library_call(struct fctx *fc, CXCursor c, const char *name, struct kc
 		return 1;
 	}
 #undef ARG
-	(void)one;
 	st->lib_call = kc_arena_strdup(a, name);
-	fc->has_cost_calls = 1;
 	return 1;
 }
 
@@ -1323,7 +1317,7 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 		struct var *v = add_var(fc, d, V_INT);
 		struct kc_poly *val;
 		if (v && !clang_Cursor_isNull(init) && expr_poly(fc, init, &val) == 0)
-			v->value = fc->loop_depth == 0 || 1 ? val : NULL;
+			v->value = val;
 		if (!clang_Cursor_isNull(init)) {
 			struct kc_node *st = stmt_node(fc, d, parent);
 			collect_expr(fc, init, st, ROLE_READ);
@@ -1347,7 +1341,7 @@ struct for_parts {
 	CXCursor init, cond, inc, body;
 };
 
-static void split_for(struct fctx *fc, CXCursor c, struct for_parts *p)
+static void split_for(CXCursor c, struct for_parts *p)
 {
 	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
 	CXToken *toks;
@@ -1370,7 +1364,6 @@ static void split_for(struct fctx *fc, CXCursor c, struct for_parts *p)
 			break;
 	}
 	clang_disposeTokens(tu, toks, ntoks);
-	(void)fc;
 	p->init = p->cond = p->inc = p->body = clang_getNullCursor();
 	struct child_list l;
 	children(c, &l);
@@ -1392,7 +1385,7 @@ static void split_for(struct fctx *fc, CXCursor c, struct for_parts *p)
 
 /* The loop variable and its start value from the init clause (declaration or assignment) or, without an
  * init, from the variable's tracked value (the remainder loop after an unrolled one). */
-static struct var *loop_var_init(struct fctx *fc, struct for_parts *p, CXCursor loop, struct kc_poly **start)
+static struct var *loop_var_init(struct fctx *fc, struct for_parts *p, struct kc_poly **start)
 {
 	*start = NULL;
 	CXCursor decl = clang_getNullCursor(), init = clang_getNullCursor();
@@ -1445,7 +1438,6 @@ static struct var *loop_var_init(struct fctx *fc, struct for_parts *p, CXCursor 
 		if (!*start)
 			return NULL;
 	}
-	(void)loop;
 	struct var *v = add_var(fc, decl, V_LOOP);
 	if (!v)
 		return NULL;
@@ -1637,11 +1629,11 @@ static void lower_body(struct fctx *fc, CXCursor body, struct kc_node *parent)
 static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 {
 	struct for_parts p;
-	split_for(fc, c, &p);
+	split_for(c, &p);
 	struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);
 	fc->fn->has_loops = 1;
 	struct kc_poly *start;
-	struct var *v = loop_var_init(fc, &p, c, &start);
+	struct var *v = loop_var_init(fc, &p, &start);
 	long long step = 0;
 	if (v && loop_step(fc, p.inc, v, &step) == 0) {
 		loop->var = v->sym;
@@ -1831,8 +1823,6 @@ struct annots {
 	int skip;
 };
 
-static enum CXChildVisitResult find_annotations(CXCursor c, CXCursor parent, CXClientData data);
-
 static void read_annotations(struct fctx *fc, CXCursor fn, struct annots *an)
 {
 	struct child_list l;
@@ -1864,15 +1854,6 @@ static void read_annotations(struct fctx *fc, CXCursor fn, struct annots *an)
 		} else
 			warn(fc, l.c[i], KC_WARNING, "unknown kcost annotation '%s'", text);
 	}
-	(void)find_annotations;
-}
-
-static enum CXChildVisitResult find_annotations(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)c;
-	(void)parent;
-	(void)data;
-	return CXChildVisit_Break;
 }
 
 static struct kc_poly *resolve_size_name(void *ctx, const char *name, size_t len)
