@@ -562,9 +562,16 @@ void kc_dataflow_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	find_intermediates(&d);
 	df->edges = KC_NEW_N(a, struct kc_fusion_edge, d.n + 1);
 	df->groups = KC_NEW_N(a, struct kc_fusion_group, d.n + 1);
-	struct view *va = KC_NEW(a, struct view), *vb = KC_NEW(a, struct view);
-	if (d.n)
-		describe_pass(&d, d.pass[0], va);
+	if (d.n < 2) { /* nothing to fuse: no views, no groups */
+		for (int i = 0; i < d.n; i++)
+			add_traffic(a, &df->before, &df->passes[i].streaming);
+		df->after = df->before;
+		return;
+	}
+	/* views are large (every access of a pass): scratch memory, released once the edges are decided */
+	struct kc_arena scratch = KC_ARENA_INIT;
+	struct view *va = KC_NEW(&scratch, struct view), *vb = KC_NEW(&scratch, struct view);
+	describe_pass(&d, d.pass[0], va);
 	int start = 0;
 	for (int i = 0; i + 1 < d.n; i++) {
 		describe_pass(&d, d.pass[i + 1], vb);
@@ -580,6 +587,7 @@ void kc_dataflow_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	}
 	if (d.n - 1 > start)
 		make_group(&d, start, d.n - 1);
+	kc_arena_release(&scratch);
 	/* whole function: every pass unfused, and with each group fused */
 	for (int i = 0; i < d.n; i++)
 		add_traffic(a, &df->before, &df->passes[i].streaming);
