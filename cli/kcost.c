@@ -1,5 +1,4 @@
 /* kcost.c — the command line: options, then analyzer -> runner -> reporter. Thin by design. */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,30 +82,6 @@ static struct tally tally_of(const struct kc_analysis *an)
 	return t;
 }
 
-static int print_stdout(const struct kc_options *o, const struct kc_analysis *an, const struct kc_measurements *m,
-                        const struct kc_report_opts *ro)
-{
-	if (o->format == KC_FORMAT_JSON) {
-		cJSON *doc = kc_report_json(an, m, ro);
-		char *text = doc ? cJSON_Print(doc) : NULL;
-		if (!text) {
-			cJSON_Delete(doc);
-			return -1;
-		}
-		puts(text);
-		free(text);
-		cJSON_Delete(doc);
-	} else if (o->format == KC_FORMAT_MD) {
-		struct kc_buf b = KC_BUF_INIT;
-		kc_report_markdown(&b, an, m);
-		fputs(kc_buf_str(&b), stdout);
-		kc_buf_release(&b);
-	} else if (!o->quiet) {
-		kc_report_text(stdout, an, m, use_color(o, stdout));
-	}
-	return 0;
-}
-
 /* Compile and time the kernels, measure the machine (cached). Returns the number of kernels that could
  * not be measured (crash, timeout, compile error, mismatch with their reference), or -1. */
 static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc_measurements *m, int color)
@@ -165,7 +140,12 @@ static int run(struct kc_options *o, int argc, char **argv)
 	}
 	struct kc_report_opts ro = {
 		.out_dir = o->out_dir ? o->out_dir : "kcost-report", .command = (const char *const *)argv,
-		.n_command = argc, .version = KCOST_VERSION, .no_run = o->no_run,
+		.n_command = argc, .version = KCOST_VERSION, .no_run = o->no_run, .print_to = stdout,
+		.print = o->format == KC_FORMAT_JSON ? KC_PRINT_JSON
+		       : o->format == KC_FORMAT_MD   ? KC_PRINT_MD
+		       : o->quiet                    ? KC_PRINT_NONE
+		                                     : KC_PRINT_TEXT,
+		.print_color = use_color(o, stdout),
 	};
 	struct kc_measurements m = {0};
 	const char *err;
@@ -175,15 +155,11 @@ static int run(struct kc_options *o, int argc, char **argv)
 		t.errors += failed_kernels > 0 ? failed_kernels : 0;
 	}
 	int status = input_errors ? KC_EXIT_INPUT : KC_EXIT_OK;
-	kc_progress("writing report", 0, 0, ro.out_dir);
+	/* no progress line here: kc_report_write also prints the summary to stdout */
 	if (kc_report_write(&an, &m, &ro, &err) < 0) {
-		kc_progress_done();
 		fprintf(stderr, "kcost: error: %s\n", err);
 		status = KC_EXIT_INTERNAL;
 	}
-	kc_progress_done();
-	if (print_stdout(o, &an, &m, &ro) < 0)
-		status = KC_EXIT_INTERNAL;
 	if (!o->quiet)
 		fprintf(stderr, "kcost: %d function%s analyzed (%d exact), %d error%s, %d warning%s; report: %s/index.html\n",
 		        t.functions, t.functions == 1 ? "" : "s", t.exact, t.errors, t.errors == 1 ? "" : "s", t.warnings,

@@ -94,6 +94,7 @@ int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, 
 void kc_report_html_with(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
                          const struct kc_report_opts *o);
 void kc_report_markdown_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m);
+void kc_report_text_with(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color);
 void kc_report_roofline_svg_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m);
 /* The size of buffer buf in bytes (extent * element size); not available when the extent is unknown. */
 void kc_report_buffer_bytes(struct kc_arena *a, const struct kc_function *f, const struct kc_buffer *buf,

@@ -178,16 +178,32 @@ static int write_files(const char *dir, const struct job *j, const char **err)
 	return write_file(dir, "roofline.svg", render_svg, j, err);
 }
 
+/* The output the caller asked to see as well, from the figures the files were written from. */
+static void print_output(const struct job *j)
+{
+	const struct kc_report_opts *o = j->o;
+	struct kc_buf b = KC_BUF_INIT;
+	struct kc_report_sink s = {&b, o->print_to, 0};
+	switch (o->print) {
+	case KC_PRINT_TEXT: kc_report_text_with(o->print_to, j->rf, j->m, o->print_color); break;
+	case KC_PRINT_JSON: render_json(&s, j); break;
+	case KC_PRINT_MD: render_markdown(&s, j); break;
+	case KC_PRINT_NONE: break;
+	}
+	kc_report_drain(&s, 1);
+	kc_buf_release(&b);
+}
+
 int kc_report_write(const struct kc_analysis *an, const struct kc_measurements *m, const struct kc_report_opts *o,
                     const char **err)
 {
 	const char *dir = o && o->out_dir ? o->out_dir : "kcost-report";
 	struct kc_report_figures rf;
-	if (make_dirs(dir, err) < 0)
-		return -1;
 	kc_report_figures_init(&rf, an);
 	struct job j = {&rf, m, o};
-	int rc = write_files(dir, &j, err);
+	int rc = make_dirs(dir, err) < 0 ? -1 : write_files(dir, &j, err);
+	if (o && o->print != KC_PRINT_NONE && o->print_to)
+		print_output(&j);
 	kc_report_figures_release(&rf);
 	return rc;
 }

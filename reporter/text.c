@@ -161,13 +161,12 @@ static void print_dataflow(FILE *out, const struct kc_function *f, int color)
 	kc_buf_release(&b);
 }
 
-void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_measurements *m, int color)
+void kc_report_text_with(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color)
 {
-	struct kc_report_figures rf;
+	const struct kc_analysis *an = rf->an;
 	int n = 0, ncols = m && m->n > 0 ? COL_N : COL_TIME;
 	struct row *rows = calloc((size_t)an->n_functions + 1, sizeof *rows);
-	kc_report_figures_init(&rf, an);
-	const struct kc_cost_figures *figs = rf.functions;
+	const struct kc_cost_figures *figs = rf->functions;
 	if (!rows)
 		abort(); /* as kc_buf and the arena do on out-of-memory */
 	for (int i = 0; i < an->n_functions; i++)
@@ -187,5 +186,12 @@ void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_mea
 		for (int c = 0; c < COL_N; c++)
 			kc_buf_release(&rows[i].cell[c]);
 	free(rows);
+}
+
+void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_measurements *m, int color)
+{
+	struct kc_report_figures rf;
+	kc_report_figures_init(&rf, an);
+	kc_report_text_with(out, &rf, m, color);
 	kc_report_figures_release(&rf);
 }

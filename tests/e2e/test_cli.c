@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "run.h"
@@ -189,6 +190,21 @@ static void summary_line_names_the_report(void **state)
 	run_release(&r);
 }
 
+static void json_on_stdout_is_report_json(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("format-json");
+	struct run r = RUN("--no-run", "--format", "json", "-o", out, "samples/gelu.c");
+	assert_int_equal(r.status, 0);
+	char path[8400];
+	snprintf(path, sizeof path, "%s/report.json", out);
+	char *file = slurp(path);
+	assert_non_null(file);
+	assert_string_equal(r.out, file);
+	free(file);
+	run_release(&r);
+}
+
 static void compiler_flags_reach_the_parse(void **state)
 {
 	(void)state;
@@ -234,6 +250,7 @@ int main(void)
 		cmocka_unit_test(quiet_prints_nothing_on_success),
 		cmocka_unit_test(summary_line_names_the_report),
 		cmocka_unit_test(compiler_flags_reach_the_parse),
+		cmocka_unit_test(json_on_stdout_is_report_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

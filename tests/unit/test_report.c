@@ -161,8 +161,11 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct kc_report_opts test_opts = {
-    NULL, (const char *const[]){"kcost", "k.c"}, 2, "0.1-test", 1, "2025-01-31T12:00:00Z"};
+static const struct kc_report_opts test_opts = {.command = (const char *const[]){"kcost", "k.c"},
+                                                .n_command = 2,
+                                                .version = "0.1-test",
+                                                .no_run = 1,
+                                                .created = "2025-01-31T12:00:00Z"};
 
 static cJSON *function_json(cJSON *doc, int i)
 {
