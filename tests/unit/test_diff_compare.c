@@ -39,18 +39,18 @@ static struct kc_diff *compare(const char *base, const char *head, double fail_o
 	return docs[0] && docs[1] ? kc_diff_compare(docs[0], docs[1], &o, err, 256) : NULL;
 }
 
-static void identical_runs_have_no_change(void **state)
+/* The Markdown comparison of two report texts (malloc'd), and whether it found a regression. */
+static char *diff_text(const char *base, const char *head, double fail_on, int *regressed)
 {
-	(void)state;
 	char err[256];
-	struct kc_diff *d = compare(base_text, base_text, 0.10, err);
-	assert_non_null(d);
+	struct kc_diff *d = compare(base, head, fail_on, err);
+	if (!d)
+		fail_msg("not compared: %s", err);
 	struct kc_buf b = KC_BUF_INIT;
 	kc_diff_render(d, &b);
-	assert_non_null(strstr(kc_buf_str(&b), "no significant change in 2 functions"));
-	assert_int_equal(kc_diff_regressed(d), 0);
-	kc_buf_release(&b);
+	*regressed = kc_diff_regressed(d);
 	kc_diff_free(d);
+	return kc_buf_detach(&b);
 }
 
 /* Replace the first occurrence of `from` by `to` in a copy of s. */
@@ -65,52 +65,52 @@ static char *replace(const char *s, const char *from, const char *to)
 	return r;
 }
 
+static void identical_runs_have_no_change(void **state)
+{
+	(void)state;
+	int regressed;
+	char *text = diff_text(base_text, base_text, 0.10, &regressed);
+	assert_non_null(strstr(text, "no significant change in 2 functions"));
+	assert_int_equal(regressed, 0);
+	free(text);
+}
+
 static void slower_beyond_noise_is_a_regression(void **state)
 {
 	(void)state;
-	char err[256];
+	int regressed;
 	char *head = replace(base_text, "\"median\": 0.010", "\"median\": 0.013");
-	struct kc_diff *d = compare(base_text, head, 0.10, err);
-	struct kc_buf b = KC_BUF_INIT;
-	kc_diff_render(d, &b);
-	assert_non_null(strstr(kc_buf_str(&b), "1.30x slower"));
-	assert_int_equal(kc_diff_regressed(d), 1);
-	kc_buf_release(&b);
-	kc_diff_free(d);
+	char *text = diff_text(base_text, head, 0.10, &regressed);
+	assert_non_null(strstr(text, "1.30x slower"));
+	assert_int_equal(regressed, 1);
+	free(text);
 	free(head);
 }
 
 static void a_change_within_the_noise_is_not_significant(void **state)
 {
 	(void)state;
-	char err[256];
+	int regressed;
 	/* 30% slower, but each run's CV is 20%: 2*sqrt(0.2^2 + 0.2^2) = 0.57 > 0.30 */
-	char *b1 = replace(base_text, "\"cv\": 0.01", "\"cv\": 0.2");
-	char *h1 = replace(b1, "\"median\": 0.010", "\"median\": 0.013");
-	struct kc_diff *d = compare(b1, h1, 0.10, err);
-	struct kc_buf b = KC_BUF_INIT;
-	kc_diff_render(d, &b);
-	assert_non_null(strstr(kc_buf_str(&b), "no significant change in 2 functions"));
-	assert_int_equal(kc_diff_regressed(d), 0);
-	kc_buf_release(&b);
-	kc_diff_free(d);
-	free(b1);
-	free(h1);
+	char *base = replace(base_text, "\"cv\": 0.01", "\"cv\": 0.2");
+	char *head = replace(base, "\"median\": 0.010", "\"median\": 0.013");
+	char *text = diff_text(base, head, 0.10, &regressed);
+	assert_non_null(strstr(text, "no significant change in 2 functions"));
+	assert_int_equal(regressed, 0);
+	free(text);
+	free(base);
+	free(head);
 }
 
 static void added_and_removed_functions_are_listed(void **state)
 {
 	(void)state;
-	char err[256];
+	int regressed;
 	char *head = replace(base_text, "\"name\": \"g\"", "\"name\": \"h\"");
-	struct kc_diff *d = compare(base_text, head, 0, err);
-	struct kc_buf b = KC_BUF_INIT;
-	kc_diff_render(d, &b);
-	if (!strstr(kc_buf_str(&b), "- **g** (k.c): removed"))
-		fail_msg("%s", kc_buf_str(&b));
-	assert_non_null(strstr(kc_buf_str(&b), "- **h** (k.c): added"));
-	kc_buf_release(&b);
-	kc_diff_free(d);
+	char *text = diff_text(base_text, head, 0, &regressed);
+	assert_non_null(strstr(text, "- **g** (k.c): removed"));
+	assert_non_null(strstr(text, "- **h** (k.c): added"));
+	free(text);
 	free(head);
 }
 
