@@ -147,9 +147,8 @@ int kc_sym_floor(struct kc_arena *a, struct kc_function *f, const struct kc_poly
 }
 
 /* 1 if p contains no loop variable: only sizes and derived symbols. */
-static int sizes_only(struct counter *k, const struct kc_poly *p, const int *is_loop_var)
+static int sizes_only(const struct kc_poly *p, const int *is_loop_var)
 {
-	(void)k;
 	for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
 		if (is_loop_var[s] && kc_poly_has_sym(p, s))
 			return 0;
@@ -426,7 +425,7 @@ static int extreme_bound(struct counter *k, const struct piece *pc, struct kc_po
 				best = i;
 			continue;
 		}
-		if (sizes_only(k, d, lv)) {
+		if (sizes_only(d, lv)) {
 			int s = sign_at_sizes(k, d);
 			if (s < 0)
 				return -2;
@@ -490,7 +489,7 @@ static void sum_piece(struct counter *k, const struct kc_node *loop, struct piec
 		inexact(k, loop->loc, "count overflows exact arithmetic");
 		return;
 	}
-	if (sizes_only(k, span, lv)) {
+	if (sizes_only(span, lv)) {
 		if (sign_at_sizes(k, span) == 0)
 			return; /* empty at the benchmark sizes */
 	} else if (add_con(&rest, span) < 0) {

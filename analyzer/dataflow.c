@@ -135,7 +135,7 @@ static int placeholder(struct df *d, int k)
 {
 	if (d->placeholder[k] < 0) {
 		char name[8] = {'_', 'P', (char)('0' + k), 0};
-		int s = kc_sym_named(d->a, d->fn, kc_arena_strdup(d->a, name));
+		int s = kc_sym_named(d->fn, kc_arena_strdup(d->a, name));
 		if (s >= 0)
 			d->fn->syms.syms[s].is_loop = 1;
 		d->placeholder[k] = s;

@@ -215,9 +215,8 @@ static void warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char 
 /* ------------------------------------------------------------------------------------------------ */
 /* Symbols and variables */
 
-int kc_sym_named(struct kc_arena *a, struct kc_function *f, const char *name)
+int kc_sym_named(struct kc_function *f, const char *name)
 {
-	(void)a;
 	for (int i = 0; i < f->syms.n; i++)
 		if (!f->syms.syms[i].floor_of && strcmp(f->syms.syms[i].name, name) == 0)
 			return i;
@@ -1442,7 +1441,7 @@ static struct var *loop_var_init(struct fctx *fc, struct for_parts *p, struct kc
 	if (!v)
 		return NULL;
 	char *name = spelling(fc->fe->a, decl);
-	v->sym = kc_sym_named(fc->fe->a, fc->fn, name);
+	v->sym = kc_sym_named(fc->fn, name);
 	if (v->sym >= 0 && v->sym >= fc->fn->n_size_params && !fc->fn->syms.syms[v->sym].has_value)
 		fc->fn->syms.syms[v->sym].is_loop = 1;
 	return v->sym < 0 ? NULL : v;
@@ -1860,14 +1859,14 @@ static struct kc_poly *resolve_size_name(void *ctx, const char *name, size_t len
 {
 	struct fctx *fc = ctx;
 	char *s = kc_arena_strndup(fc->fe->a, name, len);
-	int sym = kc_sym_named(fc->fe->a, fc->fn, s);
+	int sym = kc_sym_named(fc->fn, s);
 	return sym < 0 ? NULL : kc_poly_sym(fc->fe->a, sym);
 }
 
 static int set_size(void *ctx, const char *name, size_t len, long long value)
 {
 	struct fctx *fc = ctx;
-	int sym = kc_sym_named(fc->fe->a, fc->fn, kc_arena_strndup(fc->fe->a, name, len));
+	int sym = kc_sym_named(fc->fn, kc_arena_strndup(fc->fe->a, name, len));
 	if (sym < 0)
 		return -1;
 	fc->fn->syms.syms[sym].has_value = 1;
@@ -1895,7 +1894,7 @@ static void setup_param(struct fctx *fc, CXCursor p)
 		struct var *v = add_var(fc, p, V_SIZE);
 		struct kc_param *pr = new_param(fc, p, name, KC_PARAM_SIZE);
 		if (v && *name) {
-			v->sym = pr->sym = kc_sym_named(fc->fe->a, fc->fn, name);
+			v->sym = pr->sym = kc_sym_named(fc->fn, name);
 			fc->fn->n_size_params = fc->fn->syms.n;
 		}
 		return;

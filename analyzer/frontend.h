@@ -14,7 +14,7 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir);
 /* Add a derived symbol floor(p / div) to f's symbol table (reusing an equal one); -1 if the table is full. */
 int kc_sym_floor(struct kc_arena *a, struct kc_function *f, const struct kc_poly *p, long long div);
 /* Add a symbol named `name` (reusing an existing one of that name); -1 if the table is full. */
-int kc_sym_named(struct kc_arena *a, struct kc_function *f, const char *name);
+int kc_sym_named(struct kc_function *f, const char *name);
 
 /* A callee's polynomial p with its symbols replaced by the call's arguments (all at once). */
 int kc_call_compose(struct kc_arena *a, struct kc_function *caller, const struct kc_call *call,

@@ -380,9 +380,11 @@ static void machine_details(struct kc_buf *b, const struct kc_machine *mc)
 	kc_buf_puts(b, "<details class=\"machine\"><summary>Machine and ceilings</summary>\n<table>\n");
 	kc_buf_puts(b, "<tr><th>caches</th><td>");
 	for (int l = 0; l < 3; l++)
-		if (mc->cache_bytes[l] > 0) {
-			kc_buf_printf(b, "%sL%d ", l ? ", " : "", l + 1);
-			kc_report_si(b, (double)mc->cache_bytes[l], "B");
+		if (mc->cache_bytes[l] > 0) { /* cache sizes are powers of two: binary units */
+			long long v = mc->cache_bytes[l];
+			const char *unit = v >= 1 << 20 ? "MiB" : v >= 1 << 10 ? "KiB" : "B";
+			double shown = v >= 1 << 20 ? v / 1048576.0 : v >= 1 << 10 ? v / 1024.0 : (double)v;
+			kc_buf_printf(b, "%sL%d %.4g %s", l ? ", " : "", l + 1, shown, unit);
 		}
 	if (mc->cache_source) {
 		kc_buf_puts(b, " <span class=\"muted\">(");
