@@ -1970,8 +1970,8 @@ static void apply_sizes(struct fctx *fc, CXCursor fn, struct annots *an)
 	}
 }
 
-/* Collect the top-level nests of the function body into the model. */
-static void fill_nests(struct fctx *fc)
+/* Room for the model's nests, at most one per top-level statement: kc_count_function fills them. */
+static void reserve_nests(struct fctx *fc)
 {
 	int n = 0;
 	for (struct kc_node *c = fc->ir->body->first; c; c = c->next)
@@ -2023,7 +2023,7 @@ static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf)
 	fc->ir->body = new_node(fc, KC_NODE_BLOCK, tf->cursor, NULL);
 	if (l.n && clang_getCursorKind(l.c[l.n - 1]) == CXCursor_CompoundStmt)
 		lower_stmt(fc, l.c[l.n - 1], fc->ir->body);
-	fill_nests(fc);
+	reserve_nests(fc);
 	fc->ir->dims = fc->dims;
 	kc_count_function(fe->a, fc->ir);
 	kc_footprint_function(fe->a, fc->ir);
