@@ -31,6 +31,16 @@ char *kc_arena_printf(struct kc_arena *a, const char *fmt, ...)
 #endif
 	;
 
+/* A point in an arena's life, and a return to it: kc_arena_reset(a, m) frees everything allocated after
+ * kc_arena_mark(a) returned m, keeping one block for reuse (scratch memory for a loop: mark once, reset at
+ * the end of every iteration, and the pages stay warm). Storage allocated before the mark is untouched. */
+struct kc_arena_mark {
+	struct kc_arena_block *block;
+	size_t used, total;
+};
+struct kc_arena_mark kc_arena_mark(const struct kc_arena *a);
+void kc_arena_reset(struct kc_arena *a, struct kc_arena_mark m);
+
 /* Free every block; the arena is empty and reusable afterwards. */
 void kc_arena_release(struct kc_arena *a);
 

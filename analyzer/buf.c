@@ -22,6 +22,12 @@ static void grow(struct kc_buf *b, size_t extra)
 	b->cap = cap;
 }
 
+void kc_buf_reserve(struct kc_buf *b, size_t cap)
+{
+	if (cap > b->len + 1)
+		grow(b, cap - b->len - 1);
+}
+
 void kc_buf_add(struct kc_buf *b, const char *s, size_t len)
 {
 	grow(b, len);
@@ -32,16 +38,28 @@ void kc_buf_add(struct kc_buf *b, const char *s, size_t len)
 
 void kc_buf_puts(struct kc_buf *b, const char *s) { kc_buf_add(b, s, strlen(s)); }
 
-void kc_buf_putc(struct kc_buf *b, char c) { kc_buf_add(b, &c, 1); }
+void kc_buf_putc(struct kc_buf *b, char c)
+{
+	grow(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
 
 void kc_buf_printf(struct kc_buf *b, const char *fmt, ...)
 {
 	va_list ap;
+	grow(b, 64); /* most texts fit: one formatting pass instead of two */
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
-	if (n <= 0)
+	if (n <= 0) {
+		b->data[b->len] = '\0';
 		return;
+	}
+	if ((size_t)n < b->cap - b->len) {
+		b->len += (size_t)n;
+		return;
+	}
 	grow(b, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

@@ -19,6 +19,8 @@ void kc_buf_printf(struct kc_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+/* Make the storage at least `cap` bytes (contents kept). */
+void kc_buf_reserve(struct kc_buf *b, size_t cap);
 /* Empty the buffer, keeping its storage. */
 void kc_buf_reset(struct kc_buf *b);
 /* The contents as a C string ("" for an empty buffer); owned by the buffer. */
