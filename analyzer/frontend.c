@@ -1346,7 +1346,20 @@ static void split_for(CXCursor c, struct for_parts *p)
 	CXToken *toks;
 	unsigned ntoks, semi[2] = {0, 0}, close = 0;
 	int found = 0, depth = 0;
-	clang_tokenize(tu, clang_getCursorExtent(c), &toks, &ntoks);
+	struct child_list l;
+	children(c, &l);
+	/* the header's tokens only: up to where the body (always the last child) starts. Tokenizing the whole
+	 * statement would tokenize a nest's inner loops once per enclosing loop. */
+	CXSourceRange whole = clang_getCursorExtent(c), header = whole;
+	if (l.n > 0) {
+		CXSourceLocation body = clang_getRangeStart(clang_getCursorExtent(l.c[l.n - 1]));
+		unsigned from, to;
+		clang_getSpellingLocation(clang_getRangeStart(whole), NULL, NULL, NULL, &from);
+		clang_getSpellingLocation(body, NULL, NULL, NULL, &to);
+		if (to > from)
+			header = clang_getRange(clang_getRangeStart(whole), body);
+	}
+	clang_tokenize(tu, header, &toks, &ntoks);
 	for (unsigned i = 0; i < ntoks; i++) {
 		CXString s = clang_getTokenSpelling(tu, toks[i]);
 		const char *t = clang_getCString(s);
@@ -1364,8 +1377,6 @@ static void split_for(CXCursor c, struct for_parts *p)
 	}
 	clang_disposeTokens(tu, toks, ntoks);
 	p->init = p->cond = p->inc = p->body = clang_getNullCursor();
-	struct child_list l;
-	children(c, &l);
 	for (int i = 0; i < l.n; i++) {
 		unsigned off;
 		clang_getSpellingLocation(clang_getCursorLocation(l.c[i]), NULL, NULL, NULL, &off);
