@@ -25,15 +25,26 @@ static const char *html_entity(unsigned char c)
 	return c < 0x20 || c == 0x7f ? "\xef\xbf\xbd" : NULL;
 }
 
+/* special[c]: c ends the string (0) or html_entity has a replacement for it. The source listing of a large
+ * report is megabytes: one table look-up per byte. */
+static const unsigned char special[256] = {
+	[0] = 1,  [1] = 1,  [2] = 1,  [3] = 1,  [4] = 1,  [5] = 1,  [6] = 1,  [7] = 1,  [8] = 1,  [11] = 1, [12] = 1,
+	[14] = 1, [15] = 1, [16] = 1, [17] = 1, [18] = 1, [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1, [24] = 1,
+	[25] = 1, [26] = 1, [27] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1,
+	['"'] = 1, ['&'] = 1, ['\''] = 1, ['<'] = 1, ['>'] = 1, [0x7f] = 1,
+};
+
 void kc_escape_html(struct kc_buf *b, const char *s)
 {
 	if (!s)
 		return;
 	const char *run = s; /* start of the pending run of characters that need no escaping */
-	for (; *s; s++) {
+	for (;; s++) {
+		while (!special[(unsigned char)*s])
+			s++;
+		if (!*s)
+			break;
 		const char *ent = html_entity((unsigned char)*s);
-		if (!ent)
-			continue;
 		kc_buf_add(b, run, (size_t)(s - run));
 		kc_buf_puts(b, ent);
 		run = s + 1;

@@ -9,41 +9,74 @@
 #include <string.h>
 #include <time.h>
 
-/* Deriving the figures of one cost. Formatting is most of a figure's price, and a function's only nest
- * usually costs exactly what the function does: a figure whose polynomial equals the one of the same figure
- * in `like` (the function's, when deriving a nest's) is copied from it. */
+/* Deriving the figures of one cost: formatting and evaluating is most of a figure's price. */
 struct builder {
-	struct kc_arena *a;
+	struct kc_figure_memo *memo;
+	struct kc_arena *a;                 /* memo->a */
 	const struct kc_function *f;
-	const struct kc_cost_figures *like; /* NULL: nothing to copy from */
-	struct kc_buf text;                 /* scratch for formulas, reused */
+	const struct kc_cost_figures *like; /* the function's figures when deriving a nest's; else NULL */
 };
 
-static void figure_of(struct builder *bd, const struct kc_poly *p, const struct kc_figure *like, struct kc_figure *out)
+void kc_figure_memo_init(struct kc_figure_memo *m, struct kc_arena *a)
 {
-	if (like && like->poly && p && kc_poly_equal(p, like->poly)) {
-		*out = *like;
-		return;
-	}
+	memset(m, 0, sizeof *m);
+	m->a = a;
+}
+
+void kc_figure_memo_clear(struct kc_figure_memo *m)
+{
+	m->f = NULL;
+	m->n = m->next = 0;
+}
+
+void kc_figure_memo_release(struct kc_figure_memo *m)
+{
+	kc_buf_release(&m->text);
+	kc_figure_memo_clear(m);
+}
+
+void kc_figure_of(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out)
+{
 	memset(out, 0, sizeof *out);
 	if (!p) {
 		out->why = "not available";
 		return;
 	}
+	if (m->f != f)
+		kc_figure_memo_clear(m);
+	m->f = f;
+	for (int i = 0; i < m->n; i++)
+		if (kc_poly_equal(p, m->poly[i])) {
+			*out = m->fig[i];
+			out->poly = p;
+			return;
+		}
 	out->poly = p;
-	kc_buf_reset(&bd->text);
-	kc_function_format(bd->f, p, &bd->text);
-	out->expr = kc_arena_strndup(bd->a, kc_buf_str(&bd->text), bd->text.len);
-	out->has_value = kc_function_eval(bd->f, p, &out->value, &out->why) == 0;
+	kc_buf_reset(&m->text);
+	kc_function_format(f, p, &m->text);
+	out->expr = kc_arena_strndup(m->a, kc_buf_str(&m->text), m->text.len);
+	out->has_value = kc_function_eval(f, p, &out->value, &out->why) == 0;
 	if (out->has_value)
 		out->why = NULL;
+	int slot = m->n < KC_FIGURE_MEMO_N ? m->n++ : (m->next++ % KC_FIGURE_MEMO_N);
+	m->poly[slot] = p;
+	m->fig[slot] = *out;
+}
+
+static void figure_of(struct builder *bd, const struct kc_poly *p, const struct kc_figure *like, struct kc_figure *out)
+{
+	if (like && like->poly && p && kc_poly_equal(p, like->poly))
+		*out = *like;
+	else
+		kc_figure_of(bd->memo, bd->f, p, out);
 }
 
 void kc_report_figure(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out)
 {
-	struct builder bd = {a, f, NULL, KC_BUF_INIT};
-	figure_of(&bd, p, NULL, out);
-	kc_buf_release(&bd.text);
+	struct kc_figure_memo m;
+	kc_figure_memo_init(&m, a);
+	kc_figure_of(&m, f, p, out);
+	kc_figure_memo_release(&m);
 }
 
 /* The figure of a total that a kc_cost_* / kc_traffic_* call computed with result code rc. */
@@ -102,10 +135,14 @@ static void intensity_figures(struct builder *bd, int model, struct kc_cost_figu
 	}
 	if (like && fl->poly == like->flops.poly && by->poly == like->bytes[model].poly) {
 		out->intensity_expr[model] = like->intensity_expr[model]; /* both figures were copied from like */
+	} else if (model > 0 && fl->poly == out->flops.poly && by->poly && out->bytes[model - 1].poly &&
+	           kc_poly_equal(by->poly, out->bytes[model - 1].poly)) {
+		out->intensity_expr[model] = out->intensity_expr[model - 1]; /* the same bytes as the model before */
 	} else if (fl->poly && by->poly && !kc_poly_is_zero(by->poly)) {
-		kc_buf_reset(&bd->text);
-		kc_poly_format_ratio(fl->poly, by->poly, bd->f->syms.names, &bd->text);
-		out->intensity_expr[model] = kc_arena_strndup(bd->a, kc_buf_str(&bd->text), bd->text.len);
+		struct kc_buf *text = &bd->memo->text;
+		kc_buf_reset(text);
+		kc_poly_format_ratio(fl->poly, by->poly, bd->f->syms.names, text);
+		out->intensity_expr[model] = kc_arena_strndup(bd->a, kc_buf_str(text), text->len);
 	}
 }
 
@@ -123,9 +160,11 @@ static void cost_figures(struct builder *bd, const struct kc_cost *c, const stru
 void kc_report_cost_figures(struct kc_arena *a, const struct kc_function *f, const struct kc_cost *c,
                             const struct kc_traffic *t, struct kc_cost_figures *out)
 {
-	struct builder bd = {a, f, NULL, KC_BUF_INIT};
+	struct kc_figure_memo m;
+	kc_figure_memo_init(&m, a);
+	struct builder bd = {&m, a, f, NULL};
 	cost_figures(&bd, c, t, out);
-	kc_buf_release(&bd.text);
+	kc_figure_memo_release(&m);
 }
 
 void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an)
@@ -134,13 +173,15 @@ void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analys
 	*rf = (struct kc_report_figures){.an = an, .arena = KC_ARENA_INIT};
 	rf->functions = KC_NEW_N(a, struct kc_cost_figures, an->n_functions + 1);
 	rf->nests = KC_NEW_N(a, struct kc_nest_figures *, an->n_functions + 1);
-	struct builder bd = {a, NULL, NULL, KC_BUF_INIT};
+	struct kc_figure_memo m;
+	kc_figure_memo_init(&m, a);
+	struct builder bd = {&m, a, NULL, NULL};
 	for (int i = 0; i < an->n_functions; i++) {
 		bd.f = an->functions[i];
 		if (!bd.f->skip)
 			cost_figures(&bd, &bd.f->cost, bd.f->traffic, &rf->functions[i]);
 	}
-	kc_buf_release(&bd.text);
+	kc_figure_memo_release(&m);
 }
 
 /* Every nest of function i at once: an output that shows one nest shows them all. */
@@ -148,13 +189,15 @@ static struct kc_nest_figures *nest_figures(struct kc_arena *a, const struct kc_
                                             const struct kc_cost_figures *whole)
 {
 	struct kc_nest_figures *all = KC_NEW_N(a, struct kc_nest_figures, f->n_nests + 1);
-	struct builder bd = {a, f, whole, KC_BUF_INIT};
+	struct kc_figure_memo m;
+	kc_figure_memo_init(&m, a);
+	struct builder bd = {&m, a, f, whole};
 	for (int j = 0; j < f->n_nests; j++) {
 		const struct kc_nest *nest = &f->nests[j];
 		cost_figures(&bd, &nest->cost, nest->traffic, &all[j].cost);
 		figure_of(&bd, nest->trips, NULL, &all[j].trips);
 	}
-	kc_buf_release(&bd.text);
+	kc_figure_memo_release(&m);
 	return all;
 }
 
@@ -212,13 +255,13 @@ void kc_report_figures_release(struct kc_report_figures *rf)
 	rf->nests = NULL;
 }
 
-void kc_report_buffer_bytes(struct kc_arena *a, const struct kc_function *f, const struct kc_buffer *buf,
+void kc_report_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_buffer *buf,
                             struct kc_figure *out)
 {
 	struct kc_poly *size = NULL;
-	if (buf->extent && kc_poly_scale(a, buf->extent, kc_rat_int(buf->elem_size), &size) < 0)
+	if (buf->extent && kc_poly_scale(m->a, buf->extent, kc_rat_int(buf->elem_size), &size) < 0)
 		size = NULL;
-	kc_report_figure(a, f, size, out);
+	kc_figure_of(m, f, size, out);
 }
 
 int kc_report_n_functions(const struct kc_analysis *an)

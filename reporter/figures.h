@@ -35,6 +35,26 @@ void kc_report_cost_figures(struct kc_arena *a, const struct kc_function *f, con
 /* The figure of one polynomial of f (p may be NULL: not available). */
 void kc_report_figure(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out);
 
+/* Figures formatted once: a function's counts repeat the same few polynomials (8*n FLOPs, 8*n bytes under
+ * every model, 4*n read and written), and an output that asks for the figure of a polynomial equal to one
+ * it asked for before, of the same function, gets a copy instead of formatting and evaluating it again.
+ * Each output keeps its own memo (outputs may be rendered concurrently); formulas go into `a`. */
+#define KC_FIGURE_MEMO_N 32
+struct kc_figure_memo {
+	struct kc_arena *a;
+	const struct kc_function *f; /* the function of the entries */
+	int n, next;
+	const struct kc_poly *poly[KC_FIGURE_MEMO_N];
+	struct kc_figure fig[KC_FIGURE_MEMO_N];
+	struct kc_buf text; /* scratch for formulas */
+};
+void kc_figure_memo_init(struct kc_figure_memo *m, struct kc_arena *a);
+/* Forget the entries (call it when the arena they live in is reset). */
+void kc_figure_memo_clear(struct kc_figure_memo *m);
+void kc_figure_memo_release(struct kc_figure_memo *m);
+/* kc_report_figure through the memo. */
+void kc_figure_of(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out);
+
 /* The figures of one nest: its cost and its trip count. */
 struct kc_nest_figures {
 	struct kc_cost_figures cost;
@@ -97,7 +117,7 @@ void kc_report_markdown_with(struct kc_buf *b, struct kc_report_figures *rf, con
 void kc_report_text_with(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color);
 void kc_report_roofline_svg_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m);
 /* The size of buffer buf in bytes (extent * element size); not available when the extent is unknown. */
-void kc_report_buffer_bytes(struct kc_arena *a, const struct kc_function *f, const struct kc_buffer *buf,
+void kc_report_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_buffer *buf,
                             struct kc_figure *out);
 
 /* Number of functions reported (those not skipped). */

@@ -33,6 +33,7 @@ typedef void (*put_text_fn)(struct kc_buf *b, const char *s);
 /* How the counts and names of one function are written into one output. */
 struct writer {
 	struct kc_arena *arena; /* figures, sums */
+	struct kc_figure_memo *memo;
 	const struct kc_function *f;
 	put_text_fn put;
 	const char *dash, *arrow; /* "–" and "→" in the graph, ASCII in a terminal */
@@ -121,7 +122,7 @@ static void put_count(const struct writer *w, struct kc_buf *b, const struct kc_
                       enum count_form form)
 {
 	struct kc_figure fig;
-	kc_report_figure(w->arena, w->f, p, &fig);
+	kc_figure_of(w->memo, w->f, p, &fig);
 	if (!fig.poly) {
 		kc_buf_printf(b, "n/a %s", unit);
 		return;
@@ -143,8 +144,8 @@ static void put_change(const struct writer *w, struct kc_buf *b, const struct kc
                        const struct kc_poly *after, const char *unit)
 {
 	struct kc_figure from, to;
-	kc_report_figure(w->arena, w->f, before, &from);
-	kc_report_figure(w->arena, w->f, after, &to);
+	kc_figure_of(w->memo, w->f, before, &from);
+	kc_figure_of(w->memo, w->f, after, &to);
 	w->put(b, from.expr ? from.expr : "n/a");
 	kc_buf_printf(b, " %s ", w->arrow);
 	w->put(b, to.expr ? to.expr : "n/a");
@@ -231,7 +232,7 @@ static void put_buffer_shape(const struct writer *w, struct kc_buf *b, const str
 static void put_buffer_bytes(const struct writer *w, struct kc_buf *b, const struct kc_buffer *buf)
 {
 	struct kc_figure fig;
-	kc_report_buffer_bytes(w->arena, w->f, buf, &fig);
+	kc_report_buffer_bytes(w->memo, w->f, buf, &fig);
 	if (fig.poly)
 		put_count(w, b, fig.poly, "B", COUNT_VALUE);
 	else
@@ -358,6 +359,7 @@ static int check_dataflow(const struct kc_function *f, struct kc_buf *err)
 /* Everything one render builds; build_release frees it. */
 struct build {
 	struct writer w;
+	struct kc_figure_memo memo;
 	const struct kc_dataflow *df;
 	Agraph_t *root;
 	Agraph_t **clusters;     /* per fusion group */
@@ -598,7 +600,8 @@ static void build_init(struct build *gb, const struct kc_function *f, struct kc_
 {
 	const struct kc_dataflow *df = &f->dataflow;
 	memset(gb, 0, sizeof *gb);
-	gb->w = (struct writer){arena, f, label_text, "\xe2\x80\x93", "\xe2\x86\x92"}; /* – → */
+	kc_figure_memo_init(&gb->memo, arena);
+	gb->w = (struct writer){arena, &gb->memo, f, label_text, "\xe2\x80\x93", "\xe2\x86\x92"}; /* – → */
 	gb->df = df;
 	gb->id = id;
 	gb->clusters = KC_NEW_N(arena, Agraph_t *, df->n_groups + 1);
@@ -756,6 +759,7 @@ int kc_graph_render(struct kc_graph_ctx *g, const struct kc_function *f, struct 
 	rc = render_outputs(g, &gb, dot ? &dot_text : NULL, svg ? &svg_text : NULL);
 	agclose(gb.root);
 	kc_buf_release(&gb.text);
+	kc_figure_memo_release(&gb.memo);
 	if (rc == 0) {
 		if (dot)
 			kc_buf_add(dot, dot_text.data ? dot_text.data : "", dot_text.len);
@@ -904,7 +908,9 @@ static void text_edge(const struct writer *w, struct kc_buf *out, const struct k
 void kc_graph_text(const struct kc_function *f, struct kc_buf *out)
 {
 	struct kc_arena arena = KC_ARENA_INIT;
-	const struct writer w = {&arena, f, term_text, "-", "->"};
+	struct kc_figure_memo memo;
+	kc_figure_memo_init(&memo, &arena);
+	const struct writer w = {&arena, &memo, f, term_text, "-", "->"};
 	const struct kc_dataflow *df = &f->dataflow;
 	int width = first_column_width(&w);
 	if (df->n_passes <= 0 || !df->passes)
@@ -918,5 +924,6 @@ void kc_graph_text(const struct kc_function *f, struct kc_buf *out)
 	for (int i = 0; df->edges && i < df->n_passes - 1; i++)
 		if (edge_is_noted(&df->edges[i]))
 			text_edge(&w, out, &df->edges[i]);
+	kc_figure_memo_release(&memo);
 	kc_arena_release(&arena);
 }

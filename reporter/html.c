@@ -26,6 +26,8 @@ struct source {
 
 struct html {
 	struct kc_arena *a;
+	struct kc_figure_memo *memo; /* figures of the function being written, in *fa (emptied after each) */
+	struct kc_arena *fa;
 	const struct kc_analysis *an;
 	const struct kc_measurements *m;
 	const struct kc_report_opts *o;
@@ -487,7 +489,7 @@ static void fn_costs(struct kc_buf *b, const struct html *h, const struct kc_fun
 	cost_row(b, "transcendentals (not FLOPs)", &cf->transcendentals, "calls");
 	for (const struct kc_named_count *t = f->cost.transcendentals; t; t = t->next) {
 		struct kc_figure fig;
-		kc_report_figure(h->a, f, t->count, &fig);
+		kc_figure_of(h->memo, f, t->count, &fig);
 		snprintf(label, sizeof label, "\xc2\xb7 %s", t->name ? t->name : "?");
 		cost_row(b, label, &fig, "calls");
 	}
@@ -524,8 +526,8 @@ static void fn_traffic(struct kc_buf *b, const struct kc_cost_figures *cf)
 static void buffer_row(struct kc_buf *b, const struct html *h, const struct kc_function *f, const struct kc_buffer *buf)
 {
 	struct kc_figure extent, bytes;
-	kc_report_figure(h->a, f, buf->extent, &extent);
-	kc_report_buffer_bytes(h->a, f, buf, &bytes);
+	kc_figure_of(h->memo, f, buf->extent, &extent);
+	kc_report_buffer_bytes(h->memo, f, buf, &bytes);
 	kc_buf_puts(b, "<tr><td><code>");
 	esc(b, buf->name);
 	kc_buf_puts(b, "</code></td><td><code>");
@@ -862,8 +864,8 @@ static void fusion_sentence(struct kc_buf *b, const struct html *h, const struct
 	struct kc_figure fb, fa;
 	kc_traffic_total(h->a, &g->before, &before);
 	kc_traffic_total(h->a, &g->after, &after);
-	kc_report_figure(h->a, f, before, &fb);
-	kc_report_figure(h->a, f, after, &fa);
+	kc_figure_of(h->memo, f, before, &fb);
+	kc_figure_of(h->memo, f, after, &fa);
 	kc_buf_printf(b, "<li>fusing passes %d&ndash;%d", g->first + 1, g->last + 1);
 	if (g->n_removes) {
 		kc_buf_puts(b, " removes ");
@@ -995,7 +997,10 @@ static void slot_functions(struct kc_buf *b, struct html *h)
 	for (int i = 0; i < h->an->n_functions; i++) {
 		if (h->an->functions[i]->skip)
 			continue;
+		struct kc_arena_mark mark = kc_arena_mark(h->fa);
 		fn_section(b, h, i);
+		kc_figure_memo_clear(h->memo);
+		kc_arena_reset(h->fa, mark);
 		kc_report_drain(h->sink, 0);
 	}
 }
@@ -1008,8 +1013,10 @@ static void slot_version(struct kc_buf *b, struct html *h)
 void kc_report_html_with(struct kc_report_sink *sink, struct kc_report_figures *rf, const struct kc_measurements *m,
                          const struct kc_report_opts *o)
 {
-	struct kc_arena a = KC_ARENA_INIT;
-	struct html h = {.a = &a, .an = rf->an, .m = m, .o = o, .rf = rf, .sink = sink, .fn = -1};
+	struct kc_arena a = KC_ARENA_INIT, fa = KC_ARENA_INIT;
+	struct kc_figure_memo memo;
+	kc_figure_memo_init(&memo, &fa);
+	struct html h = {.a = &a, .memo = &memo, .fa = &fa, .an = rf->an, .m = m, .o = o, .rf = rf, .sink = sink, .fn = -1};
 	kc_report_graphs(rf);
 	const char *caption = kc_report_machine(m)
 	                          ? "Roofs: measured ceilings. Circles: predicted (min model) on the roof; diamonds: "
@@ -1028,6 +1035,8 @@ void kc_report_html_with(struct kc_report_sink *sink, struct kc_report_figures *
 	                             {"css", (const char *)kc_tpl_report_css, kc_tpl_report_css_len, NULL},
 	                             {"js", (const char *)kc_tpl_report_js, kc_tpl_report_js_len, NULL}};
 	render(sink->b, kc_tpl_report_html, kc_tpl_report_html_len, slots, (int)(sizeof slots / sizeof slots[0]), &h);
+	kc_figure_memo_release(&memo);
+	kc_arena_release(&fa);
 	kc_arena_release(&a);
 }
 

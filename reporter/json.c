@@ -55,6 +55,7 @@
  * goes on after a failed allocation and the result is discarded once at the end. */
 struct jctx {
 	struct kc_arena a;
+	struct kc_figure_memo memo; /* the current function's figures, in a */
 	int failed;
 	const char *first_why; /* the current function's first value error */
 	int copy_keys;         /* the keys being added are not string literals: cJSON must copy them */
@@ -187,7 +188,7 @@ static void json_transcendentals(struct jctx *c, cJSON *parent, const struct kc_
 	c->copy_keys = 1; /* as symbol names in json_sizes */
 	for (const struct kc_named_count *t = cost->transcendentals; t; t = t->next) {
 		struct kc_figure fig;
-		kc_report_figure(&c->a, f, t->count, &fig);
+		kc_figure_of(&c->memo, f, t->count, &fig);
 		jvalue(c, by, t->name ? t->name : "?", &fig);
 	}
 	c->copy_keys = 0;
@@ -264,12 +265,12 @@ static void json_buffer(struct jctx *c, cJSON *arr, const struct kc_function *f,
 	jstr(c, o, "role", kc_role_name(buf->role));
 	jstr(c, o, "elem_type", buf->elem_type);
 	jint(c, o, "elem_size", buf->elem_size);
-	kc_report_figure(&c->a, f, buf->extent, &extent);
+	kc_figure_of(&c->memo, f, buf->extent, &extent);
 	if (buf->extent)
 		jcount(c, o, "extent", &extent);
 	else
 		jnull(c, o, "extent");
-	kc_report_buffer_bytes(&c->a, f, buf, &bytes);
+	kc_report_buffer_bytes(&c->memo, f, buf, &bytes);
 	if (bytes.has_value)
 		jint(c, o, "bytes", bytes.value);
 	else
@@ -405,9 +406,9 @@ static void json_traffic(struct jctx *c, cJSON *parent, const char *key, const s
 		jnull(c, parent, key); /* not available (no passes): not a value error */
 		return;
 	}
-	kc_report_figure(&c->a, f, sum, &total);
-	kc_report_figure(&c->a, f, t->read, &r);
-	kc_report_figure(&c->a, f, t->write, &w);
+	kc_figure_of(&c->memo, f, sum, &total);
+	kc_figure_of(&c->memo, f, t->read, &r);
+	kc_figure_of(&c->memo, f, t->write, &w);
 	cJSON *o = jcount(c, parent, key, &total);
 	jvalue(c, o, "read", &r);
 	jvalue(c, o, "write", &w);
@@ -428,7 +429,7 @@ static void json_pass(struct jctx *c, cJSON *arr, const struct kc_function *f, c
 	jint(c, lines, NULL, p->begin.line);
 	jint(c, lines, NULL, p->end.line);
 	jstr(c, o, "callee", p->callee);
-	kc_report_figure(&c->a, f, p->flops, &flops);
+	kc_figure_of(&c->memo, f, p->flops, &flops);
 	jcount(c, o, "flops", &flops);
 	json_traffic(c, o, "bytes_streaming", f, &p->streaming);
 	json_index_names(c, o, "reads", f, p->reads, p->n_reads);
@@ -497,7 +498,7 @@ static void json_dataflow(struct jctx *c, cJSON *parent, const struct kc_report_
 	for (int b = 0; b < f->n_buffers; b++) {
 		cJSON *bo = jobj(c, arr, NULL);
 		struct kc_figure bytes;
-		kc_report_buffer_bytes(&c->a, f, &f->buffers[b], &bytes);
+		kc_report_buffer_bytes(&c->memo, f, &f->buffers[b], &bytes);
 		jstr(c, bo, "name", f->buffers[b].name);
 		jstr(c, bo, "role", kc_role_name(f->buffers[b].role));
 		jvalue(c, bo, "bytes", &bytes);
@@ -629,13 +630,17 @@ struct cJSON *kc_report_json_with(struct kc_report_figures *rf, const struct kc_
                                   const struct kc_report_opts *o)
 {
 	const struct kc_analysis *an = rf->an;
-	struct jctx c = {KC_ARENA_INIT, 0, NULL, 0, 0};
+	struct jctx c = {.a = KC_ARENA_INIT};
+	kc_figure_memo_init(&c.memo, &c.a);
 	cJSON *functions = NULL, *root = json_root(&c, an, m, o, &functions);
-	if (!root)
+	if (!root) {
+		kc_figure_memo_release(&c.memo);
 		return NULL;
+	}
 	for (int i = 0; i < an->n_functions; i++)
 		if (!an->functions[i]->skip)
 			json_function(&c, functions, rf, i, m);
+	kc_figure_memo_release(&c.memo);
 	kc_arena_release(&c.a);
 	if (c.failed) {
 		cJSON_Delete(root);
@@ -645,6 +650,26 @@ struct cJSON *kc_report_json_with(struct kc_report_figures *rf, const struct kc_
 }
 
 /* ---- report.json as text, one function at a time ------------------------------------------------------ */
+
+/* While the text is built, cJSON allocates from a scratch arena that is emptied after each function: a
+ * report of a thousand kernels has a few hundred thousand values, and malloc and free of every node and
+ * string cost more than building and printing them. cJSON's hooks are process-wide, so they are set only
+ * for the duration of kc_report_json_text, and nothing built under them outlives it. */
+static _Thread_local struct kc_arena *json_heap;
+static void *json_alloc(size_t size) { return kc_arena_alloc(json_heap, size); }
+static void json_free(void *p) { (void)p; }
+
+/* Print item formatted into *text (reused, grown as needed); NULL on failure. */
+static const char *print_into(cJSON *item, struct kc_buf *text)
+{
+	for (size_t cap = text->cap > 4096 ? text->cap : 4096; cap <= ((size_t)1 << 30); cap *= 2) {
+		kc_buf_reserve(text, cap);
+		/* cJSON asks for 5 bytes of slack over what it writes */
+		if (cJSON_PrintPreallocated(item, text->data, (int)(text->cap - 5), 1))
+			return text->data;
+	}
+	return NULL;
+}
 
 /* Append s with two tabs after each line break. cJSON indents by depth and breaks lines only between object
  * members (strings escape their own line breaks), so this turns a function object printed alone (depth 1)
@@ -659,22 +684,20 @@ static void put_indented(struct kc_buf *b, const char *s)
 }
 
 /* Append function i's object after sep. */
-static void text_function(struct jctx *c, struct kc_buf *b, struct kc_report_figures *rf, int i,
+static void text_function(struct jctx *c, struct kc_buf *b, struct kc_buf *text, struct kc_report_figures *rf, int i,
                           const struct kc_measurements *m, const char *sep)
 {
 	cJSON *holder = cJSON_CreateArray();
-	char *text = NULL;
+	const char *printed = NULL;
 	if (holder) {
 		json_function(c, holder, rf, i, m);
-		text = c->failed ? NULL : cJSON_Print(holder->child);
+		printed = c->failed ? NULL : print_into(holder->child, text);
 	}
-	if (text) {
+	if (printed) {
 		kc_buf_puts(b, sep);
-		put_indented(b, text);
+		put_indented(b, printed);
 	}
-	c->failed |= !text;
-	cJSON_free(text);
-	cJSON_Delete(holder);
+	c->failed |= !printed;
 }
 
 int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
@@ -682,24 +705,36 @@ int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, 
 {
 	static const char empty_tail[] = "[]\n}"; /* how the printed root ends: "functions" comes last */
 	const struct kc_analysis *an = rf->an;
-	struct jctx c = {KC_ARENA_INIT, 0, NULL, 0, 1};
+	struct jctx c = {.a = KC_ARENA_INIT, .raw_ints = 1};
+	kc_figure_memo_init(&c.memo, &c.a);
+	struct kc_arena heap = KC_ARENA_INIT;
+	struct kc_buf text = KC_BUF_INIT;
+	json_heap = &heap;
+	cJSON_InitHooks(&(cJSON_Hooks){json_alloc, json_free});
 	cJSON *functions = NULL, *root = json_root(&c, an, m, o, &functions);
-	char *head = root && !c.failed ? cJSON_Print(root) : NULL;
+	const char *head = root && !c.failed ? print_into(root, &text) : NULL;
 	size_t len = head ? strlen(head) : 0, tail = sizeof empty_tail - 1;
 	int n = 0;
-	cJSON_Delete(root);
 	c.failed |= !head || len < tail || memcmp(head + len - tail, empty_tail, tail) != 0;
 	if (!c.failed)
 		kc_buf_add(s->b, head, len - tail + 1); /* up to the array's '[' */
+	struct kc_arena_mark heap_mark = kc_arena_mark(&heap), figures_mark = kc_arena_mark(&c.a);
 	for (int i = 0; i < an->n_functions && !c.failed; i++) {
 		if (an->functions[i]->skip)
 			continue;
-		text_function(&c, s->b, rf, i, m, n++ ? ", " : "");
+		text_function(&c, s->b, &text, rf, i, m, n++ ? ", " : "");
+		kc_arena_reset(&heap, heap_mark);
+		kc_figure_memo_clear(&c.memo);
+		kc_arena_reset(&c.a, figures_mark);
 		kc_report_drain(s, 0);
 	}
 	kc_buf_puts(s->b, "]\n}");
-	cJSON_free(head);
+	cJSON_InitHooks(NULL);
+	json_heap = NULL;
+	kc_figure_memo_release(&c.memo);
+	kc_arena_release(&heap);
 	kc_arena_release(&c.a);
+	kc_buf_release(&text);
 	return c.failed ? -1 : 0;
 }
 
