@@ -36,7 +36,8 @@ struct pieces {
 };
 
 struct counter {
-	struct kc_arena *a;
+	struct kc_arena *a;    /* intermediate counts (scratch in kc_count_function) */
+	struct kc_arena *keep; /* what outlives the count: diagnostics, derived symbols, results */
 	struct kc_fn_ir *ir;
 	struct kc_function *fn;
 	int failed; /* an overflow or an unsupported construct made a count inexact */
@@ -44,7 +45,7 @@ struct counter {
 
 static void inexact(struct counter *k, struct kc_loc loc, const char *msg)
 {
-	kc_diag_add(k->a, &k->fn->diags, loc, KC_WARNING, k->fn->name, "%s", msg);
+	kc_diag_add(k->keep, &k->fn->diags, loc, KC_WARNING, k->fn->name, "%s", msg);
 	k->fn->exact = 0;
 }
 
@@ -112,7 +113,7 @@ static int trans_slot(struct counter *k, const char *name)
 /* ------------------------------------------------------------------------------------------------ */
 /* Symbols */
 
-int kc_sym_floor(struct kc_arena *a, struct kc_function *f, const struct kc_poly *p, long long div)
+int kc_sym_floor(struct kc_arena *keep, struct kc_function *f, const struct kc_poly *p, long long div)
 {
 	for (int i = 0; i < f->syms.n; i++)
 		if (f->syms.syms[i].floor_of && f->syms.syms[i].floor_div == div && kc_poly_equal(f->syms.syms[i].floor_of, p))
@@ -128,10 +129,10 @@ int kc_sym_floor(struct kc_arena *a, struct kc_function *f, const struct kc_poly
 		kc_buf_putc(&b, '(');
 	kc_poly_format(p, f->syms.names, &b);
 	kc_buf_printf(&b, "%s/%lld)", paren ? ")" : "", div);
-	sym->name = kc_arena_strdup(a, kc_buf_str(&b));
+	sym->name = kc_arena_strdup(keep, kc_buf_str(&b));
 	kc_buf_release(&b);
 	f->syms.names[s] = sym->name;
-	sym->floor_of = (struct kc_poly *)p;
+	sym->floor_of = kc_poly_copy(keep, p);
 	sym->floor_div = div;
 	/* its benchmark value, when the sizes it depends on have one */
 	long long v;
@@ -275,10 +276,10 @@ static void pieces_of(struct counter *k, const struct kc_node *n, struct pieces 
 /* Statements */
 
 /* Substitute a callee's symbols by the call's arguments, all at once (ids of the two functions overlap). */
-int kc_call_compose(struct kc_arena *a, struct kc_function *caller, const struct kc_call *call,
+int kc_call_compose(struct kc_arena *a, struct kc_arena *keep, struct kc_function *caller, const struct kc_call *call,
                     const struct kc_poly *p, struct kc_poly **out)
 {
-	struct counter kk = {a, NULL, caller, 0}, *k = &kk;
+	struct counter kk = {a, keep, NULL, caller, 0}, *k = &kk;
 	struct kc_poly *r = kc_poly_zero(k->a);
 	const struct kc_function *g = call->callee;
 	for (int t = 0; t < kc_poly_nterms(p); t++) {
@@ -292,8 +293,8 @@ int kc_call_compose(struct kc_arena *a, struct kc_function *caller, const struct
 				/* a derived symbol of the callee: the same floor of the substituted argument */
 				struct kc_poly *inner;
 				int d;
-				if (kc_call_compose(k->a, k->fn, call, g->syms.syms[s].floor_of, &inner) < 0 ||
-				    (d = kc_sym_floor(k->a, k->fn, inner, g->syms.syms[s].floor_div)) < 0)
+				if (kc_call_compose(k->a, k->keep, k->fn, call, g->syms.syms[s].floor_of, &inner) < 0 ||
+				    (d = kc_sym_floor(k->keep, k->fn, inner, g->syms.syms[s].floor_div)) < 0)
 					return -1;
 				arg = kc_poly_sym(k->a, d);
 			}
@@ -320,7 +321,7 @@ static void cost_of_call(struct counter *k, const struct kc_node *n, struct kc_v
 		if (i >= KC_VEC_TRANS && (slot = trans_slot(k, call->callee_ir->trans_names[i - KC_VEC_TRANS])) < 0)
 			continue;
 		struct kc_poly *p;
-		if (kc_call_compose(k->a, k->fn, call, cv->v[i], &p) < 0) {
+		if (kc_call_compose(k->a, k->keep, k->fn, call, cv->v[i], &p) < 0) {
 			inexact(k, n->loc, "the cost of this call could not be expressed in the caller's sizes");
 			return;
 		}
@@ -548,7 +549,7 @@ static int loop_constraints(struct counter *k, const struct kc_node *loop, struc
 				long long num = (long long)c.num, f = num / as - (num % as < 0);
 				q = kc_poly_const(a, f, 1);
 			} else {
-				int d = kc_sym_floor(a, k->fn, dist, as);
+				int d = kc_sym_floor(k->keep, k->fn, dist, as);
 				if (d < 0)
 					return -1;
 				q = kc_poly_sym(a, d);
@@ -709,31 +710,45 @@ static void to_cost(struct counter *k, const struct kc_vec *v, struct kc_cost *c
 	for (int t = 0; t < k->ir->n_trans_names; t++) {
 		if (!v->v[KC_VEC_TRANS + t])
 			continue;
-		struct kc_named_count *nc = KC_NEW(k->a, struct kc_named_count);
+		struct kc_named_count *nc = KC_NEW(k->keep, struct kc_named_count);
 		nc->name = k->ir->trans_names[t];
 		nc->count = v->v[KC_VEC_TRANS + t];
 		*tail = nc;
 		tail = &nc->next;
 	}
-	naive->read = v->v[KC_VEC_NAIVE_R] ? v->v[KC_VEC_NAIVE_R] : kc_poly_zero(k->a);
-	naive->write = v->v[KC_VEC_NAIVE_W] ? v->v[KC_VEC_NAIVE_W] : kc_poly_zero(k->a);
+	naive->read = v->v[KC_VEC_NAIVE_R] ? v->v[KC_VEC_NAIVE_R] : kc_poly_zero(k->keep);
+	naive->write = v->v[KC_VEC_NAIVE_W] ? v->v[KC_VEC_NAIVE_W] : kc_poly_zero(k->keep);
 	if (trips)
 		*trips = v->v[KC_VEC_ITER];
 }
 
+/* Copy the counts of v from scratch memory into a. */
+static void vec_keep(struct kc_arena *a, struct kc_vec *v)
+{
+	for (int i = 0; i < KC_VEC_N; i++)
+		if (v->v[i])
+			v->v[i] = kc_poly_copy(a, v->v[i]);
+}
+
 void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 {
-	struct counter k = {a, ir, ir->fn, 0};
+	/* summing builds many intermediate polynomials: they go into scratch memory, reused from one top-level
+	 * statement to the next, and only each statement's totals are copied into a */
+	struct kc_arena scratch = KC_ARENA_INIT;
+	struct counter k = {&scratch, a, ir, ir->fn, 0};
 	int lv[KC_POLY_MAX_SYMS] = {0};
 	fold_tiles(&k, ir->body);
 	mark_loop_vars(ir->body, lv);
 	struct kc_function *f = ir->fn;
 	f->n_nests = 0;
+	struct kc_arena_mark empty = kc_arena_mark(&scratch);
 	for (struct kc_node *c = ir->body->first; c; c = c->next) {
 		struct pieces ps = {0};
 		struct kc_vec v = {0};
 		pieces_of(&k, c, &ps, lv);
 		total_of(&k, &ps, &v);
+		vec_keep(a, &v);
+		kc_arena_reset(&scratch, empty);
 		vec_add(a, &ir->total, &v);
 		if (c->kind != KC_NODE_LOOP && !c->call && !c->lib_call && !(c->kind == KC_NODE_IF && c->first))
 			continue;
@@ -744,12 +759,13 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		to_cost(&k, &v, &nest->cost, &nest->traffic[KC_MODEL_NAIVE], &nest->trips);
 	}
 	to_cost(&k, &ir->total, &f->cost, &f->traffic[KC_MODEL_NAIVE], NULL);
+	kc_arena_release(&scratch);
 }
 
 void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer, const struct kc_node *node,
                      struct kc_vec *out)
 {
-	struct counter k = {a, ir, ir->fn, 0};
+	struct counter k = {a, a, ir, ir->fn, 0};
 	int lv[KC_POLY_MAX_SYMS] = {0};
 	mark_loop_vars(ir->body, lv);
 	struct pieces ps = {0}, summed = {0};
@@ -764,7 +780,7 @@ void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_no
 
 void kc_vec_to_cost(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_vec *v, struct kc_cost *c)
 {
-	struct counter k = {a, ir, ir->fn, 0};
+	struct counter k = {a, a, ir, ir->fn, 0};
 	struct kc_traffic naive;
 	to_cost(&k, v, c, &naive, NULL);
 }

@@ -17,7 +17,8 @@
 #include "frontend.h"
 
 struct fp {
-	struct kc_arena *a;
+	struct kc_arena *a;    /* hulls and sums on the way (scratch in kc_footprint_function) */
+	struct kc_arena *keep; /* what outlives the pass: diagnostics, derived symbols, results */
 	struct kc_fn_ir *ir;
 	struct kc_function *fn;
 	int flatten[256]; /* per buffer (first 256): accesses are flattened to one dimension */
@@ -74,7 +75,7 @@ static struct kc_poly *last_value(struct fp *f, const struct kc_node *loop, stru
 			for (int i = 0; i < f->depth; i++)
 				if (kc_poly_has_sym(dist, f->stack[i]->var))
 					return end; /* a floor of loop variables: keep the (larger) hull */
-			int d = kc_sym_floor(f->a, f->fn, dist, as);
+			int d = kc_sym_floor(f->keep, f->fn, dist, as);
 			if (d < 0)
 				return end;
 			q = kc_poly_sym(f->a, d);
@@ -247,7 +248,7 @@ static void unknown_footprint(struct fp *f, const struct kc_access *acc)
 	if (f->unknown_reported)
 		return;
 	f->unknown_reported = 1;
-	kc_diag_add(f->a, &f->fn->diags, acc->loc, KC_WARNING, f->fn->name,
+	kc_diag_add(f->keep, &f->fn->diags, acc->loc, KC_WARNING, f->fn->name,
 	            "the extent of '%s' is unknown: its traffic is not counted (annotate it with KCOST_EXTENT)",
 	            f->fn->buffers[acc->buffer].name);
 	f->fn->exact = 0;
@@ -270,8 +271,8 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 			struct kc_box mapped = *boxes[i];
 			int ok = 1;
 			for (int d = 0; d < mapped.ndims && ok; d++)
-				ok = kc_call_compose(f->a, f->fn, call, boxes[i]->lo[d], &mapped.lo[d]) == 0 &&
-				     kc_call_compose(f->a, f->fn, call, boxes[i]->hi[d], &mapped.hi[d]) == 0;
+				ok = kc_call_compose(f->a, f->keep, f->fn, call, boxes[i]->lo[d], &mapped.lo[d]) == 0 &&
+				     kc_call_compose(f->a, f->keep, f->fn, call, boxes[i]->hi[d], &mapped.hi[d]) == 0;
 			/* the caller may see the buffer with other dimensions: compare element counts only */
 			if (ok && mapped.ndims != (f->flatten[cb] ? 1 : (f->ir->dims[cb].ndims ? f->ir->dims[cb].ndims : 1))) {
 				struct kc_poly *cnt = box_count(f, &mapped), *one = kc_poly_const(f->a, 1, 1);
@@ -292,7 +293,7 @@ static void note_hull(struct fp *f, const struct kc_access *acc)
 	if (acc->buffer >= 256 || f->hull_noted[acc->buffer])
 		return;
 	f->hull_noted[acc->buffer] = 1;
-	kc_diag_add(f->a, &f->fn->diags, acc->loc, KC_NOTE, f->fn->name,
+	kc_diag_add(f->keep, &f->fn->diags, acc->loc, KC_NOTE, f->fn->name,
 	            "the min/streaming traffic of '%s' counts the rectangular hull of a non-rectangular access "
 	            "(an upper bound; see docs/counting.md)",
 	            f->fn->buffers[acc->buffer].name);
@@ -379,8 +380,8 @@ static int call_streaming(struct fp *f, const struct kc_node *n, struct kc_traff
 	if (!n->call)
 		return 0;
 	const struct kc_traffic *g = &n->call->callee->traffic[KC_MODEL_STREAMING];
-	return g->read && g->write && kc_call_compose(f->a, f->fn, n->call, g->read, &t->read) == 0 &&
-	       kc_call_compose(f->a, f->fn, n->call, g->write, &t->write) == 0;
+	return g->read && g->write && kc_call_compose(f->a, f->keep, f->fn, n->call, g->read, &t->read) == 0 &&
+	       kc_call_compose(f->a, f->keep, f->fn, n->call, g->write, &t->write) == 0;
 }
 
 /* A nest's streaming traffic and the buffers it reads and writes (for the dataflow graph). */
@@ -389,8 +390,8 @@ static void fill_nest(struct fp *f, struct kc_nest *nest, const struct kc_node *
 	if (!call_streaming(f, node, &nest->traffic[KC_MODEL_STREAMING]))
 		traffic_of(f, uses, 0, &nest->traffic[KC_MODEL_STREAMING]);
 	int nb = f->fn->n_buffers;
-	nest->reads = KC_NEW_N(f->a, int, nb + 1);
-	nest->writes = KC_NEW_N(f->a, int, nb + 1);
+	nest->reads = KC_NEW_N(f->keep, int, nb + 1);
+	nest->writes = KC_NEW_N(f->keep, int, nb + 1);
 	for (int b = 0; b < nb; b++) {
 		if (uses[b].read.ndims)
 			nest->reads[nest->n_reads++] = b;
@@ -418,21 +419,41 @@ static void decide_flattening(struct fp *f, const struct kc_node *n)
 		decide_flattening(f, n->orelse);
 }
 
+static struct kc_poly *keep_poly(struct kc_arena *a, struct kc_poly *p) { return p ? kc_poly_copy(a, p) : NULL; }
+
+static void keep_traffic(struct kc_arena *a, struct kc_traffic *t)
+{
+	t->read = keep_poly(a, t->read);
+	t->write = keep_poly(a, t->write);
+}
+
+static void keep_box(struct kc_arena *a, struct kc_box *b)
+{
+	for (int d = 0; d < b->ndims; d++) {
+		b->lo[d] = keep_poly(a, b->lo[d]);
+		b->hi[d] = keep_poly(a, b->hi[d]);
+	}
+}
+
 void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 {
 	struct kc_function *fn = ir->fn;
-	struct fp f = {0};
-	f.a = a;
-	f.ir = ir;
-	f.fn = fn;
 	if (fn->n_buffers > 256)
 		return;
+	/* hulls, comparisons and sums build many intermediate polynomials: they go into scratch memory, and
+	 * only the results are copied into a */
+	struct kc_arena scratch = KC_ARENA_INIT;
+	struct fp f = {0};
+	f.a = &scratch;
+	f.keep = a;
+	f.ir = ir;
+	f.fn = fn;
 	decide_flattening(&f, ir->body);
 	int nb = fn->n_buffers ? fn->n_buffers : 1;
-	struct use *all = KC_NEW_N(a, struct use, nb);
+	struct use *all = KC_NEW_N(f.a, struct use, nb);
 	int nest = 0;
 	for (struct kc_node *c = ir->body->first; c; c = c->next) {
-		struct use *mine = KC_NEW_N(a, struct use, nb);
+		struct use *mine = KC_NEW_N(f.a, struct use, nb);
 		walk(&f, c, mine);
 		for (int b = 0; b < fn->n_buffers; b++) {
 			if (!mine[b].seen)
@@ -451,13 +472,13 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	}
 	traffic_of(&f, all, 1, &fn->traffic[KC_MODEL_MIN]);
 	struct kc_traffic *s = &fn->traffic[KC_MODEL_STREAMING];
-	s->read = kc_poly_zero(a);
-	s->write = kc_poly_zero(a);
+	s->read = kc_poly_zero(f.a);
+	s->write = kc_poly_zero(f.a);
 	for (int i = 0; i < fn->n_nests; i++) {
 		if (!fn->nests[i].traffic[KC_MODEL_STREAMING].read)
 			continue;
-		kc_poly_add(a, s->read, fn->nests[i].traffic[KC_MODEL_STREAMING].read, &s->read);
-		kc_poly_add(a, s->write, fn->nests[i].traffic[KC_MODEL_STREAMING].write, &s->write);
+		kc_poly_add(f.a, s->read, fn->nests[i].traffic[KC_MODEL_STREAMING].read, &s->read);
+		kc_poly_add(f.a, s->write, fn->nests[i].traffic[KC_MODEL_STREAMING].write, &s->write);
 	}
 	ir->uses = KC_NEW_N(a, struct kc_buffer_use, nb);
 	for (int b = 0; b < fn->n_buffers; b++) {
@@ -465,7 +486,14 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		ir->uses[b].read = all[b].read;
 		ir->uses[b].write = all[b].write;
 		ir->uses[b].first_is_write = all[b].first_is_write;
+		keep_box(a, &ir->uses[b].read);
+		keep_box(a, &ir->uses[b].write);
 	}
+	keep_traffic(a, &fn->traffic[KC_MODEL_MIN]);
+	keep_traffic(a, s);
+	for (int i = 0; i < fn->n_nests; i++)
+		keep_traffic(a, &fn->nests[i].traffic[KC_MODEL_STREAMING]);
+	kc_arena_release(&scratch);
 }
 
 void kc_footprint_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer,
@@ -474,6 +502,7 @@ void kc_footprint_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct k
 {
 	struct fp f = {0};
 	f.a = a;
+	f.keep = a;
 	f.ir = ir;
 	f.fn = ir->fn;
 	f.unknown_reported = 1; /* kc_footprint_function already said it */

@@ -11,13 +11,15 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir);
 /* footprint.c: fill the min and streaming traffic of the function and its nests, and buffer roles. */
 void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir);
 
-/* Add a derived symbol floor(p / div) to f's symbol table (reusing an equal one); -1 if the table is full. */
-int kc_sym_floor(struct kc_arena *a, struct kc_function *f, const struct kc_poly *p, long long div);
+/* Add a derived symbol floor(p / div) to f's symbol table (reusing an equal one); -1 if the table is full. The
+ * symbol's name and a copy of p go into `keep`, an arena that lives as long as f. */
+int kc_sym_floor(struct kc_arena *keep, struct kc_function *f, const struct kc_poly *p, long long div);
 /* Add a symbol named `name` (reusing an existing one of that name); -1 if the table is full. */
 int kc_sym_named(struct kc_function *f, const char *name);
 
-/* A callee's polynomial p with its symbols replaced by the call's arguments (all at once). */
-int kc_call_compose(struct kc_arena *a, struct kc_function *caller, const struct kc_call *call,
+/* A callee's polynomial p with its symbols replaced by the call's arguments (all at once), in arena a; derived
+ * symbols it adds to the caller go into `keep` (see kc_sym_floor). */
+int kc_call_compose(struct kc_arena *a, struct kc_arena *keep, struct kc_function *caller, const struct kc_call *call,
                     const struct kc_poly *p, struct kc_poly **out);
 
 /* count.c: the cost of `node` summed over `outer` (an enclosing loop, or NULL at top level). Diagnostics

@@ -243,7 +243,19 @@ static int finish(struct kc_arena *a, struct tvec *v, struct kc_poly **out)
 
 static int sym_ok(int sym) { return sym >= 0 && sym < KC_POLY_MAX_SYMS; }
 
-struct kc_poly *kc_poly_zero(struct kc_arena *a) { return poly_alloc(a, 0); }
+/* Zero is the most common polynomial (an empty count, a missing category): one shared constant. */
+static const struct kc_poly zero_poly = {0};
+
+struct kc_poly *kc_poly_zero(struct kc_arena *a)
+{
+	(void)a;
+	return (struct kc_poly *)&zero_poly; /* never written: polynomials are immutable once built */
+}
+
+struct kc_poly *kc_poly_copy(struct kc_arena *a, const struct kc_poly *p)
+{
+	return p->n ? poly_store(a, p->t, (size_t)p->n) : kc_poly_zero(a);
+}
 
 struct kc_poly *kc_poly_rat(struct kc_arena *a, struct kc_rat c)
 {

@@ -53,6 +53,8 @@ struct kc_poly *kc_poly_zero(struct kc_arena *a);
 struct kc_poly *kc_poly_const(struct kc_arena *a, long long num, long long den);
 /* The constant c, normalized here (c.den < 0 and common factors are fine); NULL if c.den == 0. */
 struct kc_poly *kc_poly_rat(struct kc_arena *a, struct kc_rat c);
+/* A copy of p in a (to keep a result computed in scratch memory). */
+struct kc_poly *kc_poly_copy(struct kc_arena *a, const struct kc_poly *p);
 /* The polynomial "sym"; NULL if sym is out of range. */
 struct kc_poly *kc_poly_sym(struct kc_arena *a, int sym);
 

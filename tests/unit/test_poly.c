@@ -96,6 +96,64 @@ static long long eval_int(const poly *p, const long long *values)
 
 /* ---- construction and canonical form ---- */
 
+static int all_zero(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* Storage handed out again after a reset is zeroed like fresh storage; what was allocated before the mark
+ * stays; large (mapped) blocks and small (malloc'ed) ones alike. */
+static void test_arena_mark_reset(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	unsigned char *kept = kc_arena_alloc(&a, 100);
+	memset(kept, 0xab, 100);
+	struct kc_arena_mark m = kc_arena_mark(&a);
+	size_t sizes[] = {200, 3u << 20, 50}; /* the 3 MiB one needs a mapped block */
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 3; i++) {
+			unsigned char *p = kc_arena_alloc(&a, sizes[i]);
+			assert_true(all_zero(p, sizes[i]));
+			memset(p, 0xff, sizes[i]);
+		}
+		assert_true(a.total >= m.total + sizes[0] + sizes[1] + sizes[2]);
+		kc_arena_reset(&a, m);
+		assert_int_equal(a.total, m.total);
+		for (int i = 0; i < 100; i++)
+			assert_int_equal(kept[i], 0xab);
+	}
+	kc_arena_reset(&a, m); /* nothing new since the mark: a no-op */
+	unsigned char *p = kc_arena_alloc(&a, 4096);
+	assert_true(all_zero(p, 4096));
+	kc_arena_release(&a);
+	assert_null(a.head);
+}
+
+/* A copy is equal and lives in the other arena; zero is one shared constant. */
+static void test_copy_and_zero(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT, b = KC_ARENA_INIT;
+	struct kc_poly *n = kc_poly_sym(&a, 0), *p, *q;
+	assert_int_equal(kc_poly_mul(&a, n, n, &p), 0);
+	assert_int_equal(kc_poly_add(&a, p, kc_poly_const(&a, 3, 2), &p), 0);
+	q = kc_poly_copy(&b, p);
+	kc_arena_release(&a);
+	struct kc_buf text = KC_BUF_INIT;
+	const char *names[] = {"n"};
+	kc_poly_format(q, names, &text);
+	assert_string_equal(kc_buf_str(&text), "(2*n^2 + 3)/2");
+	assert_ptr_equal(kc_poly_zero(&a), kc_poly_zero(&b));
+	assert_ptr_equal(kc_poly_copy(&b, kc_poly_zero(&a)), kc_poly_zero(&b));
+	assert_true(kc_poly_is_zero(kc_poly_zero(&b)));
+	kc_buf_release(&text);
+	kc_arena_release(&b);
+}
+
 static void test_constants(void **state)
 {
 	(void)state;
@@ -632,6 +690,8 @@ static void test_format_ratio_parens(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arena_mark_reset),
+		cmocka_unit_test(test_copy_and_zero),
 		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_canonical_order),
