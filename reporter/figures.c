@@ -167,44 +167,60 @@ void kc_report_cost_figures(struct kc_arena *a, const struct kc_function *f, con
 	kc_figure_memo_release(&m);
 }
 
-void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an)
+void kc_report_figures_alloc(struct kc_report_figures *rf, const struct kc_analysis *an)
 {
 	struct kc_arena *a = &rf->arena;
-	*rf = (struct kc_report_figures){.an = an, .arena = KC_ARENA_INIT};
+	*rf = (struct kc_report_figures){.an = an, .arena = KC_ARENA_INIT, .helper_arena = KC_ARENA_INIT};
 	rf->functions = KC_NEW_N(a, struct kc_cost_figures, an->n_functions + 1);
 	rf->nests = KC_NEW_N(a, struct kc_nest_figures *, an->n_functions + 1);
+}
+
+/* Every nest of function i at once: an output that shows one nest shows them all. */
+static struct kc_nest_figures *nest_figures(struct builder *bd, const struct kc_cost_figures *whole)
+{
+	const struct kc_function *f = bd->f;
+	struct kc_nest_figures *all = KC_NEW_N(bd->a, struct kc_nest_figures, f->n_nests + 1);
+	bd->like = whole;
+	for (int j = 0; j < f->n_nests; j++) {
+		const struct kc_nest *nest = &f->nests[j];
+		cost_figures(bd, &nest->cost, nest->traffic, &all[j].cost);
+		figure_of(bd, nest->trips, NULL, &all[j].trips);
+	}
+	bd->like = NULL;
+	return all;
+}
+
+void kc_report_figures_derive(struct kc_report_figures *rf, struct kc_arena *a, int from, int to, int with_nests)
+{
 	struct kc_figure_memo m;
 	kc_figure_memo_init(&m, a);
 	struct builder bd = {&m, a, NULL, NULL};
-	for (int i = 0; i < an->n_functions; i++) {
-		bd.f = an->functions[i];
-		if (!bd.f->skip)
-			cost_figures(&bd, &bd.f->cost, bd.f->traffic, &rf->functions[i]);
+	for (int i = from; i < to; i++) {
+		bd.f = rf->an->functions[i];
+		if (bd.f->skip)
+			continue;
+		cost_figures(&bd, &bd.f->cost, bd.f->traffic, &rf->functions[i]);
+		if (with_nests)
+			rf->nests[i] = nest_figures(&bd, &rf->functions[i]);
 	}
 	kc_figure_memo_release(&m);
 }
 
-/* Every nest of function i at once: an output that shows one nest shows them all. */
-static struct kc_nest_figures *nest_figures(struct kc_arena *a, const struct kc_function *f,
-                                            const struct kc_cost_figures *whole)
+void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an)
 {
-	struct kc_nest_figures *all = KC_NEW_N(a, struct kc_nest_figures, f->n_nests + 1);
-	struct kc_figure_memo m;
-	kc_figure_memo_init(&m, a);
-	struct builder bd = {&m, a, f, whole};
-	for (int j = 0; j < f->n_nests; j++) {
-		const struct kc_nest *nest = &f->nests[j];
-		cost_figures(&bd, &nest->cost, nest->traffic, &all[j].cost);
-		figure_of(&bd, nest->trips, NULL, &all[j].trips);
-	}
-	kc_figure_memo_release(&m);
-	return all;
+	kc_report_figures_alloc(rf, an);
+	kc_report_figures_derive(rf, &rf->arena, 0, an->n_functions, 0);
 }
 
 const struct kc_nest_figures *kc_report_nest_figures(struct kc_report_figures *rf, int i, int j)
 {
-	if (!rf->nests[i])
-		rf->nests[i] = nest_figures(&rf->arena, rf->an->functions[i], &rf->functions[i]);
+	if (!rf->nests[i]) {
+		struct kc_figure_memo m;
+		kc_figure_memo_init(&m, &rf->arena);
+		struct builder bd = {&m, &rf->arena, rf->an->functions[i], NULL};
+		rf->nests[i] = nest_figures(&bd, &rf->functions[i]);
+		kc_figure_memo_release(&m);
+	}
 	return &rf->nests[i][j];
 }
 
@@ -251,6 +267,7 @@ void kc_report_graphs(struct kc_report_figures *rf)
 void kc_report_figures_release(struct kc_report_figures *rf)
 {
 	kc_arena_release(&rf->arena);
+	kc_arena_release(&rf->helper_arena);
 	rf->functions = NULL;
 	rf->nests = NULL;
 }

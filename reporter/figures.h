@@ -61,10 +61,6 @@ struct kc_nest_figures {
 	struct kc_figure trips; /* "not available" for calls */
 };
 
-/* The figures of a whole report. Deriving them (sums of counts, formulas, reduced intensity ratios) costs far
- * more than writing them, so kc_report_write derives them once and every output reads the same ones.
- * functions[] is filled by kc_report_figures_init; a nest's figures are derived on first use (the terminal
- * table never needs them). Everything lives in `arena`. */
 /* A function's rendered dataflow graph: written to <out>/<base>.svg and .dot, inlined in the page. */
 struct kc_report_graph {
 	const char *base;  /* "graphs/gelu_unfused" */
@@ -72,15 +68,25 @@ struct kc_report_graph {
 	const char *error; /* why it could not be rendered; svg and dot are then NULL */
 };
 
+/* The figures of a whole report. Deriving them (sums of counts, formulas, reduced intensity ratios) costs far
+ * more than writing them, so kc_report_write derives them once and every output reads the same ones.
+ * kc_report_figures_init fills functions[]; a nest's figures are derived on first use (the terminal table
+ * never needs them) unless kc_report_figures_derive was asked for them. */
 struct kc_report_figures {
 	const struct kc_analysis *an;
 	struct kc_report_graph *graphs;    /* indexed like an->functions, once kc_report_graphs ran */
 	struct kc_arena arena;
+	struct kc_arena helper_arena;      /* what a helper thread derived (kc_report_write) */
 	struct kc_cost_figures *functions; /* indexed like an->functions; skipped functions left zeroed */
 	struct kc_nest_figures **nests;    /* nests[i][j] once derived, for function i and nest j */
 };
 
 void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an);
+/* The two halves of kc_report_figures_init: room for every function's figures, then the figures of functions
+ * from .. to-1 (and of their nests when with_nests), allocated from `a`. Threads may derive disjoint ranges
+ * at once, each into an arena of its own. */
+void kc_report_figures_alloc(struct kc_report_figures *rf, const struct kc_analysis *an);
+void kc_report_figures_derive(struct kc_report_figures *rf, struct kc_arena *a, int from, int to, int with_nests);
 /* The figures of nest j of function i (an index into an->functions). */
 const struct kc_nest_figures *kc_report_nest_figures(struct kc_report_figures *rf, int i, int j);
 void kc_report_figures_release(struct kc_report_figures *rf);
@@ -111,8 +117,40 @@ struct cJSON *kc_report_json_with(struct kc_report_figures *rf, const struct kc_
  * -1 on out-of-memory (the sink then holds a partial text). */
 int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
                         const struct kc_report_opts *o);
+/* report.json's text in pieces, for writers that split the functions among threads. kc_json_hooks(1) makes
+ * cJSON allocate from the writing thread's scratch memory (and 0 undoes it): set it around the whole
+ * writing, while no other code uses cJSON. Each thread opens its own kc_json_text. _head appends the text up
+ * to the "functions" array's '[', _function one function's object (no separator: ", " goes between them),
+ * and the text ends with "]\n}". The _head and _function calls return 0, or -1 on out-of-memory. */
+struct kc_json_text;
+void kc_json_hooks(int on);
+struct kc_json_text *kc_json_text_open(void);
+void kc_json_text_close(struct kc_json_text *t);
+int kc_json_text_head(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf,
+                      const struct kc_measurements *m, const struct kc_report_opts *o);
+int kc_json_text_function(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf, int i,
+                          const struct kc_measurements *m);
+/* Texts of some functions that another thread renders: text[i - from] for function i (from <= i < to), valid
+ * once wait(ctx) has returned. */
+struct kc_report_text {
+	const char *s;
+	size_t len;
+};
+struct kc_report_pieces {
+	int from, to;
+	const struct kc_report_text *text;
+	void (*wait)(void *ctx);
+	void *ctx;
+};
+/* The page; the sections of pieces' functions (when pieces is not NULL) come from pieces. */
 void kc_report_html_with(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
-                         const struct kc_report_opts *o);
+                         const struct kc_report_opts *o, const struct kc_report_pieces *pieces);
+/* The section of function i, for a thread that renders some of them: each thread opens its own. */
+struct kc_html_sections;
+struct kc_html_sections *kc_html_sections_open(struct kc_report_figures *rf, const struct kc_measurements *m,
+                                               const struct kc_report_opts *o);
+void kc_html_section(struct kc_html_sections *hs, struct kc_buf *out, int i);
+void kc_html_sections_close(struct kc_html_sections *hs);
 void kc_report_markdown_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m);
 void kc_report_text_with(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color);
 void kc_report_roofline_svg_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m);

@@ -1,6 +1,7 @@
 /* html.c — the self-contained HTML report: templates/report.html with {{name}} placeholders filled by
  * fragments generated here. Every user-derived string goes through kc_escape_html. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
@@ -33,10 +34,51 @@ struct html {
 	const struct kc_report_opts *o;
 	struct kc_report_figures *rf;
 	struct kc_report_sink *sink; /* drained between function sections */
+	const struct kc_report_pieces *pieces; /* sections another thread renders, or NULL */
 	int fn;                      /* index in an->functions of the function whose section is being written */
-	int legend_shown;            /* the dataflow legend precedes the first graph */
+	int legend_fn;               /* the function whose dataflow comes first: the legend precedes it */
 	struct source *sources;
 };
+
+/* The function whose section shows the first dataflow, or -1 (see fn_dataflow). */
+static int first_dataflow(const struct kc_analysis *an)
+{
+	for (int i = 0; i < an->n_functions; i++)
+		if (!an->functions[i]->skip && (an->functions[i]->dataflow.n_passes >= 2 || an->functions[i]->dataflow.n_groups))
+			return i;
+	return -1;
+}
+
+/* What a struct html allocates from; it points into one of these. */
+struct html_store {
+	struct kc_arena a, fa;
+	struct kc_figure_memo memo;
+};
+
+static void html_init(struct html *h, struct html_store *st, struct kc_report_figures *rf,
+                      const struct kc_measurements *m, const struct kc_report_opts *o)
+{
+	memset(h, 0, sizeof *h);
+	st->a = (struct kc_arena)KC_ARENA_INIT;
+	st->fa = (struct kc_arena)KC_ARENA_INIT;
+	kc_figure_memo_init(&st->memo, &st->fa);
+	h->a = &st->a;
+	h->fa = &st->fa;
+	h->memo = &st->memo;
+	h->an = rf->an;
+	h->m = m;
+	h->o = o;
+	h->rf = rf;
+	h->fn = -1;
+	h->legend_fn = first_dataflow(rf->an);
+}
+
+static void html_release(struct html_store *st)
+{
+	kc_figure_memo_release(&st->memo);
+	kc_arena_release(&st->fa);
+	kc_arena_release(&st->a);
+}
 
 /* One {{name}} of the template and what replaces it: fixed text, or a fragment written in place (rather
  * than into a buffer of its own and copied: the functions' sections are most of a large report). */
@@ -889,10 +931,8 @@ static void fn_dataflow(struct kc_buf *b, struct html *h, const struct kc_functi
 	if (df->n_passes < 2 && !df->n_groups)
 		return; /* one pass: nothing to fuse, the source listing says it all */
 	kc_buf_puts(b, "<h3>Dataflow and fusion</h3>\n");
-	if (!h->legend_shown) {
+	if (i == h->legend_fn) /* before the first dataflow of the page, whichever thread renders its section */
 		dataflow_legend(b);
-		h->legend_shown = 1;
-	}
 	kc_buf_printf(b, "<p>%d passes%s, %d intermediate%s.</p>\n<ul class=\"fusion\">\n", df->n_passes,
 	              df->in_loop ? " inside one outer loop" : "", df->n_intermediates, df->n_intermediates == 1 ? "" : "s");
 	for (int k = 0; k < df->n_groups; k++)
@@ -992,15 +1032,29 @@ static void slot_roofline(struct kc_buf *b, struct html *h)
 	kc_report_roofline(b, h->a, h->an, h->rf->functions, h->m);
 }
 
+/* Function i's section, with figures derived into scratch memory emptied afterwards. */
+static void section(struct kc_buf *b, struct html *h, int i)
+{
+	struct kc_arena_mark mark = kc_arena_mark(h->fa);
+	fn_section(b, h, i);
+	kc_figure_memo_clear(h->memo);
+	kc_arena_reset(h->fa, mark);
+}
+
 static void slot_functions(struct kc_buf *b, struct html *h)
 {
+	const struct kc_report_pieces *p = h->pieces;
+	int waited = 0;
 	for (int i = 0; i < h->an->n_functions; i++) {
 		if (h->an->functions[i]->skip)
 			continue;
-		struct kc_arena_mark mark = kc_arena_mark(h->fa);
-		fn_section(b, h, i);
-		kc_figure_memo_clear(h->memo);
-		kc_arena_reset(h->fa, mark);
+		if (p && i >= p->from && i < p->to) {
+			if (!waited++)
+				p->wait(p->ctx);
+			kc_buf_add(b, p->text[i - p->from].s, p->text[i - p->from].len);
+		} else {
+			section(b, h, i);
+		}
 		kc_report_drain(h->sink, 0);
 	}
 }
@@ -1011,12 +1065,13 @@ static void slot_version(struct kc_buf *b, struct html *h)
 }
 
 void kc_report_html_with(struct kc_report_sink *sink, struct kc_report_figures *rf, const struct kc_measurements *m,
-                         const struct kc_report_opts *o)
+                         const struct kc_report_opts *o, const struct kc_report_pieces *pieces)
 {
-	struct kc_arena a = KC_ARENA_INIT, fa = KC_ARENA_INIT;
-	struct kc_figure_memo memo;
-	kc_figure_memo_init(&memo, &fa);
-	struct html h = {.a = &a, .memo = &memo, .fa = &fa, .an = rf->an, .m = m, .o = o, .rf = rf, .sink = sink, .fn = -1};
+	struct html h;
+	struct html_store st;
+	html_init(&h, &st, rf, m, o);
+	h.sink = sink;
+	h.pieces = pieces;
 	kc_report_graphs(rf);
 	const char *caption = kc_report_machine(m)
 	                          ? "Roofs: measured ceilings. Circles: predicted (min model) on the roof; diamonds: "
@@ -1035,9 +1090,33 @@ void kc_report_html_with(struct kc_report_sink *sink, struct kc_report_figures *
 	                             {"css", (const char *)kc_tpl_report_css, kc_tpl_report_css_len, NULL},
 	                             {"js", (const char *)kc_tpl_report_js, kc_tpl_report_js_len, NULL}};
 	render(sink->b, kc_tpl_report_html, kc_tpl_report_html_len, slots, (int)(sizeof slots / sizeof slots[0]), &h);
-	kc_figure_memo_release(&memo);
-	kc_arena_release(&fa);
-	kc_arena_release(&a);
+	html_release(&st);
+}
+
+struct kc_html_sections {
+	struct html h;
+	struct html_store st;
+};
+
+struct kc_html_sections *kc_html_sections_open(struct kc_report_figures *rf, const struct kc_measurements *m,
+                                               const struct kc_report_opts *o)
+{
+	struct kc_html_sections *hs = malloc(sizeof *hs);
+	if (hs)
+		html_init(&hs->h, &hs->st, rf, m, o);
+	return hs;
+}
+
+void kc_html_section(struct kc_html_sections *hs, struct kc_buf *out, int i)
+{
+	section(out, &hs->h, i);
+}
+
+void kc_html_sections_close(struct kc_html_sections *hs)
+{
+	if (hs)
+		html_release(&hs->st);
+	free(hs);
 }
 
 void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m,
@@ -1046,6 +1125,6 @@ void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct
 	struct kc_report_figures rf;
 	struct kc_report_sink sink = {b, NULL, 0};
 	kc_report_figures_init(&rf, an);
-	kc_report_html_with(&sink, &rf, m, o);
+	kc_report_html_with(&sink, &rf, m, o, NULL);
 	kc_report_figures_release(&rf);
 }

@@ -44,6 +44,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -651,13 +652,48 @@ struct cJSON *kc_report_json_with(struct kc_report_figures *rf, const struct kc_
 
 /* ---- report.json as text, one function at a time ------------------------------------------------------ */
 
-/* While the text is built, cJSON allocates from a scratch arena that is emptied after each function: a
- * report of a thousand kernels has a few hundred thousand values, and malloc and free of every node and
- * string cost more than building and printing them. cJSON's hooks are process-wide, so they are set only
- * for the duration of kc_report_json_text, and nothing built under them outlives it. */
+/* While the text is built, cJSON allocates from a scratch arena of the building thread, emptied after each
+ * function: a report of a thousand kernels has a few hundred thousand values, and malloc and free of every
+ * node and string cost more than building and printing them. cJSON's hooks are process-wide:
+ * kc_json_hooks(1) sets them for the duration of the writing (nothing else may use cJSON meanwhile) and
+ * nothing built under them outlives it. */
 static _Thread_local struct kc_arena *json_heap;
 static void *json_alloc(size_t size) { return kc_arena_alloc(json_heap, size); }
 static void json_free(void *p) { (void)p; }
+
+void kc_json_hooks(int on)
+{
+	cJSON_InitHooks(on ? &(cJSON_Hooks){json_alloc, json_free} : NULL);
+}
+
+struct kc_json_text {
+	struct jctx c;
+	struct kc_arena heap;
+	struct kc_buf text; /* cJSON prints into it */
+};
+
+struct kc_json_text *kc_json_text_open(void)
+{
+	struct kc_json_text *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->c.raw_ints = 1;
+	kc_figure_memo_init(&t->c.memo, &t->c.a);
+	json_heap = &t->heap;
+	return t;
+}
+
+void kc_json_text_close(struct kc_json_text *t)
+{
+	if (!t)
+		return;
+	json_heap = NULL;
+	kc_figure_memo_release(&t->c.memo);
+	kc_arena_release(&t->heap);
+	kc_arena_release(&t->c.a);
+	kc_buf_release(&t->text);
+	free(t);
+}
 
 /* Print item formatted into *text (reused, grown as needed); NULL on failure. */
 static const char *print_into(cJSON *item, struct kc_buf *text)
@@ -669,6 +705,21 @@ static const char *print_into(cJSON *item, struct kc_buf *text)
 			return text->data;
 	}
 	return NULL;
+}
+
+int kc_json_text_head(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf,
+                      const struct kc_measurements *m, const struct kc_report_opts *o)
+{
+	static const char empty_tail[] = "[]\n}"; /* how the printed root ends: "functions" comes last */
+	struct kc_arena_mark mark = kc_arena_mark(&t->heap);
+	cJSON *functions = NULL, *root = json_root(&t->c, rf->an, m, o, &functions);
+	const char *head = root && !t->c.failed ? print_into(root, &t->text) : NULL;
+	size_t len = head ? strlen(head) : 0, tail = sizeof empty_tail - 1;
+	int ok = head && len >= tail && memcmp(head + len - tail, empty_tail, tail) == 0;
+	if (ok)
+		kc_buf_add(out, head, len - tail + 1); /* up to the array's '[' */
+	kc_arena_reset(&t->heap, mark);
+	return ok ? 0 : -1;
 }
 
 /* Append s with two tabs after each line break. cJSON indents by depth and breaks lines only between object
@@ -683,59 +734,44 @@ static void put_indented(struct kc_buf *b, const char *s)
 	kc_buf_puts(b, s);
 }
 
-/* Append function i's object after sep. */
-static void text_function(struct jctx *c, struct kc_buf *b, struct kc_buf *text, struct kc_report_figures *rf, int i,
-                          const struct kc_measurements *m, const char *sep)
+int kc_json_text_function(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf, int i,
+                          const struct kc_measurements *m)
 {
+	struct kc_arena_mark heap_mark = kc_arena_mark(&t->heap), figures_mark = kc_arena_mark(&t->c.a);
 	cJSON *holder = cJSON_CreateArray();
 	const char *printed = NULL;
+	t->c.failed = 0;
 	if (holder) {
-		json_function(c, holder, rf, i, m);
-		printed = c->failed ? NULL : print_into(holder->child, text);
+		json_function(&t->c, holder, rf, i, m);
+		printed = t->c.failed ? NULL : print_into(holder->child, &t->text);
 	}
-	if (printed) {
-		kc_buf_puts(b, sep);
-		put_indented(b, printed);
-	}
-	c->failed |= !printed;
+	if (printed)
+		put_indented(out, printed);
+	kc_arena_reset(&t->heap, heap_mark);
+	kc_figure_memo_clear(&t->c.memo);
+	kc_arena_reset(&t->c.a, figures_mark);
+	return printed ? 0 : -1;
 }
 
 int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
                         const struct kc_report_opts *o)
 {
-	static const char empty_tail[] = "[]\n}"; /* how the printed root ends: "functions" comes last */
 	const struct kc_analysis *an = rf->an;
-	struct jctx c = {.a = KC_ARENA_INIT, .raw_ints = 1};
-	kc_figure_memo_init(&c.memo, &c.a);
-	struct kc_arena heap = KC_ARENA_INIT;
-	struct kc_buf text = KC_BUF_INIT;
-	json_heap = &heap;
-	cJSON_InitHooks(&(cJSON_Hooks){json_alloc, json_free});
-	cJSON *functions = NULL, *root = json_root(&c, an, m, o, &functions);
-	const char *head = root && !c.failed ? print_into(root, &text) : NULL;
-	size_t len = head ? strlen(head) : 0, tail = sizeof empty_tail - 1;
-	int n = 0;
-	c.failed |= !head || len < tail || memcmp(head + len - tail, empty_tail, tail) != 0;
-	if (!c.failed)
-		kc_buf_add(s->b, head, len - tail + 1); /* up to the array's '[' */
-	struct kc_arena_mark heap_mark = kc_arena_mark(&heap), figures_mark = kc_arena_mark(&c.a);
-	for (int i = 0; i < an->n_functions && !c.failed; i++) {
+	kc_json_hooks(1);
+	struct kc_json_text *t = kc_json_text_open();
+	int rc = t ? kc_json_text_head(t, s->b, rf, m, o) : -1, n = 0;
+	for (int i = 0; i < an->n_functions && rc == 0; i++) {
 		if (an->functions[i]->skip)
 			continue;
-		text_function(&c, s->b, &text, rf, i, m, n++ ? ", " : "");
-		kc_arena_reset(&heap, heap_mark);
-		kc_figure_memo_clear(&c.memo);
-		kc_arena_reset(&c.a, figures_mark);
+		if (n++)
+			kc_buf_add(s->b, ", ", 2);
+		rc = kc_json_text_function(t, s->b, rf, i, m);
 		kc_report_drain(s, 0);
 	}
 	kc_buf_puts(s->b, "]\n}");
-	cJSON_InitHooks(NULL);
-	json_heap = NULL;
-	kc_figure_memo_release(&c.memo);
-	kc_arena_release(&heap);
-	kc_arena_release(&c.a);
-	kc_buf_release(&text);
-	return c.failed ? -1 : 0;
+	kc_json_text_close(t);
+	kc_json_hooks(0);
+	return rc;
 }
 
 struct cJSON *kc_report_json(const struct kc_analysis *an, const struct kc_measurements *m,

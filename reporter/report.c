@@ -1,10 +1,12 @@
 /* report.c — writing the report directory: index.html, report.json, summary.md, roofline.svg. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "figures.h"
 #include "report.h"
@@ -57,19 +59,168 @@ void kc_report_drain(struct kc_report_sink *s, int all)
 	kc_buf_reset(s->b);
 }
 
+/* ---- a helper thread -----------------------------------------------------------------------------------
+ *
+ * The functions' figures, JSON objects and HTML sections are most of a large report's work, and independent
+ * from one function to the next. With a second core, a helper thread renders those of the second half of
+ * the functions into memory while this thread writes the first half straight into the files, then copies
+ * the helper's texts in place: the files are byte for byte the ones a single thread writes. */
+
+enum { STAGE_NONE, STAGE_FIGURES, STAGE_JSON, STAGE_HTML };
+
+struct job;
+struct helper {
+	const struct job *j;
+	int from, to;                 /* its functions; from == to: no helper */
+	struct kc_report_text *json;  /* [to - from]: its functions' texts, in rf->helper_arena */
+	struct kc_report_text *html;
+	int running;                  /* the thread was started (and must be joined) */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int stage;                    /* the last stage done (under mu) */
+	int failed;                   /* out of memory while building a JSON object (set before STAGE_JSON) */
+};
+
 /* What every file of the report is rendered from. */
 struct job {
 	struct kc_report_figures *rf;
 	const struct kc_measurements *m;
 	const struct kc_report_opts *o;
+	struct helper *helper; /* NULL: this thread renders everything */
 };
+
+static void helper_done(struct helper *h, int stage)
+{
+	pthread_mutex_lock(&h->mu);
+	h->stage = stage;
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+}
+
+static void helper_wait(struct helper *h, int stage)
+{
+	pthread_mutex_lock(&h->mu);
+	while (h->stage < stage)
+		pthread_cond_wait(&h->cv, &h->mu);
+	pthread_mutex_unlock(&h->mu);
+}
+
+static void wait_html(void *h) { helper_wait(h, STAGE_HTML); }
+
+static struct kc_report_text keep_text(struct kc_arena *a, const struct kc_buf *b)
+{
+	return (struct kc_report_text){kc_arena_strndup(a, kc_buf_str(b), b->len), b->len};
+}
+
+static void *helper_main(void *arg)
+{
+	struct helper *h = arg;
+	struct kc_report_figures *rf = h->j->rf;
+	struct kc_arena *a = &rf->helper_arena;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_report_figures_derive(rf, a, h->from, h->to, 1);
+	helper_done(h, STAGE_FIGURES);
+	struct kc_json_text *t = kc_json_text_open();
+	int failed = !t;
+	for (int i = h->from; i < h->to && !failed; i++) {
+		if (rf->an->functions[i]->skip)
+			continue;
+		kc_buf_reset(&b);
+		failed = kc_json_text_function(t, &b, rf, i, h->j->m) < 0;
+		h->json[i - h->from] = keep_text(a, &b);
+	}
+	kc_json_text_close(t);
+	h->failed = failed;
+	helper_done(h, STAGE_JSON);
+	struct kc_html_sections *hs = kc_html_sections_open(rf, h->j->m, h->j->o);
+	for (int i = h->from; i < h->to && hs; i++) {
+		if (rf->an->functions[i]->skip)
+			continue;
+		kc_buf_reset(&b);
+		kc_html_section(hs, &b, i);
+		h->html[i - h->from] = keep_text(a, &b);
+	}
+	kc_html_sections_close(hs);
+	kc_buf_release(&b);
+	helper_done(h, STAGE_HTML);
+	return NULL;
+}
+
+/* Reports of fewer functions are not worth a thread. */
+#define HELPER_MIN_FUNCTIONS 64
+
+/* Start a helper for the second half of the functions when files are to be written and o->threads asks for
+ * one, or leaves the choice (0) and there are enough functions and a second core. */
+static void helper_start(struct helper *h, const struct job *j, int wanted)
+{
+	const struct kc_analysis *an = j->rf->an;
+	int threads = j->o ? j->o->threads : 0;
+	memset(h, 0, sizeof *h);
+	h->j = j;
+	h->from = h->to = an->n_functions;
+	if (threads == 0)
+		threads = kc_report_n_functions(an) >= HELPER_MIN_FUNCTIONS && sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+	if (!wanted || threads < 2 || an->n_functions < 2)
+		return;
+	h->from = an->n_functions / 2;
+	h->json = KC_NEW_N(&j->rf->helper_arena, struct kc_report_text, h->to - h->from);
+	h->html = KC_NEW_N(&j->rf->helper_arena, struct kc_report_text, h->to - h->from);
+	pthread_mutex_init(&h->mu, NULL);
+	pthread_cond_init(&h->cv, NULL);
+	h->running = pthread_create(&h->thread, NULL, helper_main, h) == 0;
+	if (!h->running) { /* render everything here */
+		pthread_mutex_destroy(&h->mu);
+		pthread_cond_destroy(&h->cv);
+		h->from = h->to;
+	}
+}
+
+static void helper_join(struct helper *h)
+{
+	if (!h->running)
+		return;
+	pthread_join(h->thread, NULL);
+	pthread_mutex_destroy(&h->mu);
+	pthread_cond_destroy(&h->cv);
+	h->running = 0;
+}
 
 /* Render one file into the sink: 0, or -1 when it could not be built (out of memory). */
 typedef int render_fn(struct kc_report_sink *s, const struct job *j);
 
+/* report.json with the helper's functions' objects taken from it. */
+static int json_with_helper(struct kc_report_sink *s, const struct job *j)
+{
+	struct helper *h = j->helper;
+	const struct kc_analysis *an = j->rf->an;
+	struct kc_json_text *t = kc_json_text_open();
+	int rc = t ? kc_json_text_head(t, s->b, j->rf, j->m, j->o) : -1, n = 0, waited = 0;
+	for (int i = 0; i < an->n_functions && rc == 0; i++) {
+		if (an->functions[i]->skip)
+			continue;
+		if (n++)
+			kc_buf_add(s->b, ", ", 2);
+		if (i < h->from) {
+			rc = kc_json_text_function(t, s->b, j->rf, i, j->m);
+		} else {
+			if (!waited++) {
+				helper_wait(h, STAGE_JSON);
+				rc = h->failed ? -1 : 0;
+			}
+			kc_buf_add(s->b, h->json[i - h->from].s, h->json[i - h->from].len);
+		}
+		kc_report_drain(s, 0);
+	}
+	kc_buf_puts(s->b, "]\n}");
+	kc_json_text_close(t);
+	return rc;
+}
+
 static int render_json(struct kc_report_sink *s, const struct job *j)
 {
-	if (kc_report_json_text(s, j->rf, j->m, j->o) < 0)
+	int rc = j->helper && j->helper->running ? json_with_helper(s, j) : kc_report_json_text(s, j->rf, j->m, j->o);
+	if (rc < 0)
 		return -1;
 	kc_buf_putc(s->b, '\n'); /* the file ends with a newline */
 	return 0;
@@ -77,7 +228,10 @@ static int render_json(struct kc_report_sink *s, const struct job *j)
 
 static int render_html(struct kc_report_sink *s, const struct job *j)
 {
-	kc_report_html_with(s, j->rf, j->m, j->o);
+	const struct helper *h = j->helper;
+	struct kc_report_pieces pieces = {h ? h->from : 0, h ? h->to : 0, h ? h->html : NULL, wait_html,
+	                                  (void *)h};
+	kc_report_html_with(s, j->rf, j->m, j->o, h && h->running ? &pieces : NULL);
 	return 0;
 }
 
@@ -166,16 +320,31 @@ static int write_graphs(const char *dir, const struct job *j, const char **err)
 	return rc;
 }
 
-/* The four files from one set of figures: deriving them is most of the work, so it is done once. */
-static int write_files(const char *dir, const struct job *j, const char **err)
+/* The four files from one set of figures: deriving them is most of the work, so it is done once. The figures
+ * are derived even when nothing can be written (dir_ok == 0): the caller prints from them. */
+static int write_files(const char *dir, int dir_ok, struct job *j, const char **err)
 {
-	if (write_graphs(dir, j, err) < 0)
-		return -1;
-	if (write_file(dir, "report.json", render_json, j, err) < 0 ||
-	    write_file(dir, "index.html", render_html, j, err) < 0 ||
-	    write_file(dir, "summary.md", render_markdown, j, err) < 0)
-		return -1;
-	return write_file(dir, "roofline.svg", render_svg, j, err);
+	/* the graphs first (Graphviz is not thread-safe): JSON objects and HTML sections include them */
+	int rc = dir_ok ? write_graphs(dir, j, err) : -1;
+	struct helper h;
+	kc_json_hooks(1); /* before the helper starts: it builds JSON objects too */
+	helper_start(&h, j, rc == 0);
+	j->helper = &h;
+	kc_report_figures_derive(j->rf, &j->rf->arena, 0, h.from, 1);
+	if (h.running)
+		helper_wait(&h, STAGE_FIGURES); /* the page's summary and the outputs below show every function */
+	if (rc == 0)
+		rc = write_file(dir, "report.json", render_json, j, err);
+	if (h.running)
+		helper_wait(&h, STAGE_JSON); /* even when report.json failed: no more cJSON in the helper */
+	kc_json_hooks(0);
+	if (rc == 0)
+		rc = write_file(dir, "index.html", render_html, j, err);
+	helper_join(&h);
+	j->helper = NULL;
+	if (rc == 0)
+		rc = write_file(dir, "summary.md", render_markdown, j, err);
+	return rc < 0 ? -1 : write_file(dir, "roofline.svg", render_svg, j, err);
 }
 
 /* The output the caller asked to see as well, from the figures the files were written from. */
@@ -199,9 +368,9 @@ int kc_report_write(const struct kc_analysis *an, const struct kc_measurements *
 {
 	const char *dir = o && o->out_dir ? o->out_dir : "kcost-report";
 	struct kc_report_figures rf;
-	kc_report_figures_init(&rf, an);
-	struct job j = {&rf, m, o};
-	int rc = make_dirs(dir, err) < 0 ? -1 : write_files(dir, &j, err);
+	kc_report_figures_alloc(&rf, an); /* derived by write_files, in parallel when it can */
+	struct job j = {&rf, m, o, NULL};
+	int rc = write_files(dir, make_dirs(dir, err) == 0, &j, err);
 	if (o && o->print != KC_PRINT_NONE && o->print_to)
 		print_output(&j);
 	kc_report_figures_release(&rf);

@@ -32,6 +32,7 @@ struct kc_report_opts {
 	const char *version; /* kcost version, "unknown" when NULL */
 	int no_run;          /* --no-run: the report says measurement was not requested */
 	const char *created; /* ISO-8601 time to record; NULL: $SOURCE_DATE_EPOCH if set, else now (UTC) */
+	int threads;         /* kc_report_write's threads: 0 chooses (2 for 64+ functions on 2+ cores), 1 or 2 */
 };
 
 /* The report.json document (schema 1, see the comment at the top of json.c for every key). The caller owns

@@ -453,6 +453,99 @@ static void test_write_directory(void **state)
 	assert_non_null(strstr(err, "cannot create"));
 }
 
+/* The whole of file dir/name, NUL-terminated; *len its length. */
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	struct kc_buf b = KC_BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		kc_buf_add(&b, chunk, n);
+	fclose(f);
+	*len = b.len;
+	return kc_buf_detach(&b);
+}
+
+/* Two passes over x -> y (each 4n FLOPs, 8n bytes), fusable into one group: enough for a dataflow section
+ * and a graph. */
+static void add_dataflow(struct kc_arena *a, struct kc_function *f)
+{
+	struct kc_dataflow *df = &f->dataflow;
+	struct kc_poly *n = kc_poly_sym(a, 0);
+	static int x = 0, y = 1;
+	df->n_passes = 2;
+	df->passes = KC_NEW_N(a, struct kc_pass, 2);
+	for (int p = 0; p < 2; p++) {
+		struct kc_pass *ps = &df->passes[p];
+		ps->begin = f->nests[0].begin;
+		ps->end = f->nests[0].end;
+		ps->flops = times(a, 4, n);
+		set_traffic(a, &ps->streaming, n, 4, 4);
+		ps->reads = &x;
+		ps->n_reads = 1;
+		ps->writes = &y;
+		ps->n_writes = 1;
+	}
+	df->edges = KC_NEW(a, struct kc_fusion_edge);
+	*df->edges = (struct kc_fusion_edge){0, 1, KC_FUSE_INDEPENDENT, 1, "no data flows between them", NULL, 0};
+	df->groups = KC_NEW(a, struct kc_fusion_group);
+	df->n_groups = 1;
+	df->groups->first = 0;
+	df->groups->last = 1;
+	set_traffic(a, &df->groups->before, n, 8, 8);
+	set_traffic(a, &df->groups->after, n, 4, 4);
+	df->before = df->groups->before;
+	df->after = df->groups->after;
+}
+
+/* A helper thread renders the second half of the functions and its texts are copied in place: the files
+ * are the same bytes with one thread and with two. The fixture's functions (one with a dataflow graph, so
+ * the legend's place is checked too) repeat until the helper has a share. */
+static void test_threads_write_the_same_files(void **state)
+{
+	struct fixture *fx = *state;
+	struct kc_analysis an = fx->an;
+	enum { N = 80 };
+	an.functions = KC_NEW_N(&fx->an.arena, struct kc_function *, N);
+	for (int i = 0; i < N; i++)
+		an.functions[i] = fx->an.functions[(i + 3) % fx->an.n_functions]; /* starts with the skipped one */
+	an.n_functions = N;
+	add_dataflow(&fx->an.arena, fx->an.functions[2]);
+	char dir[2][160];
+	const char *err = NULL;
+	for (int t = 0; t < 2; t++) {
+		struct kc_report_opts o = test_opts;
+		snprintf(dir[t], sizeof dir[t], "%s/threads%d", fx->dir, t + 1);
+		o.out_dir = dir[t];
+		o.threads = t + 1;
+		assert_int_equal(kc_report_write(&an, NULL, &o, &err), 0);
+	}
+	static const char *const names[] = {"report.json", "index.html", "summary.md", "roofline.svg"};
+	for (int i = 0; i < 4; i++) {
+		size_t n1, n2;
+		char *one = slurp(dir[0], names[i], &n1), *two = slurp(dir[1], names[i], &n2);
+		assert_int_equal(n1, n2);
+		assert_memory_equal(one, two, n1);
+		if (i == 1) { /* one legend, before the first graph, and 60 sections: the skipped function has none */
+			const char *legend = strstr(one, "Dataflow legend"), *graph = strstr(one, "<div class=\"graph\">");
+			assert_non_null(legend);
+			assert_non_null(graph);
+			assert_true(legend < graph);
+			assert_null(strstr(legend + 1, "Dataflow legend"));
+			int sections = 0;
+			for (const char *p = one; (p = strstr(p, "<section class=\"function\"")); p++)
+				sections++;
+			assert_int_equal(sections, 60);
+		}
+		free(one);
+		free(two);
+	}
+}
+
 static void test_roofline_svg_standalone(void **state)
 {
 	struct fixture *fx = *state;
@@ -557,6 +650,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_text_table, setup, teardown),
 	    cmocka_unit_test(test_si_formatting),
 	    cmocka_unit_test_setup_teardown(test_write_directory, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_threads_write_the_same_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roofline_svg_standalone, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_measured_paths, setup, teardown),
 	    cmocka_unit_test(test_empty_analysis),
