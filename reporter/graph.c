@@ -1,7 +1,8 @@
 /* graph.c — a function's dataflow graph: cgraph objects from kc_dataflow, laid out and rendered by gvc. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* dladdr */
 #include "graph.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,8 +399,11 @@ static void declare_defaults(Agraph_t *g)
 	agattr(g, AGRAPH, "fontsize", "12");
 	agattr(g, AGRAPH, "nodesep", "0.3");
 	agattr(g, AGRAPH, "ranksep", "0.35");
+	agattr(g, AGRAPH, "pad", "0.3"); /* room for labels a browser draws wider than Graphviz measured */
 	agattr(g, AGNODE, "fontname", "Helvetica");
 	agattr(g, AGNODE, "fontsize", "10");
+	/* text widths are Graphviz's Helvetica metrics; a browser's sans-serif runs up to a tenth wider */
+	agattr(g, AGNODE, "margin", "0.2,0.055");
 	agattr(g, AGNODE, "shape", "box");
 	agattr(g, AGNODE, "style", "rounded,filled");
 	agattr(g, AGNODE, "fillcolor", "#FFFFFF");
@@ -721,13 +725,58 @@ static int render_outputs(struct kc_graph_ctx *ctx, struct build *gb, struct kc_
 	return rc;
 }
 
+/* The library `name` (core, dot_layout) from the plugin directory of the libgvc kcost runs with. */
+static void *plugin_library(const char *dir, const char *name)
+{
+	static const char *const suffixes[] = {".so.6", ".so"};
+	char path[1024], sym[64];
+	snprintf(sym, sizeof sym, "gvplugin_%s_LTX_library", name);
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/graphviz/libgvplugin_%s%s", dir, name, suffixes[i]);
+		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		void *lib = h ? dlsym(h, sym) : NULL;
+		if (lib)
+			return lib; /* the handle stays open: the context uses the plugin until the process ends */
+		if (h)
+			dlclose(h);
+	}
+	return NULL;
+}
+
+/* A context with the two plugins kcost uses: dot layout and the core renderers (SVG, DOT). gvContext()
+ * loads every installed plugin, and pango's text layout starts fontconfig: 20 ms before the first graph,
+ * more than rendering the graphs. Without it, text widths come from Graphviz's built-in metrics (the graphs
+ * use Helvetica, which it knows). Falls back to gvContext() when the plugins are not where libgvc is. */
+static GVC_t *new_context(void)
+{
+	Dl_info info;
+	char dir[1024];
+	if (dladdr((void *)gvContext, &info) && info.dli_fname && strlen(info.dli_fname) < sizeof dir) {
+		snprintf(dir, sizeof dir, "%s", info.dli_fname);
+		char *slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			void *core = plugin_library(dir, "core"), *dot = plugin_library(dir, "dot_layout");
+			if (core && dot) {
+				static lt_symlist_t builtins[] = {{"gvplugin_core_LTX_library", NULL},
+				                                  {"gvplugin_dot_layout_LTX_library", NULL},
+				                                  {NULL, NULL}};
+				builtins[0].address = core;
+				builtins[1].address = dot;
+				return gvContextPlugins(builtins, 0);
+			}
+		}
+	}
+	return gvContext();
+}
+
 struct kc_graph_ctx *kc_graph_open(void)
 {
 	struct kc_graph_ctx *g = calloc(1, sizeof *g);
 	if (!g)
 		return NULL;
 	if (!shared_gvc)
-		shared_gvc = gvContext();
+		shared_gvc = new_context();
 	if (!shared_gvc) {
 		free(g);
 		return NULL;
