@@ -3,6 +3,7 @@
 #include "ceilings.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,8 +116,46 @@ static void progress_step(void (*progress)(const char *, int, int, const char *)
 		progress("measuring the machine", i, 2 * 2 + KC_LEVEL_N, what);
 }
 
+/* OpenBLAS, loaded when the compute roofs are measured and not before: the library starts its thread pool
+ * as it is loaded, and those threads spin for about a tenth of a second looking for work. Linked into kcost,
+ * that took a core from every run, --no-run included, on the machines with the fewest. */
+struct blas {
+	void (*sgemm)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint, blasint, blasint, float,
+	              const float *, blasint, const float *, blasint, float, float *, blasint);
+	void (*dgemm)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint, blasint, blasint, double,
+	              const double *, blasint, const double *, blasint, double, double *, blasint);
+	void (*set_num_threads)(int);
+	int (*get_num_threads)(void);
+	char *(*get_corename)(void);
+};
+
+/* 0, or -1 with why (dlerror's text) set. The library stays loaded for the rest of the process. */
+static int blas_load(struct blas *b, const char **why)
+{
+	static const char *const names[] = {"libopenblas.so.0", KC_OPENBLAS_LIBDIR "/libopenblas.so.0",
+	                                    "libopenblas.so"};
+	void *h = NULL;
+	for (size_t i = 0; !h && i < sizeof names / sizeof names[0]; i++)
+		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		*why = dlerror();
+		return -1;
+	}
+	/* POSIX's way from dlsym's void * to a function pointer */
+	*(void **)&b->sgemm = dlsym(h, "cblas_sgemm");
+	*(void **)&b->dgemm = dlsym(h, "cblas_dgemm");
+	*(void **)&b->set_num_threads = dlsym(h, "openblas_set_num_threads");
+	*(void **)&b->get_num_threads = dlsym(h, "openblas_get_num_threads");
+	*(void **)&b->get_corename = dlsym(h, "openblas_get_corename");
+	if (!b->sgemm || !b->dgemm || !b->set_num_threads || !b->get_num_threads || !b->get_corename) {
+		*why = "libopenblas lacks cblas_sgemm, cblas_dgemm or openblas_set_num_threads";
+		return -1;
+	}
+	return 0;
+}
+
 /* Best GFLOP/s of n×n×n GEMM in one precision. */
-static double gemm_gflops(int dbl, int n, int reps)
+static double gemm_gflops(const struct blas *b, int dbl, int n, int reps)
 {
 	size_t count = (size_t)n * (size_t)n, elem = dbl ? sizeof(double) : sizeof(float);
 	void *x = malloc(count * elem), *y = malloc(count * elem), *z = malloc(count * elem);
@@ -130,9 +169,9 @@ static double gemm_gflops(int dbl, int n, int reps)
 	for (int r = 0; x && y && z && r <= reps; r++) { /* r = 0 is the warm-up */
 		double t0 = now();
 		if (dbl)
-			cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, x, n, y, n, 0.0, z, n);
+			b->dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, x, n, y, n, 0.0, z, n);
 		else
-			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, x, n, y, n, 0.0f, z, n);
+			b->sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, x, n, y, n, 0.0f, z, n);
 		double g = 2.0 * n * n * (double)n / (now() - t0) / 1e9;
 		best = r > 0 && g > best ? g : best;
 	}
@@ -140,14 +179,19 @@ static double gemm_gflops(int dbl, int n, int reps)
 	return best;
 }
 
-static void measure_gemm(struct kc_arena *a, struct kc_ceiling *c, int dbl, int threads)
+static void measure_gemm(struct kc_arena *a, const struct blas *b, const char *no_blas, struct kc_ceiling *c, int dbl,
+                         int threads)
 {
-	openblas_set_num_threads(threads);
 	c->threads = threads;
-	c->value = gemm_gflops(dbl, KC_CEILINGS_GEMM_N, KC_CEILINGS_GEMM_REPS);
+	if (no_blas) {
+		c->method = kc_arena_printf(a, "not measured: OpenBLAS could not be loaded (%s)", no_blas);
+		return;
+	}
+	b->set_num_threads(threads);
+	c->value = gemm_gflops(b, dbl, KC_CEILINGS_GEMM_N, KC_CEILINGS_GEMM_REPS);
 	c->method = kc_arena_printf(a, "cblas_%cgemm n=%d, best of %d, %d thread%s (OpenBLAS, %s kernels)",
 	                            dbl ? 'd' : 's', KC_CEILINGS_GEMM_N, KC_CEILINGS_GEMM_REPS, threads,
-	                            threads == 1 ? "" : "s", openblas_get_corename());
+	                            threads == 1 ? "" : "s", b->get_corename());
 	if (c->value <= 0)
 		c->method = kc_arena_printf(a, "%s: could not allocate the matrices", c->method);
 }
@@ -197,16 +241,20 @@ void kc_ceilings_measure(struct kc_arena *a, const struct kc_cpu *cpu, struct kc
 {
 	double t0 = now();
 	describe_cpu(a, cpu, m);
-	int threads_before = openblas_get_num_threads();
+	struct blas b = {0};
+	const char *no_blas = NULL;
+	blas_load(&b, &no_blas);
+	int threads_before = no_blas ? 1 : b.get_num_threads();
 	progress_step(progress, 0, "float peak, 1 thread");
-	measure_gemm(a, &m->flops_f32, 0, 1);
+	measure_gemm(a, &b, no_blas, &m->flops_f32, 0, 1);
 	progress_step(progress, 1, "double peak, 1 thread");
-	measure_gemm(a, &m->flops_f64, 1, 1);
+	measure_gemm(a, &b, no_blas, &m->flops_f64, 1, 1);
 	progress_step(progress, 2, "float peak, all threads");
-	measure_gemm(a, &m->flops_f32_all_threads, 0, cpu->cores);
+	measure_gemm(a, &b, no_blas, &m->flops_f32_all_threads, 0, cpu->cores);
 	progress_step(progress, 3, "double peak, all threads");
-	measure_gemm(a, &m->flops_f64_all_threads, 1, cpu->cores);
-	openblas_set_num_threads(threads_before > 0 ? threads_before : 1);
+	measure_gemm(a, &b, no_blas, &m->flops_f64_all_threads, 1, cpu->cores);
+	if (!no_blas)
+		b.set_num_threads(threads_before > 0 ? threads_before : 1);
 	long long ws[KC_LEVEL_N];
 	kc_ceilings_working_sets(cpu->cache, ws);
 	for (int l = 0; l < KC_LEVEL_N; l++) {
