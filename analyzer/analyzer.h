@@ -18,6 +18,8 @@ struct kc_analyze_opts {
 	int n_sizes;
 	const char *function_regex; /* POSIX extended regex over function names; NULL for all */
 	const char *include_dir;    /* directory holding kcost.h, added with -I; NULL for none */
+	int threads;                /* 0: count on a second thread for files of 16+ functions on 2+ cores; 1: one
+	                             * thread; 2: a second thread whatever the file and the machine */
 };
 
 /* Analyze `files` into `an` (which must be zeroed). Problems with the input (syntax errors, unsupported

@@ -1,14 +1,18 @@
 /* frontend.c — libclang front end: parse, reprint clang's diagnostics, and lower each function's body to
  * the kernel IR (loops with affine bounds, statements with costs and accesses). The only file of kcost
  * that includes clang-c/Index.h. Visitor state travels through client_data; every CXString is disposed
- * in the scope that obtained it. */
+ * in the scope that obtained it. libclang is used from one thread only; the passes after lowering may run on
+ * a second one (see counter_thread). */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
+#include <pthread.h>
 #include <regex.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyzer.h"
 #include "annotate.h"
@@ -28,7 +32,32 @@ struct tu_func {
 	const char *name;
 	enum fn_state state;
 	struct kc_fn_ir *ir; /* NULL until analyzed (or if it failed) */
+	int job;             /* its place in the counter's queue (when the counter runs) */
 };
+
+/* Counting, footprints and dataflow read only the IR, never libclang: with a second core, a counter thread
+ * does them for one function while this thread lowers the next. Jobs are done in the order they are queued,
+ * which is the order functions finish lowering: a callee before its callers. */
+struct count_job {
+	struct kc_fn_ir *ir;
+	int sized; /* KCOST_SIZES given: reported even without loops */
+};
+
+struct counter_thread {
+	int running;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct kc_arena *a;     /* where the counts go: the analysis's second arena */
+	struct count_job *jobs; /* [cap]: at most one per function of the file */
+	int queued, done, cap;  /* under mu */
+	int closing;            /* under mu: no more jobs */
+	int sleeping;           /* under mu: the counter waits for jobs */
+};
+
+/* The counter is woken when this many jobs wait (or when one is needed now): a wake-up per function cost
+ * more than counting it. */
+#define COUNTER_BATCH 8
 
 struct fe {
 	struct kc_analysis *an;
@@ -39,6 +68,7 @@ struct fe {
 	struct tu_func *funcs; /* the file's function definitions (malloc'd, grown by doubling) */
 	int n_funcs, cap_funcs;
 	struct fctx *spare;    /* one per-function state kept for reuse (it is large) */
+	struct counter_thread counter;
 	regex_t re;
 	int has_re;
 };
@@ -71,6 +101,7 @@ struct fctx {
 };
 
 static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf);
+static void counter_wait(struct fe *fe, const struct tu_func *tf);
 static void lower_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent);
 static void collect_expr(struct fctx *fc, CXCursor c, struct kc_node *st, int role);
 
@@ -1057,6 +1088,8 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 		return;
 	}
 	struct kc_fn_ir *callee = tf->state == FN_DONE ? tf->ir : analyze_function(fc->fe, tf);
+	if (callee)
+		counter_wait(fc->fe, tf); /* its counts and exactness are read below and when this one is counted */
 	if (!callee) {
 		warn(fc, c, KC_WARNING, "call to '%s', which could not be analyzed, is not counted", tf->name);
 		return;
@@ -2001,6 +2034,118 @@ static int has_cost(const struct kc_node *n)
 	return n->orelse && has_cost(n->orelse);
 }
 
+/* What follows lowering: counts, footprints, dataflow; then whether the function is worth reporting. */
+static void finish_function(struct kc_arena *a, const struct count_job *job)
+{
+	struct kc_fn_ir *ir = job->ir;
+	struct kc_function *fn = ir->fn;
+	kc_count_function(a, ir);
+	kc_footprint_function(a, ir);
+	kc_dataflow_function(a, ir);
+	if (!has_cost(ir->body) && !job->sized && !fn->diags.warnings && !fn->diags.errors)
+		fn->skip = 1; /* a helper without loops: nothing to report (but never hide a warning) */
+}
+
+static void *counter_main(void *arg)
+{
+	struct counter_thread *t = arg;
+	pthread_mutex_lock(&t->mu);
+	for (;;) {
+		while (t->done == t->queued && !t->closing) {
+			t->sleeping = 1;
+			pthread_cond_wait(&t->cv, &t->mu);
+			t->sleeping = 0;
+		}
+		if (t->done == t->queued)
+			break;
+		struct count_job job = t->jobs[t->done];
+		pthread_mutex_unlock(&t->mu);
+		finish_function(t->a, &job);
+		pthread_mutex_lock(&t->mu);
+		t->done++;
+		pthread_cond_broadcast(&t->cv);
+	}
+	pthread_mutex_unlock(&t->mu);
+	return NULL;
+}
+
+/* Files of fewer functions are not worth a thread. */
+#define COUNTER_MIN_FUNCTIONS 16
+
+static void counter_start(struct fe *fe)
+{
+	struct counter_thread *t = &fe->counter;
+	memset(t, 0, sizeof *t);
+	int threads = fe->opts->threads;
+	if (threads == 0)
+		threads = fe->n_funcs >= COUNTER_MIN_FUNCTIONS && sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+	if (threads < 2 || fe->n_funcs == 0)
+		return;
+	t->jobs = malloc(sizeof *t->jobs * (size_t)fe->n_funcs);
+	if (!t->jobs)
+		return;
+	t->cap = fe->n_funcs;
+	t->a = &fe->an->arena2;
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->cv, NULL);
+	t->running = pthread_create(&t->thread, NULL, counter_main, t) == 0;
+	if (!t->running) {
+		pthread_mutex_destroy(&t->mu);
+		pthread_cond_destroy(&t->cv);
+		free(t->jobs);
+		t->jobs = NULL;
+	}
+}
+
+/* Finish the function of tf: on the counter thread when it runs (tf->job is then its place in the queue). */
+static void counter_submit(struct fe *fe, struct tu_func *tf, const struct count_job *job)
+{
+	struct counter_thread *t = &fe->counter;
+	if (!t->running || t->queued == t->cap) {
+		finish_function(fe->a, job);
+		tf->job = -1;
+		return;
+	}
+	pthread_mutex_lock(&t->mu);
+	tf->job = t->queued;
+	t->jobs[t->queued++] = *job;
+	if (t->sleeping && t->queued - t->done >= COUNTER_BATCH)
+		pthread_cond_broadcast(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Wait until tf's function is finished (a caller is about to read its counts and exactness). */
+static void counter_wait(struct fe *fe, const struct tu_func *tf)
+{
+	struct counter_thread *t = &fe->counter;
+	if (!t->running || tf->job < 0)
+		return;
+	pthread_mutex_lock(&t->mu);
+	while (t->done <= tf->job) {
+		if (t->sleeping)
+			pthread_cond_broadcast(&t->cv); /* fewer than a batch may be waiting */
+		pthread_cond_wait(&t->cv, &t->mu);
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Let the counter finish every job and stop. */
+static void counter_stop(struct fe *fe)
+{
+	struct counter_thread *t = &fe->counter;
+	if (!t->running)
+		return;
+	pthread_mutex_lock(&t->mu);
+	t->closing = 1;
+	pthread_cond_broadcast(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+	pthread_join(t->thread, NULL);
+	pthread_mutex_destroy(&t->mu);
+	pthread_cond_destroy(&t->cv);
+	free(t->jobs);
+	memset(t, 0, sizeof *t);
+}
+
 static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf)
 {
 	tf->state = FN_ACTIVE;
@@ -2036,13 +2181,9 @@ static struct kc_fn_ir *analyze_function(struct fe *fe, struct tu_func *tf)
 		lower_stmt(fc, l.c[l.n - 1], fc->ir->body);
 	reserve_nests(fc);
 	fc->ir->dims = fc->dims;
-	kc_count_function(fe->a, fc->ir);
-	kc_footprint_function(fe->a, fc->ir);
-	kc_dataflow_function(fe->a, fc->ir);
-	if (!has_cost(fc->ir->body) && !an.n_sizes && !fn->diags.warnings && !fn->diags.errors)
-		fn->skip = 1; /* a helper without loops: nothing to report (but never hide a warning) */
 	tf->ir = fc->ir;
 	tf->state = FN_DONE;
+	counter_submit(fe, tf, &(struct count_job){fc->ir, an.n_sizes > 0});
 	if (fe->spare)
 		free(fc);
 	else
@@ -2174,11 +2315,13 @@ static int parse_file(struct fe *fe, CXIndex index, const char *file)
 		fe->an->parse_failed = 1;
 	fe->n_funcs = 0;
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_function, fe);
+	counter_start(fe);
 	for (int i = 0; i < fe->n_funcs; i++) {
 		struct tu_func *tf = &fe->funcs[i];
 		if (tf->state == FN_UNSEEN)
 			analyze_function(fe, tf);
 	}
+	counter_stop(fe);
 	/* every analyzed function goes into the model — the runner looks references up there — but only the
 	 * wanted ones are reported (skip is set on the others) */
 	for (int i = 0; i < fe->n_funcs; i++) {
@@ -2226,7 +2369,11 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 	return 0;
 }
 
-void kc_analysis_release(struct kc_analysis *an) { kc_arena_release(&an->arena); }
+void kc_analysis_release(struct kc_analysis *an)
+{
+	kc_arena_release(&an->arena);
+	kc_arena_release(&an->arena2);
+}
 
 const char *kc_analyzer_clang_version(void)
 {

@@ -171,6 +171,7 @@ struct kc_function {
 
 struct kc_analysis {
 	struct kc_arena arena;
+	struct kc_arena arena2;   /* what the front end's counter thread allocated (counts, footprints, dataflow) */
 	const char **files;       /* inputs as given on the command line */
 	int n_files;
 	struct kc_function **functions;
