@@ -79,6 +79,8 @@ enum var_kind { V_SIZE, V_LOOP, V_INT, V_BUFFER, V_ALIAS, V_SCALAR, V_OTHER };
 
 struct var {
 	CXCursor decl;
+	enum CXCursorKind decl_kind; /* of decl, and its location: what find_var compares */
+	CXSourceLocation decl_loc;
 	enum var_kind kind;
 	int sym;              /* V_SIZE, V_LOOP */
 	struct kc_poly *value; /* V_INT: known affine value (NULL: unknown) */
@@ -296,11 +298,26 @@ static int same_decl(CXCursor x, CXCursor y)
 	        clang_equalLocations(clang_getCursorLocation(x), clang_getCursorLocation(y)));
 }
 
+/* same_decl over the variables, with each variable's kind and location looked up once (in add_var) and
+ * the declaration's only when a kind matches: references are resolved for every operand of a body. */
 static struct var *find_var(struct fctx *fc, CXCursor decl)
 {
-	for (int i = fc->n_vars - 1; i >= 0; i--)
-		if (same_decl(fc->vars[i].decl, decl))
-			return &fc->vars[i];
+	enum CXCursorKind kind = clang_getCursorKind(decl);
+	CXSourceLocation loc;
+	int have_loc = 0;
+	for (int i = fc->n_vars - 1; i >= 0; i--) {
+		struct var *v = &fc->vars[i];
+		if (clang_equalCursors(v->decl, decl))
+			return v;
+		if (v->decl_kind != kind)
+			continue;
+		if (!have_loc) {
+			loc = clang_getCursorLocation(decl);
+			have_loc = 1;
+		}
+		if (clang_equalLocations(v->decl_loc, loc))
+			return v;
+	}
 	return NULL;
 }
 
@@ -314,6 +331,8 @@ static struct var *add_var(struct fctx *fc, CXCursor decl, enum var_kind kind)
 	}
 	memset(v, 0, sizeof *v);
 	v->decl = decl;
+	v->decl_kind = clang_getCursorKind(decl);
+	v->decl_loc = clang_getCursorLocation(decl);
 	v->kind = kind;
 	v->sym = -1;
 	v->buffer = -1;
