@@ -65,7 +65,8 @@ static void free_block(struct kc_arena_block *b)
 		free(b);
 }
 
-void *kc_arena_alloc(struct kc_arena *a, size_t size)
+/* size bytes from the head block (a new one when it is full), zeroed when `zero`. */
+static void *bump(struct kc_arena *a, size_t size, int zero)
 {
 	size = round_up(size ? size : 1, alignof(max_align_t));
 	struct kc_arena_block *b = a->head;
@@ -84,7 +85,7 @@ void *kc_arena_alloc(struct kc_arena *a, size_t size)
 		a->head = b;
 	}
 	unsigned char *p = b->data + b->used;
-	if (b->used < b->dirty) /* not fresh: clear what is there */
+	if (zero && b->used < b->dirty) /* not fresh: clear what is there */
 		memset(p, 0, b->dirty - b->used < size ? b->dirty - b->used : size);
 	b->used += size;
 	if (b->dirty < b->used)
@@ -93,9 +94,13 @@ void *kc_arena_alloc(struct kc_arena *a, size_t size)
 	return p;
 }
 
+void *kc_arena_alloc(struct kc_arena *a, size_t size) { return bump(a, size, 1); }
+
+void *kc_arena_alloc_uninit(struct kc_arena *a, size_t size) { return bump(a, size, 0); }
+
 char *kc_arena_strndup(struct kc_arena *a, const char *s, size_t len)
 {
-	char *p = kc_arena_alloc(a, len + 1);
+	char *p = kc_arena_alloc_uninit(a, len + 1);
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;
@@ -111,7 +116,7 @@ char *kc_arena_printf(struct kc_arena *a, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return kc_arena_strdup(a, "");
-	char *p = kc_arena_alloc(a, (size_t)n + 1);
+	char *p = kc_arena_alloc_uninit(a, (size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);

@@ -17,6 +17,9 @@ struct kc_arena {
  * (an analysis that cannot allocate cannot produce a partial answer worth keeping). */
 void *kc_arena_alloc(struct kc_arena *a, size_t size);
 
+/* The same, not zeroed: for storage its user overwrites whole. */
+void *kc_arena_alloc_uninit(struct kc_arena *a, size_t size);
+
 /* Typed helpers. */
 #define KC_NEW(a, type) ((type *)kc_arena_alloc((a), sizeof(type)))
 #define KC_NEW_N(a, type, n) ((type *)kc_arena_alloc((a), sizeof(type) * (size_t)(n)))

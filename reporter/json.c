@@ -654,11 +654,12 @@ struct cJSON *kc_report_json_with(struct kc_report_figures *rf, const struct kc_
 
 /* While the text is built, cJSON allocates from a scratch arena of the building thread, emptied after each
  * function: a report of a thousand kernels has a few hundred thousand values, and malloc and free of every
- * node and string cost more than building and printing them. cJSON's hooks are process-wide:
+ * node and string cost more than building and printing them (cJSON clears its nodes and copies its strings
+ * whole: the storage need not be zeroed). cJSON's hooks are process-wide:
  * kc_json_hooks(1) sets them for the duration of the writing (nothing else may use cJSON meanwhile) and
  * nothing built under them outlives it. */
 static _Thread_local struct kc_arena *json_heap;
-static void *json_alloc(size_t size) { return kc_arena_alloc(json_heap, size); }
+static void *json_alloc(size_t size) { return kc_arena_alloc_uninit(json_heap, size); }
 static void json_free(void *p) { (void)p; }
 
 void kc_json_hooks(int on)
@@ -722,31 +723,27 @@ int kc_json_text_head(struct kc_json_text *t, struct kc_buf *out, struct kc_repo
 	return ok ? 0 : -1;
 }
 
-/* Append s with two tabs after each line break. cJSON indents by depth and breaks lines only between object
- * members (strings escape their own line breaks), so this turns a function object printed alone (depth 1)
- * into the same object printed inside the "functions" array (depth 3). */
-static void put_indented(struct kc_buf *b, const char *s)
-{
-	for (const char *nl; (nl = strchr(s, '\n')); s = nl + 1) {
-		kc_buf_add(b, s, (size_t)(nl + 1 - s));
-		kc_buf_add(b, "\t\t", 2);
-	}
-	kc_buf_puts(b, s);
-}
-
 int kc_json_text_function(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf, int i,
                           const struct kc_measurements *m)
 {
+	/* printed inside {"f": [...]}, the object is indented as it is inside the document's "functions" array:
+	 * its text is what lies between the wrapper's fixed head and tail */
+	static const char head[] = "{\n\t\"f\":\t[", tail[] = "]\n}";
 	struct kc_arena_mark heap_mark = kc_arena_mark(&t->heap), figures_mark = kc_arena_mark(&t->c.a);
-	cJSON *holder = cJSON_CreateArray();
+	cJSON *wrapper = cJSON_CreateObject(), *holder = wrapper ? jarr(&t->c, wrapper, "f") : NULL;
 	const char *printed = NULL;
+	size_t len = 0;
 	t->c.failed = 0;
 	if (holder) {
 		json_function(&t->c, holder, rf, i, m);
-		printed = t->c.failed ? NULL : print_into(holder->child, &t->text);
+		printed = t->c.failed ? NULL : print_into(wrapper, &t->text);
+		len = printed ? strlen(printed) : 0;
+		if (len < sizeof head + sizeof tail - 2 || memcmp(printed, head, sizeof head - 1) != 0 ||
+		    memcmp(printed + len - (sizeof tail - 1), tail, sizeof tail - 1) != 0)
+			printed = NULL;
 	}
 	if (printed)
-		put_indented(out, printed);
+		kc_buf_add(out, printed + sizeof head - 1, len - (sizeof head - 1) - (sizeof tail - 1));
 	kc_arena_reset(&t->heap, heap_mark);
 	kc_figure_memo_clear(&t->c.memo);
 	kc_arena_reset(&t->c.a, figures_mark);
