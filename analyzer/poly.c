@@ -593,9 +593,13 @@ int kc_poly_sum(struct kc_arena *a, const struct kc_poly *p, int sym, const stru
                 const struct kc_poly *hi, struct kc_poly **out)
 {
 	struct kc_arena scratch = KC_ARENA_INIT;
-	struct kc_poly *r = NULL;
+	struct kc_poly *r = NULL, *n;
 	if (!sym_ok(sym) || kc_poly_has_sym(lo, sym) || kc_poly_has_sym(hi, sym))
 		return -1;
+	if (!kc_poly_has_sym(p, sym)) /* the common case, a body whose cost does not depend on sym: p*(hi - lo + 1) */
+		return kc_poly_sub(a, hi, lo, &n) < 0 || kc_poly_add(a, n, kc_poly_const(a, 1, 1), &n) < 0
+		               ? -1
+		               : kc_poly_mul(a, p, n, out);
 	int rc = sum_in(&scratch, p, sym, lo, hi, &r);
 	return keep_result(a, &scratch, rc, r, out);
 }
