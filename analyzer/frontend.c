@@ -1415,7 +1415,7 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 	}
 }
 
-/* for (init; cond; inc) body — find which child is which from the semicolons' positions. */
+/* for (init; cond; inc) body — which child is which: by their number, or from the semicolons' positions. */
 struct for_parts {
 	CXCursor init, cond, inc, body;
 };
@@ -1428,7 +1428,14 @@ static void split_for(CXCursor c, struct for_parts *p)
 	int found = 0, depth = 0;
 	struct child_list l;
 	children(c, &l);
-	/* the header's tokens only: up to where the body (always the last child) starts. Tokenizing the whole
+	if (l.n == 4) { /* every clause present (C has no condition variable): children come in this order */
+		p->init = l.c[0];
+		p->cond = l.c[1];
+		p->inc = l.c[2];
+		p->body = l.c[3];
+		return;
+	}
+	/* a clause is missing: which one, only the semicolons tell. The header's tokens only: up to where the body (always the last child) starts. Tokenizing the whole
 	 * statement would tokenize a nest's inner loops once per enclosing loop. */
 	CXSourceRange whole = clang_getCursorExtent(c), header = whole;
 	if (l.n > 0) {
