@@ -1,5 +1,6 @@
 /* kcost.c — the command line: options, then analyzer -> runner -> reporter. Thin by design. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,9 @@ static int run(struct kc_options *o, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* heaps grow 16 MiB at a time: each growth of a thread's heap is a system call, and libclang's parse
+	 * thread grows its heap by hundreds of them for a large file (memory is not touched until used) */
+	mallopt(M_TOP_PAD, 16 << 20);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
 		return kc_cli_diff(argc - 1, argv + 1);
 	struct kc_options o;

@@ -62,10 +62,10 @@ void kc_report_drain(struct kc_report_sink *s, int all)
 /* ---- a helper thread -----------------------------------------------------------------------------------
  *
  * The functions' figures, JSON objects and HTML sections are most of a large report's work, and independent
- * from one function to the next. With a second core, a helper thread renders those of the last three fifths
- * of the functions into memory while this thread writes the first two fifths straight into the files (and
- * everything else: headers, summary, roofline), then copies the helper's texts in place: the files are byte
- * for byte the ones a single thread writes. */
+ * from one function to the next. With a second core, a helper thread renders those of the last 55% of the
+ * functions into memory while this thread writes the first 45% straight into the files (and everything else:
+ * headers, summary, roofline), then copies the helper's texts in place: the files are byte for byte the ones
+ * a single thread writes. */
 
 enum { STAGE_NONE, STAGE_FIGURES, STAGE_JSON, STAGE_HTML };
 
@@ -164,7 +164,7 @@ static void helper_start(struct helper *h, const struct job *j, int wanted)
 		threads = kc_report_n_functions(an) >= HELPER_MIN_FUNCTIONS && sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
 	if (!wanted || threads < 2 || an->n_functions < 2)
 		return;
-	h->from = an->n_functions * 2 / 5; /* the helper takes more: this thread also writes the files */
+	h->from = an->n_functions * 9 / 20; /* the helper takes more: this thread also writes the files */
 	h->json = KC_NEW_N(&j->rf->helper_arena, struct kc_report_text, h->to - h->from);
 	h->html = KC_NEW_N(&j->rf->helper_arena, struct kc_report_text, h->to - h->from);
 	pthread_mutex_init(&h->mu, NULL);
