@@ -1048,13 +1048,12 @@ static void slot_functions(struct kc_buf *b, struct html *h)
 	for (int i = 0; i < h->an->n_functions; i++) {
 		if (h->an->functions[i]->skip)
 			continue;
-		if (p && i >= p->from && i < p->to) {
-			if (!waited++)
-				p->wait(p->ctx);
+		if (p && i >= p->from && i < p->to && !waited++)
+			p->wait(p->ctx);
+		if (p && i >= p->from && i < p->to && p->text[i - p->from].s)
 			kc_buf_add(b, p->text[i - p->from].s, p->text[i - p->from].len);
-		} else {
-			section(b, h, i);
-		}
+		else
+			section(b, h, i); /* ours, or the helper could not render it */
 		kc_report_drain(h->sink, 0);
 	}
 }

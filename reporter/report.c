@@ -205,11 +205,12 @@ static int json_with_helper(struct kc_report_sink *s, const struct job *j)
 		if (i < h->from) {
 			rc = kc_json_text_function(t, s->b, j->rf, i, j->m);
 		} else {
-			if (!waited++) {
+			if (!waited++)
 				helper_wait(h, STAGE_JSON);
-				rc = h->failed ? -1 : 0;
-			}
-			kc_buf_add(s->b, h->json[i - h->from].s, h->json[i - h->from].len);
+			if (h->failed)
+				rc = -1; /* out of memory in the helper: its texts stop short */
+			else
+				kc_buf_add(s->b, h->json[i - h->from].s, h->json[i - h->from].len);
 		}
 		kc_report_drain(s, 0);
 	}
