@@ -233,7 +233,33 @@ static void label_span(const struct point *p, double x, double *from, double *to
 	*to = *from + w;
 }
 
-/* Assign label rows so that labels whose extents overlap on the x axis sit on different rows. */
+/* Does a label spanning from..to on the x axis with its baseline at y cover a compute roof's label (drawn by
+ * compute_roofs: right-aligned at the right edge, just above its line)? */
+static int hits_roof_label(const struct chart *c, double from, double to, double y)
+{
+	const struct kc_ceiling *compute[2] = {&c->mc->flops_f32, &c->mc->flops_f64};
+	char text[64];
+	for (int i = 0; i < 2; i++) {
+		double v = compute[i]->value;
+		if (v <= 0)
+			continue;
+		int len = snprintf(text, sizeof text, "%s peak %.1f GFLOP/s", i ? "double" : "float", v);
+		double right = px(c, pow(10, c->xhi)) - 4, left = right - len * CHAR_W, base = py(c, v) - 4;
+		if (to > left - 4 && from < right + 4 && y > base - LABEL_H && y - LABEL_H < base)
+			return 1;
+	}
+	return 0;
+}
+
+/* The baseline of p's name at label row `level` above its roof point (machine measured). */
+static double label_y(const struct chart *c, const struct point *p, int level)
+{
+	double roof = kc_report_roof(c->mc, p->prec, p->cf->intensity[KC_MODEL_MIN], NULL);
+	return py(c, roof > 0 ? roof : pow(10, c->ylo)) - 8 - level * LABEL_H;
+}
+
+/* Assign label rows so that labels whose extents overlap on the x axis sit on different rows, and no name
+ * covers a compute roof's label. */
 static void stagger(struct chart *c)
 {
 	double right[MAX_LEVELS];
@@ -243,8 +269,9 @@ static void stagger(struct chart *c)
 		struct point *p = &c->pts[i];
 		double x = p->cf->has_intensity[KC_MODEL_MIN] ? px(c, p->cf->intensity[KC_MODEL_MIN]) : 0, from, to;
 		int l = 0, anchor_end;
-		label_span(p, x, &from, &to, &anchor_end);
-		while (l < MAX_LEVELS - 1 && right[l] > from - 4)
+		label_span(p, c->mc ? x + 4 : x, &from, &to, &anchor_end);
+		while (l < MAX_LEVELS - 1 && (right[l] > from - 4 || (c->mc && p->cf->has_intensity[KC_MODEL_MIN] &&
+		                                                      hits_roof_label(c, from, to, label_y(c, p, l)))))
 			l++;
 		p->level = l;
 		right[l] = fmax(right[l], to);
@@ -331,13 +358,13 @@ static void point_measured(const struct chart *c, const struct point *p)
 /* The function's name beside its min-model tick or roof point; drawn after every tick and marker. */
 static void point_label(const struct chart *c, const struct point *p)
 {
-	double ai = p->cf->intensity[KC_MODEL_MIN], roof;
+	double ai = p->cf->intensity[KC_MODEL_MIN];
 	if (!p->cf->has_intensity[KC_MODEL_MIN])
 		return;
 	if (!c->mc)
 		label(c->b, p, px(c, ai), H - BOTTOM - 18 - p->level * LABEL_H);
-	else if ((roof = kc_report_roof(c->mc, p->prec, ai, NULL)) > 0)
-		label(c->b, p, px(c, ai) + 4, py(c, roof) - 8 - p->level * LABEL_H);
+	else if (kc_report_roof(c->mc, p->prec, ai, NULL) > 0)
+		label(c->b, p, px(c, ai) + 4, label_y(c, p, p->level));
 }
 
 static void chart_legend(const struct chart *c)

@@ -608,6 +608,58 @@ static void test_measured_paths(void **state)
 	kc_buf_release(&b);
 }
 
+/* A text box of the roofline SVG, with the chart's own width estimate (11 px font, 6.6 px a character):
+ * a compute roof's label ("float peak ...") or a function's name (the ones drawn with a white halo). */
+struct box {
+	double x0, x1, y0, y1;
+	int is_peak, is_name;
+};
+
+static int text_boxes(const char *svg, struct box *out, int cap)
+{
+	int n = 0;
+	for (const char *t = svg; n < cap && (t = strstr(t, "<text x=\"")); t++) {
+		double x, y;
+		const char *open = strchr(t, '>'), *close = open ? strstr(open, "</text>") : NULL;
+		if (!close || sscanf(t, "<text x=\"%lf\" y=\"%lf\"", &x, &y) != 2)
+			continue;
+		const char *anchor_end = strstr(t, "text-anchor=\"end\""), *halo = strstr(t, "stroke=\"#fff\""),
+		           *peak = strstr(open, " peak ");
+		double w = (double)(close - open - 1) * 6.6;
+		int end = anchor_end && anchor_end < open;
+		out[n++] = (struct box){end ? x - w : x, end ? x : x + w, y - 11, y + 3, peak && peak < close,
+		                        halo && halo < open};
+	}
+	return n;
+}
+
+/* The functions' names on a roofline keep clear of the compute roofs' labels: here functions at the ridge of
+ * a 45 GB/s roof, just under a 50 GFLOP/s double peak, whose names would start on its label's row. */
+static void test_roofline_labels_clear_of_roofs(void **state)
+{
+	struct fixture *fx = *state;
+	struct kc_machine mc = {.cpu = "Test CPU", .cores = 2};
+	mc.flops_f32 = (struct kc_ceiling){100, 1, "sgemm"};
+	mc.flops_f64 = (struct kc_ceiling){50, 1, "dgemm"};
+	mc.bandwidth[KC_LEVEL_DRAM] = (struct kc_ceiling){45, 1, "triad"};
+	struct kc_measurements m = {&mc, NULL, 0};
+	struct kc_buf b = KC_BUF_INIT;
+	kc_report_roofline_svg(&b, &fx->an, &m);
+	struct box boxes[64];
+	int n = text_boxes(kc_buf_str(&b), boxes, 64), peaks = 0, names = 0;
+	for (int i = 0; i < n; i++) {
+		peaks += boxes[i].is_peak;
+		names += boxes[i].is_name;
+		for (int j = 0; j < n; j++)
+			if (boxes[i].is_peak && boxes[j].is_name)
+				assert_false(boxes[j].x0 < boxes[i].x1 && boxes[i].x0 < boxes[j].x1 && boxes[j].y0 < boxes[i].y1 &&
+				             boxes[i].y0 < boxes[j].y1);
+	}
+	assert_int_equal(peaks, 2);
+	assert_int_equal(names, 2); /* f and f_unfused (g<T> has no intensity: a size without a value) */
+	kc_buf_release(&b);
+}
+
 static void test_empty_analysis(void **state)
 {
 	(void)state;
@@ -653,6 +705,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_threads_write_the_same_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roofline_svg_standalone, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_measured_paths, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_roofline_labels_clear_of_roofs, setup, teardown),
 	    cmocka_unit_test(test_empty_analysis),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
