@@ -113,7 +113,7 @@ static int run(struct kc_options *o, int argc, char **argv)
 	struct kc_analyze_opts ao = {
 		.args = o->clang_args, .n_args = o->n_clang_args, .compile_db = o->compile_db,
 		.sizes = o->sizes, .n_sizes = o->n_sizes, .function_regex = o->function_regex,
-		.include_dir = KCOST_ANNOTATIONS_DIR,
+		.include_dir = KCOST_ANNOTATIONS_DIR, .threads = o->jobs,
 	};
 	kc_progress("analyzing", 0, 0, o->n_files == 1 ? o->files[0] : "");
 	int rc = o->n_files ? kc_analyze(&an, o->files, o->n_files, &ao) : 0;
@@ -146,7 +146,7 @@ static int run(struct kc_options *o, int argc, char **argv)
 		       : o->format == KC_FORMAT_MD   ? KC_PRINT_MD
 		       : o->quiet                    ? KC_PRINT_NONE
 		                                     : KC_PRINT_TEXT,
-		.print_color = use_color(o, stdout),
+		.print_color = use_color(o, stdout), .threads = o->jobs,
 	};
 	struct kc_measurements m = {0};
 	const char *err;

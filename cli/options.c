@@ -33,8 +33,9 @@ void kc_options_usage(FILE *out)
 	      "  --remeasure            measure the machine's ceilings again instead of using the cache\n"
 	      "  --threads N            run OpenMP kernels with N threads (built with -fopenmp), against the\n"
 	      "                         all-threads compute ceilings (default: 1 thread)\n"
-	      "  -j N                   parallel jobs for compiling (default: 1)\n"
 	      "Other:\n"
+	      "  -j N                   kcost's own threads: 1, or 2 and more for a second one that counts and\n"
+	      "                         renders alongside (default: a second thread for large inputs on 2+ cores)\n"
 	      "  --help, --version\n"
 	      "\n"
 	      "Exit status: 0 success; 1 the input had errors (could not parse, no kernels, a kernel failed to\n"
@@ -205,13 +206,13 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 		char *end;
 		long j = v ? strtol(v, &end, 10) : 0;
 		if (!v || *end || j < 1 || j > 256)
-			return usage_error("-j expects a number of jobs from 1 to 256%s", "");
+			return usage_error("-j expects a number of threads from 1 to 256%s", "");
 		o->jobs = (int)j;
 	} else if (a[0] == '-' && a[1] == 'j' && a[2]) {
 		char *end;
 		long j = strtol(a + 2, &end, 10);
 		if (*end || j < 1 || j > 256)
-			return usage_error("-j expects a number of jobs from 1 to 256%s", "");
+			return usage_error("-j expects a number of threads from 1 to 256%s", "");
 		o->jobs = (int)j;
 	} else {
 		return usage_error("unknown option '%s'", a);
@@ -222,7 +223,7 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 int kc_options_parse(struct kc_options *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
-	o->jobs = 1;
+	o->jobs = 0; /* kcost chooses */
 	o->time_budget = 0.3;
 	o->timeout = 60;
 	for (int i = 1; i < argc; i++) {

@@ -46,6 +46,32 @@ static void unknown_option_is_a_usage_error(void **state)
 	run_release(&r);
 }
 
+/* -j 1 keeps kcost on one thread; -j 2 puts counting and half the report on a second one even for a small
+ * input: the outputs are the same (mlp.c has calls: its callers wait for their callees' counts). */
+static void threads_change_nothing(void **state)
+{
+	(void)state;
+	char *text[2];
+	for (int t = 0; t < 2; t++) {
+		struct run r = RUN(t ? "-j2" : "-j1", "--no-run", "--format", "json", "-o", scratch_dir(t ? "j2" : "j1"),
+		                   "samples/mlp.c", "samples/gelu.c", "samples/softmax.c");
+		assert_int_equal(r.status, 0);
+		/* the command line differs: compare from the first function on */
+		const char *functions = strstr(r.out, "\"functions\":");
+		assert_non_null(functions);
+		text[t] = strdup(functions);
+		run_release(&r);
+	}
+	assert_string_equal(text[0], text[1]);
+	assert_non_null(strstr(text[0], "\"name\":\t\"mlp_forward\""));
+	free(text[0]);
+	free(text[1]);
+	struct run r = RUN("-j", "0", "samples/gelu.c");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "-j expects a number of threads from 1 to 256"));
+	run_release(&r);
+}
+
 static void bad_option_values_are_usage_errors(void **state)
 {
 	(void)state;
@@ -251,6 +277,7 @@ int main(void)
 		cmocka_unit_test(summary_line_names_the_report),
 		cmocka_unit_test(compiler_flags_reach_the_parse),
 		cmocka_unit_test(json_on_stdout_is_report_json),
+		cmocka_unit_test(threads_change_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
