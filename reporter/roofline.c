@@ -2,6 +2,8 @@
  * bandwidth roofs when measured, and each function's predicted intensity (min and streaming models). Without
  * ceilings the chart shows the intensities alone, as labelled ticks on the x axis. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
@@ -34,6 +36,7 @@ struct point {
 	int has_fused;
 	double x_fused;        /* streaming intensity with every legal fusion group fused (the what-if) */
 	int level;             /* label row, from the bottom (no machine) or above the marker */
+	int order;             /* place among the functions, which breaks ties of intensity */
 };
 
 struct chart {
@@ -42,6 +45,8 @@ struct chart {
 	struct point *pts;
 	int n;
 	int xlo, xhi, ylo, yhi; /* decades shown */
+	int n_roof_labels;      /* the compute roofs' labels: x from..to, baseline y (see roof_labels) */
+	double roof_label[2][3];
 };
 
 static double px(const struct chart *c, double x)
@@ -233,19 +238,31 @@ static void label_span(const struct point *p, double x, double *from, double *to
 	*to = *from + w;
 }
 
-/* Does a label spanning from..to on the x axis with its baseline at y cover a compute roof's label (drawn by
- * compute_roofs: right-aligned at the right edge, just above its line)? */
-static int hits_roof_label(const struct chart *c, double from, double to, double y)
+/* Where compute_roofs puts the compute roofs' labels: right-aligned at the right edge, just above each line. */
+static void roof_labels(struct chart *c)
 {
 	const struct kc_ceiling *compute[2] = {&c->mc->flops_f32, &c->mc->flops_f64};
 	char text[64];
+	c->n_roof_labels = 0;
 	for (int i = 0; i < 2; i++) {
 		double v = compute[i]->value;
 		if (v <= 0)
 			continue;
 		int len = snprintf(text, sizeof text, "%s peak %.1f GFLOP/s", i ? "double" : "float", v);
-		double right = px(c, pow(10, c->xhi)) - 4, left = right - len * CHAR_W, base = py(c, v) - 4;
-		if (to > left - 4 && from < right + 4 && y > base - LABEL_H && y - LABEL_H < base)
+		double right = px(c, pow(10, c->xhi)) - 4;
+		double *box = c->roof_label[c->n_roof_labels++];
+		box[0] = right - len * CHAR_W;
+		box[1] = right;
+		box[2] = py(c, v) - 4;
+	}
+}
+
+/* Does a label spanning from..to on the x axis with its baseline at y cover a compute roof's label? */
+static int hits_roof_label(const struct chart *c, double from, double to, double y)
+{
+	for (int i = 0; i < c->n_roof_labels; i++) {
+		const double *box = c->roof_label[i];
+		if (to > box[0] - 4 && from < box[1] + 4 && y > box[2] - LABEL_H && y - LABEL_H < box[2])
 			return 1;
 	}
 	return 0;
@@ -450,6 +467,7 @@ static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysi
 		if (f->skip)
 			continue;
 		p->f = f;
+		p->order = c->n;
 		p->color = palette[c->n % N_COLORS];
 		p->cf = &figs[i];
 		p->prec = kc_report_main_prec(p->cf);
@@ -464,31 +482,34 @@ static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysi
 	}
 }
 
-/* Sort points by min-model intensity (insertion sort: a report has few functions) for label staggering. */
+static double sort_key(const struct point *p) { return p->cf->has_intensity[0] ? p->cf->intensity[0] : 0; }
+
+static int by_intensity(const void *x, const void *y)
+{
+	const struct point *l = x, *r = y;
+	double kl = sort_key(l), kr = sort_key(r);
+	return kl < kr ? -1 : kl > kr ? 1 : l->order - r->order;
+}
+
+/* Sort points by min-model intensity, ties in function order, for label staggering (a report may have
+ * thousands of functions: not an insertion sort). */
 static void sort_points(struct chart *c)
 {
-	for (int i = 1; i < c->n; i++)
-		for (int j = i; j > 0; j--) {
-			const struct point *l = &c->pts[j - 1], *r = &c->pts[j];
-			double xl = l->cf->has_intensity[0] ? l->cf->intensity[0] : 0;
-			double xr = r->cf->has_intensity[0] ? r->cf->intensity[0] : 0;
-			if (xl <= xr)
-				break;
-			struct point t = c->pts[j];
-			c->pts[j] = c->pts[j - 1];
-			c->pts[j - 1] = t;
-		}
+	if (c->n > 1)
+		qsort(c->pts, (size_t)c->n, sizeof c->pts[0], by_intensity);
 }
 
 void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
                         const struct kc_cost_figures *figs, const struct kc_measurements *m)
 {
-	struct chart c = {b, kc_report_machine(m), NULL, 0, 0, 0, 0, 0};
+	struct chart c = {.b = b, .mc = kc_report_machine(m)};
 	if (c.mc && peak(c.mc) <= 0)
 		c.mc = NULL; /* a machine without compute ceilings has no roof to draw */
 	collect(&c, a, an, figs, m);
 	chart_ranges(&c);
 	sort_points(&c);
+	if (c.mc)
+		roof_labels(&c);
 	stagger(&c);
 	kc_buf_printf(b,
 	              "<svg id=\"roofline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
