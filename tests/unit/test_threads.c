@@ -1,5 +1,6 @@
 /* test_threads.c — the analyzer's counter thread changes nothing: every sample, the fixtures and a file of
- * forward and backward calls give the same report.json document with one thread as with two. */
+ * forward and backward calls give the same report.json document with one thread as with two, syntax errors
+ * and an empty file included. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -63,7 +64,8 @@ static void test_one_thread_or_two(void **state)
 	    "samples/conv2d.c", "samples/gelu.c",    "samples/jacobi2d.c", "samples/layernorm.c",
 	    "samples/matmul.c", "samples/matmul_tanh.c", "samples/mlp.c", "samples/softmax.c",
 	    "samples/spmv.c",   "samples/trsv.c",    "samples/vecadd.c",   "tests/fixtures/counting.c",
-	    "tests/fixtures/soa.c", "tests/fixtures/overflow.c", "tests/fixtures/unsupported.c"};
+	    "tests/fixtures/soa.c", "tests/fixtures/overflow.c", "tests/fixtures/unsupported.c",
+	    "tests/fixtures/syntax_error.c", "tests/fixtures/empty.c"};
 	enum { N = sizeof names / sizeof names[0] };
 	char paths[N][256];
 	const char *files[N + 1];
