@@ -7,6 +7,7 @@
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
+#include <limits.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stddef.h>
@@ -66,6 +67,8 @@ struct fe {
 	const struct kc_analyze_opts *opts;
 	const char *path; /* the input as the user named it */
 	CXFile main_file;
+	unsigned *line_start;  /* offsets where the main file's lines begin (malloc'd), for location() */
+	unsigned n_lines;
 	struct tu_func *funcs; /* the file's function definitions (malloc'd, grown by doubling) */
 	int n_funcs, cap_funcs;
 	struct fctx *spare;    /* one per-function state kept for reuse (it is large) */
@@ -168,12 +171,53 @@ static char *spelling(struct kc_arena *a, CXCursor c)
 	return r;
 }
 
+/* Where each line of the main file begins: location() finds a line and column from an offset by binary
+ * search, where libclang's own line and column cost most of a clang_getExpansionLocation call (and
+ * locations are asked for every node and access). */
+static void index_main_file(struct fe *fe, CXTranslationUnit tu)
+{
+	size_t size = 0;
+	const char *text = clang_getFileContents(tu, fe->main_file, &size);
+	free(fe->line_start);
+	fe->line_start = NULL;
+	fe->n_lines = 0;
+	if (!text || size >= UINT_MAX)
+		return;
+	/* lines end as clang's do: at "\n", "\r\n" or a lone "\r" */
+	unsigned n = 1;
+	for (size_t i = 0; i < size; i++)
+		n += text[i] == '\n' || (text[i] == '\r' && (i + 1 == size || text[i + 1] != '\n'));
+	fe->line_start = malloc(sizeof *fe->line_start * n);
+	if (!fe->line_start)
+		return;
+	fe->line_start[fe->n_lines++] = 0;
+	for (size_t i = 0; i < size; i++)
+		if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == size || text[i + 1] != '\n')))
+			fe->line_start[fe->n_lines++] = (unsigned)(i + 1);
+}
+
 static struct kc_loc location(struct fe *fe, CXSourceLocation l)
 {
 	CXFile file;
-	unsigned line, col;
+	unsigned line, col, offset;
+	clang_getExpansionLocation(l, &file, NULL, NULL, &offset);
+	struct kc_loc loc = {fe->path, 0, 0};
+	if (file && clang_File_isEqual(file, fe->main_file) && fe->n_lines) {
+		unsigned lo = 0, hi = fe->n_lines - 1; /* the last line that starts at or before offset */
+		while (lo < hi) {
+			unsigned mid = lo + (hi - lo + 1) / 2;
+			if (fe->line_start[mid] <= offset)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		loc.line = lo + 1;
+		loc.col = offset - fe->line_start[lo] + 1;
+		return loc;
+	}
 	clang_getExpansionLocation(l, &file, &line, &col, NULL);
-	struct kc_loc loc = {fe->path, line, col};
+	loc.line = line;
+	loc.col = col;
 	if (file && !clang_File_isEqual(file, fe->main_file)) {
 		CXString name = clang_getFileName(file);
 		loc.file = kc_arena_strdup(fe->a, clang_getCString(name));
@@ -2364,6 +2408,7 @@ static int parse_file(struct fe *fe, CXIndex index, const char *file)
 	}
 	child_cache_clear(); /* a new AST may reuse the old one's addresses */
 	fe->main_file = clang_getFile(tu, file);
+	index_main_file(fe, tu);
 	int errors = 0;
 	report_clang_diags(fe, tu, &errors);
 	if (errors)
@@ -2420,6 +2465,7 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 		regfree(&fe->re);
 	free(fe->funcs);
 	free(fe->spare);
+	free(fe->line_start);
 	free(fe);
 	return 0;
 }

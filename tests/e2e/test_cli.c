@@ -72,6 +72,27 @@ static void threads_change_nothing(void **state)
 	run_release(&r);
 }
 
+/* Lines end at "\r\n" and at a lone "\r" too (as clang counts them): diagnostics point at the right line
+ * and column whatever the line endings. */
+static void locations_count_every_kind_of_line_end(void **state)
+{
+	(void)state;
+	char path[8400];
+	snprintf(path, sizeof path, "%s/endings.c", scratch_dir("line-endings"));
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs("void f(int n, float *x)\r\n{\r\n\tfor (int i = 0; i < n; i++)\r\n\t\tx[i] = x[i] * 2.0f;\r\n"
+	      "\tfor (int i = 0; i < x[0]; i++) x[i] += 1;\r\n}\r\n"
+	      "void g(int n, float *y) {\r  for (int j = 0; j < y[1]; j++)\r    y[j] = y[j] * y[j]; }\r",
+	      f);
+	fclose(f);
+	struct run r = RUN("--no-run", "--quiet", "-o", scratch_dir("line-endings-out"), path);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "endings.c:5:2: warning: loop bounds of 'i'"));
+	assert_non_null(strstr(r.err, "endings.c:8:3: warning: loop bounds of 'j'"));
+	run_release(&r);
+}
+
 static void bad_option_values_are_usage_errors(void **state)
 {
 	(void)state;
@@ -278,6 +299,7 @@ int main(void)
 		cmocka_unit_test(compiler_flags_reach_the_parse),
 		cmocka_unit_test(json_on_stdout_is_report_json),
 		cmocka_unit_test(threads_change_nothing),
+		cmocka_unit_test(locations_count_every_kind_of_line_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
