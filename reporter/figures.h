@@ -130,16 +130,17 @@ int kc_json_text_head(struct kc_json_text *t, struct kc_buf *out, struct kc_repo
                       const struct kc_measurements *m, const struct kc_report_opts *o);
 int kc_json_text_function(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf, int i,
                           const struct kc_measurements *m);
-/* Texts of some functions that another thread renders: text[i - from] for function i (from <= i < to), valid
- * once wait(ctx) has returned. */
+/* Sections of functions that another thread renders: this thread renders the functions claim(ctx) hands it,
+ * in order from the first, until it returns -1; after wait(ctx), text[i] holds function i's section for
+ * every later function (s NULL: render it here). */
 struct kc_report_text {
 	const char *s;
 	size_t len;
 };
 struct kc_report_pieces {
-	int from, to;
-	const struct kc_report_text *text;
+	int (*claim)(void *ctx);
 	void (*wait)(void *ctx);
+	const struct kc_report_text *text;
 	void *ctx;
 };
 /* The page; the sections of pieces' functions (when pieces is not NULL) come from pieces. */

@@ -1044,16 +1044,22 @@ static void section(struct kc_buf *b, struct html *h, int i)
 static void slot_functions(struct kc_buf *b, struct html *h)
 {
 	const struct kc_report_pieces *p = h->pieces;
-	int waited = 0;
-	for (int i = 0; i < h->an->n_functions; i++) {
+	int i = 0, next = 0;
+	while (p && (i = p->claim(p->ctx)) >= 0) { /* ours, from the first */
+		next = i + 1;
+		if (!h->an->functions[i]->skip)
+			section(b, h, i);
+		kc_report_drain(h->sink, 0);
+	}
+	if (p)
+		p->wait(p->ctx);
+	for (i = next; i < h->an->n_functions; i++) { /* the helper's, or every one without a helper */
 		if (h->an->functions[i]->skip)
 			continue;
-		if (p && i >= p->from && i < p->to && !waited++)
-			p->wait(p->ctx);
-		if (p && i >= p->from && i < p->to && p->text[i - p->from].s)
-			kc_buf_add(b, p->text[i - p->from].s, p->text[i - p->from].len);
+		if (p && p->text[i].s)
+			kc_buf_add(b, p->text[i].s, p->text[i].len);
 		else
-			section(b, h, i); /* ours, or the helper could not render it */
+			section(b, h, i);
 		kc_report_drain(h->sink, 0);
 	}
 }

@@ -62,25 +62,29 @@ void kc_report_drain(struct kc_report_sink *s, int all)
 /* ---- a helper thread -----------------------------------------------------------------------------------
  *
  * The functions' figures, JSON objects and HTML sections are most of a large report's work, and independent
- * from one function to the next. With a second core, a helper thread renders those of the last 55% of the
- * functions into memory while this thread writes the first 45% straight into the files (and everything else:
- * headers, summary, roofline), then copies the helper's texts in place: the files are byte for byte the ones
- * a single thread writes. */
+ * from one function to the next. With a second core, a helper thread takes functions from the end of the
+ * list while this thread takes them from the start, one at a time, until the two meet: each stage (figures,
+ * JSON, HTML) splits where the two threads' speeds put it, so a core that runs slower (another job on it, a
+ * VM's neighbour) gets less. This thread writes its functions straight into the files and then the
+ * helper's texts, kept in memory, in their place: the files are byte for byte the ones a single thread
+ * writes. */
 
-enum { STAGE_NONE, STAGE_FIGURES, STAGE_JSON, STAGE_HTML };
+enum { STAGE_FIGURES, STAGE_JSON, STAGE_HTML, STAGE_N };
 
 struct job;
 struct helper {
 	const struct job *j;
-	int from, to;                 /* its functions; from == to: no helper */
-	struct kc_report_text *json;  /* [to - from]: its functions' texts, in rf->helper_arena */
-	struct kc_report_text *html;
 	int running;                  /* the thread was started (and must be joined) */
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int stage;                    /* the last stage done (under mu) */
-	int failed;                   /* out of memory while building a JSON object (set before STAGE_JSON) */
+	/* under mu: */
+	int front[STAGE_N], back[STAGE_N]; /* per stage, the next function for this thread and for the helper */
+	int done;                     /* the helper's stages finished (STAGE_N: all) */
+	int figures_here;             /* this thread has derived all the figures it took */
+	int failed;                   /* out of memory while building a JSON object */
+	struct kc_report_text *json;  /* [n_functions]: the helper's texts, in rf->helper_arena (s NULL elsewhere) */
+	struct kc_report_text *html;
 };
 
 /* What every file of the report is rendered from. */
@@ -91,23 +95,31 @@ struct job {
 	struct helper *helper; /* NULL: this thread renders everything */
 };
 
+/* The next function of a stage, from the start (this thread) or the end (the helper); -1 when they met. */
+static int claim(struct helper *h, int stage, int from_end)
+{
+	pthread_mutex_lock(&h->mu);
+	int i = h->front[stage] <= h->back[stage] ? (from_end ? h->back[stage]-- : h->front[stage]++) : -1;
+	pthread_mutex_unlock(&h->mu);
+	return i;
+}
+
 static void helper_done(struct helper *h, int stage)
 {
 	pthread_mutex_lock(&h->mu);
-	h->stage = stage;
+	h->done = stage + 1;
 	pthread_cond_broadcast(&h->cv);
 	pthread_mutex_unlock(&h->mu);
 }
 
+/* Wait until the helper has finished `stage`. */
 static void helper_wait(struct helper *h, int stage)
 {
 	pthread_mutex_lock(&h->mu);
-	while (h->stage < stage)
+	while (h->done <= stage)
 		pthread_cond_wait(&h->cv, &h->mu);
 	pthread_mutex_unlock(&h->mu);
 }
-
-static void wait_html(void *h) { helper_wait(h, STAGE_HTML); }
 
 static struct kc_report_text keep_text(struct kc_arena *a, const struct kc_buf *b)
 {
@@ -120,27 +132,33 @@ static void *helper_main(void *arg)
 	struct kc_report_figures *rf = h->j->rf;
 	struct kc_arena *a = &rf->helper_arena;
 	struct kc_buf b = KC_BUF_INIT;
-	kc_report_figures_derive(rf, a, h->from, h->to, 1);
+	int i;
+	while ((i = claim(h, STAGE_FIGURES, 1)) >= 0)
+		kc_report_figures_derive(rf, a, i, i + 1, 1);
 	helper_done(h, STAGE_FIGURES);
+	pthread_mutex_lock(&h->mu); /* a JSON object shows figures this thread may not have derived */
+	while (!h->figures_here)
+		pthread_cond_wait(&h->cv, &h->mu);
+	pthread_mutex_unlock(&h->mu);
 	struct kc_json_text *t = kc_json_text_open();
-	int failed = !t;
-	for (int i = h->from; i < h->to && !failed; i++) {
+	int failed = 0;
+	while (t && !failed && (i = claim(h, STAGE_JSON, 1)) >= 0) { /* without t, this thread takes them all */
 		if (rf->an->functions[i]->skip)
 			continue;
 		kc_buf_reset(&b);
 		failed = kc_json_text_function(t, &b, rf, i, h->j->m) < 0;
-		h->json[i - h->from] = keep_text(a, &b);
+		h->json[i] = keep_text(a, &b);
 	}
 	kc_json_text_close(t);
-	h->failed = failed;
+	h->failed = failed; /* read after helper_wait(STAGE_JSON): the mutex orders it */
 	helper_done(h, STAGE_JSON);
 	struct kc_html_sections *hs = kc_html_sections_open(rf, h->j->m, h->j->o);
-	for (int i = h->from; i < h->to && hs; i++) {
+	while (hs && (i = claim(h, STAGE_HTML, 1)) >= 0) {
 		if (rf->an->functions[i]->skip)
 			continue;
 		kc_buf_reset(&b);
 		kc_html_section(hs, &b, i);
-		h->html[i - h->from] = keep_text(a, &b);
+		h->html[i] = keep_text(a, &b);
 	}
 	kc_html_sections_close(hs);
 	kc_buf_release(&b);
@@ -151,37 +169,46 @@ static void *helper_main(void *arg)
 /* Reports of fewer functions are not worth a thread. */
 #define HELPER_MIN_FUNCTIONS 64
 
-/* Start a helper for the last functions when files are to be written and o->threads asks for
- * one, or leaves the choice (0) and there are enough functions and a second core. */
+/* Start a helper when files are to be written and o->threads asks for one, or leaves the choice (0) and
+ * there are enough functions and a second core. Without one, this thread claims every function. */
 static void helper_start(struct helper *h, const struct job *j, int wanted)
 {
 	const struct kc_analysis *an = j->rf->an;
 	int threads = j->o ? j->o->threads : 0;
 	memset(h, 0, sizeof *h);
 	h->j = j;
-	h->from = h->to = an->n_functions;
+	for (int st = 0; st < STAGE_N; st++)
+		h->back[st] = an->n_functions - 1;
+	pthread_mutex_init(&h->mu, NULL);
+	pthread_cond_init(&h->cv, NULL);
 	if (threads == 0)
 		threads = kc_report_n_functions(an) >= HELPER_MIN_FUNCTIONS && sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
 	if (!wanted || threads < 2 || an->n_functions < 2)
 		return;
-	h->from = an->n_functions * 9 / 20; /* the helper takes more: this thread also writes the files */
-	h->json = KC_NEW_N(&j->rf->helper_arena, struct kc_report_text, h->to - h->from);
-	h->html = KC_NEW_N(&j->rf->helper_arena, struct kc_report_text, h->to - h->from);
-	pthread_mutex_init(&h->mu, NULL);
-	pthread_cond_init(&h->cv, NULL);
+	h->json = KC_NEW_N(&j->rf->helper_arena, struct kc_report_text, an->n_functions);
+	h->html = KC_NEW_N(&j->rf->helper_arena, struct kc_report_text, an->n_functions);
 	h->running = pthread_create(&h->thread, NULL, helper_main, h) == 0;
-	if (!h->running) { /* render everything here */
-		pthread_mutex_destroy(&h->mu);
-		pthread_cond_destroy(&h->cv);
-		h->from = h->to;
-	}
 }
 
-static void helper_join(struct helper *h)
+/* Derive the figures this thread takes, then let the helper go on to the texts. */
+static void figures_here(struct helper *h)
 {
-	if (!h->running)
-		return;
-	pthread_join(h->thread, NULL);
+	struct kc_report_figures *rf = h->j->rf;
+	int i;
+	while ((i = claim(h, STAGE_FIGURES, 0)) >= 0)
+		kc_report_figures_derive(rf, &rf->arena, i, i + 1, 1);
+	pthread_mutex_lock(&h->mu);
+	h->figures_here = 1;
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+	if (h->running)
+		helper_wait(h, STAGE_FIGURES); /* the page's summary and the outputs below show every function */
+}
+
+static void helper_finish(struct helper *h)
+{
+	if (h->running)
+		pthread_join(h->thread, NULL);
 	pthread_mutex_destroy(&h->mu);
 	pthread_cond_destroy(&h->cv);
 	h->running = 0;
@@ -190,28 +217,32 @@ static void helper_join(struct helper *h)
 /* Render one file into the sink: 0, or -1 when it could not be built (out of memory). */
 typedef int render_fn(struct kc_report_sink *s, const struct job *j);
 
-/* report.json with the helper's functions' objects taken from it. */
+/* report.json: this thread's functions rendered here, then the helper's taken from it. */
 static int json_with_helper(struct kc_report_sink *s, const struct job *j)
 {
 	struct helper *h = j->helper;
 	const struct kc_analysis *an = j->rf->an;
 	struct kc_json_text *t = kc_json_text_open();
-	int rc = t ? kc_json_text_head(t, s->b, j->rf, j->m, j->o) : -1, n = 0, waited = 0;
-	for (int i = 0; i < an->n_functions && rc == 0; i++) {
+	int rc = t ? kc_json_text_head(t, s->b, j->rf, j->m, j->o) : -1, n = 0, i, next = 0;
+	while (rc == 0 && (i = claim(h, STAGE_JSON, 0)) >= 0) {
+		next = i + 1;
 		if (an->functions[i]->skip)
 			continue;
 		if (n++)
 			kc_buf_add(s->b, ", ", 2);
-		if (i < h->from) {
-			rc = kc_json_text_function(t, s->b, j->rf, i, j->m);
-		} else {
-			if (!waited++)
-				helper_wait(h, STAGE_JSON);
-			if (h->failed)
-				rc = -1; /* out of memory in the helper: its texts stop short */
-			else
-				kc_buf_add(s->b, h->json[i - h->from].s, h->json[i - h->from].len);
-		}
+		rc = kc_json_text_function(t, s->b, j->rf, i, j->m);
+		kc_report_drain(s, 0);
+	}
+	if (rc == 0) {
+		helper_wait(h, STAGE_JSON);
+		rc = h->failed ? -1 : 0; /* out of memory in the helper: its texts stop short */
+	}
+	for (i = next; i < an->n_functions && rc == 0; i++) {
+		if (an->functions[i]->skip)
+			continue;
+		if (n++)
+			kc_buf_add(s->b, ", ", 2);
+		kc_buf_add(s->b, h->json[i].s, h->json[i].len);
 		kc_report_drain(s, 0);
 	}
 	kc_buf_puts(s->b, "]\n}");
@@ -228,11 +259,13 @@ static int render_json(struct kc_report_sink *s, const struct job *j)
 	return 0;
 }
 
+static int claim_html(void *h) { return claim(h, STAGE_HTML, 0); }
+static void wait_html(void *h) { helper_wait(h, STAGE_HTML); }
+
 static int render_html(struct kc_report_sink *s, const struct job *j)
 {
-	const struct helper *h = j->helper;
-	struct kc_report_pieces pieces = {h ? h->from : 0, h ? h->to : 0, h ? h->html : NULL, wait_html,
-	                                  (void *)h};
+	struct helper *h = j->helper;
+	struct kc_report_pieces pieces = {claim_html, wait_html, h ? h->html : NULL, h};
 	kc_report_html_with(s, j->rf, j->m, j->o, h && h->running ? &pieces : NULL);
 	return 0;
 }
@@ -332,9 +365,7 @@ static int write_files(const char *dir, int dir_ok, struct job *j, const char **
 	kc_json_hooks(1); /* before the helper starts: it builds JSON objects too */
 	helper_start(&h, j, rc == 0);
 	j->helper = &h;
-	kc_report_figures_derive(j->rf, &j->rf->arena, 0, h.from, 1);
-	if (h.running)
-		helper_wait(&h, STAGE_FIGURES); /* the page's summary and the outputs below show every function */
+	figures_here(&h);
 	if (rc == 0)
 		rc = write_file(dir, "report.json", render_json, j, err);
 	if (h.running)
@@ -342,7 +373,12 @@ static int write_files(const char *dir, int dir_ok, struct job *j, const char **
 	kc_json_hooks(0);
 	if (rc == 0)
 		rc = write_file(dir, "index.html", render_html, j, err);
-	helper_join(&h);
+	if (h.running && rc < 0) { /* nobody will write the sections: take them all, so the helper stops */
+		pthread_mutex_lock(&h.mu);
+		h.front[STAGE_HTML] = h.back[STAGE_HTML] + 1;
+		pthread_mutex_unlock(&h.mu);
+	}
+	helper_finish(&h);
 	j->helper = NULL;
 	if (rc == 0)
 		rc = write_file(dir, "summary.md", render_markdown, j, err);
