@@ -142,7 +142,7 @@ static void *helper_main(void *arg)
 	pthread_mutex_unlock(&h->mu);
 	struct kc_json_text *t = kc_json_text_open();
 	int failed = 0;
-	while (t && !failed && (i = claim(h, STAGE_JSON, 1)) >= 0) { /* without t, this thread takes them all */
+	while (t && !failed && (i = claim(h, STAGE_JSON, 1)) >= 0) { /* without t, the main thread takes them all */
 		if (rf->an->functions[i]->skip)
 			continue;
 		kc_buf_reset(&b);
