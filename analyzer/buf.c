@@ -1,6 +1,7 @@
 /* buf.c — growable byte buffer. Aborts on out-of-memory like the arena. */
 #include "buf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,33 @@ static void grow(struct kc_buf *b, size_t extra)
 	}
 	b->data = p;
 	b->cap = cap;
+}
+
+int kc_buf_read_file(struct kc_buf *b, const char *path, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	size_t start = b->len, n;
+	int rc = 0;
+	do {
+		grow(b, 64 * 1024); /* room for a large read; doubles the storage as the file goes on */
+		n = fread(b->data + b->len, 1, b->cap - b->len - 1, f);
+		b->len += n;
+		b->data[b->len] = '\0';
+		if (b->len - start > max) {
+			errno = EFBIG;
+			rc = -1;
+		}
+	} while (n > 0 && rc == 0);
+	if (rc == 0 && ferror(f)) {
+		errno = errno ? errno : EIO;
+		rc = -1;
+	}
+	int saved = errno;
+	fclose(f);
+	errno = saved;
+	return rc;
 }
 
 void kc_buf_reserve(struct kc_buf *b, size_t cap)

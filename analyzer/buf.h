@@ -19,6 +19,9 @@ void kc_buf_printf(struct kc_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+/* Append the whole of file `path` (at most `max` bytes). 0, or -1 with errno set: the file cannot be opened
+ * or read, or it is larger than max (EFBIG); b then holds what was read. */
+int kc_buf_read_file(struct kc_buf *b, const char *path, size_t max);
 /* Make the storage at least `cap` bytes (contents kept). */
 void kc_buf_reserve(struct kc_buf *b, size_t cap);
 /* Empty the buffer, keeping its storage. */

@@ -48,17 +48,12 @@ static int parse_pct(const char *s, double *out)
 
 static cJSON *load(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	struct kc_buf b = KC_BUF_INIT;
+	if (kc_buf_read_file(&b, path, (size_t)-1) < 0) {
 		fprintf(stderr, "kcost diff: error: cannot open '%s': %s\n", path, strerror(errno));
+		kc_buf_release(&b);
 		return NULL;
 	}
-	struct kc_buf b = KC_BUF_INIT;
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		kc_buf_add(&b, chunk, n);
-	fclose(f);
 	const char *end = NULL;
 	cJSON *doc = cJSON_ParseWithOpts(kc_buf_str(&b), &end, 1);
 	if (!doc)

@@ -640,20 +640,12 @@ static const struct source *source_get(struct html *h, const char *path)
 	s->path = path;
 	s->next = h->sources;
 	h->sources = s;
-	FILE *in = fopen(path, "rb");
-	if (!in)
-		return s;
 	struct kc_buf text = KC_BUF_INIT;
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, in)) > 0 && text.len <= MAX_SOURCE_BYTES)
-		kc_buf_add(&text, chunk, n);
-	if (!ferror(in) && text.len <= MAX_SOURCE_BYTES) {
+	if (kc_buf_read_file(&text, path, MAX_SOURCE_BYTES) == 0) {
 		s->text = kc_arena_strndup(h->a, kc_buf_str(&text), text.len);
 		s->len = text.len;
 		index_lines(h->a, s);
 	}
-	fclose(in);
 	kc_buf_release(&text);
 	return s;
 }

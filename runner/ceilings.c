@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bandwidth.h"
+#include "buf.h"
 
 static double now(void)
 {
@@ -360,26 +361,11 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 	return ok ? 0 : -1;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *text = NULL;
-	long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-	if (size >= 0 && size < (1L << 24) && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1))) {
-		size_t got = fread(text, 1, (size_t)size, f);
-		text[got] = '\0';
-	}
-	fclose(f);
-	return text;
-}
-
 static int load_cache(struct kc_arena *a, const char *path, const char *key, struct kc_machine *m)
 {
-	char *text = slurp(path);
-	cJSON *j = text ? cJSON_Parse(text) : NULL;
-	free(text);
+	struct kc_buf text = KC_BUF_INIT;
+	cJSON *j = kc_buf_read_file(&text, path, (size_t)1 << 24) == 0 ? cJSON_Parse(kc_buf_str(&text)) : NULL;
+	kc_buf_release(&text);
 	int rc = j ? kc_ceilings_from_json(a, j, key, m) : -1;
 	cJSON_Delete(j);
 	return rc;

@@ -105,14 +105,8 @@ static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_spa
 		t->why = kc_arena_printf(r->a, "cachegrind run (%s) failed: %s", t->mode, failure);
 		return;
 	}
-	FILE *fp = fopen(t->out, "r");
 	struct kc_buf text = KC_BUF_INIT;
-	char chunk[4096];
-	size_t got;
-	while (fp && (got = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		kc_buf_add(&text, chunk, got);
-	if (fp)
-		fclose(fp);
+	kc_buf_read_file(&text, t->out, (size_t)-1); /* a missing file parses as empty: kc_cachegrind_parse says so */
 	const char *why;
 	if (kc_cachegrind_parse(kc_buf_str(&text), &t->c, &why) < 0)
 		t->why = kc_arena_printf(r->a, "cannot read %s: %s", t->out, why);

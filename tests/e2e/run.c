@@ -1,4 +1,5 @@
 /* run.c — process and file helpers for the end-to-end tests. */
+#include "buf.h"
 #include "run.h"
 
 #include <fcntl.h>
@@ -15,21 +16,12 @@
 
 char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	if (!s || fread(s, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		free(s);
+	struct kc_buf b = KC_BUF_INIT;
+	if (kc_buf_read_file(&b, path, (size_t)-1) < 0) {
+		kc_buf_release(&b);
 		return NULL;
 	}
-	s[n] = '\0';
-	fclose(f);
-	return s;
+	return kc_buf_detach(&b);
 }
 
 const char *scratch_dir(const char *name)

@@ -1,12 +1,17 @@
 /* test_poly.c — unit tests of the polynomial algebra: canonical form, Faulhaber sums, overflow, and the
  * formatting contract of poly.h. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arena.h"
 #include "buf.h"
@@ -131,6 +136,40 @@ static void test_arena_mark_reset(void **state)
 	assert_true(all_zero(p, 4096));
 	kc_arena_release(&a);
 	assert_null(a.head);
+}
+
+/* A whole file into a buffer: its bytes (NULs and all), an empty file, a cap, a missing file. */
+static void test_buf_read_file(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/kc_test_buf_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	struct kc_buf b = KC_BUF_INIT, big = KC_BUF_INIT;
+	for (int i = 0; i < 100000; i++)
+		kc_buf_putc(&big, (char)(i % 251));
+	assert_int_equal(write(fd, big.data, big.len), (ssize_t)big.len);
+	close(fd);
+	kc_buf_puts(&b, "head:");
+	assert_int_equal(kc_buf_read_file(&b, path, 100000), 0);
+	assert_int_equal(b.len, 5 + 100000);
+	assert_memory_equal(b.data + 5, big.data, 100000);
+	assert_int_equal(b.data[b.len], '\0');
+	kc_buf_reset(&b);
+	errno = 0;
+	assert_int_equal(kc_buf_read_file(&b, path, 99999), -1);
+	assert_int_equal(errno, EFBIG);
+	FILE *f = fopen(path, "w");
+	fclose(f);
+	kc_buf_reset(&b);
+	assert_int_equal(kc_buf_read_file(&b, path, 10), 0);
+	assert_int_equal(b.len, 0);
+	assert_string_equal(kc_buf_str(&b), "");
+	remove(path);
+	assert_int_equal(kc_buf_read_file(&b, path, 10), -1);
+	assert_int_equal(errno, ENOENT);
+	kc_buf_release(&b);
+	kc_buf_release(&big);
 }
 
 /* A copy is equal and lives in the other arena; zero is one shared constant. */
@@ -692,6 +731,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena_mark_reset),
 		cmocka_unit_test(test_copy_and_zero),
+		cmocka_unit_test(test_buf_read_file),
 		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_canonical_order),

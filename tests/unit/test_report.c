@@ -458,14 +458,8 @@ static char *slurp(const char *dir, const char *name, size_t *len)
 {
 	char path[256];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
 	struct kc_buf b = KC_BUF_INIT;
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		kc_buf_add(&b, chunk, n);
-	fclose(f);
+	assert_int_equal(kc_buf_read_file(&b, path, (size_t)-1), 0);
 	*len = b.len;
 	return kc_buf_detach(&b);
 }
