@@ -281,6 +281,23 @@ void kc_report_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *
 	kc_figure_of(m, f, size, out);
 }
 
+int kc_report_each_piece(const struct kc_report_pieces *p, const struct kc_analysis *an,
+                         int (*emit)(void *ctx, int i, const struct kc_report_text *text), void *ctx)
+{
+	int i, next = 0, rc = 0;
+	while (rc >= 0 && p && (i = p->claim(p->ctx)) >= 0) { /* ours, from the first */
+		next = i + 1;
+		if (!an->functions[i]->skip)
+			rc = emit(ctx, i, NULL);
+	}
+	if (p)
+		p->wait(p->ctx); /* even after a failure: the other thread is done with its pieces */
+	for (i = next; i < an->n_functions && rc >= 0; i++)
+		if (!an->functions[i]->skip)
+			rc = emit(ctx, i, p && p->text[i].s ? &p->text[i] : NULL);
+	return rc < 0 ? rc : 0;
+}
+
 int kc_report_n_functions(const struct kc_analysis *an)
 {
 	int n = 0;

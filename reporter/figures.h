@@ -112,27 +112,9 @@ void kc_report_drain(struct kc_report_sink *s, int all);
 /* The outputs of report.h from figures already derived (kc_report_write shares one set among all of them). */
 struct cJSON *kc_report_json_with(struct kc_report_figures *rf, const struct kc_measurements *m,
                                   const struct kc_report_opts *o);
-/* report.json's text (without the final newline), the same bytes as cJSON_Print of kc_report_json_with's
- * document; built and printed one function at a time, so a large report never holds the whole tree. 0, or
- * -1 on out-of-memory (the sink then holds a partial text). */
-int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
-                        const struct kc_report_opts *o);
-/* report.json's text in pieces, for writers that split the functions among threads. kc_json_hooks(1) makes
- * cJSON allocate from the writing thread's scratch memory (and 0 undoes it): set it around the whole
- * writing, while no other code uses cJSON. Each thread opens its own kc_json_text. _head appends the text up
- * to the "functions" array's '[', _function one function's object (no separator: ", " goes between them),
- * and the text ends with "]\n}". The _head and _function calls return 0, or -1 on out-of-memory. */
-struct kc_json_text;
-void kc_json_hooks(int on);
-struct kc_json_text *kc_json_text_open(void);
-void kc_json_text_close(struct kc_json_text *t);
-int kc_json_text_head(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf,
-                      const struct kc_measurements *m, const struct kc_report_opts *o);
-int kc_json_text_function(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf, int i,
-                          const struct kc_measurements *m);
-/* Sections of functions that another thread renders: this thread renders the functions claim(ctx) hands it,
- * in order from the first, until it returns -1; after wait(ctx), text[i] holds function i's section for
- * every later function (s NULL: render it here). */
+/* Functions of an output that another thread renders. The writing thread renders the functions claim(ctx)
+ * hands it, in order from the first, until it returns -1; after wait(ctx), text[i] holds function i's
+ * piece (JSON object or HTML section) for every later function (s NULL: the writing thread renders it). */
 struct kc_report_text {
 	const char *s;
 	size_t len;
@@ -143,6 +125,31 @@ struct kc_report_pieces {
 	const struct kc_report_text *text;
 	void *ctx;
 };
+
+/* Go through the reported functions of an (skipped ones left out) in order, calling emit(ctx, i, text) with
+ * text NULL for those this thread renders (those p->claim hands it, or all when p is NULL), and after
+ * p->wait with the other thread's text of the rest (NULL where it has none). Stops at the first emit that
+ * returns < 0 and returns that, else 0. */
+int kc_report_each_piece(const struct kc_report_pieces *p, const struct kc_analysis *an,
+                         int (*emit)(void *ctx, int i, const struct kc_report_text *text), void *ctx);
+
+/* report.json's text (without the final newline), the same bytes as cJSON_Print of kc_report_json_with's
+ * document; built and printed one function at a time, so a large report never holds the whole tree. The
+ * objects of pieces' functions come from pieces (p may be NULL). 0, or -1 on out-of-memory (the sink then
+ * holds a partial text). */
+int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
+                        const struct kc_report_opts *o, const struct kc_report_pieces *p);
+
+/* One function's object, for a thread that renders some of them. kc_json_hooks(1) makes cJSON allocate from
+ * the building thread's scratch memory (and 0 undoes it): set it around the whole writing, while no other
+ * code uses cJSON. Each thread opens its own kc_json_text; kc_json_text_function appends function i's object
+ * (no separator: ", " goes between them) and returns 0, or -1 on out-of-memory. */
+struct kc_json_text;
+void kc_json_hooks(int on);
+struct kc_json_text *kc_json_text_open(void);
+void kc_json_text_close(struct kc_json_text *t);
+int kc_json_text_function(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf, int i,
+                          const struct kc_measurements *m);
 /* The page; the sections of pieces' functions (when pieces is not NULL) come from pieces. */
 void kc_report_html_with(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
                          const struct kc_report_opts *o, const struct kc_report_pieces *pieces);

@@ -1033,27 +1033,27 @@ static void section(struct kc_buf *b, struct html *h, int i)
 	kc_arena_reset(h->fa, mark);
 }
 
+struct section_writer {
+	struct kc_buf *b;
+	struct html *h;
+};
+
+/* Function i's section: the other thread's text, or rendered here. */
+static int emit_section(void *ctx, int i, const struct kc_report_text *text)
+{
+	struct section_writer *w = ctx;
+	if (text)
+		kc_buf_add(w->b, text->s, text->len);
+	else
+		section(w->b, w->h, i);
+	kc_report_drain(w->h->sink, 0);
+	return 0;
+}
+
 static void slot_functions(struct kc_buf *b, struct html *h)
 {
-	const struct kc_report_pieces *p = h->pieces;
-	int i = 0, next = 0;
-	while (p && (i = p->claim(p->ctx)) >= 0) { /* ours, from the first */
-		next = i + 1;
-		if (!h->an->functions[i]->skip)
-			section(b, h, i);
-		kc_report_drain(h->sink, 0);
-	}
-	if (p)
-		p->wait(p->ctx);
-	for (i = next; i < h->an->n_functions; i++) { /* the helper's, or every one without a helper */
-		if (h->an->functions[i]->skip)
-			continue;
-		if (p && p->text[i].s)
-			kc_buf_add(b, p->text[i].s, p->text[i].len);
-		else
-			section(b, h, i);
-		kc_report_drain(h->sink, 0);
-	}
+	struct section_writer w = {b, h};
+	kc_report_each_piece(h->pieces, h->an, emit_section, &w);
 }
 
 static void slot_version(struct kc_buf *b, struct html *h)

@@ -708,8 +708,9 @@ static const char *print_into(cJSON *item, struct kc_buf *text)
 	return NULL;
 }
 
-int kc_json_text_head(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf,
-                      const struct kc_measurements *m, const struct kc_report_opts *o)
+/* The document's text up to the "functions" array's '['. */
+static int json_text_head(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf,
+                          const struct kc_measurements *m, const struct kc_report_opts *o)
 {
 	static const char empty_tail[] = "[]\n}"; /* how the printed root ends: "functions" comes last */
 	struct kc_arena_mark mark = kc_arena_mark(&t->heap);
@@ -750,23 +751,41 @@ int kc_json_text_function(struct kc_json_text *t, struct kc_buf *out, struct kc_
 	return printed ? 0 : -1;
 }
 
-int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
-                        const struct kc_report_opts *o)
+struct json_writer {
+	struct kc_report_sink *s;
+	struct kc_json_text *t;
+	struct kc_report_figures *rf;
+	const struct kc_measurements *m;
+	int n; /* objects written */
+};
+
+/* Function i's object after its separator: the other thread's text, or built here. */
+static int emit_object(void *ctx, int i, const struct kc_report_text *text)
 {
-	const struct kc_analysis *an = rf->an;
+	struct json_writer *w = ctx;
+	int rc = 0;
+	if (w->n++)
+		kc_buf_add(w->s->b, ", ", 2);
+	if (text)
+		kc_buf_add(w->s->b, text->s, text->len);
+	else
+		rc = kc_json_text_function(w->t, w->s->b, w->rf, i, w->m);
+	kc_report_drain(w->s, 0);
+	return rc;
+}
+
+int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
+                        const struct kc_report_opts *o, const struct kc_report_pieces *p)
+{
 	kc_json_hooks(1);
-	struct kc_json_text *t = kc_json_text_open();
-	int rc = t ? kc_json_text_head(t, s->b, rf, m, o) : -1, n = 0;
-	for (int i = 0; i < an->n_functions && rc == 0; i++) {
-		if (an->functions[i]->skip)
-			continue;
-		if (n++)
-			kc_buf_add(s->b, ", ", 2);
-		rc = kc_json_text_function(t, s->b, rf, i, m);
-		kc_report_drain(s, 0);
-	}
+	struct json_writer w = {s, kc_json_text_open(), rf, m, 0};
+	int rc = w.t ? json_text_head(w.t, s->b, rf, m, o) : -1;
+	if (rc == 0)
+		rc = kc_report_each_piece(p, rf->an, emit_object, &w);
+	else if (p)
+		p->wait(p->ctx);
 	kc_buf_puts(s->b, "]\n}");
-	kc_json_text_close(t);
+	kc_json_text_close(w.t);
 	kc_json_hooks(0);
 	return rc;
 }

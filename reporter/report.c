@@ -82,7 +82,6 @@ struct helper {
 	int front[STAGE_N], back[STAGE_N]; /* per stage, the next function for this thread and for the helper */
 	int done;                     /* the helper's stages finished (STAGE_N: all) */
 	int figures_here;             /* this thread has derived all the figures it took */
-	int failed;                   /* out of memory while building a JSON object */
 	struct kc_report_text *json;  /* [n_functions]: the helper's texts, in rf->helper_arena (s NULL elsewhere) */
 	struct kc_report_text *html;
 };
@@ -140,17 +139,18 @@ static void *helper_main(void *arg)
 	while (!h->figures_here)
 		pthread_cond_wait(&h->cv, &h->mu);
 	pthread_mutex_unlock(&h->mu);
+	/* out of memory (no t, or an object that could not be built): stop here, the main thread renders what
+	 * has no text */
 	struct kc_json_text *t = kc_json_text_open();
-	int failed = 0;
-	while (t && !failed && (i = claim(h, STAGE_JSON, 1)) >= 0) { /* without t, the main thread takes them all */
+	while (t && (i = claim(h, STAGE_JSON, 1)) >= 0) {
 		if (rf->an->functions[i]->skip)
 			continue;
 		kc_buf_reset(&b);
-		failed = kc_json_text_function(t, &b, rf, i, h->j->m) < 0;
+		if (kc_json_text_function(t, &b, rf, i, h->j->m) < 0)
+			break;
 		h->json[i] = keep_text(a, &b);
 	}
 	kc_json_text_close(t);
-	h->failed = failed; /* read after helper_wait(STAGE_JSON): the mutex orders it */
 	helper_done(h, STAGE_JSON);
 	struct kc_html_sections *hs = kc_html_sections_open(rf, h->j->m, h->j->o);
 	while (hs && (i = claim(h, STAGE_HTML, 1)) >= 0) {
@@ -217,56 +217,36 @@ static void helper_finish(struct helper *h)
 /* Render one file into the sink: 0, or -1 when it could not be built (out of memory). */
 typedef int render_fn(struct kc_report_sink *s, const struct job *j);
 
-/* report.json: this thread's functions rendered here, then the helper's taken from it. */
-static int json_with_helper(struct kc_report_sink *s, const struct job *j)
+/* This thread's side of the helper's stages, for kc_report_pieces. */
+static int claim_json(void *h) { return claim(h, STAGE_JSON, 0); }
+static void wait_json(void *h) { helper_wait(h, STAGE_JSON); }
+static int claim_html(void *h) { return claim(h, STAGE_HTML, 0); }
+static void wait_html(void *h) { helper_wait(h, STAGE_HTML); }
+
+/* The helper's texts of one stage, or NULL without a helper. */
+static const struct kc_report_pieces *pieces(const struct job *j, struct kc_report_pieces *p, int stage)
 {
 	struct helper *h = j->helper;
-	const struct kc_analysis *an = j->rf->an;
-	struct kc_json_text *t = kc_json_text_open();
-	int rc = t ? kc_json_text_head(t, s->b, j->rf, j->m, j->o) : -1, n = 0, i, next = 0;
-	while (rc == 0 && (i = claim(h, STAGE_JSON, 0)) >= 0) {
-		next = i + 1;
-		if (an->functions[i]->skip)
-			continue;
-		if (n++)
-			kc_buf_add(s->b, ", ", 2);
-		rc = kc_json_text_function(t, s->b, j->rf, i, j->m);
-		kc_report_drain(s, 0);
-	}
-	if (rc == 0) {
-		helper_wait(h, STAGE_JSON);
-		rc = h->failed ? -1 : 0; /* out of memory in the helper: its texts stop short */
-	}
-	for (i = next; i < an->n_functions && rc == 0; i++) {
-		if (an->functions[i]->skip)
-			continue;
-		if (n++)
-			kc_buf_add(s->b, ", ", 2);
-		kc_buf_add(s->b, h->json[i].s, h->json[i].len);
-		kc_report_drain(s, 0);
-	}
-	kc_buf_puts(s->b, "]\n}");
-	kc_json_text_close(t);
-	return rc;
+	if (!h || !h->running)
+		return NULL;
+	*p = stage == STAGE_JSON ? (struct kc_report_pieces){claim_json, wait_json, h->json, h}
+	                         : (struct kc_report_pieces){claim_html, wait_html, h->html, h};
+	return p;
 }
 
 static int render_json(struct kc_report_sink *s, const struct job *j)
 {
-	int rc = j->helper && j->helper->running ? json_with_helper(s, j) : kc_report_json_text(s, j->rf, j->m, j->o);
-	if (rc < 0)
+	struct kc_report_pieces p;
+	if (kc_report_json_text(s, j->rf, j->m, j->o, pieces(j, &p, STAGE_JSON)) < 0)
 		return -1;
 	kc_buf_putc(s->b, '\n'); /* the file ends with a newline */
 	return 0;
 }
 
-static int claim_html(void *h) { return claim(h, STAGE_HTML, 0); }
-static void wait_html(void *h) { helper_wait(h, STAGE_HTML); }
-
 static int render_html(struct kc_report_sink *s, const struct job *j)
 {
-	struct helper *h = j->helper;
-	struct kc_report_pieces pieces = {claim_html, wait_html, h ? h->html : NULL, h};
-	kc_report_html_with(s, j->rf, j->m, j->o, h && h->running ? &pieces : NULL);
+	struct kc_report_pieces p;
+	kc_report_html_with(s, j->rf, j->m, j->o, pieces(j, &p, STAGE_HTML));
 	return 0;
 }
 
