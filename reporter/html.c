@@ -11,19 +11,7 @@
 #include "roofline.h"
 #include "templates.h"
 
-#define MAX_SOURCE_BYTES (8u << 20) /* larger files are not shown */
 #define MAX_SOURCE_LINES 2000       /* per function */
-
-/* A source file read for the listings, once per report, with where each line begins: a file of many
- * functions is not rescanned from its first line for each one. */
-struct source {
-	const char *path;
-	const char *text; /* NULL when it could not be read */
-	size_t len;
-	size_t *line_begin; /* offset of line k + 1 in text, for k < n_lines */
-	unsigned n_lines;
-	struct source *next;
-};
 
 struct html {
 	struct kc_arena *a;
@@ -37,7 +25,6 @@ struct html {
 	const struct kc_report_pieces *pieces; /* sections another thread renders, or NULL */
 	int fn;                      /* index in an->functions of the function whose section is being written */
 	int legend_fn;               /* the function whose dataflow comes first: the legend precedes it */
-	struct source *sources;
 };
 
 /* The function whose section shows the first dataflow, or -1 (see fn_dataflow). */
@@ -610,46 +597,6 @@ static void fn_sizes(struct kc_buf *b, const struct kc_function *f)
 	kc_buf_puts(b, shown ? "</p>\n" : "none (no size symbols)</p>\n");
 }
 
-/* Lines as the listing counts them: each '\n' ends one, and a last line may lack it. */
-static void index_lines(struct kc_arena *a, struct source *s)
-{
-	const char *end = s->text + s->len;
-	unsigned n = 0;
-	for (const char *p = s->text; p < end; n++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		p = nl ? nl + 1 : end;
-	}
-	s->line_begin = KC_NEW_N(a, size_t, n + 1);
-	s->n_lines = n;
-	n = 0;
-	for (const char *p = s->text; p < end; n++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		s->line_begin[n] = (size_t)(p - s->text);
-		p = nl ? nl + 1 : end;
-	}
-}
-
-/* The file at path, read once per report; NULL text when unreadable or too large. */
-static const struct source *source_get(struct html *h, const char *path)
-{
-	struct source *s;
-	for (s = h->sources; s; s = s->next)
-		if (strcmp(s->path, path) == 0)
-			return s;
-	s = KC_NEW(h->a, struct source);
-	s->path = path;
-	s->next = h->sources;
-	h->sources = s;
-	struct kc_buf text = KC_BUF_INIT;
-	if (kc_buf_read_file(&text, path, MAX_SOURCE_BYTES) == 0) {
-		s->text = kc_arena_strndup(h->a, kc_buf_str(&text), text.len);
-		s->len = text.len;
-		index_lines(h->a, s);
-	}
-	kc_buf_release(&text);
-	return s;
-}
-
 /* What one nest costs, shown beside its lines. */
 static void nest_note(struct kc_buf *b, const struct html *h, const struct kc_function *f, int i)
 {
@@ -755,7 +702,7 @@ static void source_row(struct kc_buf *b, const struct html *h, const struct kc_f
 static void fn_source(struct kc_buf *b, struct html *h, const struct kc_function *f)
 {
 	unsigned first, last, line;
-	const struct source *src = f->loc.file ? source_get(h, f->loc.file) : NULL;
+	const struct kc_report_source *src = f->loc.file ? kc_report_source(h->rf, f->loc.file) : NULL;
 	fn_lines(f, &first, &last);
 	kc_buf_puts(b, "<h3>Source and per-nest counts</h3>\n");
 	if (!src || !src->text || !first) {
