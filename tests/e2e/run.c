@@ -14,6 +14,15 @@
 #error "KCOST_BIN must name the built kcost binary"
 #endif
 
+void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "cannot write %s\n", path);
+		abort();
+	}
+}
+
 char *slurp(const char *path)
 {
 	struct kc_buf b = KC_BUF_INIT;

@@ -17,6 +17,8 @@ struct run run_kcost(const char *const *args);
 struct run run_kcost_in(const char *dir, const char *const *args);
 void run_release(struct run *r);
 
+/* Write text to the file at path (created or truncated); aborts the test when it cannot. */
+void write_text(const char *path, const char *text);
 /* Read a whole file (NULL if missing); free() the result. */
 char *slurp(const char *path);
 

@@ -79,13 +79,9 @@ static void locations_count_every_kind_of_line_end(void **state)
 	(void)state;
 	char path[8400];
 	snprintf(path, sizeof path, "%s/endings.c", scratch_dir("line-endings"));
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	fputs("void f(int n, float *x)\r\n{\r\n\tfor (int i = 0; i < n; i++)\r\n\t\tx[i] = x[i] * 2.0f;\r\n"
-	      "\tfor (int i = 0; i < x[0]; i++) x[i] += 1;\r\n}\r\n"
-	      "void g(int n, float *y) {\r  for (int j = 0; j < y[1]; j++)\r    y[j] = y[j] * y[j]; }\r",
-	      f);
-	fclose(f);
+	write_text(path, "void f(int n, float *x)\r\n{\r\n\tfor (int i = 0; i < n; i++)\r\n\t\tx[i] = x[i] * 2.0f;\r\n"
+	                 "\tfor (int i = 0; i < x[0]; i++) x[i] += 1;\r\n}\r\n"
+	                 "void g(int n, float *y) {\r  for (int j = 0; j < y[1]; j++)\r    y[j] = y[j] * y[j]; }\r");
 	struct run r = RUN("--no-run", "--quiet", "-o", scratch_dir("line-endings-out"), path);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "endings.c:5:2: warning: loop bounds of 'i'"));

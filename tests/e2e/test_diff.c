@@ -107,15 +107,9 @@ static void bad_input_is_a_clear_error(void **state)
 	snprintf(bad, sizeof bad, "%s/bad.json", dir);
 	snprintf(foreign, sizeof foreign, "%s/foreign.json", dir);
 	snprintf(future, sizeof future, "%s/future.json", dir);
-	FILE *f = fopen(bad, "w");
-	fputs("{\"schema\": 1, \"functions\": [", f);
-	fclose(f);
-	f = fopen(foreign, "w");
-	fputs("{\"name\": \"package.json\", \"version\": \"1.0.0\"}", f);
-	fclose(f);
-	f = fopen(future, "w");
-	fputs("{\"schema\": 2, \"functions\": []}", f);
-	fclose(f);
+	write_text(bad, "{\"schema\": 1, \"functions\": [");
+	write_text(foreign, "{\"name\": \"package.json\", \"version\": \"1.0.0\"}");
+	write_text(future, "{\"schema\": 2, \"functions\": []}");
 	struct run r = RUN("diff", bad, base_json);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "is not valid JSON"));

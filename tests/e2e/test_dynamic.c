@@ -59,14 +59,11 @@ static int spawn(const char *const *argv, const char *out_path, const char *err_
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static void write_text(const char *dir, const char *name, const char *text)
+static void write_in(const char *dir, const char *name, const char *text)
 {
 	char path[4200];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	write_text(path, text);
 }
 
 static int op_code(const char *line, int *code)
@@ -181,11 +178,11 @@ static void count_dynamically(const struct kc_analysis *an, const struct kc_func
 	struct kc_buf src = KC_BUF_INIT;
 	const char *why;
 	assert_int_equal(kc_harness_source(&src, abs, &plan, 1, &why), 0);
-	write_text(dir, "harness.c", kc_buf_str(&src));
+	write_in(dir, "harness.c", kc_buf_str(&src));
 	kc_buf_release(&src);
-	write_text(dir, "kcost_driver.c", (const char *)kc_harness_kcost_driver_c);
-	write_text(dir, "kcost_driver.h", (const char *)kc_harness_kcost_driver_h);
-	write_text(dir, "counter.c", counter_c);
+	write_in(dir, "kcost_driver.c", (const char *)kc_harness_kcost_driver_c);
+	write_in(dir, "kcost_driver.h", (const char *)kc_harness_kcost_driver_h);
+	write_in(dir, "counter.c", counter_c);
 	snprintf(path, sizeof path, "%s/harness.c", dir);
 	snprintf(ll, sizeof ll, "%s/harness.ll", dir);
 	snprintf(ll2, sizeof ll2, "%s/harness.counted.ll", dir);

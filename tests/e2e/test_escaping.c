@@ -55,10 +55,7 @@ static void no_output_carries_raw_markup(void **state)
 	snprintf(out, sizeof out, "%s/report", dir);
 	snprintf(src, sizeof src, "%s/k <b>&'|.c", src_dir);
 	assert_int_equal(mkdir_p(src_dir), 0);
-	FILE *f = fopen(src, "w");
-	assert_non_null(f);
-	fputs(kernel, f);
-	fclose(f);
+	write_text(src, kernel);
 	struct run r = run_kcost((const char *const[]){"--no-run", "--quiet", "-o", out, src, NULL});
 	assert_int_equal(r.status, 0);
 	run_release(&r);
