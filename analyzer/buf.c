@@ -50,6 +50,45 @@ int kc_buf_read_file(struct kc_buf *b, const char *path, size_t max)
 	return rc;
 }
 
+/* Just past the line end at text[i], or 0 when no line ends there. */
+static size_t line_end(const char *text, size_t len, size_t i)
+{
+	if (text[i] == '\n')
+		return i + 1;
+	if (text[i] == '\r')
+		return i + 1 < len && text[i + 1] == '\n' ? i + 2 : i + 1;
+	return 0;
+}
+
+size_t *kc_line_starts(const char *text, size_t len, unsigned *n)
+{
+	size_t *starts = NULL;
+	for (int pass = 0; pass < 2; pass++) { /* count, then fill */
+		size_t start = 0, e;
+		unsigned k = 0;
+		for (size_t i = 0; i < len; i++)
+			if ((e = line_end(text, len, i))) {
+				if (starts)
+					starts[k] = start;
+				k++;
+				start = e;
+				i = e - 1;
+			}
+		if (start < len) {
+			if (starts)
+				starts[k] = start;
+			k++;
+		}
+		if (starts) {
+			starts[k] = len;
+			*n = k;
+		} else if (!(starts = malloc(sizeof *starts * ((size_t)k + 1)))) {
+			return NULL;
+		}
+	}
+	return starts;
+}
+
 void kc_buf_reserve(struct kc_buf *b, size_t cap)
 {
 	if (cap > b->len + 1)

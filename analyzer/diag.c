@@ -1,9 +1,13 @@
 /* diag.c — compiler-style diagnostics (chibicc's error_tok, clang's caret line). */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "diag.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "buf.h"
 
 struct kc_diag *kc_diag_add(struct kc_arena *a, struct kc_diags *list, struct kc_loc loc, enum kc_severity sev,
                             const char *function, const char *fmt, ...)
@@ -43,28 +47,40 @@ const char *kc_severity_name(enum kc_severity sev)
 	return "error";
 }
 
-/* Copy line `line` (1-based) of `path` into buf without its newline; 0 if it cannot be read. */
+/* The file diagnostics were last printed from, with its lines: a run's diagnostics mostly come from one
+ * file, which is read once instead of once per diagnostic. Printing happens on one thread. */
+static struct {
+	char *path;
+	struct kc_buf text;
+	size_t *starts;
+	unsigned n;
+} last_source;
+
+/* Copy line `line` (1-based) of `path` into buf without its end (lines as clang counts them); 0 if it
+ * cannot be read. */
 static int read_source_line(const char *path, unsigned line, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	unsigned at = 1;
-	int c;
-	size_t len = 0;
-	while ((c = fgetc(f)) != EOF) {
-		if (at == line) {
-			if (c == '\n')
-				break;
-			if (len + 1 < size)
-				buf[len++] = (char)c;
-		} else if (c == '\n' && ++at > line) {
-			break;
-		}
+	if (!last_source.path || strcmp(last_source.path, path) != 0) {
+		free(last_source.path);
+		free(last_source.starts);
+		kc_buf_reset(&last_source.text);
+		last_source.path = strdup(path);
+		last_source.starts = NULL;
+		last_source.n = 0;
+		if (last_source.path && kc_buf_read_file(&last_source.text, path, (size_t)64 << 20) == 0)
+			last_source.starts = kc_line_starts(kc_buf_str(&last_source.text), last_source.text.len, &last_source.n);
 	}
-	fclose(f);
+	if (!last_source.starts || line < 1 || line > last_source.n)
+		return 0;
+	const char *s = last_source.text.data + last_source.starts[line - 1];
+	size_t len = last_source.starts[line] - last_source.starts[line - 1];
+	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+		len--;
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, s, len);
 	buf[len] = '\0';
-	return at == line;
+	return 1;
 }
 
 static const char *severity_color(enum kc_severity sev)

@@ -7,7 +7,6 @@
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
-#include <limits.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stddef.h>
@@ -67,7 +66,7 @@ struct fe {
 	const struct kc_analyze_opts *opts;
 	const char *path; /* the input as the user named it */
 	CXFile main_file;
-	unsigned *line_start;  /* offsets where the main file's lines begin (malloc'd), for location() */
+	size_t *line_start;    /* offsets where the main file's lines begin (kc_line_starts), for location() */
 	unsigned n_lines;
 	struct tu_func *funcs; /* the file's function definitions (malloc'd, grown by doubling) */
 	int n_funcs, cap_funcs;
@@ -179,23 +178,11 @@ static void index_main_file(struct fe *fe, CXTranslationUnit tu)
 	size_t size = 0;
 	const char *text = clang_getFileContents(tu, fe->main_file, &size);
 	free(fe->line_start);
-	fe->line_start = NULL;
 	fe->n_lines = 0;
-	if (!text || size >= UINT_MAX)
-		return;
-	/* lines end as clang's do: at "\n", "\r\n" or a lone "\r" */
-	unsigned n = 1;
-	for (size_t i = 0; i < size; i++)
-		n += text[i] == '\n' || (text[i] == '\r' && (i + 1 == size || text[i + 1] != '\n'));
-	fe->line_start = malloc(sizeof *fe->line_start * n);
+	fe->line_start = text ? kc_line_starts(text, size, &fe->n_lines) : NULL;
 	if (!fe->line_start)
-		return;
-	fe->line_start[fe->n_lines++] = 0;
-	for (size_t i = 0; i < size; i++)
-		if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == size || text[i + 1] != '\n')))
-			fe->line_start[fe->n_lines++] = (unsigned)(i + 1);
+		fe->n_lines = 0;
 }
-
 static struct kc_loc location(struct fe *fe, CXSourceLocation l)
 {
 	CXFile file;
@@ -212,7 +199,7 @@ static struct kc_loc location(struct fe *fe, CXSourceLocation l)
 				hi = mid - 1;
 		}
 		loc.line = lo + 1;
-		loc.col = offset - fe->line_start[lo] + 1;
+		loc.col = (unsigned)(offset - fe->line_start[lo] + 1);
 		return loc;
 	}
 	clang_getExpansionLocation(l, &file, &line, &col, NULL);

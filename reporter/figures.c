@@ -288,25 +288,6 @@ void kc_report_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *
 
 #define MAX_SOURCE_BYTES (8u << 20) /* larger files are not shown */
 
-/* Lines as the listing counts them: each '\n' ends one, and a last line may lack it. */
-static void index_lines(struct kc_arena *a, struct kc_report_source *s)
-{
-	const char *end = s->text + s->len;
-	unsigned n = 0;
-	for (const char *p = s->text; p < end; n++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		p = nl ? nl + 1 : end;
-	}
-	s->line_begin = KC_NEW_N(a, size_t, n + 1);
-	s->n_lines = n;
-	n = 0;
-	for (const char *p = s->text; p < end; n++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		s->line_begin[n] = (size_t)(p - s->text);
-		p = nl ? nl + 1 : end;
-	}
-}
-
 const struct kc_report_source *kc_report_source(struct kc_report_figures *rf, const char *path)
 {
 	struct kc_report_source *s;
@@ -320,10 +301,14 @@ const struct kc_report_source *kc_report_source(struct kc_report_figures *rf, co
 		s->path = kc_arena_strdup(a, path);
 		s->next = rf->sources;
 		rf->sources = s;
-		if (kc_buf_read_file(&text, path, MAX_SOURCE_BYTES) == 0) {
+		size_t *starts;
+		if (kc_buf_read_file(&text, path, MAX_SOURCE_BYTES) == 0 &&
+		    (starts = kc_line_starts(text.data, text.len, &s->n_lines))) {
 			s->text = kc_arena_strndup(a, kc_buf_str(&text), text.len);
 			s->len = text.len;
-			index_lines(a, s);
+			s->line_begin = KC_NEW_N(a, size_t, s->n_lines + 1);
+			memcpy(s->line_begin, starts, sizeof *starts * (s->n_lines + 1));
+			free(starts);
 		}
 		kc_buf_release(&text);
 	}

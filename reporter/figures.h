@@ -80,7 +80,7 @@ struct kc_report_source {
 	const char *path;
 	const char *text; /* NULL when it could not be read (or is larger than 8 MiB) */
 	size_t len;
-	size_t *line_begin; /* offset of line k + 1 in text, for k < n_lines */
+	size_t *line_begin; /* offset of line k + 1 in text, for k < n_lines; line_begin[n_lines] = len */
 	unsigned n_lines;
 	struct kc_report_source *next;
 };

@@ -718,12 +718,13 @@ static void fn_source(struct kc_buf *b, struct html *h, const struct kc_function
 		return;
 	}
 	struct listing ls = {last, 0};
-	const char *end = src->text + src->len;
 	kc_buf_puts(b, "<table class=\"src\">\n");
 	for (line = first; line <= last && line <= src->n_lines; line++) {
-		const char *s = src->text + src->line_begin[line - 1], *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t len = (size_t)((nl ? nl : end) - s);
-		source_row(b, h, f, line, s, len && s[len - 1] == '\r' ? len - 1 : len, &ls);
+		const char *s = src->text + src->line_begin[line - 1];
+		size_t len = src->line_begin[line] - src->line_begin[line - 1];
+		while (len && (s[len - 1] == '\n' || s[len - 1] == '\r')) /* the line's end */
+			len--;
+		source_row(b, h, f, line, s, len, &ls);
 	}
 	kc_buf_puts(b, "</table>\n");
 }

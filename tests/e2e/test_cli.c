@@ -82,10 +82,20 @@ static void locations_count_every_kind_of_line_end(void **state)
 	write_text(path, "void f(int n, float *x)\r\n{\r\n\tfor (int i = 0; i < n; i++)\r\n\t\tx[i] = x[i] * 2.0f;\r\n"
 	                 "\tfor (int i = 0; i < x[0]; i++) x[i] += 1;\r\n}\r\n"
 	                 "void g(int n, float *y) {\r  for (int j = 0; j < y[1]; j++)\r    y[j] = y[j] * y[j]; }\r");
-	struct run r = RUN("--no-run", "--quiet", "-o", scratch_dir("line-endings-out"), path);
+	const char *out = scratch_dir("line-endings-out");
+	struct run r = RUN("--no-run", "--quiet", "-o", out, path);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "endings.c:5:2: warning: loop bounds of 'i'"));
 	assert_non_null(strstr(r.err, "endings.c:8:3: warning: loop bounds of 'j'"));
+	/* the diagnostic's source line and caret, and the listing's rows, use the same lines */
+	assert_non_null(strstr(r.err, "KCOST_TRIPS)\n  for (int j = 0; j < y[1]; j++)\n  ^\n"));
+	char page[8500];
+	snprintf(page, sizeof page, "%s/index.html", out);
+	char *html = slurp(page);
+	assert_non_null(html);
+	assert_non_null(strstr(html, "<td class=\"ln\">8</td><td class=\"code\">  for (int j = 0; j &lt; y[1]; j++)</td>"));
+	assert_non_null(strstr(html, "<td class=\"ln\">9</td><td class=\"code\">    y[j] = y[j] * y[j]; }</td>"));
+	free(html);
 	run_release(&r);
 }
 
