@@ -172,6 +172,29 @@ static void test_buf_read_file(void **state)
 	kc_buf_release(&big);
 }
 
+/* Lines end at "\n", "\r\n" or a lone "\r"; a last line may lack its end; an empty text has no line. */
+static void test_line_starts(void **state)
+{
+	(void)state;
+	static const char text[] = "a\nbc\r\nd\re\r\r\nlast";
+	unsigned n = 99;
+	size_t *s = kc_line_starts(text, sizeof text - 1, &n);
+	assert_non_null(s);
+	assert_int_equal(n, 6); /* a | bc | d | e | (empty) | last */
+	static const size_t want[] = {0, 2, 6, 8, 10, 12, 16};
+	for (unsigned i = 0; i <= n; i++)
+		assert_int_equal(s[i], want[i]);
+	free(s);
+	s = kc_line_starts("x\n", 2, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[1], 2);
+	free(s);
+	s = kc_line_starts("", 0, &n);
+	assert_int_equal(n, 0);
+	assert_int_equal(s[0], 0);
+	free(s);
+}
+
 /* A copy is equal and lives in the other arena; zero is one shared constant. */
 static void test_copy_and_zero(void **state)
 {
@@ -732,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_arena_mark_reset),
 		cmocka_unit_test(test_copy_and_zero),
 		cmocka_unit_test(test_buf_read_file),
+		cmocka_unit_test(test_line_starts),
 		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_canonical_order),
