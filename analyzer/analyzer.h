@@ -2,7 +2,7 @@
 #ifndef KC_ANALYZER_H
 #define KC_ANALYZER_H
 
-#include "model.h"
+#include "analysis.h"
 
 /* A --size NAME=VALUE override of a benchmark size. */
 struct kc_size_override {

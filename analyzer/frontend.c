@@ -18,6 +18,7 @@
 #include "analyzer.h"
 #include "annotate.h"
 #include "frontend.h"
+#include "source.h"
 
 #define MAX_CHILDREN 64
 #define MAX_VARS 512
@@ -66,8 +67,7 @@ struct fe {
 	const struct kc_analyze_opts *opts;
 	const char *path; /* the input as the user named it */
 	CXFile main_file;
-	size_t *line_start;    /* offsets where the main file's lines begin (kc_line_starts), for location() */
-	unsigned n_lines;
+	const struct kc_source *main_src; /* the main file's lines (source.h), for location(); NULL: ask libclang */
 	struct tu_func *funcs; /* the file's function definitions (malloc'd, grown by doubling) */
 	int n_funcs, cap_funcs;
 	struct fctx *spare;    /* one per-function state kept for reuse (it is large) */
@@ -177,11 +177,9 @@ static void index_main_file(struct fe *fe, CXTranslationUnit tu)
 {
 	size_t size = 0;
 	const char *text = clang_getFileContents(tu, fe->main_file, &size);
-	free(fe->line_start);
-	fe->n_lines = 0;
-	fe->line_start = text ? kc_line_starts(text, size, &fe->n_lines) : NULL;
-	if (!fe->line_start)
-		fe->n_lines = 0;
+	const struct kc_source *src = kc_source_get(fe->path);
+	/* the text clang parsed is the file's (the same bytes, or libclang is asked) */
+	fe->main_src = text && src && src->text && src->len == size && src->n_lines ? src : NULL;
 }
 static struct kc_loc location(struct fe *fe, CXSourceLocation l)
 {
@@ -189,17 +187,9 @@ static struct kc_loc location(struct fe *fe, CXSourceLocation l)
 	unsigned line, col, offset;
 	clang_getExpansionLocation(l, &file, NULL, NULL, &offset);
 	struct kc_loc loc = {fe->path, 0, 0};
-	if (file && clang_File_isEqual(file, fe->main_file) && fe->n_lines) {
-		unsigned lo = 0, hi = fe->n_lines - 1; /* the last line that starts at or before offset */
-		while (lo < hi) {
-			unsigned mid = lo + (hi - lo + 1) / 2;
-			if (fe->line_start[mid] <= offset)
-				lo = mid;
-			else
-				hi = mid - 1;
-		}
-		loc.line = lo + 1;
-		loc.col = (unsigned)(offset - fe->line_start[lo] + 1);
+	if (file && fe->main_src && clang_File_isEqual(file, fe->main_file)) {
+		loc.line = kc_source_line_of(fe->main_src, offset);
+		loc.col = (unsigned)(offset - fe->main_src->line_start[loc.line - 1] + 1);
 		return loc;
 	}
 	clang_getExpansionLocation(l, &file, &line, &col, NULL);
@@ -2452,7 +2442,6 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 		regfree(&fe->re);
 	free(fe->funcs);
 	free(fe->spare);
-	free(fe->line_start);
 	free(fe);
 	return 0;
 }

@@ -4,7 +4,7 @@
 #ifndef KC_IR_H
 #define KC_IR_H
 
-#include "model.h"
+#include "analysis.h"
 
 #define KC_MAX_DIMS 8
 #define KC_MAX_BOUNDS 4

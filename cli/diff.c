@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "source.h"
 
 int kc_cli_diff(int argc, char **argv);
 

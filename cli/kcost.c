@@ -12,6 +12,7 @@
 #include "progress.h"
 #include "report.h"
 #include "runner.h"
+#include "source.h"
 
 #ifndef KCOST_VERSION
 #define KCOST_VERSION "0.0.0"
@@ -189,5 +190,6 @@ int main(int argc, char **argv)
 	else
 		status = run(&o, argc, argv);
 	kc_options_release(&o);
+	kc_sources_release();
 	return status;
 }

@@ -170,9 +170,7 @@ void kc_report_cost_figures(struct kc_arena *a, const struct kc_function *f, con
 void kc_report_figures_alloc(struct kc_report_figures *rf, const struct kc_analysis *an)
 {
 	struct kc_arena *a = &rf->arena;
-	*rf = (struct kc_report_figures){.an = an, .arena = KC_ARENA_INIT, .helper_arena = KC_ARENA_INIT,
-	                                 .sources_arena = KC_ARENA_INIT};
-	pthread_mutex_init(&rf->sources_mu, NULL);
+	*rf = (struct kc_report_figures){.an = an, .arena = KC_ARENA_INIT, .helper_arena = KC_ARENA_INIT};
 	rf->functions = KC_NEW_N(a, struct kc_cost_figures, an->n_functions + 1);
 	rf->nests = KC_NEW_N(a, struct kc_nest_figures *, an->n_functions + 1);
 }
@@ -270,9 +268,6 @@ void kc_report_figures_release(struct kc_report_figures *rf)
 {
 	kc_arena_release(&rf->arena);
 	kc_arena_release(&rf->helper_arena);
-	kc_arena_release(&rf->sources_arena);
-	pthread_mutex_destroy(&rf->sources_mu);
-	rf->sources = NULL;
 	rf->functions = NULL;
 	rf->nests = NULL;
 }
@@ -284,36 +279,6 @@ void kc_report_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *
 	if (buf->extent && kc_poly_scale(m->a, buf->extent, kc_rat_int(buf->elem_size), &size) < 0)
 		size = NULL;
 	kc_figure_of(m, f, size, out);
-}
-
-#define MAX_SOURCE_BYTES (8u << 20) /* larger files are not shown */
-
-const struct kc_report_source *kc_report_source(struct kc_report_figures *rf, const char *path)
-{
-	struct kc_report_source *s;
-	pthread_mutex_lock(&rf->sources_mu);
-	for (s = rf->sources; s && strcmp(s->path, path) != 0; s = s->next)
-		;
-	if (!s) {
-		struct kc_arena *a = &rf->sources_arena;
-		struct kc_buf text = KC_BUF_INIT;
-		s = KC_NEW(a, struct kc_report_source);
-		s->path = kc_arena_strdup(a, path);
-		s->next = rf->sources;
-		rf->sources = s;
-		size_t *starts;
-		if (kc_buf_read_file(&text, path, MAX_SOURCE_BYTES) == 0 &&
-		    (starts = kc_line_starts(text.data, text.len, &s->n_lines))) {
-			s->text = kc_arena_strndup(a, kc_buf_str(&text), text.len);
-			s->len = text.len;
-			s->line_begin = KC_NEW_N(a, size_t, s->n_lines + 1);
-			memcpy(s->line_begin, starts, sizeof *starts * (s->n_lines + 1));
-			free(starts);
-		}
-		kc_buf_release(&text);
-	}
-	pthread_mutex_unlock(&rf->sources_mu);
-	return s;
 }
 
 int kc_report_each_piece(const struct kc_report_pieces *p, const struct kc_analysis *an,

@@ -7,7 +7,7 @@
 
 #include "buf.h"
 #include "measure.h"
-#include "model.h"
+#include "analysis.h"
 #include "report.h"
 
 /* One count: its polynomial, its formula, and its value at the function's benchmark sizes. */
@@ -74,17 +74,6 @@ struct kc_report_graph {
  * more than writing them, so kc_report_write derives them once and every output reads the same ones.
  * kc_report_figures_init fills functions[]; a nest's figures are derived on first use (the terminal table
  * never needs them) unless kc_report_figures_derive was asked for them. */
-/* A source file read for the listings, once per report, with where each line begins: a file of many
- * functions is not rescanned from its first line for each one. */
-struct kc_report_source {
-	const char *path;
-	const char *text; /* NULL when it could not be read (or is larger than 8 MiB) */
-	size_t len;
-	size_t *line_begin; /* offset of line k + 1 in text, for k < n_lines; line_begin[n_lines] = len */
-	unsigned n_lines;
-	struct kc_report_source *next;
-};
-
 struct kc_report_figures {
 	const struct kc_analysis *an;
 	struct kc_report_graph *graphs;    /* indexed like an->functions, once kc_report_graphs ran */
@@ -92,9 +81,6 @@ struct kc_report_figures {
 	struct kc_arena helper_arena;      /* what a helper thread derived (kc_report_write) */
 	struct kc_cost_figures *functions; /* indexed like an->functions; skipped functions left zeroed */
 	struct kc_nest_figures **nests;    /* nests[i][j] once derived, for function i and nest j */
-	struct kc_report_source *sources;  /* read on first use, by whichever thread asks (under sources_mu) */
-	struct kc_arena sources_arena;
-	pthread_mutex_t sources_mu;
 };
 
 void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an);
@@ -106,8 +92,6 @@ void kc_report_figures_derive(struct kc_report_figures *rf, struct kc_arena *a, 
 /* The figures of nest j of function i (an index into an->functions). */
 const struct kc_nest_figures *kc_report_nest_figures(struct kc_report_figures *rf, int i, int j);
 void kc_report_figures_release(struct kc_report_figures *rf);
-/* The file at path, read and indexed on the first request of any thread of the report. */
-const struct kc_report_source *kc_report_source(struct kc_report_figures *rf, const char *path);
 /* Where function i's graph goes, without extension: "graphs/<name>", or "graphs/<name>-<i>" when another
  * reported function has the same name. */
 const char *kc_report_graph_base(struct kc_arena *a, const struct kc_analysis *an, int i);

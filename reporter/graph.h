@@ -30,7 +30,7 @@
 #define KC_GRAPH_H
 
 #include "buf.h"
-#include "model.h"
+#include "analysis.h"
 
 /* Okabe–Ito colours of the graph, for a legend that matches it. */
 #define KC_GRAPH_COLOR_INPUT        "#56B4E9" /* sky blue: fill of input buffers */

@@ -9,6 +9,7 @@
 #include "graph.h"
 #include "report.h"
 #include "roofline.h"
+#include "source.h"
 #include "templates.h"
 
 #define MAX_SOURCE_LINES 2000       /* per function */
@@ -699,13 +700,15 @@ static void source_row(struct kc_buf *b, const struct html *h, const struct kc_f
 	kc_buf_puts(b, "</tr>\n");
 }
 
+#define MAX_LISTING_BYTES (8u << 20) /* larger files are not listed */
+
 static void fn_source(struct kc_buf *b, struct html *h, const struct kc_function *f)
 {
 	unsigned first, last, line;
-	const struct kc_report_source *src = f->loc.file ? kc_report_source(h->rf, f->loc.file) : NULL;
+	const struct kc_source *src = f->loc.file ? kc_source_get(f->loc.file) : NULL;
 	fn_lines(f, &first, &last);
 	kc_buf_puts(b, "<h3>Source and per-nest counts</h3>\n");
-	if (!src || !src->text || !first) {
+	if (!src || !src->text || src->len > MAX_LISTING_BYTES || !first) {
 		kc_buf_puts(b, "<p class=\"muted\">Source not available: cannot read <code>");
 		esc(b, f->loc.file ? f->loc.file : "(unknown file)");
 		kc_buf_puts(b, "</code>.</p>\n<ul class=\"nests\">\n");
@@ -720,11 +723,10 @@ static void fn_source(struct kc_buf *b, struct html *h, const struct kc_function
 	struct listing ls = {last, 0};
 	kc_buf_puts(b, "<table class=\"src\">\n");
 	for (line = first; line <= last && line <= src->n_lines; line++) {
-		const char *s = src->text + src->line_begin[line - 1];
-		size_t len = src->line_begin[line] - src->line_begin[line - 1];
-		while (len && (s[len - 1] == '\n' || s[len - 1] == '\r')) /* the line's end */
-			len--;
-		source_row(b, h, f, line, s, len, &ls);
+		const char *s;
+		size_t len;
+		if (kc_source_line(src, line, &s, &len) == 0)
+			source_row(b, h, f, line, s, len, &ls);
 	}
 	kc_buf_puts(b, "</table>\n");
 }

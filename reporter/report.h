@@ -14,7 +14,7 @@
 
 #include "buf.h"
 #include "measure.h"
-#include "model.h"
+#include "analysis.h"
 
 struct cJSON;
 

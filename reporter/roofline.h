@@ -5,7 +5,7 @@
 #include "buf.h"
 #include "figures.h"
 #include "measure.h"
-#include "model.h"
+#include "analysis.h"
 
 /* Append the chart as an inline <svg id="roofline"> element (no XML declaration) to b. figs are the functions'
  * figures (kc_report_figures.functions); scratch data comes from a. With a measured machine it draws the roofs,

@@ -14,6 +14,7 @@
 
 #include "bandwidth.h"
 #include "buf.h"
+#include "source.h"
 
 static double now(void)
 {

@@ -4,7 +4,7 @@
 #ifndef KC_HARNESS_H
 #define KC_HARNESS_H
 
-#include "model.h"
+#include "analysis.h"
 
 /* The fixed driver sources (NUL-terminated), written next to each generated harness.c. */
 extern const unsigned char kc_harness_kcost_driver_c[];

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "measure.h"
-#include "model.h"
+#include "analysis.h"
 #include "spawn.h"
 
 #define KC_RUNNER_DEFAULT_CC "cc"

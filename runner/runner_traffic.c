@@ -7,6 +7,7 @@
 
 #include "counters.h"
 #include "runner_int.h"
+#include "source.h"
 #include "traffic.h"
 
 /* The --LL option simulating the machine's last level; returns the simulated size (0: none to simulate). */

@@ -1,5 +1,6 @@
 /* run.c — process and file helpers for the end-to-end tests. */
 #include "buf.h"
+#include "source.h"
 #include "run.h"
 
 #include <fcntl.h>

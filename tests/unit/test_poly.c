@@ -16,6 +16,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "poly.h"
+#include "source.h"
 
 /* Symbol ids used throughout; the order fixes the canonical term order the strings below assert. */
 enum { M, N, K, T, I, J, P, LO, HI };

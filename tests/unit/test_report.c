@@ -18,6 +18,7 @@
 #include "escape.h"
 #include "figures.h"
 #include "report.h"
+#include "source.h"
 
 #define NASTY "<script>alert(\"x\")</script> & 'q' | pipe\nnewline"
 

@@ -1,5 +1,5 @@
-/* model.c — names and totals of the analysis model. */
-#include "model.h"
+/* analysis.c — names and totals of the analysis model. */
+#include "analysis.h"
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
-/* measure.c — names of the measurement model. */
-#include "measure.h"
+/* machine.c — names of the machine model. */
+#include "machine.h"
 
 const char *kc_level_name(enum kc_level l)
 {

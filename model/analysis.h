@@ -1,11 +1,12 @@
-/* model.h — the analysis model: plain data the analyzer produces and the runner and reporter read.
+/* analysis.h — the analysis model: plain data the analyzer produces and the runner and reporter read.
  * No libclang types here. Everything is allocated from the analysis arena and freed with it. */
-#ifndef KC_MODEL_H
-#define KC_MODEL_H
+#ifndef KC_ANALYSIS_H
+#define KC_ANALYSIS_H
 
 #include "arena.h"
 #include "diag.h"
 #include "poly.h"
+#include "symbols.h"
 
 /* Floating-point precisions FLOPs are broken down by (JSON keys in kc_prec_name). */
 enum kc_prec { KC_PREC_F16, KC_PREC_F32, KC_PREC_F64, KC_PREC_F80, KC_PREC_N };
@@ -19,24 +20,6 @@ const char *kc_prec_name(enum kc_prec p);   /* "_Float16", "float", "double", "l
 const char *kc_op_name(enum kc_op op);      /* "add", "sub", "mul", "div", "fma" */
 const char *kc_model_name(enum kc_model m); /* "min", "streaming", "naive" */
 const char *kc_role_name(enum kc_role r);   /* "input", "output", "inout", "intermediate", "unused" */
-
-/* A size symbol of one function: a parameter or annotated name (n, m, k, nnz), or a derived atom such as
- * floor((n - 4)/4) that a quasi-polynomial count needs. Symbol ids index kc_symtab.syms and are the
- * polynomial symbol ids of every kc_poly of that function. */
-struct kc_sym {
-	const char *name;        /* as shown in formulas: "n" or "floor(n/4)" */
-	int has_value;           /* a benchmark value is known (annotation, --size, or derived) */
-	int is_loop;             /* a loop variable (summed away in every count), not a size */
-	long long value;
-	struct kc_poly *floor_of; /* derived: value = floor(floor_of / floor_div) */
-	long long floor_div;
-};
-
-struct kc_symtab {
-	struct kc_sym syms[KC_POLY_MAX_SYMS];
-	const char *names[KC_POLY_MAX_SYMS]; /* syms[i].name, for kc_poly_format */
-	int n;
-};
 
 /* A named count (transcendental calls by function name). */
 struct kc_named_count {
