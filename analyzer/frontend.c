@@ -656,6 +656,46 @@ static struct kc_node *new_node(struct fctx *fc, enum kc_node_kind kind, CXCurso
 
 /* Buffers */
 
+/* The element class of a canonical type: what a harness may fill it with and compare it by. */
+static enum kc_elem_class elem_class(CXType t)
+{
+	switch (t.kind) {
+	case CXType_Float:
+	case CXType_Double:
+	case CXType_LongDouble:
+	case CXType_Half:
+	case CXType_Float16:
+	case CXType_BFloat16:
+	case CXType_Float128:
+	case CXType_Ibm128: return KC_ELEM_FLOATING;
+	case CXType_Bool:
+	case CXType_Char_U:
+	case CXType_UChar:
+	case CXType_UShort:
+	case CXType_UInt:
+	case CXType_ULong:
+	case CXType_ULongLong:
+	case CXType_UInt128:
+	case CXType_Char_S:
+	case CXType_SChar:
+	case CXType_Short:
+	case CXType_Int:
+	case CXType_Long:
+	case CXType_LongLong:
+	case CXType_Int128:
+	case CXType_Enum: return KC_ELEM_INTEGER;
+	case CXType_Pointer:
+	case CXType_BlockPointer:
+	case CXType_ConstantArray:
+	case CXType_IncompleteArray:
+	case CXType_VariableArray:
+	case CXType_DependentSizedArray:
+	case CXType_FunctionProto:
+	case CXType_FunctionNoProto: return KC_ELEM_POINTER;
+	default: return KC_ELEM_OPAQUE;
+	}
+}
+
 static int add_buffer(struct fctx *fc, CXCursor decl, CXType elem)
 {
 	struct kc_function *f = fc->fn;
@@ -681,6 +721,7 @@ static int add_buffer(struct fctx *fc, CXCursor decl, CXType elem)
 	clang_disposeString(ts);
 	long long size = clang_Type_getSizeOf(canon);
 	b->elem_size = size > 0 ? (int)size : 1;
+	b->elem_class = elem_class(canon);
 	b->role = KC_ROLE_UNUSED;
 	return id;
 }
@@ -2365,11 +2406,22 @@ static void add_function(struct kc_analysis *an, struct kc_function *f)
 			memcpy(grown, an->functions, sizeof *grown * (size_t)n);
 		an->functions = grown;
 	}
+	f->index = an->n_functions;
 	an->functions[an->n_functions++] = f;
 }
 
-static int parse_file(struct fe *fe, CXIndex index, const char *file)
+/* The function named `name` among the file's analyzed ones, or NULL. */
+static struct kc_function *file_function(struct fe *fe, const char *name)
 {
+	for (int i = 0; name && i < fe->n_funcs; i++)
+		if (fe->funcs[i].ir && !strcmp(fe->funcs[i].ir->fn->name, name))
+			return fe->funcs[i].ir->fn;
+	return NULL;
+}
+
+static int parse_file(struct fe *fe, CXIndex index, int file_index)
+{
+	const char *file = fe->an->files[file_index];
 	const char *argv[256];
 	int argc = build_args(fe, file, argv, 256);
 	CXTranslationUnit tu = NULL;
@@ -2407,6 +2459,8 @@ static int parse_file(struct fe *fe, CXIndex index, const char *file)
 			continue;
 		if (!wanted(fe, tf->name))
 			tf->ir->fn->skip = 1;
+		tf->ir->fn->file_index = file_index;
+		tf->ir->fn->reference_fn = file_function(fe, tf->ir->fn->reference);
 		add_function(fe->an, tf->ir->fn);
 	}
 	clang_disposeTranslationUnit(tu);
@@ -2435,7 +2489,7 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 	CXIndex index = clang_createIndex(0, 0);
 	for (int i = 0; i < n_files; i++) {
 		an->files[i] = kc_arena_strdup(fe->a, files[i]);
-		parse_file(fe, index, an->files[i]);
+		parse_file(fe, index, i);
 	}
 	clang_disposeIndex(index);
 	if (fe->has_re)

@@ -40,12 +40,18 @@ struct kc_traffic {
 	struct kc_poly *read, *write;
 };
 
+/* What a buffer's elements are, from the clang type (resolved once by the analyzer; the harness fills and
+ * compares by it): floating-point, integer (enums and _Bool included), pointers or arrays (not filled), or
+ * anything else (structs, unions, complex and vector types: copied as bytes). */
+enum kc_elem_class { KC_ELEM_FLOATING, KC_ELEM_INTEGER, KC_ELEM_OPAQUE, KC_ELEM_POINTER };
+
 /* A buffer: parameter array/pointer, local array, or heap temporary. */
 struct kc_buffer {
 	const char *name;
 	struct kc_loc loc;
 	const char *elem_type; /* C spelling, "float" */
 	int elem_size;         /* bytes */
+	enum kc_elem_class elem_class;
 	struct kc_poly *extent; /* elements, when known (VLA type, annotation, allocation size); else NULL */
 	int is_param, is_local_array, is_heap, is_scratch;
 	enum kc_role role;
@@ -129,6 +135,8 @@ struct kc_dataflow {
 
 struct kc_function {
 	const char *name;
+	int index;                /* its place in kc_analysis.functions */
+	int file_index;           /* the input (kc_analysis.files) whose translation unit defined it */
 	struct kc_loc loc, end;
 	int is_static;            /* internal linkage: a harness must include the file to call it */
 	struct kc_param *params;
@@ -145,6 +153,7 @@ struct kc_function {
 	int has_loops;
 	int skip;                 /* not reported: KCOST_SKIP, a helper without loops, or excluded by --function */
 	const char *reference;    /* KCOST_REFERENCE */
+	const struct kc_function *reference_fn; /* the reference as analyzed (same file), or NULL when it was not */
 	const char *init;         /* KCOST_INIT */
 	const char **assumptions; /* KCOST_ASSUME texts */
 	int n_assumptions;

@@ -28,10 +28,13 @@ struct kc_measurement {
 	const char *error;
 };
 
+/* items[i] is the measurement of the analysis's functions[i] (n == kc_analysis.n_functions); the items of
+ * functions that were not to be measured (skipped) have function NULL. n_measured counts the others. */
 struct kc_measurements {
 	struct kc_machine *machine; /* NULL when the machine was not measured (--no-run) */
 	struct kc_measurement *items;
 	int n;
+	int n_measured;
 };
 
 #endif

@@ -316,12 +316,7 @@ int kc_report_function_index(const struct kc_analysis *an, const char *name)
 
 const struct kc_measurement *kc_report_find_measurement(const struct kc_measurements *m, const struct kc_function *f)
 {
-	/* functions of different files may share a name: match the file too when the runner recorded it */
-	for (int i = 0; m && i < m->n; i++)
-		if (m->items[i].function && strcmp(m->items[i].function, f->name) == 0 &&
-		    (!m->items[i].file || !f->loc.file || strcmp(m->items[i].file, f->loc.file) == 0))
-			return &m->items[i];
-	return NULL;
+	return m && f->index >= 0 && f->index < m->n && m->items[f->index].function ? &m->items[f->index] : NULL;
 }
 
 const struct kc_machine *kc_report_machine(const struct kc_measurements *m)

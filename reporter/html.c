@@ -265,7 +265,7 @@ static void predicted_bound(struct kc_buf *b, const struct html *h, const struct
 static void td_measured(struct kc_buf *b, const struct html *h, const struct kc_measurement *me,
                         const struct kc_cost_figures *cf)
 {
-	if (!h->m || h->m->n == 0) {
+	if (!h->m || h->m->n_measured == 0) {
 		kc_buf_puts(b, "<td class=\"not-measured\">not measured</td>");
 		return;
 	}
@@ -351,7 +351,7 @@ static void summary(struct kc_buf *b, const struct html *h)
 	               "<th>FLOPs</th><th>transcendentals</th><th>bytes (min)</th><th>bytes (streaming)</th>"
 	               "<th>AI (min)</th><th>AI (streaming)</th><th>AI (naive)</th><th>predicted bound (min model)</th>"
 	               "<th>exact</th>");
-	kc_buf_puts(b, h->m && h->m->n > 0 ? "<th>time (measured, median)</th><th>FLOP/s (measured)</th>"
+	kc_buf_puts(b, h->m && h->m->n_measured > 0 ? "<th>time (measured, median)</th><th>FLOP/s (measured)</th>"
 	                                     "<th>DRAM traffic (measured)</th><th>AI (measured, source)</th>"
 	                                     "<th>fraction of roof</th>"
 	                                   : "<th>measured</th>");

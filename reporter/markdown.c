@@ -72,7 +72,7 @@ static void md_row(struct kc_buf *b, const struct kc_function *f, const struct k
 static void md_table(struct kc_buf *b, const struct kc_analysis *an, const struct kc_cost_figures *figs,
                      const struct kc_measurements *m, size_t stop)
 {
-	int measured_col = m && m->n > 0;
+	int measured_col = m && m->n_measured > 0;
 	kc_buf_puts(b, "| function | FLOPs | bytes (min model) | bytes (streaming model) "
 	               "| intensity min / streaming / naive | exact |");
 	kc_buf_puts(b, measured_col ? " measured |\n" : "\n");

@@ -164,7 +164,7 @@ static void print_dataflow(FILE *out, const struct kc_function *f, int color)
 void kc_report_text_with(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color)
 {
 	const struct kc_analysis *an = rf->an;
-	int n = 0, ncols = m && m->n > 0 ? COL_N : COL_TIME;
+	int n = 0, ncols = m && m->n_measured > 0 ? COL_N : COL_TIME;
 	struct row *rows = calloc((size_t)an->n_functions + 1, sizeof *rows);
 	const struct kc_cost_figures *figs = rf->functions;
 	if (!rows)

@@ -3,49 +3,6 @@
 
 #include <string.h>
 
-/* --- element classes ------------------------------------------------------------------------------------- */
-
-static int is_floating_type(const char *t)
-{
-	static const char *const names[] = {"float",    "double",   "long double", "_Float16",   "__fp16",
-	                                    "__bf16",   "_Float32", "_Float64",    "_Float32x",  "_Float64x",
-	                                    "_Float128", "__float128", "__ibm128"};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strcmp(t, names[i]))
-			return 1;
-	return 0;
-}
-
-/* Every word one of the integer type keywords: "unsigned long long", "signed char", "_Bool". */
-static int is_integer_type(const char *t)
-{
-	static const char *const words[] = {"unsigned", "signed", "char", "short", "int", "long", "_Bool", "bool",
-	                                    "__int128"};
-	if (!strncmp(t, "enum ", 5))
-		return 1;
-	int n_words = 0;
-	while (*t) {
-		size_t len = strcspn(t, " ");
-		int known = 0;
-		for (size_t i = 0; i < sizeof words / sizeof words[0] && !known; i++)
-			known = strlen(words[i]) == len && !strncmp(t, words[i], len);
-		if (!known && len)
-			return 0;
-		n_words += len > 0;
-		t += len + (t[len] == ' ');
-	}
-	return n_words > 0;
-}
-
-enum kc_elem_class kc_harness_elem_class(const char *type)
-{
-	if (strpbrk(type, "*([^"))
-		return KC_ELEM_POINTER;
-	if (is_floating_type(type))
-		return KC_ELEM_FLOATING;
-	return is_integer_type(type) ? KC_ELEM_INTEGER : KC_ELEM_OPAQUE;
-}
-
 /* --- the plan -------------------------------------------------------------------------------------------- */
 
 /* The first symbol of p without a benchmark value, or NULL. */
@@ -93,7 +50,7 @@ static const char *buffer_arg(struct kc_arena *a, const struct kc_function *f, c
                               struct kc_harness_plan *p, const char **error)
 {
 	const struct kc_buffer *b = &f->buffers[pr->buffer];
-	enum kc_elem_class cls = kc_harness_elem_class(b->elem_type);
+	enum kc_elem_class cls = b->elem_class;
 	long long count;
 	const char *why = NULL;
 	if (cls == KC_ELEM_POINTER)
@@ -158,7 +115,7 @@ static const char *ref_mismatch(struct kc_arena *a, const struct kc_function *f,
 			continue;
 		const struct kc_buffer *fb = &f->buffers[fp->buffer], *rb = &ref->buffers[rp->buffer];
 		if (fb->elem_size != rb->elem_size ||
-		    kc_harness_elem_class(fb->elem_type) != kc_harness_elem_class(rb->elem_type))
+		    fb->elem_class != rb->elem_class)
 			return kc_arena_printf(a, "buffer %s holds %s in %s but %s in %s", rp->name, fb->elem_type, f->name,
 			                       rb->elem_type, ref->name);
 	}
@@ -224,10 +181,11 @@ void kc_harness_plan(struct kc_arena *a, const struct kc_function *f, const stru
 /* Distinct element types of the runnable plans; their index names kcost_fill_<i> / kcost_get_<i>. */
 struct type_list {
 	const char *types[64];
+	enum kc_elem_class cls[64];
 	int n;
 };
 
-static int type_index(struct type_list *tl, const char *type)
+static int type_index(struct type_list *tl, const char *type, enum kc_elem_class cls)
 {
 	for (int i = 0; i < tl->n; i++)
 		if (!strcmp(tl->types[i], type))
@@ -235,6 +193,7 @@ static int type_index(struct type_list *tl, const char *type)
 	if (tl->n == (int)(sizeof tl->types / sizeof tl->types[0]))
 		return -1;
 	tl->types[tl->n] = type;
+	tl->cls[tl->n] = cls;
 	return tl->n++;
 }
 
@@ -272,7 +231,7 @@ static void emit_buffers(struct kc_buf *b, const struct kc_harness_plan *p, int 
 	kc_buf_printf(b, "static const struct kcost_buffer kcost_buffers_%d[] = {\n", k);
 	for (int i = 0; i < p->n_buffers; i++) {
 		const struct kc_harness_buffer *hb = &p->buffers[i];
-		int t = hb->cls == KC_ELEM_OPAQUE ? -1 : type_index(tl, hb->elem_type);
+		int t = hb->cls == KC_ELEM_OPAQUE ? -1 : type_index(tl, hb->elem_type, hb->cls);
 		const char *cls = hb->cls == KC_ELEM_FLOATING ? "KCOST_FLOATING"
 		                  : hb->cls == KC_ELEM_INTEGER ? "KCOST_INTEGER" : "KCOST_OPAQUE";
 		kc_buf_printf(b, "\t{\"%s\", %lldULL, %dULL, %s, %d, ", hb->name, hb->count, hb->elem_size, cls,
@@ -341,9 +300,9 @@ int kc_harness_source(struct kc_buf *b, const char *user_path, const struct kc_h
 	for (int k = 0; k < n; k++)
 		for (int i = 0; !plans[k].error && i < plans[k].n_buffers; i++)
 			if (plans[k].buffers[i].cls != KC_ELEM_OPAQUE)
-				type_index(&tl, plans[k].buffers[i].elem_type);
+				type_index(&tl, plans[k].buffers[i].elem_type, plans[k].buffers[i].cls);
 	for (int i = 0; i < tl.n; i++)
-		emit_accessors(b, tl.types[i], kc_harness_elem_class(tl.types[i]), i);
+		emit_accessors(b, tl.types[i], tl.cls[i], i);
 	for (int k = 0; k < n; k++)
 		if (!plans[k].error)
 			emit_function(b, &plans[k], k, &tl);

@@ -18,8 +18,6 @@ extern const size_t kc_harness_kcost_driver_c_len, kc_harness_kcost_driver_h_len
  * floating ("float", "double", "long double", "_Float16", ...) with values in [0.5, 1.5);
  * integer ("int", "unsigned long", "enum e", "_Bool", ...) and opaque (struct, union) with zeros;
  * pointer ("float *", function pointers) cannot be filled, so such a kernel is not run. */
-enum kc_elem_class { KC_ELEM_FLOATING, KC_ELEM_INTEGER, KC_ELEM_OPAQUE, KC_ELEM_POINTER };
-enum kc_elem_class kc_harness_elem_class(const char *type);
 
 struct kc_harness_buffer {
 	const char *name;      /* the parameter's name */

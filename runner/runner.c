@@ -408,21 +408,7 @@ static void measure_function(struct kc_run_state *r, struct kc_file_run *fr, con
 
 static struct kc_measurement *item_of(struct kc_run_state *r, const struct kc_function *f)
 {
-	for (int i = 0; i < r->m->n; i++)
-		if (r->m->items[i].function == f->name && r->m->items[i].file == f->loc.file)
-			return &r->m->items[i];
-	return NULL;
-}
-
-/* The analyzed function `name` of the same file (skipped ones included), or NULL. */
-static const struct kc_function *function_named(const struct kc_analysis *an, const char *file, const char *name)
-{
-	for (int i = 0; name && i < an->n_functions; i++) {
-		const struct kc_function *f = an->functions[i];
-		if (!strcmp(f->name, name) && f->loc.file && !strcmp(f->loc.file, file))
-			return f;
-	}
-	return NULL;
+	return &r->m->items[f->index];
 }
 
 static int in_file(const struct kc_function *f, const char *path)
@@ -440,7 +426,7 @@ static int plan_file(struct kc_run_state *r, const char *path, struct kc_harness
 		if (!in_file(f, path))
 			continue;
 		struct kc_harness_plan *p = &plans[(*n)++];
-		kc_harness_plan(r->a, f, function_named(r->an, path, f->reference), p);
+		kc_harness_plan(r->a, f, f->reference_fn, p);
 		if (p->error) {
 			fail(r, f, item_of(r, f), KC_WARNING, p->error);
 			r->done++;
@@ -517,16 +503,15 @@ static void run_file(struct kc_run_state *r, const char *path, int index, int n_
 static void init_items(struct kc_run_state *r)
 {
 	struct kc_measurements *m = r->m;
-	m->n = 0;
-	for (int i = 0; i < r->an->n_functions; i++)
-		m->n += !r->an->functions[i]->skip;
+	m->n = r->an->n_functions;
+	m->n_measured = 0;
 	m->items = KC_NEW_N(r->a, struct kc_measurement, m->n > 0 ? m->n : 1);
-	int k = 0;
 	for (int i = 0; i < r->an->n_functions; i++) {
 		const struct kc_function *f = r->an->functions[i];
 		if (f->skip)
 			continue;
-		struct kc_measurement *item = &m->items[k++];
+		m->n_measured++;
+		struct kc_measurement *item = &m->items[i];
 		item->function = f->name;
 		item->file = f->loc.file;
 		item->reference = f->reference;
@@ -534,7 +519,7 @@ static void init_items(struct kc_run_state *r)
 		item->traffic_source = "unavailable";
 		item->traffic_why = "not measured";
 	}
-	r->total = m->n;
+	r->total = m->n_measured;
 }
 
 static void detect_tools(struct kc_run_state *r)

@@ -80,8 +80,8 @@ static struct kc_function *make_f(struct fixture *fx, const char *name, long lon
 	set_traffic(a, &f->traffic[KC_MODEL_STREAMING], n, streaming_per_n - 32, 32);
 	set_traffic(a, &f->traffic[KC_MODEL_NAIVE], n, 64, 32);
 	f->buffers = KC_NEW_N(a, struct kc_buffer, 2);
-	f->buffers[0] = (struct kc_buffer){"x", f->loc, "float", 4, n, 1, 0, 0, 0, KC_ROLE_INPUT};
-	f->buffers[1] = (struct kc_buffer){"y", f->loc, "float", 4, n, 1, 0, 0, 0, KC_ROLE_OUTPUT};
+	f->buffers[0] = (struct kc_buffer){"x", f->loc, "float", 4, KC_ELEM_FLOATING, n, 1, 0, 0, 0, KC_ROLE_INPUT};
+	f->buffers[1] = (struct kc_buffer){"y", f->loc, "float", 4, KC_ELEM_FLOATING, n, 1, 0, 0, 0, KC_ROLE_OUTPUT};
 	f->n_buffers = 2;
 	f->nests = KC_NEW(a, struct kc_nest);
 	f->n_nests = 1;
@@ -147,6 +147,8 @@ static int setup(void **state)
 	fx->an.functions[2] = unfused;
 	fx->an.functions[3] = helper;
 	fx->an.n_functions = 4;
+	for (int i = 0; i < 4; i++)
+		fx->an.functions[i]->index = i;
 	*state = fx;
 	return 0;
 }
@@ -578,7 +580,7 @@ static void test_measured_paths(void **state)
 	                              .compiler = "cc -O3",
 	                              .equivalent = -1,
 	                              .traffic_source = "unavailable"};
-	struct kc_measurements m = {&mc, &item, 1};
+	struct kc_measurements m = {&mc, &item, 1, 1}; /* items[0] is functions[0]'s */
 	cJSON *doc = kc_report_json(&fx->an, &m, &test_opts);
 	assert_string_equal(get(doc, "machine.cpu")->valuestring, "Test CPU");
 	assert_true(get(doc, "machine.ceilings.flops.float.gflops")->valuedouble == 100);
@@ -637,7 +639,7 @@ static void test_roofline_labels_clear_of_roofs(void **state)
 	mc.flops_f32 = (struct kc_ceiling){100, 1, "sgemm"};
 	mc.flops_f64 = (struct kc_ceiling){50, 1, "dgemm"};
 	mc.bandwidth[KC_LEVEL_DRAM] = (struct kc_ceiling){45, 1, "triad"};
-	struct kc_measurements m = {&mc, NULL, 0};
+	struct kc_measurements m = {&mc, NULL, 0, 0};
 	struct kc_buf b = KC_BUF_INIT;
 	kc_report_roofline_svg(&b, &fx->an, &m);
 	struct box boxes[64];
