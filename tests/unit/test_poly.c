@@ -16,7 +16,6 @@
 #include "arena.h"
 #include "buf.h"
 #include "poly.h"
-#include "source.h"
 
 /* Symbol ids used throughout; the order fixes the canonical term order the strings below assert. */
 enum { M, N, K, T, I, J, P, LO, HI };
@@ -137,63 +136,6 @@ static void test_arena_mark_reset(void **state)
 	assert_true(all_zero(p, 4096));
 	kc_arena_release(&a);
 	assert_null(a.head);
-}
-
-/* A whole file into a buffer: its bytes (NULs and all), an empty file, a cap, a missing file. */
-static void test_buf_read_file(void **state)
-{
-	(void)state;
-	char path[] = "/tmp/kc_test_buf_XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	struct kc_buf b = KC_BUF_INIT, big = KC_BUF_INIT;
-	for (int i = 0; i < 100000; i++)
-		kc_buf_putc(&big, (char)(i % 251));
-	assert_int_equal(write(fd, big.data, big.len), (ssize_t)big.len);
-	close(fd);
-	kc_buf_puts(&b, "head:");
-	assert_int_equal(kc_buf_read_file(&b, path, 100000), 0);
-	assert_int_equal(b.len, 5 + 100000);
-	assert_memory_equal(b.data + 5, big.data, 100000);
-	assert_int_equal(b.data[b.len], '\0');
-	kc_buf_reset(&b);
-	errno = 0;
-	assert_int_equal(kc_buf_read_file(&b, path, 99999), -1);
-	assert_int_equal(errno, EFBIG);
-	FILE *f = fopen(path, "w");
-	fclose(f);
-	kc_buf_reset(&b);
-	assert_int_equal(kc_buf_read_file(&b, path, 10), 0);
-	assert_int_equal(b.len, 0);
-	assert_string_equal(kc_buf_str(&b), "");
-	remove(path);
-	assert_int_equal(kc_buf_read_file(&b, path, 10), -1);
-	assert_int_equal(errno, ENOENT);
-	kc_buf_release(&b);
-	kc_buf_release(&big);
-}
-
-/* Lines end at "\n", "\r\n" or a lone "\r"; a last line may lack its end; an empty text has no line. */
-static void test_line_starts(void **state)
-{
-	(void)state;
-	static const char text[] = "a\nbc\r\nd\re\r\r\nlast";
-	unsigned n = 99;
-	size_t *s = kc_line_starts(text, sizeof text - 1, &n);
-	assert_non_null(s);
-	assert_int_equal(n, 6); /* a | bc | d | e | (empty) | last */
-	static const size_t want[] = {0, 2, 6, 8, 10, 12, 16};
-	for (unsigned i = 0; i <= n; i++)
-		assert_int_equal(s[i], want[i]);
-	free(s);
-	s = kc_line_starts("x\n", 2, &n);
-	assert_int_equal(n, 1);
-	assert_int_equal(s[1], 2);
-	free(s);
-	s = kc_line_starts("", 0, &n);
-	assert_int_equal(n, 0);
-	assert_int_equal(s[0], 0);
-	free(s);
 }
 
 /* A copy is equal and lives in the other arena; zero is one shared constant. */
@@ -755,8 +697,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena_mark_reset),
 		cmocka_unit_test(test_copy_and_zero),
-		cmocka_unit_test(test_buf_read_file),
-		cmocka_unit_test(test_line_starts),
 		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_canonical_order),
