@@ -122,8 +122,10 @@ static int trans_slot(struct counter *k, const char *name, struct kc_loc loc)
 		if (!strcmp(ir->trans_names[i], name))
 			return KC_VEC_TRANS + i;
 	if (ir->n_trans_names >= KC_MAX_TRANS_NAMES) {
-		kc_ir_limit(k->keep, k->fn, loc, "more than %d different transcendental functions: the calls of '%s' are "
-		            "not counted", KC_MAX_TRANS_NAMES, name);
+		kc_ir_limit(k->keep, k->fn, loc,
+		            "more than %d different transcendental functions: the calls of '%s' are "
+		            "not counted",
+		            KC_MAX_TRANS_NAMES, name);
 		return -1;
 	}
 	ir->trans_names[ir->n_trans_names] = name;
@@ -588,8 +590,9 @@ static int loop_constraints(struct counter *k, const struct kc_node *loop, struc
 			if (limit)
 				kc_ir_limit(k->keep, k->fn, loop->loc, "%s", limit);
 			else
-				inexact(k, loop->loc, "the trip count of this strided loop is a floor of outer loop variables: "
-				                      "not counted exactly");
+				inexact(k, loop->loc,
+				        "the trip count of this strided loop is a floor of outer loop variables: "
+				        "not counted exactly");
 			return -1;
 		}
 		if (kc_poly_sub(a, last, v, &g) < 0)

@@ -43,7 +43,7 @@ struct view {
 
 struct df {
 	struct kc_arena *a;
-	struct kc_arena *views;                     /* scratch memory of the views */
+	struct kc_arena *views; /* scratch memory of the views */
 	struct kc_fn_ir *ir;
 	struct kc_function *fn;
 	const struct kc_node *outer;                /* loop the passes sit in, or NULL */
@@ -152,8 +152,10 @@ static int placeholder(struct df *d, int k)
 		if (s >= 0)
 			d->fn->syms.syms[s].is_loop = 1;
 		else
-			kc_ir_limit(d->a, d->fn, d->at, "too many symbols (%d) to compare the loops of this pass with its "
-			            "neighbours': its fusion is not analyzed", KC_POLY_MAX_SYMS);
+			kc_ir_limit(d->a, d->fn, d->at,
+			            "too many symbols (%d) to compare the loops of this pass with its "
+			            "neighbours': its fusion is not analyzed",
+			            KC_POLY_MAX_SYMS);
 		d->placeholder[k] = s;
 	}
 	return d->placeholder[k];
@@ -275,8 +277,10 @@ static void describe(struct df *d, const struct kc_node *root, struct kc_poly **
 	 * prefix's inner loops */
 	if (n != root) {
 		if (!n->collapsed)
-			kc_ir_limit(d->a, d->fn, n->loc, "more than %d perfectly nested loops: fusion compares the outer %d "
-			            "only", MAX_PREFIX, MAX_PREFIX);
+			kc_ir_limit(d->a, d->fn, n->loc,
+			            "more than %d perfectly nested loops: fusion compares the outer %d "
+			            "only",
+			            MAX_PREFIX, MAX_PREFIX);
 		v->has_inner = 1;
 	}
 	mark_inner(n, inner);

@@ -21,13 +21,13 @@ struct fp {
 	struct kc_arena *keep; /* what outlives the pass: diagnostics, derived symbols, results */
 	struct kc_fn_ir *ir;
 	struct kc_function *fn;
-	char *flatten;         /* per buffer: accesses are flattened to one dimension */
+	char *flatten;                /* per buffer: accesses are flattened to one dimension */
 	const struct kc_node **stack; /* the enclosing loops, outermost first (grows) */
 	int depth, cap;
 	int unknown_reported;
-	int nonrect;           /* set by extreme(): 1 + an outer loop variable a bound depended on */
-	char *hull_noted;      /* per buffer: the upper-bound note was given */
-	struct kc_loc at;      /* what is being measured, for a limit's diagnostic */
+	int nonrect;      /* set by extreme(): 1 + an outer loop variable a bound depended on */
+	char *hull_noted; /* per buffer: the upper-bound note was given */
+	struct kc_loc at; /* what is being measured, for a limit's diagnostic */
 };
 
 /* Exact arithmetic overflowed: the traffic of what is being measured is not exact. */
@@ -104,8 +104,8 @@ static struct kc_poly *last_value(struct fp *f, const struct kc_node *loop, stru
 			kc_ir_limit(f->keep, f->fn, loop->loc, "%s: its footprint is an upper bound", limit);
 		return end;
 	}
-	if (kc_poly_scale(f->a, q, kc_rat_int(loop->step), &q) < 0 || kc_poly_add(f->a, loop->step > 0 ? loop->lower[0] :
-	                                                                          loop->upper[0], q, &r) < 0)
+	if (kc_poly_scale(f->a, q, kc_rat_int(loop->step), &q) < 0 ||
+	    kc_poly_add(f->a, loop->step > 0 ? loop->lower[0] : loop->upper[0], q, &r) < 0)
 		return NULL;
 	return r;
 }
@@ -324,8 +324,10 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 			if (ok)
 				record(f, uses, cb, &mapped, boxes[i] == &gu->write);
 			else
-				kc_ir_limit(f->keep, f->fn, f->at, "the footprint of '%s' in this call could not be expressed in "
-				            "the caller's sizes: its traffic is not counted", f->fn->buffers[cb].name);
+				kc_ir_limit(f->keep, f->fn, f->at,
+				            "the footprint of '%s' in this call could not be expressed in "
+				            "the caller's sizes: its traffic is not counted",
+				            f->fn->buffers[cb].name);
 		}
 	}
 }

@@ -40,7 +40,10 @@ int kc_ir_loop_sym(struct kc_fn_ir *ir, const char *name)
 }
 
 /* Arrays that grow by doubling keep no capacity: it is the next power of two from 16 on. */
-static int needs_growth(int n) { return n == 0 || (n >= 16 && (n & (n - 1)) == 0); }
+static int needs_growth(int n)
+{
+	return n == 0 || (n >= 16 && (n & (n - 1)) == 0);
+}
 
 static void *grown(struct kc_arena *a, const void *old, int n, size_t size)
 {
@@ -210,11 +213,13 @@ static int has_any(const struct kc_poly *p, const int *syms)
 }
 
 /* floor(dist / as) for a constant dist, as > 0 (C division truncates towards zero). */
-static long long floor_div(long long dist, long long as) { return dist / as - (dist % as < 0); }
+static long long floor_div(long long dist, long long as)
+{
+	return dist / as - (dist % as < 0);
+}
 
-int kc_ir_loop_last_step(struct kc_arena *a, struct kc_arena *keep, struct kc_function *fn,
-                         const struct kc_node *loop, const struct kc_poly *end, const int *loop_vars,
-                         struct kc_poly **last, const char **limit)
+int kc_ir_loop_last_step(struct kc_arena *a, struct kc_arena *keep, struct kc_function *fn, const struct kc_node *loop,
+                         const struct kc_poly *end, const int *loop_vars, struct kc_poly **last, const char **limit)
 {
 	static const char overflow[] = "the trip count of this strided loop overflows exact arithmetic";
 	long long s = loop->step, as = s > 0 ? s : -s;
@@ -240,8 +245,9 @@ int kc_ir_loop_last_step(struct kc_arena *a, struct kc_arena *keep, struct kc_fu
 			goto end;
 		int d = kc_sym_floor(keep, fn, dist, as);
 		if (d < 0) {
-			why = kc_arena_printf(keep, "too many size symbols (%d) for the trip count of this strided loop",
-			                      KC_POLY_MAX_SYMS);
+			why =
+			    kc_arena_printf(keep, "too many size symbols (%d) for the trip count of this strided loop",
+			                    KC_POLY_MAX_SYMS);
 			goto end;
 		}
 		q = kc_poly_sym(a, d);

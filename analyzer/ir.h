@@ -203,9 +203,8 @@ void kc_ir_reserve_nests(struct kc_arena *a, struct kc_fn_ir *ir);
  * distance that contains a symbol s with loop_vars[s] set (the floor of a loop variable is no size;
  * loop_vars may be NULL), a full symbol table, or overflow. Then *limit (when limit is not NULL) is set to a
  * message for the caller to report when a capacity or exact arithmetic was the reason, to NULL otherwise. */
-int kc_ir_loop_last_step(struct kc_arena *a, struct kc_arena *keep, struct kc_function *fn,
-                         const struct kc_node *loop, const struct kc_poly *end, const int *loop_vars,
-                         struct kc_poly **last, const char **limit);
+int kc_ir_loop_last_step(struct kc_arena *a, struct kc_arena *keep, struct kc_function *fn, const struct kc_node *loop,
+                         const struct kc_poly *end, const int *loop_vars, struct kc_poly **last, const char **limit);
 
 /* A fixed capacity or exact arithmetic stopped a pass: a warning at loc in fn's diagnostics (given once
  * per location and message, as passes may meet the same limit several times) and fn->exact cleared.

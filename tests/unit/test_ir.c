@@ -20,7 +20,10 @@ struct kernel {
 	int m, n, k;
 };
 
-static struct kc_loc at(unsigned line) { return (struct kc_loc){"kernel.c", line, 1}; }
+static struct kc_loc at(unsigned line)
+{
+	return (struct kc_loc){"kernel.c", line, 1};
+}
 
 /* A kernel with sizes m, n, k (ids 0, 1, 2: formulas name them in that order) at m = 30, n = 100, k = 20. */
 static void kernel_init(struct kernel *kn, const char *name)
@@ -32,8 +35,14 @@ static void kernel_init(struct kernel *kn, const char *name)
 	kn->k = kc_ir_size_sym(kn->ir, "k", 20);
 }
 
-static struct kc_poly *sym(struct kernel *kn, int s) { return kc_poly_sym(&kn->a, s); }
-static struct kc_poly *num(struct kernel *kn, long long v) { return kc_poly_const(&kn->a, v, 1); }
+static struct kc_poly *sym(struct kernel *kn, int s)
+{
+	return kc_poly_sym(&kn->a, s);
+}
+static struct kc_poly *num(struct kernel *kn, long long v)
+{
+	return kc_poly_const(&kn->a, v, 1);
+}
 
 /* s + c */
 static struct kc_poly *plus(struct kernel *kn, int s, long long c)
@@ -66,8 +75,8 @@ static struct kc_node *stmt(struct kernel *kn, struct kc_node *parent, unsigned 
 	return kc_ir_node_new(&kn->a, KC_NODE_STMT, parent, at(line), at(line));
 }
 
-static void access(struct kernel *kn, struct kc_node *st, int buffer, int is_write, int ndims,
-                   struct kc_poly *i0, struct kc_poly *i1)
+static void access(struct kernel *kn, struct kc_node *st, int buffer, int is_write, int ndims, struct kc_poly *i0,
+                   struct kc_poly *i1)
 {
 	struct kc_access acc = {.buffer = buffer, .ndims = ndims, .is_write = is_write, .loc = st->loc};
 	acc.index[0] = i0;
@@ -174,7 +183,7 @@ static void count_strided(void **state)
 	assert_string_equal(text(&kn, fn->nests[0].trips), "floor((n - 1)/3) + 1");
 	assert_int_equal(value(&kn, fn->nests[0].trips), 34); /* 0, 3, .., 99 */
 	assert_string_equal(text(&kn, fn->nests[1].trips), "floor((n - 1)/2) + 1");
-	assert_int_equal(value(&kn, fn->nests[1].trips), 50); /* 99, 97, .., 1 */
+	assert_int_equal(value(&kn, fn->nests[1].trips), 50);    /* 99, 97, .., 1 */
 	assert_string_equal(text(&kn, fn->nests[2].trips), "3"); /* 0, 4, 8 */
 	assert_string_equal(flops(&kn, &fn->cost), "floor((n - 1)/3) + floor((n - 1)/2) + 5");
 	assert_int_equal(fn->exact, 1);
@@ -332,7 +341,8 @@ static void dataflow_elementwise_fuses(void **state)
 	assert_int_equal(df->n_passes, 2);
 	assert_string_equal(kc_fusion_kind_name(df->edges[0].kind), "elementwise");
 	assert_int_equal(df->edges[0].legal, 1);
-	assert_string_equal(df->edges[0].reason, "elementwise: each iteration reads the t element the same iteration wrote");
+	assert_string_equal(df->edges[0].reason,
+	                    "elementwise: each iteration reads the t element the same iteration wrote");
 	assert_int_equal(df->n_groups, 1);
 	assert_int_equal(df->groups[0].n_removes, 1);
 	assert_int_equal(df->groups[0].removes[0], t);
@@ -446,7 +456,8 @@ static void many_transcendentals(void **state)
 	char names[20][8];
 	for (int t = 0; t < 20; t++) {
 		snprintf(names[t], sizeof names[t], "f%d", t);
-		assert_int_equal(kc_ir_trans_add(stmt(&kn, li, 3 + (unsigned)t), kc_arena_strdup(&kn.a, names[t]), 1), 0);
+		assert_int_equal(kc_ir_trans_add(stmt(&kn, li, 3 + (unsigned)t), kc_arena_strdup(&kn.a, names[t]), 1),
+		                 0);
 	}
 	struct kc_function *fn = analyze(&kn);
 	int counted = 0;
@@ -506,10 +517,12 @@ static void symbol_table_full(void **state)
 	access(&kn, st, x, 1, 1, sym(&kn, i), NULL);
 	struct kc_function *fn = analyze(&kn);
 	assert_int_equal(fn->exact, 0);
-	assert_string_equal(warning(fn, 0)->message, "too many size symbols (32) for the trip count of this strided loop");
+	assert_string_equal(warning(fn, 0)->message,
+	                    "too many size symbols (32) for the trip count of this strided loop");
 	assert_int_equal(warning(fn, 0)->loc.line, 2);
-	assert_string_equal(warning(fn, 1)->message, "too many size symbols (32) for the trip count of this strided loop: "
-	                                             "its footprint is an upper bound");
+	assert_string_equal(warning(fn, 1)->message,
+	                    "too many size symbols (32) for the trip count of this strided loop: "
+	                    "its footprint is an upper bound");
 	assert_string_equal(text(&kn, fn->traffic[KC_MODEL_MIN].write), "4*n"); /* the hull up to the bound n - 1 */
 	kc_arena_release(&kn.a);
 }
@@ -527,7 +540,8 @@ static void deep_prefix(void **state)
 		int v0 = -1;
 		for (int d = 0; d < 9; d++) {
 			int v;
-			parent = loop(&kn, parent, 2 + 10 * (unsigned)p + (unsigned)d, vars[d], num(&kn, 0), num(&kn, 1), 1, &v);
+			parent = loop(&kn, parent, 2 + 10 * (unsigned)p + (unsigned)d, vars[d], num(&kn, 0),
+			              num(&kn, 1), 1, &v);
 			if (d == 0)
 				v0 = v;
 		}
@@ -543,7 +557,8 @@ static void deep_prefix(void **state)
 	assert_string_equal(kc_fusion_kind_name(fn->dataflow.edges[0].kind), "epilogue");
 	assert_int_equal(fn->exact, 0);
 	assert_int_equal(fn->diags.warnings, 2);
-	assert_string_equal(warning(fn, 0)->message, "more than 8 perfectly nested loops: fusion compares the outer 8 only");
+	assert_string_equal(warning(fn, 0)->message,
+	                    "more than 8 perfectly nested loops: fusion compares the outer 8 only");
 	assert_int_equal(warning(fn, 0)->loc.line, 10); /* the ninth loop of the first pass */
 	assert_int_equal(warning(fn, 1)->loc.line, 20);
 	kc_arena_release(&kn.a);
