@@ -404,7 +404,8 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 /* Loops */
 
 /* Split constraints into bounds on v: coef*v + rest >= 0 with coef = +1 gives v >= -rest, -1 gives
- * v <= rest. Returns -1 for a coefficient other than +-1 (the caller handles non-unit steps first). */
+ * v <= rest. Returns -1 for a coefficient other than +-1 (the caller handles non-unit steps first), -2 on
+ * overflow. */
 static int bounds_on(struct counter *k, const struct piece *p, int v, struct kc_poly **lo, int *nlo,
                      struct kc_poly **hi, int *nhi, struct piece *rest)
 {
@@ -423,7 +424,7 @@ static int bounds_on(struct counter *k, const struct piece *p, int v, struct kc_
 			return -1;
 		if (cr.num == 1) {
 			if (kc_poly_neg(k->a, r, &lo[*nlo]) < 0)
-				return -1;
+				return -2;
 			(*nlo)++;
 		} else {
 			hi[(*nhi)++] = r;
@@ -432,8 +433,6 @@ static int bounds_on(struct counter *k, const struct piece *p, int v, struct kc_
 	return 0;
 }
 
-/* Pick the greatest (want_max) or least bound. Returns the index, or -1 if the order depends on outer
- * variables: then *split gets d = b[i] - b[j] and *si, *sj the pair to split on. */
 /* What the piece's constraints already say about d: 1 if d >= 0 follows from one of them (d - c is a
  * non-negative constant), 0 if d <= -1 does, -1 if neither. */
 static int known_sign(struct counter *k, const struct piece *p, const struct kc_poly *d)
@@ -451,16 +450,17 @@ static int known_sign(struct counter *k, const struct piece *p, const struct kc_
 	return -1;
 }
 
+/* Pick the greatest (want_max) or least bound. Returns the index, or -1 if the order depends on outer
+ * variables: then *split gets d, the difference of the pair to split on (d >= 0 chooses the later bound);
+ * -2 if the order depends on a size without a benchmark value, -3 on overflow. */
 static int extreme_bound(struct counter *k, const struct piece *pc, struct kc_poly **b, int n, int want_max,
                          const int *lv, struct kc_poly **split)
 {
 	int best = 0;
 	for (int i = 1; i < n; i++) {
 		struct kc_poly *d;
-		if (kc_poly_sub(k->a, b[i], b[best], &d) < 0)
-			return -2;
-		if (!want_max && kc_poly_neg(k->a, d, &d) < 0)
-			return -2;
+		if (kc_poly_sub(k->a, b[i], b[best], &d) < 0 || (!want_max && kc_poly_neg(k->a, d, &d) < 0))
+			return -3;
 		/* d >= 0 means b[i] is at least as extreme as b[best] */
 		int known = known_sign(k, pc, d);
 		if (known >= 0) {
@@ -514,7 +514,12 @@ static void sum_piece(struct counter *k, const struct kc_node *loop, struct piec
 	int nlo, nhi;
 	struct piece rest = {0};
 	rest.cost = p->cost;
-	if (bounds_on(k, p, loop->var, lo, &nlo, hi, &nhi, &rest) < 0 || !nlo || !nhi) {
+	int rc = bounds_on(k, p, loop->var, lo, &nlo, hi, &nhi, &rest);
+	if (rc == -2) {
+		overflow(k, loop->loc);
+		return;
+	}
+	if (rc < 0 || !nlo || !nhi) {
 		inexact(k, loop->loc, "loop bounds are not unit-coefficient affine bounds: not counted exactly");
 		return;
 	}
@@ -526,6 +531,10 @@ static void sum_piece(struct counter *k, const struct kc_node *loop, struct piec
 	int h = extreme_bound(k, p, hi, nhi, 0, lv, &d);
 	if (h == -1) {
 		split_and_sum(k, loop, p, d, out, lv, depth);
+		return;
+	}
+	if (l == -3 || h == -3) {
+		overflow(k, loop->loc);
 		return;
 	}
 	if (l < 0 || h < 0) {

@@ -1,7 +1,6 @@
 /* ir.h — the kernel IR inside the analyzer: loop trees with affine bounds, statements with their
- * per-execution costs and accesses. Plain data built by the libclang front end (frontend.c), or by hand in
- * the unit tests, with the constructors of ir.c, and read by the counting (count.c), footprint (footprint.c)
- * and dataflow (dataflow.c) passes. Never exposed outside analyzer/. */
+ * per-execution costs and accesses. Plain data built by the libclang front end (frontend.c) and read by
+ * the counting (count.c) and footprint (footprint.c) passes. Never exposed outside analyzer/. */
 #ifndef KC_IR_H
 #define KC_IR_H
 
@@ -136,10 +135,10 @@ struct kc_fn_ir {
 };
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Construction (ir.c). Everything is allocated from the arena given and lives as long as it; nothing is
- * freed individually. The functions that add to a fixed per-node capacity (KC_MAX_BOUNDS, the 8
- * transcendental names of a kc_stmt_cost, KC_MAX_SCALAR_USES) return -1 when it is full and change
- * nothing: the caller reports it. */
+/* Construction (ir.c), for the front end and for IR built by hand (tests/unit/test_ir.c). Everything is
+ * allocated from the arena given and lives as long as it; nothing is freed individually. The functions that
+ * add to a fixed per-node capacity (KC_MAX_BOUNDS, the 8 transcendental names of a kc_stmt_cost,
+ * KC_MAX_SCALAR_USES) return -1 when it is full and change nothing: the caller reports it. */
 
 /* A function named `name` at loc with an empty body block: exact until a pass says otherwise, no
  * symbols, buffers, scalars or nests yet. */
