@@ -190,6 +190,27 @@ static void count_strided(void **state)
 	kc_arena_release(&kn.a);
 }
 
+/* for (i = 0; i < n; i++) if (i >= 50) s += x; else s *= x; */
+static void count_if_else(void **state)
+{
+	(void)state;
+	struct kernel kn;
+	kernel_init(&kn, "branchy");
+	int i;
+	struct kc_node *li = upto(&kn, kn.ir->body, 2, "i", kn.n, &i);
+	struct kc_node *n_if = kc_ir_node_new(&kn.a, KC_NODE_IF, li, at(3), at(3));
+	assert_int_equal(kc_ir_guard_add(n_if, plus(&kn, i, -50)), 0);
+	stmt(&kn, n_if, 4)->cost.ops[KC_OP_ADD][KC_PREC_F64] = 1;
+	struct kc_node *orelse = kc_ir_else(&kn.a, n_if, at(5));
+	assert_ptr_equal(kc_ir_else(&kn.a, n_if, at(5)), orelse);
+	stmt(&kn, orelse, 6)->cost.ops[KC_OP_MUL][KC_PREC_F64] = 1;
+	struct kc_function *fn = analyze(&kn);
+	assert_string_equal(text(&kn, fn->cost.ops[KC_OP_ADD][KC_PREC_F64]), "n - 50");
+	assert_string_equal(text(&kn, fn->cost.ops[KC_OP_MUL][KC_PREC_F64]), "50");
+	assert_int_equal(fn->exact, 1);
+	kc_arena_release(&kn.a);
+}
+
 /* The shared rule on its own: the cases without a closed form say whether a limit was the reason. */
 static void last_step_rule(void **state)
 {
@@ -607,6 +628,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(count_triangular),
 	    cmocka_unit_test(count_strided),
+	    cmocka_unit_test(count_if_else),
 	    cmocka_unit_test(last_step_rule),
 	    cmocka_unit_test(count_matmul),
 	    cmocka_unit_test(footprint_vecadd),
