@@ -18,10 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "frontend.h"
 
+/* Constraints per piece: a piece is copied by value at every step, so its constraints stay a fixed array;
+ * a domain needing more (a loop nest about twelve deep, or guards on top) is reported, not truncated. */
 #define MAX_CONS 24
-#define MAX_PIECES 256
 
 struct piece {
 	struct kc_poly *cons[MAX_CONS]; /* each >= 0 */
@@ -47,6 +49,18 @@ static void inexact(struct counter *k, struct kc_loc loc, const char *msg)
 {
 	kc_diag_add(k->keep, &k->fn->diags, loc, KC_WARNING, k->fn->name, "%s", msg);
 	k->fn->exact = 0;
+}
+
+/* The limits of this pass, each reported once per place (kc_ir_limit). */
+static void too_many_cons(struct counter *k, struct kc_loc loc)
+{
+	kc_ir_limit(k->keep, k->fn, loc, "loop nest too deep to count exactly (more than %d bounds and guards)",
+	            MAX_CONS);
+}
+
+static void overflow(struct counter *k, struct kc_loc loc)
+{
+	kc_ir_limit(k->keep, k->fn, loc, "count overflows exact arithmetic");
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -89,23 +103,31 @@ static int vec_sum(struct kc_arena *a, struct kc_vec *x, int sym, const struct k
 	return 0;
 }
 
-static void vec_put(struct kc_arena *a, struct kc_vec *x, int i, long long n)
+static int vec_put(struct kc_arena *a, struct kc_vec *x, int i, long long n)
 {
 	struct kc_poly *c = kc_poly_const(a, n, 1);
 	if (!x->v[i])
 		x->v[i] = c;
-	else
-		kc_poly_add(a, x->v[i], c, &x->v[i]);
+	else if (kc_poly_add(a, x->v[i], c, &x->v[i]) < 0)
+		return -1;
+	return 0;
 }
 
-static int trans_slot(struct counter *k, const char *name)
+/* The vector slot of a transcendental function's count; -1, reported at loc, when the function already
+ * counts KC_MAX_TRANS_NAMES others (kc_vec is a fixed vector). */
+static int trans_slot(struct counter *k, const char *name, struct kc_loc loc)
 {
 	struct kc_fn_ir *ir = k->ir;
 	for (int i = 0; i < ir->n_trans_names; i++)
 		if (!strcmp(ir->trans_names[i], name))
 			return KC_VEC_TRANS + i;
-	if (ir->n_trans_names >= KC_MAX_TRANS_NAMES)
+	if (ir->n_trans_names >= KC_MAX_TRANS_NAMES) {
+		kc_ir_limit(k->keep, k->fn, loc,
+		            "more than %d different transcendental functions: the calls of '%s' are "
+		            "not counted",
+		            KC_MAX_TRANS_NAMES, name);
 		return -1;
+	}
 	ir->trans_names[ir->n_trans_names] = name;
 	return KC_VEC_TRANS + ir->n_trans_names++;
 }
@@ -200,7 +222,7 @@ static int add_con(struct piece *p, struct kc_poly *g)
 	return 0;
 }
 
-static void cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_vec *v);
+static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_vec *v);
 
 static void pieces_of(struct counter *k, const struct kc_node *n, struct pieces *out, const int *is_loop_var);
 
@@ -218,14 +240,19 @@ static void else_pieces(struct counter *k, const struct kc_node *n, struct piece
 	struct kc_poly *one = kc_poly_const(k->a, 1, 1);
 	for (int g = 0; g < n->n_guards; g++) {
 		struct kc_poly *neg;
-		if (kc_poly_neg(k->a, n->guard[g], &neg) < 0 || kc_poly_sub(k->a, neg, one, &neg) < 0)
+		if (kc_poly_neg(k->a, n->guard[g], &neg) < 0 || kc_poly_sub(k->a, neg, one, &neg) < 0) {
+			overflow(k, n->loc);
 			continue;
+		}
 		for (int i = 0; i < body.n; i++) {
 			struct piece p = body.p[i];
+			int full = add_con(&p, neg) < 0;
 			for (int h = 0; h < g; h++)
-				add_con(&p, n->guard[h]);
-			add_con(&p, neg);
-			push_piece(k, out, &p);
+				full |= add_con(&p, n->guard[h]) < 0;
+			if (full)
+				too_many_cons(k, n->loc);
+			else
+				push_piece(k, out, &p);
 		}
 	}
 }
@@ -238,7 +265,8 @@ static void pieces_of(struct counter *k, const struct kc_node *n, struct pieces 
 	struct piece p = {0};
 	switch (n->kind) {
 	case KC_NODE_STMT:
-		cost_of_stmt(k, n, &p.cost);
+		if (cost_of_stmt(k, n, &p.cost) < 0)
+			overflow(k, n->loc);
 		push_piece(k, out, &p);
 		return;
 	case KC_NODE_BLOCK: pieces_of_children(k, n->first, out, lv); return;
@@ -246,9 +274,13 @@ static void pieces_of(struct counter *k, const struct kc_node *n, struct pieces 
 		struct pieces then = {0};
 		pieces_of_children(k, n->first, &then, lv);
 		for (int i = 0; i < then.n; i++) {
+			int full = 0;
 			for (int g = 0; g < n->n_guards; g++)
-				add_con(&then.p[i], n->guard[g]);
-			push_piece(k, out, &then.p[i]);
+				full |= add_con(&then.p[i], n->guard[g]) < 0;
+			if (full)
+				too_many_cons(k, n->loc);
+			else
+				push_piece(k, out, &then.p[i]);
 		}
 		if (n->orelse) {
 			if (n->n_guards)
@@ -310,7 +342,9 @@ int kc_call_compose(struct kc_arena *a, struct kc_arena *keep, struct kc_functio
 	return 0;
 }
 
-static void cost_of_call(struct counter *k, const struct kc_node *n, struct kc_vec *v)
+/* Add the callee's total, in the caller's sizes; -1 on overflow (a cost that cannot be expressed is reported
+ * here). */
+static int cost_of_call(struct counter *k, const struct kc_node *n, struct kc_vec *v)
 {
 	const struct kc_call *call = n->call;
 	const struct kc_vec *cv = &call->callee_ir->total;
@@ -318,52 +352,60 @@ static void cost_of_call(struct counter *k, const struct kc_node *n, struct kc_v
 		if (!cv->v[i])
 			continue;
 		int slot = i;
-		if (i >= KC_VEC_TRANS && (slot = trans_slot(k, call->callee_ir->trans_names[i - KC_VEC_TRANS])) < 0)
+		if (i >= KC_VEC_TRANS &&
+		    (slot = trans_slot(k, call->callee_ir->trans_names[i - KC_VEC_TRANS], n->loc)) < 0)
 			continue;
 		struct kc_poly *p;
 		if (kc_call_compose(k->a, k->keep, k->fn, call, cv->v[i], &p) < 0) {
 			inexact(k, n->loc, "the cost of this call could not be expressed in the caller's sizes");
-			return;
+			return 0;
 		}
 		struct kc_vec one = {0};
 		one.v[slot] = p;
-		vec_add(k->a, v, &one);
+		if (vec_add(k->a, v, &one) < 0)
+			return -1;
 	}
+	return 0;
 }
 
-static void cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_vec *v)
+/* One execution's cost as a vector; -1 on overflow. */
+static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_vec *v)
 {
+	int rc = 0;
 	for (int o = 0; o < KC_OP_N; o++)
 		for (int p = 0; p < KC_PREC_N; p++) {
 			if (n->cost.ops[o][p])
-				vec_put(k->a, v, KC_VEC_OPS + o * KC_PREC_N + p, n->cost.ops[o][p]);
+				rc |= vec_put(k->a, v, KC_VEC_OPS + o * KC_PREC_N + p, n->cost.ops[o][p]);
 			if (n->lib_call && n->lib_cost.ops[o][p])
 				v->v[KC_VEC_OPS + o * KC_PREC_N + p] = n->lib_cost.ops[o][p];
 		}
 	if (n->cost.cmp)
-		vec_put(k->a, v, KC_VEC_CMP, n->cost.cmp);
+		rc |= vec_put(k->a, v, KC_VEC_CMP, n->cost.cmp);
 	for (int t = 0; t < n->cost.n_trans; t++) {
-		int slot = trans_slot(k, n->cost.trans_name[t]);
+		int slot = trans_slot(k, n->cost.trans_name[t], n->loc);
 		if (slot >= 0)
-			vec_put(k->a, v, slot, n->cost.trans_count[t]);
+			rc |= vec_put(k->a, v, slot, n->cost.trans_count[t]);
 	}
 	for (int i = 0; i < n->n_accesses; i++) {
 		const struct kc_access *acc = &n->accesses[i];
-		vec_put(k->a, v, acc->is_write ? KC_VEC_NAIVE_W : KC_VEC_NAIVE_R, k->fn->buffers[acc->buffer].elem_size);
+		rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_NAIVE_W : KC_VEC_NAIVE_R,
+		              k->fn->buffers[acc->buffer].elem_size);
 	}
 	if (n->lib_call) {
 		v->v[KC_VEC_NAIVE_R] = n->lib_min.read;
 		v->v[KC_VEC_NAIVE_W] = n->lib_min.write;
 	}
 	if (n->call)
-		cost_of_call(k, n, v);
+		rc |= cost_of_call(k, n, v);
+	return rc;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Loops */
 
 /* Split constraints into bounds on v: coef*v + rest >= 0 with coef = +1 gives v >= -rest, -1 gives
- * v <= rest. Returns -1 for a coefficient other than +-1 (the caller handles non-unit steps first). */
+ * v <= rest. Returns -1 for a coefficient other than +-1 (the caller handles non-unit steps first), -2 on
+ * overflow. */
 static int bounds_on(struct counter *k, const struct piece *p, int v, struct kc_poly **lo, int *nlo,
                      struct kc_poly **hi, int *nhi, struct piece *rest)
 {
@@ -371,17 +413,18 @@ static int bounds_on(struct counter *k, const struct piece *p, int v, struct kc_
 	for (int i = 0; i < p->n_cons; i++) {
 		struct kc_poly *c = p->cons[i], *r;
 		if (!kc_poly_has_sym(c, v)) {
-			add_con(rest, c);
+			if (add_con(rest, c) < 0)
+				KC_BUG("a piece's remaining constraints are a subset of its constraints");
 			continue;
 		}
 		struct kc_poly *coef;
 		struct kc_rat cr;
 		if (kc_poly_split_linear(k->a, c, v, &coef, &r) < 0 || !kc_poly_is_const(coef, &cr) || cr.den != 1 ||
-		    (cr.num != 1 && cr.num != -1) || *nlo >= MAX_CONS || *nhi >= MAX_CONS)
+		    (cr.num != 1 && cr.num != -1))
 			return -1;
 		if (cr.num == 1) {
 			if (kc_poly_neg(k->a, r, &lo[*nlo]) < 0)
-				return -1;
+				return -2;
 			(*nlo)++;
 		} else {
 			hi[(*nhi)++] = r;
@@ -390,8 +433,6 @@ static int bounds_on(struct counter *k, const struct piece *p, int v, struct kc_
 	return 0;
 }
 
-/* Pick the greatest (want_max) or least bound. Returns the index, or -1 if the order depends on outer
- * variables: then *split gets d = b[i] - b[j] and *si, *sj the pair to split on. */
 /* What the piece's constraints already say about d: 1 if d >= 0 follows from one of them (d - c is a
  * non-negative constant), 0 if d <= -1 does, -1 if neither. */
 static int known_sign(struct counter *k, const struct piece *p, const struct kc_poly *d)
@@ -409,16 +450,17 @@ static int known_sign(struct counter *k, const struct piece *p, const struct kc_
 	return -1;
 }
 
+/* Pick the greatest (want_max) or least bound. Returns the index, or -1 if the order depends on outer
+ * variables: then *split gets d, the difference of the pair to split on (d >= 0 chooses the later bound);
+ * -2 if the order depends on a size without a benchmark value, -3 on overflow. */
 static int extreme_bound(struct counter *k, const struct piece *pc, struct kc_poly **b, int n, int want_max,
                          const int *lv, struct kc_poly **split)
 {
 	int best = 0;
 	for (int i = 1; i < n; i++) {
 		struct kc_poly *d;
-		if (kc_poly_sub(k->a, b[i], b[best], &d) < 0)
-			return -2;
-		if (!want_max && kc_poly_neg(k->a, d, &d) < 0)
-			return -2;
+		if (kc_poly_sub(k->a, b[i], b[best], &d) < 0 || (!want_max && kc_poly_neg(k->a, d, &d) < 0))
+			return -3;
 		/* d >= 0 means b[i] is at least as extreme as b[best] */
 		int known = known_sign(k, pc, d);
 		if (known >= 0) {
@@ -449,8 +491,15 @@ static void split_and_sum(struct counter *k, const struct kc_node *loop, struct 
 {
 	struct piece a = *p, b = *p;
 	struct kc_poly *nd, *one = kc_poly_const(k->a, 1, 1);
-	if (kc_poly_neg(k->a, d, &nd) < 0 || kc_poly_sub(k->a, nd, one, &nd) < 0 || add_con(&a, d) < 0 ||
-	    add_con(&b, nd) < 0 || depth > 8) {
+	if (kc_poly_neg(k->a, d, &nd) < 0 || kc_poly_sub(k->a, nd, one, &nd) < 0) {
+		overflow(k, loop->loc);
+		return;
+	}
+	if (add_con(&a, d) < 0 || add_con(&b, nd) < 0) {
+		too_many_cons(k, loop->loc);
+		return;
+	}
+	if (depth > 8) {
 		inexact(k, loop->loc, "loop bounds too complex to count exactly (too many min/max cases)");
 		return;
 	}
@@ -465,7 +514,12 @@ static void sum_piece(struct counter *k, const struct kc_node *loop, struct piec
 	int nlo, nhi;
 	struct piece rest = {0};
 	rest.cost = p->cost;
-	if (bounds_on(k, p, loop->var, lo, &nlo, hi, &nhi, &rest) < 0 || !nlo || !nhi) {
+	int rc = bounds_on(k, p, loop->var, lo, &nlo, hi, &nhi, &rest);
+	if (rc == -2) {
+		overflow(k, loop->loc);
+		return;
+	}
+	if (rc < 0 || !nlo || !nhi) {
 		inexact(k, loop->loc, "loop bounds are not unit-coefficient affine bounds: not counted exactly");
 		return;
 	}
@@ -477,6 +531,10 @@ static void sum_piece(struct counter *k, const struct kc_node *loop, struct piec
 	int h = extreme_bound(k, p, hi, nhi, 0, lv, &d);
 	if (h == -1) {
 		split_and_sum(k, loop, p, d, out, lv, depth);
+		return;
+	}
+	if (l == -3 || h == -3) {
+		overflow(k, loop->loc);
 		return;
 	}
 	if (l < 0 || h < 0) {
@@ -494,71 +552,70 @@ static void sum_piece(struct counter *k, const struct kc_node *loop, struct piec
 		if (sign_at_sizes(k, span) == 0)
 			return; /* empty at the benchmark sizes */
 	} else if (add_con(&rest, span) < 0) {
-		inexact(k, loop->loc, "loop nest too deep to count exactly");
+		too_many_cons(k, loop->loc);
 		return;
 	}
 	push_piece(k, out, &rest);
 }
 
-/* The loop's own bounds as constraints, after substituting a non-unit step: v = start + step*u. */
-static int loop_constraints(struct counter *k, const struct kc_node *loop, struct piece *p, int *ok)
+/* The loop's own bounds as constraints, after substituting a non-unit step: v = start + step*u, with
+ * u = 0 .. last for each end bound (kc_ir_loop_last_step). -1 when the loop cannot be counted so, reported. */
+static int loop_constraints(struct counter *k, const struct kc_node *loop, struct piece *p, const int *lv)
 {
 	struct kc_arena *a = k->a;
 	struct kc_poly *v = kc_poly_sym(a, loop->var), *g;
-	*ok = 1;
 	long long s = loop->step;
 	if (s == 1 || s == -1) {
-		for (int i = 0; i < loop->n_lower; i++)
-			if (kc_poly_sub(a, v, loop->lower[i], &g) < 0 || add_con(p, g) < 0)
-				return -1;
-		for (int i = 0; i < loop->n_upper; i++)
-			if (kc_poly_sub(a, loop->upper[i], v, &g) < 0 || add_con(p, g) < 0)
-				return -1;
+		for (int i = 0; i < loop->n_lower + loop->n_upper; i++) {
+			int up = i >= loop->n_lower;
+			if (up ? kc_poly_sub(a, loop->upper[i - loop->n_lower], v, &g) < 0
+			       : kc_poly_sub(a, v, loop->lower[i], &g) < 0)
+				goto overflowed;
+			if (add_con(p, g) < 0)
+				goto full;
+		}
 		return 0;
 	}
-	/* start is the single bound on the side the loop starts from */
+	if ((s > 0 ? loop->n_lower : loop->n_upper) != 1) {
+		inexact(k, loop->loc, "non-unit step with several start bounds: not counted exactly");
+		return -1;
+	}
 	struct kc_poly *start = s > 0 ? loop->lower[0] : loop->upper[0];
 	struct kc_poly **ends = s > 0 ? (struct kc_poly **)loop->upper : (struct kc_poly **)loop->lower;
 	int n_ends = s > 0 ? loop->n_upper : loop->n_lower;
-	long long as = s > 0 ? s : -s;
-	if ((s > 0 ? loop->n_lower : loop->n_upper) != 1)
-		*ok = 0;
 	struct kc_poly *sub, *su;
 	if (kc_poly_scale(a, v, kc_rat_int(s), &su) < 0 || kc_poly_add(a, start, su, &sub) < 0 ||
 	    vec_subst(a, &p->cost, loop->var, sub) < 0)
-		return -1;
+		goto overflowed;
 	for (int i = 0; i < p->n_cons; i++)
 		if (kc_poly_subst(a, p->cons[i], loop->var, sub, &p->cons[i]) < 0)
-			return -1;
+			goto overflowed;
 	if (add_con(p, v) < 0) /* u >= 0 */
-		return -1;
+		goto full;
 	for (int i = 0; i < n_ends; i++) {
-		/* u <= floor(|end - start| / |s|) */
-		struct kc_poly *dist, *q;
-		if (kc_poly_sub(a, s > 0 ? ends[i] : start, s > 0 ? start : ends[i], &dist) < 0)
+		struct kc_poly *last;
+		const char *limit;
+		if (kc_ir_loop_last_step(a, k->keep, k->fn, loop, ends[i], lv, &last, &limit) < 0) {
+			if (limit)
+				kc_ir_limit(k->keep, k->fn, loop->loc, "%s", limit);
+			else
+				inexact(k, loop->loc,
+				        "the trip count of this strided loop is a floor of outer loop variables: "
+				        "not counted exactly");
 			return -1;
-		struct kc_rat c;
-		int divisible = 1;
-		if (kc_poly_scale(a, dist, (struct kc_rat){1, as}, &q) < 0)
-			return -1;
-		for (int t = 0; t < kc_poly_nterms(q); t++)
-			if (kc_poly_term_coef(q, t).den != 1)
-				divisible = 0;
-		if (!divisible) {
-			if (kc_poly_is_const(dist, &c)) {
-				long long num = (long long)c.num, f = num / as - (num % as < 0);
-				q = kc_poly_const(a, f, 1);
-			} else {
-				int d = kc_sym_floor(k->keep, k->fn, dist, as);
-				if (d < 0)
-					return -1;
-				q = kc_poly_sym(a, d);
-			}
 		}
-		if (kc_poly_sub(a, q, v, &g) < 0 || add_con(p, g) < 0)
-			return -1;
+		if (kc_poly_sub(a, last, v, &g) < 0)
+			goto overflowed;
+		if (add_con(p, g) < 0)
+			goto full;
 	}
 	return 0;
+overflowed:
+	overflow(k, loop->loc);
+	return -1;
+full:
+	too_many_cons(k, loop->loc);
+	return -1;
 }
 
 static void sum_loop(struct counter *k, const struct kc_node *loop, struct pieces *body, struct pieces *out,
@@ -570,7 +627,7 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 			innermost = 0;
 	if (innermost) {
 		struct piece it = {0};
-		vec_put(k->a, &it.cost, KC_VEC_ITER, 1);
+		vec_put(k->a, &it.cost, KC_VEC_ITER, 1); /* a constant into an empty vector: cannot fail */
 		push_piece(k, body, &it);
 	}
 	for (int i = 0; i < body->n; i++) {
@@ -581,7 +638,10 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 		}
 		if (loop->trips_annotated) {
 			/* KCOST_TRIPS: the body runs `total` times per call, all enclosing iterations together */
-			vec_scale(k->a, &p.cost, loop->trips_annotated);
+			if (vec_scale(k->a, &p.cost, loop->trips_annotated) < 0) {
+				overflow(k, loop->loc);
+				continue;
+			}
 			p.absolute = 1;
 			push_piece(k, out, &p);
 			continue;
@@ -590,12 +650,8 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 			push_piece(k, out, &p); /* counted once; already flagged */
 			continue;
 		}
-		int ok;
-		if (loop_constraints(k, loop, &p, &ok) < 0 || !ok) {
-			inexact(k, loop->loc, "non-unit step with several start bounds: not counted exactly");
-			continue;
-		}
-		sum_piece(k, loop, &p, out, lv, 0);
+		if (loop_constraints(k, loop, &p, lv) == 0)
+			sum_piece(k, loop, &p, out, lv, 0);
 	}
 }
 
@@ -749,7 +805,8 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		total_of(&k, &ps, &v);
 		vec_keep(a, &v);
 		kc_arena_reset(&scratch, empty);
-		vec_add(a, &ir->total, &v);
+		if (vec_add(a, &ir->total, &v) < 0)
+			overflow(&k, c->loc);
 		if (c->kind != KC_NODE_LOOP && !c->call && !c->lib_call && !(c->kind == KC_NODE_IF && c->first))
 			continue;
 		struct kc_nest *nest = &f->nests[f->n_nests++];

@@ -17,9 +17,10 @@
 
 #include "frontend.h"
 
-#define MAX_PASSES 512
+/* Loops of a pass's space compared position by position: each takes a placeholder symbol from the
+ * function's table (KC_POLY_MAX_SYMS), so the prefix stays short; loops below it are the pass's inner
+ * loops, and a function that has more is told so. */
 #define MAX_PREFIX 8
-#define MAX_ACC 64
 
 /* One access of a pass seen from its space: indices in placeholder symbols P0..Pk-1 (the prefix loops),
  * NULL where an index depends on an inner loop or on data. */
@@ -35,20 +36,28 @@ struct view {
 	struct kc_poly *lo[MAX_PREFIX], *hi[MAX_PREFIX];
 	long long step[MAX_PREFIX];
 	int has_inner;                              /* the prefix body holds more loops (a reduction) */
-	struct view_access acc[MAX_ACC];
-	int n_acc;
+	struct view_access *acc;                    /* n_acc of them, growing in the df's views arena */
+	int n_acc, cap_acc;
 	int opaque;                                 /* could not be described */
 };
 
 struct df {
 	struct kc_arena *a;
+	struct kc_arena *views; /* scratch memory of the views */
 	struct kc_fn_ir *ir;
 	struct kc_function *fn;
 	const struct kc_node *outer;                /* loop the passes sit in, or NULL */
-	const struct kc_node *pass[MAX_PASSES];
+	const struct kc_node **pass;
 	int n;
 	int placeholder[MAX_PREFIX];                /* symbol ids of P0..P7 */
+	struct kc_loc at;                           /* the pass being described, for a limit's diagnostic */
 };
+
+/* Exact arithmetic overflowed: what the dataflow says about this pass is not exact. */
+static void overflow(struct df *d)
+{
+	kc_ir_limit(d->a, d->fn, d->at, "dataflow overflows exact arithmetic: its fusion and traffic are not exact");
+}
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Passes */
@@ -80,7 +89,11 @@ static void collect_passes(struct df *d)
 {
 	d->outer = enclosing_loop(d->ir->body);
 	const struct kc_node *parent = d->outer ? d->outer : d->ir->body;
-	for (const struct kc_node *c = parent->first; c && d->n < MAX_PASSES; c = c->next)
+	int n = 0;
+	for (const struct kc_node *c = parent->first; c; c = c->next)
+		n += is_pass(c);
+	d->pass = KC_NEW_N(d->a, const struct kc_node *, n + 1);
+	for (const struct kc_node *c = parent->first; c; c = c->next)
 		if (is_pass(c))
 			d->pass[d->n++] = c;
 }
@@ -138,6 +151,11 @@ static int placeholder(struct df *d, int k)
 		int s = kc_sym_named(d->fn, kc_arena_strdup(d->a, name));
 		if (s >= 0)
 			d->fn->syms.syms[s].is_loop = 1;
+		else
+			kc_ir_limit(d->a, d->fn, d->at,
+			            "too many symbols (%d) to compare the loops of this pass with its "
+			            "neighbours': its fusion is not analyzed",
+			            KC_POLY_MAX_SYMS);
 		d->placeholder[k] = s;
 	}
 	return d->placeholder[k];
@@ -169,12 +187,15 @@ static struct kc_poly *to_placeholders(struct df *d, const struct kc_poly *p, st
 			else
 				return NULL;
 			if (kc_poly_pow(d->a, x, e, &pw) < 0 || kc_poly_mul(d->a, term, pw, &term) < 0)
-				return NULL;
+				goto overflowed;
 		}
 		if (kc_poly_add(d->a, r, term, &r) < 0)
-			return NULL;
+			goto overflowed;
 	}
 	return r;
+overflowed:
+	overflow(d);
+	return NULL;
 }
 
 static void mark_inner(const struct kc_node *n, int *inner)
@@ -190,11 +211,19 @@ static void mark_inner(const struct kc_node *n, int *inner)
 static void view_accesses(struct df *d, const struct kc_node *n, struct view *v, struct kc_poly *const *sub,
                           const int *inner, const int *buffer_map, const struct kc_function *owner)
 {
-	for (int i = 0; i < n->n_accesses && v->n_acc < MAX_ACC; i++) {
+	for (int i = 0; i < n->n_accesses; i++) {
 		const struct kc_access *acc = &n->accesses[i];
 		int b = buffer_map ? buffer_map[acc->buffer] : acc->buffer;
 		if (b < 0)
 			continue;
+		if (v->n_acc == v->cap_acc) {
+			int cap = v->cap_acc ? 2 * v->cap_acc : 64;
+			struct view_access *grown = KC_NEW_N(d->views, struct view_access, cap);
+			if (v->n_acc)
+				memcpy(grown, v->acc, sizeof *grown * (size_t)v->n_acc);
+			v->acc = grown;
+			v->cap_acc = cap;
+		}
 		struct view_access *va = &v->acc[v->n_acc++];
 		va->buffer = b;
 		va->is_write = acc->is_write;
@@ -244,10 +273,18 @@ static void describe(struct df *d, const struct kc_node *root, struct kc_poly **
 		}
 		n = only;
 	}
-	if (n == root) {
-		mark_inner(n, inner);
-		view_accesses(d, n, v, sub, inner, buffer_map, owner);
+	/* stopped at a tile loop folded into its point loops, or after MAX_PREFIX loops: what remains is the
+	 * prefix's inner loops */
+	if (n != root) {
+		if (!n->collapsed)
+			kc_ir_limit(d->a, d->fn, n->loc,
+			            "more than %d perfectly nested loops: fusion compares the outer %d "
+			            "only",
+			            MAX_PREFIX, MAX_PREFIX);
+		v->has_inner = 1;
 	}
+	mark_inner(n, inner);
+	view_accesses(d, n, v, sub, inner, buffer_map, owner);
 }
 
 /* A call seen through its callee's only top-level nest. */
@@ -276,6 +313,7 @@ static void describe_call(struct df *d, const struct kc_node *st, struct view *v
 static void describe_pass(struct df *d, const struct kc_node *p, struct view *v)
 {
 	memset(v, 0, sizeof *v);
+	d->at = p->loc;
 	struct kc_poly *sub[KC_POLY_MAX_SYMS] = {0};
 	if (p->call)
 		describe_call(d, p, v);
@@ -307,8 +345,13 @@ static enum match compare_index(struct df *d, const struct view_access *w, const
 	enum match m = MATCH_SAME;
 	for (int k = 0; k < w->ndims; k++) {
 		struct kc_poly *diff;
-		if (!w->index[k] || !r->index[k] || kc_poly_sub(d->a, r->index[k], w->index[k], &diff) < 0 ||
-		    !kc_poly_is_const(diff, NULL))
+		if (!w->index[k] || !r->index[k])
+			return MATCH_OTHER;
+		if (kc_poly_sub(d->a, r->index[k], w->index[k], &diff) < 0) {
+			overflow(d);
+			return MATCH_OTHER;
+		}
+		if (!kc_poly_is_const(diff, NULL))
 			return MATCH_OTHER;
 		if (!kc_poly_is_zero(diff))
 			m = MATCH_SHIFTED;
@@ -423,16 +466,15 @@ static int touches(const struct kc_pass *p, int b)
 	return 0;
 }
 
-static void add_traffic(struct kc_arena *a, struct kc_traffic *acc, const struct kc_traffic *t)
+static void add_traffic(struct df *d, struct kc_traffic *acc, const struct kc_traffic *t)
 {
 	if (!acc->read) {
-		acc->read = kc_poly_zero(a);
-		acc->write = kc_poly_zero(a);
+		acc->read = kc_poly_zero(d->a);
+		acc->write = kc_poly_zero(d->a);
 	}
-	if (t->read)
-		kc_poly_add(a, acc->read, t->read, &acc->read);
-	if (t->write)
-		kc_poly_add(a, acc->write, t->write, &acc->write);
+	if ((t->read && kc_poly_add(d->a, acc->read, t->read, &acc->read) < 0) ||
+	    (t->write && kc_poly_add(d->a, acc->write, t->write, &acc->write) < 0))
+		overflow(d);
 }
 
 /* The intermediates a group removes: touched only by the group's passes. */
@@ -466,7 +508,7 @@ static void make_group(struct df *d, int first, int last)
 	char *skip = KC_NEW_N(d->a, char, d->fn->n_buffers + 1);
 	group_removes(d, g, skip);
 	for (int p = first; p <= last; p++)
-		add_traffic(d->a, &g->before, &df->passes[p].streaming);
+		add_traffic(d, &g->before, &df->passes[p].streaming);
 	int *r, nr, *w, nw;
 	kc_footprint_region(d->a, d->ir, d->outer, &d->pass[first], last - first + 1, skip, &g->after, &r, &nr, &w, &nw);
 }
@@ -509,6 +551,7 @@ static void fill_pass(struct df *d, int i)
 {
 	struct kc_pass *p = &d->fn->dataflow.passes[i];
 	const struct kc_node *n = d->pass[i];
+	d->at = n->loc;
 	/* the scalars it accumulates in a loop: a later pass reading one must wait for the whole pass */
 	p->scalars_out = KC_NEW_N(d->a, const char *, d->ir->n_scalars + 1);
 	for (int id = 0; id < d->ir->n_scalars; id++) {
@@ -523,7 +566,8 @@ static void fill_pass(struct df *d, int i)
 	p->callee = n->call ? n->call->callee->name : n->lib_call;
 	const struct kc_nest *nest = d->outer ? NULL : nest_of(d, n);
 	if (nest) { /* a top-level nest: its counts are already there */
-		kc_cost_flops(d->a, &nest->cost, &p->flops);
+		if (kc_cost_flops(d->a, &nest->cost, &p->flops) < 0)
+			overflow(d);
 		p->streaming = nest->traffic[KC_MODEL_STREAMING];
 		p->reads = nest->reads;
 		p->n_reads = nest->n_reads;
@@ -535,7 +579,8 @@ static void fill_pass(struct df *d, int i)
 	struct kc_cost c = {0};
 	kc_count_region(d->a, d->ir, d->outer, n, &v);
 	kc_vec_to_cost(d->a, d->ir, &v, &c);
-	kc_cost_flops(d->a, &c, &p->flops);
+	if (kc_cost_flops(d->a, &c, &p->flops) < 0)
+		overflow(d);
 	kc_footprint_region(d->a, d->ir, d->outer, &d->pass[i], 1, NULL, &p->streaming, &p->reads, &p->n_reads,
 	                    &p->writes, &p->n_writes);
 }
@@ -546,6 +591,7 @@ void kc_dataflow_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	d.a = a;
 	d.ir = ir;
 	d.fn = ir->fn;
+	d.at = ir->fn->loc;
 	for (int k = 0; k < MAX_PREFIX; k++)
 		d.placeholder[k] = -1;
 	collect_passes(&d);
@@ -564,12 +610,13 @@ void kc_dataflow_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	df->groups = KC_NEW_N(a, struct kc_fusion_group, d.n + 1);
 	if (d.n < 2) { /* nothing to fuse: no views, no groups */
 		for (int i = 0; i < d.n; i++)
-			add_traffic(a, &df->before, &df->passes[i].streaming);
+			add_traffic(&d, &df->before, &df->passes[i].streaming);
 		df->after = df->before;
 		return;
 	}
 	/* views are large (every access of a pass): scratch memory, released once the edges are decided */
 	struct kc_arena scratch = KC_ARENA_INIT;
+	d.views = &scratch;
 	struct view *va = KC_NEW(&scratch, struct view), *vb = KC_NEW(&scratch, struct view);
 	describe_pass(&d, d.pass[0], va);
 	int start = 0;
@@ -589,18 +636,21 @@ void kc_dataflow_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		make_group(&d, start, d.n - 1);
 	kc_arena_release(&scratch);
 	/* whole function: every pass unfused, and with each group fused */
+	d.at = ir->fn->loc;
 	for (int i = 0; i < d.n; i++)
-		add_traffic(a, &df->before, &df->passes[i].streaming);
+		add_traffic(&d, &df->before, &df->passes[i].streaming);
 	df->after = df->before;
 	for (int g = 0; g < df->n_groups; g++) {
 		struct kc_traffic saved = {0}, neg;
-		add_traffic(a, &saved, &df->groups[g].before);
-		if (kc_poly_neg(a, saved.read, &neg.read) < 0 || kc_poly_neg(a, saved.write, &neg.write) < 0)
+		add_traffic(&d, &saved, &df->groups[g].before);
+		if (kc_poly_neg(a, saved.read, &neg.read) < 0 || kc_poly_neg(a, saved.write, &neg.write) < 0) {
+			overflow(&d);
 			continue;
+		}
 		struct kc_traffic after = {0};
-		add_traffic(a, &after, &df->after);
-		add_traffic(a, &after, &neg);
-		add_traffic(a, &after, &df->groups[g].after);
+		add_traffic(&d, &after, &df->after);
+		add_traffic(&d, &after, &neg);
+		add_traffic(&d, &after, &df->groups[g].after);
 		df->after = after;
 	}
 }

@@ -21,13 +21,41 @@ struct fp {
 	struct kc_arena *keep; /* what outlives the pass: diagnostics, derived symbols, results */
 	struct kc_fn_ir *ir;
 	struct kc_function *fn;
-	int flatten[256]; /* per buffer (first 256): accesses are flattened to one dimension */
-	const struct kc_node *stack[64];
-	int depth;
+	char *flatten;                /* per buffer: accesses are flattened to one dimension */
+	const struct kc_node **stack; /* the enclosing loops, outermost first (grows) */
+	int depth, cap;
 	int unknown_reported;
-	int nonrect;              /* set by extreme(): 1 + an outer loop variable a bound depended on */
-	char hull_noted[256];     /* per buffer: the upper-bound note was given */
+	int nonrect;      /* set by extreme(): 1 + an outer loop variable a bound depended on */
+	char *hull_noted; /* per buffer: the upper-bound note was given */
+	struct kc_loc at; /* what is being measured, for a limit's diagnostic */
 };
+
+/* Exact arithmetic overflowed: the traffic of what is being measured is not exact. */
+static void overflow(struct fp *f)
+{
+	kc_ir_limit(f->keep, f->fn, f->at, "footprint overflows exact arithmetic: the traffic is not exact");
+}
+
+/* The per-buffer flags of a pass over fn (every flag set to `value`). */
+static char *buffer_flags(struct kc_arena *a, const struct kc_function *fn, int value)
+{
+	char *flags = KC_NEW_N(a, char, fn->n_buffers + 1);
+	memset(flags, value, (size_t)fn->n_buffers + 1);
+	return flags;
+}
+
+static void push_loop(struct fp *f, const struct kc_node *loop)
+{
+	if (f->depth == f->cap) {
+		int cap = f->cap ? 2 * f->cap : 16;
+		const struct kc_node **grown = KC_NEW_N(f->a, const struct kc_node *, cap);
+		if (f->depth)
+			memcpy(grown, f->stack, sizeof *grown * (size_t)f->depth);
+		f->stack = grown;
+		f->cap = cap;
+	}
+	f->stack[f->depth++] = loop;
+}
 
 struct use {
 	struct kc_box read, write;
@@ -45,6 +73,7 @@ static int ge_at_sizes(struct fp *f, const struct kc_poly *x, const struct kc_po
 	const char *why;
 	*ok = 1;
 	if (kc_poly_sub(f->a, x, y, &d) < 0) {
+		overflow(f);
 		*ok = 0;
 		return 0;
 	}
@@ -60,29 +89,23 @@ static int ge_at_sizes(struct fp *f, const struct kc_poly *x, const struct kc_po
 /* ------------------------------------------------------------------------------------------------ */
 /* Hulls */
 
-/* The last value a loop with |step| > 1 takes before `end`:  start + s*floor((end - start)/s). */
+/* The last value a loop with |step| > 1 takes before `end`:  start + s*last (kc_ir_loop_last_step). Where
+ * there is no closed form (several start bounds, a floor of loop variables), the larger hull up to `end`.
+ * NULL on overflow. */
 static struct kc_poly *last_value(struct fp *f, const struct kc_node *loop, struct kc_poly *end)
 {
-	long long s = loop->step, as = s > 0 ? s : -s;
-	if ((s > 0 ? loop->n_lower : loop->n_upper) != 1)
+	int loop_vars[KC_POLY_MAX_SYMS] = {0};
+	for (int i = 0; i < f->depth; i++)
+		loop_vars[f->stack[i]->var] = 1;
+	struct kc_poly *q, *r;
+	const char *limit;
+	if (kc_ir_loop_last_step(f->a, f->keep, f->fn, loop, end, loop_vars, &q, &limit) < 0) {
+		if (limit)
+			kc_ir_limit(f->keep, f->fn, loop->loc, "%s: its footprint is an upper bound", limit);
 		return end;
-	struct kc_poly *start = s > 0 ? loop->lower[0] : loop->upper[0], *dist, *q;
-	if (kc_poly_sub(f->a, s > 0 ? end : start, s > 0 ? start : end, &dist) < 0 ||
-	    kc_poly_scale(f->a, dist, (struct kc_rat){1, as}, &q) < 0)
-		return NULL;
-	for (int t = 0; t < kc_poly_nterms(q); t++)
-		if (kc_poly_term_coef(q, t).den != 1) {
-			for (int i = 0; i < f->depth; i++)
-				if (kc_poly_has_sym(dist, f->stack[i]->var))
-					return end; /* a floor of loop variables: keep the (larger) hull */
-			int d = kc_sym_floor(f->keep, f->fn, dist, as);
-			if (d < 0)
-				return end;
-			q = kc_poly_sym(f->a, d);
-			break;
-		}
-	struct kc_poly *r;
-	if (kc_poly_scale(f->a, q, kc_rat_int(s), &q) < 0 || kc_poly_add(f->a, start, q, &r) < 0)
+	}
+	if (kc_poly_scale(f->a, q, kc_rat_int(loop->step), &q) < 0 ||
+	    kc_poly_add(f->a, loop->step > 0 ? loop->lower[0] : loop->upper[0], q, &r) < 0)
 		return NULL;
 	return r;
 }
@@ -119,8 +142,10 @@ static struct kc_poly *extreme(struct fp *f, struct kc_poly *e, int want_max)
 		for (int j = 0; j < i && pick; j++)
 			if (!f->stack[j]->collapsed && kc_poly_has_sym(pick, f->stack[j]->var))
 				f->nonrect = 1 + f->stack[j]->var;
-		if (!pick || kc_poly_subst(f->a, e, loop->var, pick, &e) < 0)
+		if (!pick || kc_poly_subst(f->a, e, loop->var, pick, &e) < 0) {
+			overflow(f);
 			return NULL;
+		}
 	}
 	return e;
 }
@@ -136,7 +161,9 @@ static int whole_box(struct fp *f, int buffer, struct kc_box *box)
 			return 0;
 		box->ndims = 1;
 		box->lo[0] = kc_poly_zero(f->a);
-		return kc_poly_sub(f->a, b->extent, one, &box->hi[0]) == 0;
+		if (kc_poly_sub(f->a, b->extent, one, &box->hi[0]) < 0)
+			goto overflowed;
+		return 1;
 	}
 	box->ndims = d->ndims;
 	for (int i = 0; i < d->ndims; i++) {
@@ -144,9 +171,13 @@ static int whole_box(struct fp *f, int buffer, struct kc_box *box)
 			return 0;
 		box->lo[i] = kc_poly_zero(f->a);
 		if (kc_poly_sub(f->a, d->dim[i], one, &box->hi[i]) < 0)
-			return 0;
+			goto overflowed;
 	}
 	return 1;
+overflowed:
+	overflow(f);
+	box->ndims = 0;
+	return 0;
 }
 
 /* Flatten a multi-dimensional index to a row-major element offset. */
@@ -159,12 +190,19 @@ static struct kc_poly *flat_index(struct fp *f, const struct kc_access *acc)
 	for (int i = 0; i < acc->ndims; i++) {
 		struct kc_poly *t = acc->index[i];
 		for (int k = i + 1; t && k < d->ndims; k++)
-			if (!d->dim[k] || kc_poly_mul(f->a, t, d->dim[k], &t) < 0)
-				t = NULL;
-		if (!t || kc_poly_add(f->a, flat, t, &flat) < 0)
+			if (!d->dim[k])
+				return NULL;
+			else if (kc_poly_mul(f->a, t, d->dim[k], &t) < 0)
+				goto overflowed;
+		if (!t)
 			return NULL;
+		if (kc_poly_add(f->a, flat, t, &flat) < 0)
+			goto overflowed;
 	}
 	return flat;
+overflowed:
+	overflow(f);
+	return NULL;
 }
 
 static int access_box(struct fp *f, const struct kc_access *acc, struct kc_box *box)
@@ -224,8 +262,10 @@ static struct kc_poly *box_count(struct fp *f, const struct kc_box *b)
 	for (int d = 0; d < b->ndims; d++) {
 		struct kc_poly *len;
 		if (kc_poly_sub(f->a, b->hi[d], b->lo[d], &len) < 0 || kc_poly_add(f->a, len, one, &len) < 0 ||
-		    kc_poly_mul(f->a, n, len, &n) < 0)
+		    kc_poly_mul(f->a, n, len, &n) < 0) {
+			overflow(f);
 			return NULL;
+		}
 	}
 	return n;
 }
@@ -283,6 +323,11 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 			}
 			if (ok)
 				record(f, uses, cb, &mapped, boxes[i] == &gu->write);
+			else
+				kc_ir_limit(f->keep, f->fn, f->at,
+				            "the footprint of '%s' in this call could not be expressed in "
+				            "the caller's sizes: its traffic is not counted",
+				            f->fn->buffers[cb].name);
 		}
 	}
 }
@@ -290,7 +335,7 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 /* The hull of a triangular or trapezoidal domain holds elements the loops never touch: say so once. */
 static void note_hull(struct fp *f, const struct kc_access *acc)
 {
-	if (acc->buffer >= 256 || f->hull_noted[acc->buffer])
+	if (f->hull_noted[acc->buffer])
 		return;
 	f->hull_noted[acc->buffer] = 1;
 	kc_diag_add(f->keep, &f->fn->diags, acc->loc, KC_NOTE, f->fn->name,
@@ -305,6 +350,7 @@ static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 		const struct kc_access *acc = &n->accesses[i];
 		struct kc_box box = {0};
 		f->nonrect = 0;
+		f->at = acc->loc;
 		if (!access_box(f, acc, &box)) {
 			unknown_footprint(f, acc);
 			continue;
@@ -317,11 +363,13 @@ static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 			}
 		record(f, uses, acc->buffer, &box, acc->is_write);
 	}
-	if (n->call)
+	if (n->call) {
+		f->at = n->loc;
 		record_call(f, uses, n->call);
-	int pushed = n->kind == KC_NODE_LOOP && f->depth < 64;
+	}
+	int pushed = n->kind == KC_NODE_LOOP;
 	if (pushed)
-		f->stack[f->depth++] = n;
+		push_loop(f, n);
 	for (const struct kc_node *c = n->first; c; c = c->next)
 		walk(f, c, uses);
 	if (n->orelse)
@@ -354,10 +402,9 @@ static void traffic_of_skipping(struct fp *f, const struct use *uses, int params
 		struct kc_poly *w = u->write.ndims ? box_count(f, &u->write) : NULL;
 		if (r && u->first_is_write && box_covers(f, &u->write, &u->read))
 			r = NULL; /* produced before it is consumed: served from cache */
-		if (r && kc_poly_scale(f->a, r, es, &r) == 0)
-			kc_poly_add(f->a, t->read, r, &t->read);
-		if (w && kc_poly_scale(f->a, w, es, &w) == 0)
-			kc_poly_add(f->a, t->write, w, &t->write);
+		if ((r && (kc_poly_scale(f->a, r, es, &r) < 0 || kc_poly_add(f->a, t->read, r, &t->read) < 0)) ||
+		    (w && (kc_poly_scale(f->a, w, es, &w) < 0 || kc_poly_add(f->a, t->write, w, &t->write) < 0)))
+			overflow(f);
 	}
 }
 
@@ -410,7 +457,7 @@ static void decide_flattening(struct fp *f, const struct kc_node *n)
 	for (int i = 0; i < n->n_accesses; i++) {
 		const struct kc_access *acc = &n->accesses[i];
 		int nd = f->ir->dims[acc->buffer].ndims;
-		if (acc->buffer < 256 && acc->ndims && acc->ndims != nd)
+		if (acc->ndims && acc->ndims != nd)
 			f->flatten[acc->buffer] = 1;
 	}
 	for (const struct kc_node *c = n->first; c; c = c->next)
@@ -438,8 +485,6 @@ static void keep_box(struct kc_arena *a, struct kc_box *b)
 void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 {
 	struct kc_function *fn = ir->fn;
-	if (fn->n_buffers > 256)
-		return;
 	/* hulls, comparisons and sums build many intermediate polynomials: they go into scratch memory, and
 	 * only the results are copied into a */
 	struct kc_arena scratch = KC_ARENA_INIT;
@@ -448,6 +493,9 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	f.keep = a;
 	f.ir = ir;
 	f.fn = fn;
+	f.at = fn->loc;
+	f.flatten = buffer_flags(f.a, fn, 0);
+	f.hull_noted = buffer_flags(f.a, fn, 0);
 	decide_flattening(&f, ir->body);
 	int nb = fn->n_buffers ? fn->n_buffers : 1;
 	struct use *all = KC_NEW_N(f.a, struct use, nb);
@@ -477,8 +525,10 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	for (int i = 0; i < fn->n_nests; i++) {
 		if (!fn->nests[i].traffic[KC_MODEL_STREAMING].read)
 			continue;
-		kc_poly_add(f.a, s->read, fn->nests[i].traffic[KC_MODEL_STREAMING].read, &s->read);
-		kc_poly_add(f.a, s->write, fn->nests[i].traffic[KC_MODEL_STREAMING].write, &s->write);
+		f.at = fn->nests[i].begin;
+		if (kc_poly_add(f.a, s->read, fn->nests[i].traffic[KC_MODEL_STREAMING].read, &s->read) < 0 ||
+		    kc_poly_add(f.a, s->write, fn->nests[i].traffic[KC_MODEL_STREAMING].write, &s->write) < 0)
+			overflow(&f);
 	}
 	ir->uses = KC_NEW_N(a, struct kc_buffer_use, nb);
 	for (int b = 0; b < fn->n_buffers; b++) {
@@ -505,15 +555,15 @@ void kc_footprint_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct k
 	f.keep = a;
 	f.ir = ir;
 	f.fn = ir->fn;
+	f.at = nodes && n ? nodes[0]->loc : ir->fn->loc;
 	f.unknown_reported = 1; /* kc_footprint_function already said it */
-	memset(f.hull_noted, 1, sizeof f.hull_noted);
+	f.hull_noted = buffer_flags(a, ir->fn, 1);
+	f.flatten = buffer_flags(a, ir->fn, 0);
 	int nb = ir->fn->n_buffers ? ir->fn->n_buffers : 1;
-	if (ir->fn->n_buffers > 256)
-		return;
 	decide_flattening(&f, ir->body);
 	struct use *uses = KC_NEW_N(a, struct use, nb);
 	if (outer)
-		f.stack[f.depth++] = outer;
+		push_loop(&f, outer);
 	for (int i = 0; i < n; i++)
 		walk(&f, nodes[i], uses);
 	if (n != 1 || skip || !call_streaming(&f, nodes[0], out))

@@ -134,4 +134,84 @@ struct kc_fn_ir {
 	int n_scalars;
 };
 
+/* ------------------------------------------------------------------------------------------------ */
+/* Construction (ir.c), for the front end and for IR built by hand (tests/unit/test_ir.c). Everything is
+ * allocated from the arena given and lives as long as it; nothing is freed individually. The functions that
+ * add to a fixed per-node capacity (KC_MAX_BOUNDS, the 8 transcendental names of a kc_stmt_cost,
+ * KC_MAX_SCALAR_USES) return -1 when it is full and change nothing: the caller reports it. */
+
+/* A function named `name` at loc with an empty body block: exact until a pass says otherwise, no
+ * symbols, buffers, scalars or nests yet. */
+struct kc_fn_ir *kc_ir_function_new(struct kc_arena *a, const char *name, struct kc_loc loc);
+
+/* A size symbol of the function with benchmark value `value`; its id, or -1 if the symbol table is full. */
+int kc_ir_size_sym(struct kc_fn_ir *ir, const char *name, long long value);
+/* A loop-variable symbol (summed away in every count); its id, or -1 if the symbol table is full. */
+int kc_ir_loop_sym(struct kc_fn_ir *ir, const char *name);
+
+/* A buffer of elem_size-byte elements (elem_type spells them), a parameter when is_param; declared
+ * dimensions dims[0 .. ndims-1], outermost first (NULL entries: unknown; ndims 0: none), its extent their
+ * product when every one is known. Strings are not copied. Returns the buffer's index. The arrays grow:
+ * pointers into ir->fn->buffers and ir->dims are invalidated by the next call. */
+int kc_ir_buffer_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name, const char *elem_type, int elem_size,
+                     int is_param, int ndims, struct kc_poly *const *dims);
+/* A local scalar for the dataflow's reduction check (ir->scalar_names grows); its id. */
+int kc_ir_scalar_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name);
+
+/* A node of `kind` appended to parent's children (parent may be NULL: a detached node, as an else-branch). */
+struct kc_node *kc_ir_node_new(struct kc_arena *a, enum kc_node_kind kind, struct kc_node *parent, struct kc_loc loc,
+                               struct kc_loc end);
+/* A loop over var = lo .. hi (both inclusive) by `step` (!= 0; a decreasing loop starts at hi), appended
+ * to parent. Further min()/max() bounds come with kc_ir_loop_bound. */
+struct kc_node *kc_ir_loop_new(struct kc_arena *a, struct kc_node *parent, struct kc_loc loc, int var,
+                               struct kc_poly *lo, struct kc_poly *hi, long long step);
+/* Another lower (upper == 0) or upper bound of a loop: lo = max(lower[]), hi = min(upper[]). */
+int kc_ir_loop_bound(struct kc_node *loop, int upper, struct kc_poly *bound);
+/* An affine guard g >= 0 of an IF node (all of them hold in the then-branch). */
+int kc_ir_guard_add(struct kc_node *n, struct kc_poly *g);
+/* The else-branch block of an IF node, created on the first call. */
+struct kc_node *kc_ir_else(struct kc_arena *a, struct kc_node *n, struct kc_loc loc);
+
+/* An access of statement st (copied; its index polynomials are shared). A second access identical to
+ * one the statement already has (same buffer, direction and affine indices) is not added: repeated
+ * identical accesses in one statement count once, the naive model's rule. */
+void kc_ir_access_add(struct kc_arena *a, struct kc_node *st, const struct kc_access *acc);
+/* `count` more calls of the transcendental `name` (not copied) per execution of st. */
+int kc_ir_trans_add(struct kc_node *st, const char *name, long long count);
+/* st reads (is_write == 0) or writes the local scalar `id`. */
+int kc_ir_scalar_use(struct kc_node *st, int id, int is_write);
+
+/* Room for the model's nests, at most one per top-level statement of the body (kc_count_function fills
+ * them): call once the body is complete, before the passes. */
+void kc_ir_reserve_nests(struct kc_arena *a, struct kc_fn_ir *ir);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Loops and limits (ir.c) */
+
+/* The trip count of a strided loop, as its last step index:
+ *   for (v = start; v <= end; v += s), s > 0   ->  v = start + s*u,  u = 0 .. floor((end - start) / s)
+ *   for (v = start; v >= end; v += s), s < 0   ->  v = start + s*u,  u = 0 .. floor((start - end) / -s)
+ * so a loop that runs at all takes trips = last + 1 = ceil((hi - lo) / |s|) iterations, hi and lo being
+ * its exclusive upper and inclusive lower bound (hi = end + 1 for s > 0). `start` is the loop's single
+ * bound on the side it starts from (lower[0] for s > 0, upper[0] for s < 0), `end` one of the bounds on
+ * the other side (a min()/max() bound has several).
+ * *last = floor(|end - start| / |s|): a polynomial when |s| divides every coefficient of the distance, an
+ * integer when the distance is a constant, else the derived size symbol floor(dist/|s|) of fn
+ * (kc_sym_floor: name and copy in keep; intermediate polynomials in a).
+ * Returns -1 and leaves *last alone when there is no such closed form: several start bounds, a floor of a
+ * distance that contains a symbol s with loop_vars[s] set (the floor of a loop variable is no size;
+ * loop_vars may be NULL), a full symbol table, or overflow. Then *limit (when limit is not NULL) is set to a
+ * message for the caller to report when a capacity or exact arithmetic was the reason, to NULL otherwise. */
+int kc_ir_loop_last_step(struct kc_arena *a, struct kc_arena *keep, struct kc_function *fn, const struct kc_node *loop,
+                         const struct kc_poly *end, const int *loop_vars, struct kc_poly **last, const char **limit);
+
+/* A fixed capacity or exact arithmetic stopped a pass: a warning at loc in fn's diagnostics (given once
+ * per location and message, as passes may meet the same limit several times) and fn->exact cleared.
+ * The message is printf-formatted into keep. */
+void kc_ir_limit(struct kc_arena *keep, struct kc_function *fn, struct kc_loc loc, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
 #endif
