@@ -15,14 +15,15 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
+#include "build.h"
+#include "cachegrind.h"
 #include "ceilings.h"
+#include "child.h"
 #include "counters.h"
 #include "harness.h"
 #include "harness/kcost_driver.h"
 #include "runner.h"
-#include "spawn.h"
 #include "stats.h"
-#include "traffic.h"
 
 /* --- statistics ------------------------------------------------------------------------------------------ */
 
@@ -359,16 +360,16 @@ static void test_status_messages(void **state)
 {
 	(void)state;
 	char buf[128];
-	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGSEGV, 0, 60, 61, buf, sizeof buf),
+	assert_string_equal(kc_child_describe(0, 0, 1, SIGSEGV, 0, 60, 61, buf, sizeof buf),
 	                    "crashed with SIGSEGV (segmentation fault)");
-	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGFPE, 0, 60, 61, buf, sizeof buf),
+	assert_string_equal(kc_child_describe(0, 0, 1, SIGFPE, 0, 60, 61, buf, sizeof buf),
 	                    "crashed with SIGFPE (arithmetic exception)");
-	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGKILL, 1, 60, 61, buf, sizeof buf), "timed out after 60 s");
-	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGXCPU, 0, 60, 61, buf, sizeof buf),
+	assert_string_equal(kc_child_describe(0, 0, 1, SIGKILL, 1, 60, 61, buf, sizeof buf), "timed out after 60 s");
+	assert_string_equal(kc_child_describe(0, 0, 1, SIGXCPU, 0, 60, 61, buf, sizeof buf),
 	                    "exceeded the CPU-time limit of 61 s");
-	assert_string_equal(kc_spawn_describe(1, 3, 0, 0, 0, 60, 61, buf, sizeof buf), "exited with status 3");
-	assert_null(kc_spawn_describe(1, 0, 0, 0, 0, 60, 61, buf, sizeof buf));
-	assert_string_equal(kc_spawn_signal_name(SIGBUS), "SIGBUS");
+	assert_string_equal(kc_child_describe(1, 3, 0, 0, 0, 60, 61, buf, sizeof buf), "exited with status 3");
+	assert_null(kc_child_describe(1, 0, 0, 0, 0, 60, 61, buf, sizeof buf));
+	assert_string_equal(kc_child_signal_name(SIGBUS), "SIGBUS");
 }
 
 static void test_failure_messages(void **state)
@@ -376,40 +377,52 @@ static void test_failure_messages(void **state)
 	(void)state;
 	char buf[256];
 	char out[] = "{\"error\":\"alloc\",\"bytes\":67108864}\n", err[] = "";
-	struct kc_spawn_result r = {.exited = 1, .exit_code = KCOST_EXIT_ALLOC, .out = out, .err = err};
-	struct kc_spawn_limits lim = {60, 61, 2LL << 30};
-	assert_string_equal(kc_runner_failure(&r, &lim, buf, sizeof buf),
+	struct kc_child_result r = {.exited = 1, .exit_code = KCOST_EXIT_ALLOC, .out = out, .err = err};
+	struct kc_child_limits lim = {60, 61, 2LL << 30};
+	assert_string_equal(kc_child_failure(&r, &lim, buf, sizeof buf),
 	                    "could not allocate 67108864 bytes (address-space limit 2.0 GiB)");
 	char err2[] = "kcost harness: no such function in this harness\nusage: ...\n";
-	struct kc_spawn_result u = {.exited = 1, .exit_code = KCOST_EXIT_USAGE, .out = err, .err = err2};
-	assert_string_equal(kc_runner_failure(&u, &lim, buf, sizeof buf),
+	struct kc_child_result u = {.exited = 1, .exit_code = KCOST_EXIT_USAGE, .out = err, .err = err2};
+	assert_string_equal(kc_child_failure(&u, &lim, buf, sizeof buf),
 	                    "exited with status 85: kcost harness: no such function in this harness");
-	struct kc_spawn_result ok = {.exited = 1, .out = out, .err = err};
-	assert_null(kc_runner_failure(&ok, &lim, buf, sizeof buf));
-	assert_true(kc_runner_address_space(1LL << 30, 1LL << 20) == 3 * (1LL << 30) + (1LL << 20) + (2LL << 30));
-	assert_true(kc_runner_address_space(1LL << 62, 0) == 1LL << 62); /* saturates */
+	struct kc_child_result ok = {.exited = 1, .out = out, .err = err};
+	assert_null(kc_child_failure(&ok, &lim, buf, sizeof buf));
+	assert_true(kc_child_address_space(1LL << 30, 1LL << 20) == 3 * (1LL << 30) + (1LL << 20) + (2LL << 30));
+	assert_true(kc_child_address_space(1LL << 62, 0) == 1LL << 62); /* saturates */
 }
 
 static void test_compiler_lines_and_flags(void **state)
 {
 	(void)state;
 	char line[128];
-	kc_runner_first_error_line("In file included from harness.c:4:\n"
+	kc_child_first_error_line("In file included from harness.c:4:\n"
 	                           "k.c:7:3: error: unknown type name 'flaot'\n"
 	                           "    7 |   flaot x;\n",
 	                           line, sizeof line);
 	assert_string_equal(line, "k.c:7:3: error: unknown type name 'flaot'");
-	kc_runner_first_error_line("\n  \nld: cannot find -lfoo\n", line, sizeof line);
+	kc_child_first_error_line("\n  \nld: cannot find -lfoo\n", line, sizeof line);
 	assert_string_equal(line, "ld: cannot find -lfoo");
-	char flags[] = "  -O3\t-march=native  -DX=1 ";
-	const char *argv[8];
-	int argc = 1;
-	kc_runner_split_flags(flags, argv, &argc, 8);
-	assert_int_equal(argc, 4);
-	assert_string_equal(argv[1], "-O3");
-	assert_string_equal(argv[3], "-DX=1");
+	struct kc_arena a = KC_ARENA_INIT;
+	int n;
+	const char **words = kc_build_split_flags(&a, "  -O3\t-march=native  -DX=1 ", &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(words[0], "-O3");
+	assert_string_equal(words[2], "-DX=1");
+	assert_null(words[3]);
+	words = kc_build_split_flags(&a, " \t", &n);
+	assert_int_equal(n, 0);
+	assert_null(words[0]);
+	/* no cap on the number of words: 300 flags come back whole */
+	struct kc_buf many = KC_BUF_INIT;
+	for (int i = 0; i < 300; i++)
+		kc_buf_printf(&many, " -DF%d", i);
+	words = kc_build_split_flags(&a, kc_buf_str(&many), &n);
+	assert_int_equal(n, 300);
+	assert_string_equal(words[299], "-DF299");
+	kc_buf_release(&many);
+	kc_arena_release(&a);
 	const char *cmd[] = {"cc", "-O3", "-DNAME=a b", "it's.c", NULL};
-	char *s = kc_spawn_command_string(cmd);
+	char *s = kc_child_command_string(cmd);
 	assert_string_equal(s, "cc -O3 '-DNAME=a b' 'it'\\''s.c'");
 	free(s);
 }
@@ -421,35 +434,35 @@ static void test_spawn_capture(void **state)
 	(void)state;
 	const char *argv[] = {"sh", "-c", "echo out; echo err >&2; echo $KC_TEST_VAR; exit 3", NULL};
 	const char *env[] = {"KC_TEST_VAR=from-kcost", NULL};
-	struct kc_spawn_result r;
+	struct kc_child_result r;
 	char msg[256];
-	assert_int_equal(kc_spawn_run(argv, "/", env, NULL, &r, msg, sizeof msg), 0);
+	assert_int_equal(kc_child_run(argv, "/", env, NULL, &r, msg, sizeof msg), 0);
 	assert_true(r.exited && r.exit_code == 3 && !r.signaled && !r.timed_out);
 	assert_string_equal(r.out, "out\nfrom-kcost\n");
 	assert_string_equal(r.err, "err\n");
-	kc_spawn_result_release(&r);
+	kc_child_result_release(&r);
 	const char *missing[] = {"kcost-no-such-program", NULL};
-	assert_int_equal(kc_spawn_run(missing, NULL, NULL, NULL, &r, msg, sizeof msg), -1);
+	assert_int_equal(kc_child_run(missing, NULL, NULL, NULL, &r, msg, sizeof msg), -1);
 	assert_string_equal(msg, "could not run kcost-no-such-program: No such file or directory");
-	kc_spawn_result_release(&r);
+	kc_child_result_release(&r);
 }
 
 static void test_spawn_limits(void **state)
 {
 	(void)state;
 	char msg[256], buf[128];
-	struct kc_spawn_result r;
+	struct kc_child_result r;
 	const char *segv[] = {"sh", "-c", "kill -SEGV $$", NULL};
-	assert_int_equal(kc_spawn_run(segv, NULL, NULL, NULL, &r, msg, sizeof msg), 0);
-	assert_string_equal(kc_spawn_result_describe(&r, NULL, buf, sizeof buf),
+	assert_int_equal(kc_child_run(segv, NULL, NULL, NULL, &r, msg, sizeof msg), 0);
+	assert_string_equal(kc_child_result_describe(&r, NULL, buf, sizeof buf),
 	                    "crashed with SIGSEGV (segmentation fault)");
-	kc_spawn_result_release(&r);
+	kc_child_result_release(&r);
 	const char *hang[] = {"sleep", "30", NULL};
-	struct kc_spawn_limits lim = {0.2, 0, 0};
-	assert_int_equal(kc_spawn_run(hang, NULL, NULL, &lim, &r, msg, sizeof msg), 0);
+	struct kc_child_limits lim = {0.2, 0, 0};
+	assert_int_equal(kc_child_run(hang, NULL, NULL, &lim, &r, msg, sizeof msg), 0);
 	assert_true(r.timed_out && r.seconds < 5);
-	assert_string_equal(kc_spawn_result_describe(&r, &lim, buf, sizeof buf), "timed out after 0.2 s");
-	kc_spawn_result_release(&r);
+	assert_string_equal(kc_child_result_describe(&r, &lim, buf, sizeof buf), "timed out after 0.2 s");
+	kc_child_result_release(&r);
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 /* traffic.c — cachegrind output parsing and configuration. */
-#include "traffic.h"
+#include "cachegrind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
