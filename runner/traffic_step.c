@@ -9,7 +9,6 @@
 
 #include "cachegrind.h"
 #include "counters.h"
-#include "source.h"
 
 /* The --LL option simulating the machine's last level; returns the simulated size (0: none to simulate). */
 static long long simulated_ll(const struct kc_machine *mc, char *opt, size_t n)
@@ -75,9 +74,9 @@ struct cg_task {
 static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *t,
                        struct kc_child_job *job, const char *binary, const char *ll_opt)
 {
-	const char *argv[] = {r->valgrind, "--tool=cachegrind", "--cache-sim=yes", ll_opt,
-	                      kc_arena_printf(r->a, "--cachegrind-out-file=%s", t->out), binary, t->p->fn->name,
-	                      t->mode, kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
+	const char *program[] = {binary, t->p->fn->name, t->mode,
+	                         kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
+	const char **argv = kc_cachegrind_argv(r->a, r->valgrind, ll_opt, t->out, program);
 	/* no RLIMIT_AS: valgrind reserves a large address space of its own; the kernel already ran under one */
 	struct kc_child_limits lim = {KC_TRAFFIC_CACHEGRIND_CAP, KC_TRAFFIC_CACHEGRIND_CAP + 1, 0};
 	char msg[512];
@@ -109,12 +108,9 @@ static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_chi
 		t->why = kc_arena_printf(r->a, "cachegrind run (%s) failed: %s", t->mode, failure);
 		return;
 	}
-	struct kc_buf text = KC_BUF_INIT;
-	kc_buf_read_file(&text, t->out, (size_t)-1); /* a missing file parses as empty: kc_cachegrind_parse says so */
 	const char *why;
-	if (kc_cachegrind_parse(kc_buf_str(&text), &t->c, &why) < 0)
-		t->why = kc_arena_printf(r->a, "cannot read %s: %s", t->out, why);
-	kc_buf_release(&text);
+	if (kc_cachegrind_read(r->a, t->out, &t->c, &why) < 0)
+		t->why = why;
 }
 
 static void finish(struct kc_run_state *r, struct cg_task *t, struct kc_child_job *job)

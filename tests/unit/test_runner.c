@@ -211,6 +211,33 @@ static void test_harness_source(void **state)
 	kc_arena_release(&a);
 }
 
+/* More distinct element types than the old fixed table of 64 held: each still gets its own accessors, so no
+ * buffer is left unfilled and unchecked. */
+static void test_harness_many_types(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	enum { N = 70 };
+	struct kc_harness_plan plans[N];
+	for (int k = 0; k < N; k++) {
+		struct kc_function *f = saxpy(&a, 1);
+		f->buffers[0].elem_type = f->buffers[1].elem_type = kc_arena_printf(&a, "real%d", k);
+		kc_harness_plan(&a, f, NULL, &plans[k]);
+		assert_null(plans[k].error);
+	}
+	struct kc_buf b = KC_BUF_INIT;
+	const char *why = NULL;
+	assert_int_equal(kc_harness_source(&b, "/k.c", plans, N, &why), 0);
+	const char *src = kc_buf_str(&b);
+	assert_non_null(strstr(src, "static void kcost_fill_69(void *p, unsigned long long n, unsigned long long *s)\n"
+	                            "{\n\treal69 *v = p;"));
+	assert_non_null(strstr(src, "static const struct kcost_buffer kcost_buffers_69[] = {\n"
+	                            "\t{\"x\", 1000ULL, 4ULL, KCOST_FLOATING, 0, kcost_fill_69, kcost_get_69},"));
+	assert_null(strstr(src, "KCOST_FLOATING, 0, 0, 0}"));
+	kc_buf_release(&b);
+	kc_arena_release(&a);
+}
+
 static void test_harness_not_run(void **state)
 {
 	(void)state;
@@ -477,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_cachegrind_ll_option),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_harness_source),
+		cmocka_unit_test(test_harness_many_types),
 		cmocka_unit_test(test_harness_not_run),
 		cmocka_unit_test(test_harness_reference),
 		cmocka_unit_test(test_ceilings_key),
