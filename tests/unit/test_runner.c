@@ -1,6 +1,6 @@
 /* test_runner.c — the runner's pure parts: timing statistics, cachegrind output, counter arithmetic, the
  * generated harness of a hand-built function, its plan's errors and reference matching, the ceilings cache
- * key and file, working sets, child-status messages; and spawning real children with limits. */
+ * key and file, working sets, child-status messages; and real children with limits, many at once. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
@@ -456,7 +456,7 @@ static void test_compiler_lines_and_flags(void **state)
 
 /* --- spawning real children ------------------------------------------------------------------------------------ */
 
-static void test_spawn_capture(void **state)
+static void test_child_capture(void **state)
 {
 	(void)state;
 	const char *argv[] = {"sh", "-c", "echo out; echo err >&2; echo $KC_TEST_VAR; exit 3", NULL};
@@ -474,7 +474,7 @@ static void test_spawn_capture(void **state)
 	kc_child_result_release(&r);
 }
 
-static void test_spawn_limits(void **state)
+static void test_child_limits(void **state)
 {
 	(void)state;
 	char msg[256], buf[128];
@@ -490,6 +490,64 @@ static void test_spawn_limits(void **state)
 	assert_true(r.timed_out && r.seconds < 5);
 	assert_string_equal(kc_child_result_describe(&r, &lim, buf, sizeof buf), "timed out after 0.2 s");
 	kc_child_result_release(&r);
+}
+
+/* More jobs at once than the stack's poll table holds: every pipe is still read, every job reaped. */
+static void test_child_many_jobs(void **state)
+{
+	(void)state;
+	enum { N = 40 };
+	struct kc_child_job jobs[N];
+	char msg[256], script[N][64];
+	for (int i = 0; i < N; i++) {
+		snprintf(script[i], sizeof script[i], "echo job%d; echo err%d >&2", i, i);
+		const char *argv[] = {"sh", "-c", script[i], NULL};
+		assert_int_equal(kc_child_start(&jobs[i], argv, NULL, NULL, NULL, msg, sizeof msg), 0);
+	}
+	for (int done = 0; done < N; done++)
+		assert_true(kc_child_wait_any(jobs, N) >= 0);
+	assert_int_equal(kc_child_wait_any(jobs, N), -1);
+	for (int i = 0; i < N; i++) {
+		char want[32];
+		snprintf(want, sizeof want, "job%d\n", i);
+		assert_string_equal(jobs[i].result.out, want);
+		assert_false(jobs[i].result.out_truncated);
+		kc_child_result_release(&jobs[i].result);
+	}
+}
+
+/* A relative program path that cannot fit PATH_MAX once joined to cwd is an error, not a lookup elsewhere. */
+static void test_child_long_path(void **state)
+{
+	(void)state;
+	static char prog[5000], msg[8192];
+	memset(prog, 'a', sizeof prog - 1);
+	prog[0] = '.', prog[1] = '/';
+	const char *argv[] = {prog, NULL};
+	struct kc_child_result r;
+	assert_int_equal(kc_child_run(argv, "/tmp", NULL, NULL, &r, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, ": File name too long"));
+	kc_child_result_release(&r);
+}
+
+/* The harness child's result: the last line starting with '{', or why there is none. */
+static void test_child_harness(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	const char *why = NULL;
+	const char *json[] = {"sh", "-c", "echo '{\"x\":1}'; echo kernel output; echo '{\"x\":\"inf\"}'", NULL};
+	cJSON *j = kc_child_harness(&a, NULL, json, NULL, NULL, &why);
+	assert_non_null(j);
+	assert_true(isinf(kc_child_json_number(j, "x")) && kc_child_json_number(j, "absent") == 0);
+	cJSON_Delete(j);
+	const char *none[] = {"sh", "-c", "echo no result", NULL};
+	assert_null(kc_child_harness(&a, NULL, none, NULL, NULL, &why));
+	assert_string_equal(why, "the harness exited without reporting a result");
+	const char *fails[] = {"sh", "-c", "echo first >&2; exit 3", NULL};
+	assert_null(kc_child_harness(&a, NULL, fails, NULL, NULL, &why));
+	assert_string_equal(why, "exited with status 3: first");
+	kc_arena_release(&a);
 }
 
 int main(void)
@@ -514,8 +572,11 @@ int main(void)
 		cmocka_unit_test(test_status_messages),
 		cmocka_unit_test(test_failure_messages),
 		cmocka_unit_test(test_compiler_lines_and_flags),
-		cmocka_unit_test(test_spawn_capture),
-		cmocka_unit_test(test_spawn_limits),
+		cmocka_unit_test(test_child_capture),
+		cmocka_unit_test(test_child_limits),
+		cmocka_unit_test(test_child_many_jobs),
+		cmocka_unit_test(test_child_long_path),
+		cmocka_unit_test(test_child_harness),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
