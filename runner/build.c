@@ -91,7 +91,7 @@ static int compile_start(struct kc_build *b, const char *dir, const char *const 
                          const char **why)
 {
 	struct kc_child_limits lim = {b->timeout > 120 ? b->timeout : 120, 0, 0};
-	char msg[512];
+	char msg[KC_CHILD_MSG_SIZE];
 	if (b->verbose)
 		kc_child_show_command(dir, argv);
 	if (kc_child_start(job, argv, dir, NULL, &lim, msg, sizeof msg) == 0)

@@ -505,7 +505,11 @@ void kc_child_first_error_line(const char *text, char *out, size_t n)
 			pick = p;
 	if (!pick)
 		pick = "";
-	snprintf(out, n, "%.*s", (int)strcspn(pick, "\n"), pick);
+	int len = (int)strcspn(pick, "\n");
+	if ((size_t)len < n || n < 4)
+		snprintf(out, n, "%.*s", len, pick);
+	else
+		snprintf(out, n, "%.*s...", (int)n - 4, pick);
 }
 
 const char *kc_child_failure(const struct kc_child_result *r, const struct kc_child_limits *lim, char *buf,
@@ -551,7 +555,7 @@ cJSON *kc_child_harness(struct kc_arena *a, const char *dir, const char *const *
                         const struct kc_child_limits *lim, const char **why)
 {
 	struct kc_child_result res;
-	char msg[1024];
+	char msg[KC_CHILD_MSG_SIZE];
 	cJSON *j = NULL;
 	if (kc_child_run(argv, dir, env_add, lim, &res, msg, sizeof msg) < 0)
 		*why = kc_arena_strdup(a, msg);

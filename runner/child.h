@@ -5,6 +5,7 @@
 #define KC_CHILD_H
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <stddef.h>
 
 #include "arena.h"
@@ -50,6 +51,10 @@ struct kc_child_job {
 	double start, deadline;
 };
 
+/* Room for the message of kc_child_start or kc_child_run: "could not run PROGRAM: REASON" with a program path up
+ * to PATH_MAX (execve takes no longer one). */
+#define KC_CHILD_MSG_SIZE (PATH_MAX + 128)
+
 /* Start a child as kc_child_run does, without waiting for it. 0 when it runs (j->running = 1); -1 with msg
  * when it could not be started (j->running = 0; release j->result all the same). */
 int kc_child_start(struct kc_child_job *j, const char *const *argv, const char *cwd, const char *const *env_add,
@@ -94,7 +99,8 @@ const char *kc_child_signal_name(int sig);
 char *kc_child_command_string(const char *const *argv);
 
 /* The line of a child's stderr worth showing: the first containing "error", "undefined reference" or "cannot
- * find" (the linker's), else the first non-empty one; copied (without the newline) to out, cut at n - 1. */
+ * find" (the linker's), else the first non-empty one; copied (without the newline) to out; a line longer than
+ * out holds is cut and ends in "...". */
 void kc_child_first_error_line(const char *text, char *out, size_t n);
 
 /* With --verbose: print "kcost: (cd DIR && COMMAND)" to stderr. */

@@ -304,7 +304,7 @@ static void detect_tools(struct kc_run_state *r)
 	const char *argv[] = {r->valgrind, "--version", NULL};
 	struct kc_child_limits lim = {10, 0, 0};
 	struct kc_child_result res;
-	char msg[256];
+	char msg[KC_CHILD_MSG_SIZE];
 	if (r->valgrind && kc_child_run(argv, NULL, NULL, &lim, &res, msg, sizeof msg) == 0 && res.exited &&
 	    res.exit_code == 0 && *res.out)
 		r->valgrind_version = kc_arena_strndup(r->a, res.out, strcspn(res.out, "\n"));

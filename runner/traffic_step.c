@@ -79,7 +79,7 @@ static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, str
 	const char **argv = kc_cachegrind_argv(r->a, r->valgrind, ll_opt, t->out, program);
 	/* no RLIMIT_AS: valgrind reserves a large address space of its own; the kernel already ran under one */
 	struct kc_child_limits lim = {KC_TRAFFIC_CACHEGRIND_CAP, KC_TRAFFIC_CACHEGRIND_CAP + 1, 0};
-	char msg[512];
+	char msg[KC_CHILD_MSG_SIZE];
 	if (r->verbose)
 		kc_child_show_command(fr->dir, argv);
 	if (kc_child_start(job, argv, fr->dir, r->child_env, &lim, msg, sizeof msg) < 0) {

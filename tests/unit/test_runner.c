@@ -429,6 +429,12 @@ static void test_compiler_lines_and_flags(void **state)
 	assert_string_equal(line, "k.c:7:3: error: unknown type name 'flaot'");
 	kc_child_first_error_line("\n  \nld: cannot find -lfoo\n", line, sizeof line);
 	assert_string_equal(line, "ld: cannot find -lfoo");
+	char longer[300];
+	memset(longer, 'x', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	kc_child_first_error_line(longer, line, sizeof line); /* cut, and said to be */
+	assert_int_equal(strlen(line), sizeof line - 1);
+	assert_string_equal(line + sizeof line - 4, "...");
 	struct kc_arena a = KC_ARENA_INIT;
 	int n;
 	const char **words = kc_build_split_flags(&a, "  -O3\t-march=native  -DX=1 ", &n);
