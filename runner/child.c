@@ -551,8 +551,8 @@ static cJSON *result_line(const char *out)
 	return j;
 }
 
-cJSON *kc_child_harness(struct kc_arena *a, const char *dir, const char *const *argv, const char *const *env_add,
-                        const struct kc_child_limits *lim, const char **why)
+cJSON *kc_child_run_harness(struct kc_arena *a, const char *dir, const char *const *argv,
+                            const char *const *env_add, const struct kc_child_limits *lim, const char **why)
 {
 	struct kc_child_result res;
 	char msg[KC_CHILD_MSG_SIZE];

@@ -123,8 +123,8 @@ const char *kc_child_failure(const struct kc_child_result *r, const struct kc_ch
  * object of the last stdout line that starts with '{' (the kernel may print too); the caller cJSON_Deletes it.
  * NULL when the child could not start, failed (kc_child_failure) or printed no such line, with *why set (from
  * a): "the harness exited without reporting a result", "... (its output was cut at 64 MiB)". */
-cJSON *kc_child_harness(struct kc_arena *a, const char *dir, const char *const *argv, const char *const *env_add,
-                        const struct kc_child_limits *lim, const char **why);
+cJSON *kc_child_run_harness(struct kc_arena *a, const char *dir, const char *const *argv,
+                            const char *const *env_add, const struct kc_child_limits *lim, const char **why);
 
 /* A number of a harness JSON line; the strings "inf", "nan" the driver writes for non-finite values become
  * those values; absent: 0. */

@@ -53,7 +53,7 @@ static cJSON *run_harness(struct kc_run_state *r, const struct kc_file_run *fr, 
                           const char *const *argv, const char **why)
 {
 	struct kc_child_limits lim = kc_runner_kernel_limits(r, p);
-	return kc_child_harness(r->a, fr->dir, argv, r->child_env, &lim, why);
+	return kc_child_run_harness(r->a, fr->dir, argv, r->child_env, &lim, why);
 }
 
 static int measure_time(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,

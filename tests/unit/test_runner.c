@@ -543,15 +543,15 @@ static void test_child_harness(void **state)
 	struct kc_arena a = KC_ARENA_INIT;
 	const char *why = NULL;
 	const char *json[] = {"sh", "-c", "echo '{\"x\":1}'; echo kernel output; echo '{\"x\":\"inf\"}'", NULL};
-	cJSON *j = kc_child_harness(&a, NULL, json, NULL, NULL, &why);
+	cJSON *j = kc_child_run_harness(&a, NULL, json, NULL, NULL, &why);
 	assert_non_null(j);
 	assert_true(isinf(kc_child_json_number(j, "x")) && kc_child_json_number(j, "absent") == 0);
 	cJSON_Delete(j);
 	const char *none[] = {"sh", "-c", "echo no result", NULL};
-	assert_null(kc_child_harness(&a, NULL, none, NULL, NULL, &why));
+	assert_null(kc_child_run_harness(&a, NULL, none, NULL, NULL, &why));
 	assert_string_equal(why, "the harness exited without reporting a result");
 	const char *fails[] = {"sh", "-c", "echo first >&2; exit 3", NULL};
-	assert_null(kc_child_harness(&a, NULL, fails, NULL, NULL, &why));
+	assert_null(kc_child_run_harness(&a, NULL, fails, NULL, NULL, &why));
 	assert_string_equal(why, "exited with status 3: first");
 	kc_arena_release(&a);
 }
