@@ -5,6 +5,7 @@
 #include <cblas.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,11 +74,9 @@ void kc_ceilings_cache_path(const char *dir, const char *key, char *out, size_t 
 }
 
 /* mkdir -p */
-static int make_dirs(const char *dir)
+static int make_dirs(struct kc_arena *a, const char *dir)
 {
-	char path[4096];
-	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-		return -1;
+	char *path = kc_arena_strdup(a, dir);
 	for (char *p = path + 1; *p; p++)
 		if (*p == '/') {
 			*p = '\0';
@@ -373,14 +372,14 @@ static int load_cache(struct kc_arena *a, const char *path, const char *key, str
 }
 
 /* Write to a temporary file and rename it into place, so a reader never sees half a file. */
-static int save_cache(const char *dir, const char *path, const struct kc_machine *m, const char *key)
+static int save_cache(struct kc_arena *a, const char *dir, const char *path, const struct kc_machine *m,
+                      const char *key)
 {
 	cJSON *j = kc_ceilings_to_json(m, key);
 	char *text = j ? cJSON_Print(j) : NULL;
 	cJSON_Delete(j);
-	char tmp[4300];
-	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-	FILE *f = text && make_dirs(dir) == 0 ? fopen(tmp, "w") : NULL;
+	const char *tmp = kc_arena_printf(a, "%s.%ld.tmp", path, (long)getpid());
+	FILE *f = text && make_dirs(a, dir) == 0 ? fopen(tmp, "w") : NULL;
 	int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
 	ok = f && fclose(f) == 0 && ok && rename(tmp, path) == 0;
 	if (!ok && f)
@@ -393,12 +392,15 @@ int kc_ceilings_get(struct kc_arena *a, const struct kc_ceilings_opts *o, struct
 {
 	struct kc_cpu cpu;
 	kc_cpu_probe(&cpu);
-	char key[17], dir[4096], path[4200];
+	char key[17], default_dir[PATH_MAX]; /* PATH_MAX: a longer directory could not be opened anyway */
 	kc_ceilings_key(cpu.model, cpu.flags, cpu.cores, key);
-	int have_dir = o->cache_dir ? snprintf(dir, sizeof dir, "%s", o->cache_dir) < (int)sizeof dir
-	                            : kc_ceilings_default_dir(dir, sizeof dir) == 0;
-	if (have_dir)
-		kc_ceilings_cache_path(dir, key, path, sizeof path);
+	const char *dir = o->cache_dir;
+	if (!dir && kc_ceilings_default_dir(default_dir, sizeof default_dir) == 0)
+		dir = default_dir;
+	else if (!dir && o->verbose)
+		fprintf(stderr, "kcost: no ceilings cache: XDG_CACHE_HOME and HOME are unset, relative or too long\n");
+	int have_dir = dir != NULL;
+	const char *path = have_dir ? kc_arena_printf(a, "%s/ceilings-%s.json", dir, key) : NULL;
 	if (have_dir && !o->remeasure && load_cache(a, path, key, m) == 0) {
 		if (o->verbose)
 			fprintf(stderr, "kcost: machine ceilings from %s (measured %s)\n", path, m->measured_at);
@@ -407,7 +409,7 @@ int kc_ceilings_get(struct kc_arena *a, const struct kc_ceilings_opts *o, struct
 	}
 	memset(m, 0, sizeof *m);
 	kc_ceilings_measure(a, &cpu, m, o->progress);
-	if (have_dir && save_cache(dir, path, m, key) < 0 && o->verbose)
+	if (have_dir && save_cache(a, dir, path, m, key) < 0 && o->verbose)
 		fprintf(stderr, "kcost: could not write the ceilings cache %s\n", path);
 	else if (have_dir && o->verbose)
 		fprintf(stderr, "kcost: machine ceilings measured in %.1f s, cached in %s\n", m->measure_seconds, path);

@@ -8,14 +8,14 @@
 #define KC_CPU_ASSUMED_L3 (32LL << 20)
 
 struct kc_cpu {
-	char model[256];        /* "model name" of /proc/cpuinfo ("unknown" when absent) */
+	char model[256];        /* "model name" of /proc/cpuinfo ("unknown" when absent); CPUID's is 48 bytes */
 	char *flags;            /* its "flags" line, malloc'd ("" when absent) */
 	int cores;              /* online processors */
 	long long cache[3];     /* L1d, L2, L3 bytes as used for sizing and simulation; 0 when unknown */
 	long long l3_reported;  /* the L3 size as reported, before any replacement */
 	int line;               /* line size of the last level, bytes (64 when unknown) */
 	int ll_assoc;           /* associativity of the last level (16 when unknown) */
-	char cache_source[256]; /* "sysfs", or "sysconf (CPUID)", plus any replacement stated */
+	char cache_source[256]; /* "sysfs", or "sysconf (CPUID)", plus any replacement stated (under 160 bytes) */
 };
 
 /* Describe this machine. Never fails: what cannot be read is left unknown. Release with kc_cpu_release. */

@@ -58,7 +58,7 @@ void kc_harness_plan(struct kc_arena *a, const struct kc_function *f, const stru
  * `#include "<user_path>"`, `#undef main`, then a call wrapper and a buffer table per runnable plan (plans
  * with an error are left out) and main(), which hands everything to kcost_driver_main. user_path should be
  * absolute. Returns -1 with *why set when user_path cannot appear in an #include line (it holds '"', '\\' or
- * a newline). */
+ * a newline), or when memory runs out. */
 int kc_harness_source(struct kc_buf *b, const char *user_path, const struct kc_harness_plan *plans, int n,
                       const char **why);
 

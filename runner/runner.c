@@ -1,145 +1,32 @@
-/* runner.c — kc_run: one harness per input file, each kernel timed, checked and its traffic measured in
- * children with limits. */
+/* runner.c — kc_run: the orchestration. The machine's ceilings, then per input file a plan per function, one
+ * harness built, each kernel timed and checked against its reference in children with limits, then the traffic
+ * step (traffic_step.c). */
 #define _GNU_SOURCE
+#include "runner.h"
+
 #include <errno.h>
 #include <ftw.h>
-#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ceilings.h"
+#include "check.h"
 #include "counters.h"
-#include "harness/kcost_driver.h"
 #include "runner_int.h"
 #include "stats.h"
-
-#ifndef KC_OPENBLAS_CFLAGS
-#define KC_OPENBLAS_CFLAGS ""
-#endif
-#ifndef KC_OPENBLAS_LDFLAGS
-#define KC_OPENBLAS_LDFLAGS "-lopenblas"
-#endif
-
-#define MAX_ARGS 256
-#define WRAP_FLAGS "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign"
-
-const char *kc_runner_child_env[] = {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", NULL};
+#include "traffic_step.h"
 
 /* Kernels run single-threaded unless --threads asks for more (OpenMP kernels). */
-static void set_threads(int threads)
+static void set_threads(struct kc_run_state *r, int threads)
 {
-	static char omp[32], blas[40];
 	int n = threads > 1 ? threads : 1;
-	snprintf(blas, sizeof blas, "OPENBLAS_NUM_THREADS=%d", n);
-	snprintf(omp, sizeof omp, "OMP_NUM_THREADS=%d", n);
-	kc_runner_child_env[0] = blas;
-	kc_runner_child_env[1] = omp;
-}
-
-/* --- small helpers ------------------------------------------------------------------------------------------ */
-
-long long kc_runner_address_space(long long buffer_bytes, long long heap_bytes)
-{
-	const long long cap = 1LL << 62;
-	if (buffer_bytes < 0 || heap_bytes < 0 || buffer_bytes > cap / 4 || heap_bytes > cap / 4)
-		return cap;
-	return 3 * buffer_bytes + heap_bytes + (2LL << 30);
-}
-
-void kc_runner_first_error_line(const char *text, char *out, size_t n)
-{
-	static const char *const marks[] = {"error", "undefined reference", "cannot find"};
-	const char *pick = NULL;
-	for (const char *p = text; p && *p && !pick; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		size_t len = strcspn(p, "\n");
-		for (size_t i = 0; i < sizeof marks / sizeof marks[0] && !pick; i++) {
-			const char *e = strstr(p, marks[i]);
-			if (e && (size_t)(e - p) < len)
-				pick = p;
-		}
-	}
-	for (const char *p = text; p && *p && !pick; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (strcspn(p, "\n") > strspn(p, " \t"))
-			pick = p;
-	if (!pick)
-		pick = "";
-	snprintf(out, n, "%.*s", (int)strcspn(pick, "\n"), pick);
-}
-
-void kc_runner_split_flags(char *flags, const char **argv, int *argc, int max)
-{
-	char *save = NULL;
-	for (char *w = strtok_r(flags, " \t\n", &save); w && *argc < max; w = strtok_r(NULL, " \t\n", &save))
-		argv[(*argc)++] = w;
-}
-
-const char *kc_runner_failure(const struct kc_spawn_result *r, const struct kc_spawn_limits *lim, char *buf,
-                              size_t n)
-{
-	const char *bytes = r->out ? strstr(r->out, "\"error\":\"alloc\",\"bytes\":") : NULL;
-	if (r->exited && r->exit_code == KCOST_EXIT_ALLOC && bytes) {
-		unsigned long long b = strtoull(bytes + strlen("\"error\":\"alloc\",\"bytes\":"), NULL, 10);
-		if (lim && lim->address_space > 0)
-			snprintf(buf, n, "could not allocate %llu bytes (address-space limit %.1f GiB)", b,
-			         (double)lim->address_space / (double)(1LL << 30));
-		else
-			snprintf(buf, n, "could not allocate %llu bytes", b);
-		return buf;
-	}
-	if (!kc_spawn_result_describe(r, lim, buf, n))
-		return NULL;
-	if (r->exited && r->err && *r->err) {
-		char line[512];
-		kc_runner_first_error_line(r->err, line, sizeof line);
-		size_t len = strlen(buf);
-		snprintf(buf + len, n - len, ": %s", line);
-	}
-	return buf;
-}
-
-/* The harness's JSON line: the last stdout line that starts with '{' (the kernel may print too). */
-static cJSON *child_json(const char *out)
-{
-	const char *last = NULL;
-	for (const char *p = out; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (*p == '{')
-			last = p;
-	if (!last)
-		return NULL;
-	char *line = strndup(last, strcspn(last, "\n"));
-	cJSON *j = line ? cJSON_Parse(line) : NULL;
-	free(line);
-	return j;
-}
-
-/* A number of the JSON line; the strings "inf"/"nan" the driver writes for non-finite values become them. */
-double kc_runner_json_number(const cJSON *j, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, name);
-	if (cJSON_IsNumber(v))
-		return v->valuedouble;
-	if (cJSON_IsString(v))
-		return strtod(v->valuestring, NULL);
-	return 0;
-}
-
-void kc_runner_progress(const struct kc_run_state *r, const char *step, int i, int n, const char *what)
-{
-	if (r->o->progress)
-		r->o->progress(step, i, n, what);
-}
-
-void kc_runner_show_command(const struct kc_run_state *r, const char *dir, const char *const *argv)
-{
-	if (!r->o->verbose)
-		return;
-	char *cmd = kc_spawn_command_string(argv);
-	fprintf(stderr, "kcost: (cd %s && %s)\n", dir, cmd ? cmd : argv[0]);
-	free(cmd);
+	r->child_env[0] = kc_arena_printf(r->a, "OPENBLAS_NUM_THREADS=%d", n);
+	r->child_env[1] = kc_arena_printf(r->a, "OMP_NUM_THREADS=%d", n);
+	r->child_env[2] = NULL;
 }
 
 static void fail(struct kc_run_state *r, const struct kc_function *f, struct kc_measurement *item, enum kc_severity sev,
@@ -153,17 +40,6 @@ static void fail(struct kc_run_state *r, const struct kc_function *f, struct kc_
 	kc_diag_add(r->a, r->diags, f->loc, sev, f->name, "%s", msg);
 }
 
-static int write_file(const char *dir, const char *name, const char *text)
-{
-	char path[4400];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *fp = fopen(path, "w");
-	if (!fp)
-		return -1;
-	int ok = fputs(text, fp) >= 0;
-	return fclose(fp) == 0 && ok ? 0 : -1;
-}
-
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st, (void)flag, (void)ftw;
@@ -171,167 +47,13 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return 0;
 }
 
-/* --- compiling ------------------------------------------------------------------------------------------------ */
-
-/* Append the words of a flags string to argv (split in a copy kept in the arena). */
-static void add_flags(struct kc_run_state *r, const char *flags, const char **argv, int *argc)
-{
-	kc_runner_split_flags(kc_arena_strdup(r->a, flags ? flags : ""), argv, argc, MAX_ARGS - 16);
-}
-
-/* Start a compiler command in dir; -1 with *why when it cannot start. */
-static int compile_start(struct kc_run_state *r, const char *dir, const char *const *argv, struct kc_spawn_job *job,
-                         const char **why)
-{
-	struct kc_spawn_limits lim = {r->timeout > 120 ? r->timeout : 120, 0, 0};
-	char msg[512];
-	kc_runner_show_command(r, dir, argv);
-	if (kc_spawn_start(job, argv, dir, NULL, &lim, msg, sizeof msg) == 0)
-		return 0;
-	kc_spawn_result_release(&job->result);
-	*why = kc_arena_strdup(r->a, msg);
-	return -1;
-}
-
-/* The verdict on a finished compiler job: 0, or -1 with the first error line in *why (arena). */
-static int compile_finish(struct kc_run_state *r, struct kc_spawn_job *job, const char **why)
-{
-	struct kc_spawn_result *res = &job->result;
-	char msg[512], line[512];
-	int ok = res->exited && res->exit_code == 0;
-	if (!ok && r->o->verbose)
-		fputs(res->err, stderr);
-	if (!ok && (res->timed_out || res->signaled)) {
-		*why = kc_arena_printf(r->a, "the compiler %s", kc_spawn_result_describe(res, &job->lim, msg, sizeof msg));
-	} else if (!ok) {
-		kc_runner_first_error_line(res->err, line, sizeof line);
-		*why = kc_arena_strdup(r->a, line);
-	}
-	kc_spawn_result_release(res);
-	return ok ? 0 : -1;
-}
-
-/* Run a compiler command in dir; 0 on success, else -1 with the first error line in why (arena). */
-static int compile(struct kc_run_state *r, const char *dir, const char *const *argv, const char **why)
-{
-	struct kc_spawn_job job;
-	if (compile_start(r, dir, argv, &job, why) < 0)
-		return -1;
-	while (job.running)
-		kc_spawn_wait_any(&job, 1);
-	return compile_finish(r, &job, why);
-}
-
-/* The common head of a compile command: cc, cflags, the user's flags. */
-static int compiler_head(struct kc_run_state *r, const char **argv, const char *extra_cflag)
-{
-	int argc = 0;
-	argv[argc++] = r->cc;
-	add_flags(r, r->cflags, argv, &argc);
-	if (r->o->threads > 1)
-		argv[argc++] = "-fopenmp";
-	if (extra_cflag)
-		argv[argc++] = extra_cflag;
-	for (int i = 0; i < r->o->n_extra_args && argc < MAX_ARGS - 24; i++)
-		argv[argc++] = r->o->extra_args[i];
-	return argc;
-}
-
-/* Does a program including <cblas.h> and calling it link with OpenBLAS? Probed once per run. */
-static int blas_links(struct kc_run_state *r)
-{
-	if (r->blas >= 0)
-		return r->blas;
-	const char *argv[MAX_ARGS], *why;
-	r->blas = 0;
-	if (write_file(r->tmpdir, "blas_probe.c",
-	               "#include <cblas.h>\nint main(void)\n{\n\treturn cblas_sdot(0, 0, 1, 0, 1) != 0.0f;\n}\n") < 0)
-		return 0;
-	int argc = compiler_head(r, argv, NULL);
-	add_flags(r, KC_OPENBLAS_CFLAGS, argv, &argc);
-	argv[argc++] = "blas_probe.c", argv[argc++] = "-o", argv[argc++] = "blas_probe";
-	add_flags(r, KC_OPENBLAS_LDFLAGS, argv, &argc);
-	argv[argc] = NULL;
-	r->blas = compile(r, r->tmpdir, argv, &why) == 0;
-	return r->blas;
-}
-
-/* The command that builds fr->dir/<output> from harness.c; *command is its display string. */
-static void harness_command(struct kc_run_state *r, struct kc_file_run *fr, const char *output,
-                            const char *extra_cflag, const char **argv, const char **command)
-{
-	int blas = blas_links(r);
-	int argc = compiler_head(r, argv, extra_cflag);
-	char *dir = kc_arena_strdup(r->a, fr->abs);
-	argv[argc++] = kc_arena_printf(r->a, "-I%s", dirname(dir));
-	if (r->o->include_dir)
-		argv[argc++] = kc_arena_printf(r->a, "-I%s", r->o->include_dir);
-	if (blas)
-		add_flags(r, KC_OPENBLAS_CFLAGS, argv, &argc);
-	argv[argc++] = "harness.c", argv[argc++] = "kcost_driver.c", argv[argc++] = "-o", argv[argc++] = output;
-	argv[argc++] = WRAP_FLAGS, argv[argc++] = "-lm";
-	if (blas)
-		add_flags(r, KC_OPENBLAS_LDFLAGS, argv, &argc);
-	argv[argc] = NULL;
-	char *cmd = kc_spawn_command_string(argv);
-	*command = kc_arena_strdup(r->a, cmd ? cmd : "");
-	free(cmd);
-}
-
-int kc_runner_build(struct kc_run_state *r, struct kc_file_run *fr, const char *output, const char *extra_cflag,
-                    const char **command, const char **why)
-{
-	const char *argv[MAX_ARGS];
-	harness_command(r, fr, output, extra_cflag, argv, command);
-	return compile(r, fr->dir, argv, why);
-}
-
-/* Build ./harness and, when cache simulation will need it, ./harness-cg without AVX-512 (see
- * runner_traffic.c) at the same time. 0, or -1 with *why when ./harness did not build. */
-static int build_file(struct kc_run_state *r, struct kc_file_run *fr, const char **why)
-{
-	const char *argv[2][MAX_ARGS], *cg_command, *cg_why = NULL;
-	struct kc_spawn_job jobs[2];
-	int need_cg = r->no_avx512_for_valgrind && r->valgrind[0] && !r->counters;
-	harness_command(r, fr, "harness", NULL, argv[0], &fr->compiler);
-	if (need_cg)
-		harness_command(r, fr, "harness-cg", "-mno-avx512f", argv[1], &cg_command);
-	if (compile_start(r, fr->dir, argv[0], &jobs[0], why) < 0)
-		return -1;
-	int cg_started = need_cg && compile_start(r, fr->dir, argv[1], &jobs[1], &cg_why) == 0;
-	if (!cg_started)
-		jobs[1].running = 0;
-	while (kc_spawn_wait_any(jobs, 2) >= 0)
-		continue;
-	int rc = compile_finish(r, &jobs[0], why);
-	if (cg_started && compile_finish(r, &jobs[1], &cg_why) == 0) {
-		fr->cg_state = 1, fr->cg_binary = "./harness-cg";
-		fr->cg_note = "; harness rebuilt with -mno-avx512f, as valgrind cannot run AVX-512";
-	} else if (need_cg) {
-		fr->cg_state = -1;
-		fr->cg_note = kc_arena_printf(r->a, "the harness did not build with -mno-avx512f for valgrind: %s", cg_why);
-	}
-	return rc;
-}
-
 /* --- one function ---------------------------------------------------------------------------------------------- */
 
-cJSON *kc_runner_harness(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
+static cJSON *run_harness(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
                           const char *const *argv, const char **why)
 {
-	struct kc_spawn_limits lim = {r->timeout, r->timeout + 1,
-	                              kc_runner_address_space(p->bytes, p->heap_bytes)};
-	struct kc_spawn_result res;
-	char msg[1024];
-	cJSON *j = NULL;
-	if (kc_spawn_run(argv, fr->dir, kc_runner_child_env, &lim, &res, msg, sizeof msg) < 0)
-		*why = kc_arena_strdup(r->a, msg);
-	else if (kc_runner_failure(&res, &lim, msg, sizeof msg))
-		*why = kc_arena_strdup(r->a, msg);
-	else if (!(j = child_json(res.out)))
-		*why = "the harness exited without reporting a result";
-	kc_spawn_result_release(&res);
-	return j;
+	struct kc_child_limits lim = kc_runner_kernel_limits(r, p);
+	return kc_child_run_harness(r->a, fr->dir, argv, r->child_env, &lim, why);
 }
 
 static int measure_time(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
@@ -341,7 +63,7 @@ static int measure_time(struct kc_run_state *r, const struct kc_file_run *fr, co
 	const char *why = NULL;
 	const char *argv[] = {"./harness", f->name, "time", kc_arena_printf(r->a, "%g", r->budget),
 	                      kc_arena_printf(r->a, "%g", r->timeout * 0.5), NULL};
-	cJSON *j = kc_runner_harness(r, fr, p, argv, &why);
+	cJSON *j = run_harness(r, fr, p, argv, &why);
 	const cJSON *samples = j ? cJSON_GetObjectItemCaseSensitive(j, "samples") : NULL;
 	int n = cJSON_GetArraySize(samples);
 	double *s = n > 0 ? malloc(sizeof *s * (size_t)n) : NULL;
@@ -352,8 +74,10 @@ static int measure_time(struct kc_run_state *r, const struct kc_file_run *fr, co
 	if (ok) {
 		item->seconds_min = st.min, item->seconds_median = st.median, item->seconds_p90 = st.p90;
 		item->samples = st.n, item->cv = st.cv;
-		item->checksum = kc_runner_json_number(j, "checksum");
-		t->setup = kc_runner_json_number(j, "setup_seconds"), t->median = st.median, t->ok = 1;
+		item->checksum = kc_child_json_number(j, "checksum");
+		t->setup = kc_child_json_number(j, "setup_seconds"), t->median = st.median, t->ok = 1;
+	} else if (n > 0 && !s) {
+		fail(r, f, item, KC_ERROR, kc_arena_printf(r->a, "out of memory reading %d timing samples", n));
 	} else {
 		fail(r, f, item, KC_ERROR, why ? why : "the harness reported no timing samples");
 	}
@@ -372,17 +96,17 @@ static void check_reference(struct kc_run_state *r, const struct kc_file_run *fr
 		return;
 	}
 	const char *why = NULL, *argv[] = {"./harness", f->name, "check", NULL};
-	cJSON *j = kc_runner_harness(r, fr, p, argv, &why);
+	cJSON *j = run_harness(r, fr, p, argv, &why);
 	if (!j) {
 		fail(r, f, item, KC_ERROR, kc_arena_printf(r->a, "checking against reference %s: %s", p->reference, why));
 		return;
 	}
 	const cJSON *worst = cJSON_GetObjectItemCaseSensitive(j, "worst");
-	item->max_rel_err = kc_runner_json_number(j, "max_rel_err");
+	item->max_rel_err = kc_child_json_number(j, "max_rel_err");
 	item->equivalent = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "ok"));
 	if (!item->equivalent) {
 		const char *msg = kc_arena_printf(r->a, "outputs differ from reference %s: max relative error %.3g at %s",
-		                                  p->reference, kc_runner_json_number(j, "worst_rel_err"),
+		                                  p->reference, kc_child_json_number(j, "worst_rel_err"),
 		                                  cJSON_IsString(worst) ? worst->valuestring : "?");
 		item->error = msg;
 		kc_diag_add(r->a, r->diags, f->loc, KC_ERROR, f->name, "%s", msg);
@@ -406,26 +130,24 @@ static void measure_function(struct kc_run_state *r, struct kc_file_run *fr, con
 
 /* --- one file --------------------------------------------------------------------------------------------------- */
 
+/* The functions of one input file: indexes into an->functions, in their order. */
+struct file_functions {
+	int *fns;
+	int n;
+};
+
 static struct kc_measurement *item_of(struct kc_run_state *r, const struct kc_function *f)
 {
 	return &r->m->items[f->index];
 }
 
-static int in_file(const struct kc_function *f, const char *path)
-{
-	return !f->skip && f->loc.file && !strcmp(f->loc.file, path);
-}
-
 /* Plan every function of the file; the plans that cannot run get their error now. Returns how many can. */
-static int plan_file(struct kc_run_state *r, const char *path, struct kc_harness_plan *plans, int *n)
+static int plan_file(struct kc_run_state *r, const struct file_functions *ff, struct kc_harness_plan *plans)
 {
 	int runnable = 0;
-	*n = 0;
-	for (int i = 0; i < r->an->n_functions; i++) {
-		const struct kc_function *f = r->an->functions[i];
-		if (!in_file(f, path))
-			continue;
-		struct kc_harness_plan *p = &plans[(*n)++];
+	for (int i = 0; i < ff->n; i++) {
+		const struct kc_function *f = r->an->functions[ff->fns[i]];
+		struct kc_harness_plan *p = &plans[i];
 		kc_harness_plan(r->a, f, f->reference_fn, p);
 		if (p->error) {
 			fail(r, f, item_of(r, f), KC_WARNING, p->error);
@@ -441,14 +163,30 @@ static int write_harness(struct kc_run_state *r, struct kc_file_run *fr, const s
 {
 	struct kc_buf src = KC_BUF_INIT;
 	int rc = kc_harness_source(&src, fr->abs, plans, n, why);
-	if (rc == 0 && (write_file(fr->dir, "harness.c", kc_buf_str(&src)) < 0 ||
-	                write_file(fr->dir, "kcost_driver.c", (const char *)kc_harness_kcost_driver_c) < 0 ||
-	                write_file(fr->dir, "kcost_driver.h", (const char *)kc_harness_kcost_driver_h) < 0)) {
-		*why = kc_arena_printf(r->a, "cannot write the harness in %s: %s", fr->dir, strerror(errno));
-		rc = -1;
-	}
+	if (rc == 0)
+		rc = kc_build_write_sources(&r->build, fr->dir, kc_buf_str(&src), why);
 	kc_buf_release(&src);
 	return rc;
+}
+
+/* Build ./harness and, when cache simulation will need it, ./harness-cg without AVX-512 (see traffic_step.c)
+ * at the same time. 0, or -1 with *why when ./harness did not build. */
+static int build_file(struct kc_run_state *r, struct kc_file_run *fr, const char **why)
+{
+	struct kc_build_target t[2] = {{"harness", NULL, NULL, NULL}, {"harness-cg", "-mno-avx512f", NULL, NULL}};
+	int need_cg = r->no_avx512_for_valgrind && r->valgrind && !r->counters;
+	kc_build_harnesses(&r->build, fr->dir, fr->abs, t, need_cg ? 2 : 1);
+	fr->compiler = t[0].command;
+	if (need_cg && !t[1].why) {
+		fr->cg_state = 1, fr->cg_binary = "./harness-cg";
+		fr->cg_note = "; harness rebuilt with -mno-avx512f, as valgrind cannot run AVX-512";
+	} else if (need_cg) {
+		fr->cg_state = -1;
+		fr->cg_note = kc_arena_printf(r->a, "the harness did not build with -mno-avx512f for valgrind: %s",
+		                              t[1].why);
+	}
+	*why = t[0].why;
+	return t[0].why ? -1 : 0;
 }
 
 /* Fail every runnable plan of a file with the same message. */
@@ -463,24 +201,35 @@ static void fail_file(struct kc_run_state *r, struct kc_harness_plan *plans, int
 		}
 }
 
-static void run_file(struct kc_run_state *r, const char *path, int index, int n_files)
+/* Set up fr's directory and absolute path; -1 with every runnable plan failed. */
+static int prepare_file(struct kc_run_state *r, struct kc_file_run *fr, struct kc_harness_plan *plans, int n)
 {
-	struct kc_file_run fr = {.path = path};
-	struct kc_harness_plan *plans = KC_NEW_N(r->a, struct kc_harness_plan, r->an->n_functions + 1);
-	int n, runnable = plan_file(r, path, plans, &n);
 	const char *why = NULL;
-	if (!runnable)
-		return;
-	snprintf(fr.dir, sizeof fr.dir, "%s/%d", r->tmpdir, index);
-	kc_runner_progress(r, "compiling", index, n_files, path);
-	if (!realpath(path, fr.abs)) {
-		fail_file(r, plans, n, kc_arena_printf(r->a, "harness not built: %s: %s", path, strerror(errno)), NULL);
-		return;
+	char abs[PATH_MAX]; /* realpath writes at most PATH_MAX bytes */
+	if (!realpath(fr->path, abs)) {
+		fail_file(r, plans, n, kc_arena_printf(r->a, "harness not built: %s: %s", fr->path, strerror(errno)), NULL);
+		return -1;
 	}
-	if (mkdir(fr.dir, 0700) < 0 || write_harness(r, &fr, plans, n, &why) < 0) {
+	fr->abs = kc_arena_strdup(r->a, abs);
+	if (mkdir(fr->dir, 0700) < 0 || write_harness(r, fr, plans, n, &why) < 0) {
 		fail_file(r, plans, n, kc_arena_printf(r->a, "harness not built: %s", why ? why : strerror(errno)), NULL);
-		return;
+		return -1;
 	}
+	return 0;
+}
+
+static void run_file(struct kc_run_state *r, const char *path, const struct file_functions *ff, int index,
+                     int n_files)
+{
+	struct kc_file_run fr = {.path = path, .dir = kc_arena_printf(r->a, "%s/%d", r->tmpdir, index)};
+	struct kc_harness_plan *plans = KC_NEW_N(r->a, struct kc_harness_plan, ff->n + 1);
+	int n = ff->n;
+	const char *why = NULL;
+	if (!plan_file(r, ff, plans))
+		return;
+	kc_runner_progress(r, "compiling", index, n_files, path);
+	if (prepare_file(r, &fr, plans, n) < 0)
+		return;
 	if (build_file(r, &fr, &why) < 0) {
 		fail_file(r, plans, n, kc_arena_printf(r->a, "harness failed to compile: %s", why), fr.compiler);
 		return;
@@ -495,10 +244,33 @@ static void run_file(struct kc_run_state *r, const char *path, int index, int n_
 			r->done++;
 		}
 	}
-	kc_runner_traffic(r, &fr, plans, t, items, n);
+	kc_traffic_step_measure(r, &fr, plans, t, items, n);
 }
 
 /* --- the run ----------------------------------------------------------------------------------------------------- */
+
+/* The non-skipped functions bucketed by file_index, in one pass. A function belongs to the file whose translation
+ * unit defined it (an->files[file_index]), not to the file its location names: a kernel defined in an included
+ * header is built into the harness of the input that includes it, as the harness must include an input to get
+ * the header the way the analysis saw it. */
+static struct file_functions *bucket_by_file(struct kc_run_state *r)
+{
+	const struct kc_analysis *an = r->an;
+	struct file_functions *ff = KC_NEW_N(r->a, struct file_functions, an->n_files + 1);
+	for (int i = 0; i < an->n_functions; i++) {
+		const struct kc_function *f = an->functions[i];
+		KC_ASSERT(f->file_index >= 0 && f->file_index < an->n_files);
+		ff[f->file_index].n += !f->skip;
+	}
+	for (int k = 0; k < an->n_files; k++)
+		ff[k].fns = KC_NEW_N(r->a, int, ff[k].n + 1), ff[k].n = 0;
+	for (int i = 0; i < an->n_functions; i++)
+		if (!an->functions[i]->skip) {
+			struct file_functions *b = &ff[an->functions[i]->file_index];
+			b->fns[b->n++] = i;
+		}
+	return ff;
+}
 
 static void init_items(struct kc_run_state *r)
 {
@@ -524,19 +296,20 @@ static void init_items(struct kc_run_state *r)
 
 static void detect_tools(struct kc_run_state *r)
 {
-	r->counters = kc_counters_available(r->counters_why, sizeof r->counters_why);
-	if (kc_spawn_which("valgrind", r->valgrind, sizeof r->valgrind) < 0)
-		r->valgrind[0] = '\0';
+	char why[256], path[PATH_MAX]; /* kc_counters_available's messages are short; PATH_MAX: what execve takes */
+	r->counters = kc_counters_available(why, sizeof why);
+	r->counters_why = kc_arena_strdup(r->a, why);
+	r->valgrind = kc_child_which("valgrind", path, sizeof path) == 0 ? kc_arena_strdup(r->a, path) : NULL;
 	r->valgrind_version = "valgrind";
 	const char *argv[] = {r->valgrind, "--version", NULL};
-	struct kc_spawn_limits lim = {10, 0, 0};
-	struct kc_spawn_result res;
-	char msg[256];
-	if (r->valgrind[0] && kc_spawn_run(argv, NULL, NULL, &lim, &res, msg, sizeof msg) == 0 && res.exited &&
+	struct kc_child_limits lim = {10, 0, 0};
+	struct kc_child_result res;
+	char msg[KC_CHILD_MSG_SIZE];
+	if (r->valgrind && kc_child_run(argv, NULL, NULL, &lim, &res, msg, sizeof msg) == 0 && res.exited &&
 	    res.exit_code == 0 && *res.out)
 		r->valgrind_version = kc_arena_strndup(r->a, res.out, strcspn(res.out, "\n"));
-	if (r->valgrind[0])
-		kc_spawn_result_release(&res);
+	if (r->valgrind)
+		kc_child_result_release(&res);
 	struct kc_cpu cpu;
 	kc_cpu_probe(&cpu);
 	r->no_avx512_for_valgrind = cpu.flags && strstr(cpu.flags, "avx512f") != NULL;
@@ -548,36 +321,51 @@ static int make_tmpdir(struct kc_run_state *r)
 	const char *base = getenv("TMPDIR");
 	if (!base || base[0] != '/')
 		base = "/tmp";
-	snprintf(r->tmpdir, sizeof r->tmpdir, "%s/kcost-XXXXXX", base);
-	return mkdtemp(r->tmpdir) ? 0 : -1;
+	char *dir = kc_arena_printf(r->a, "%s/kcost-XXXXXX", base);
+	r->tmpdir = dir;
+	return mkdtemp(dir) ? 0 : -1;
 }
 
-static int is_first_of_file(const struct kc_analysis *an, int i)
+static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 {
-	const struct kc_function *f = an->functions[i];
-	if (f->skip || !f->loc.file)
-		return 0;
-	for (int j = 0; j < i; j++)
-		if (!an->functions[j]->skip && an->functions[j]->loc.file && !strcmp(an->functions[j]->loc.file, f->loc.file))
-			return 0;
-	return 1;
+	r->progress = o->progress;
+	r->verbose = o->verbose;
+	r->budget = o->time_budget > 0 ? o->time_budget : KC_RUNNER_DEFAULT_BUDGET;
+	r->timeout = o->timeout > 0 ? o->timeout : KC_RUNNER_DEFAULT_TIMEOUT;
+	r->build = (struct kc_build){
+		.a = r->a,
+		.cc = o->cc ? o->cc : KC_RUNNER_DEFAULT_CC,
+		.cflags = o->cflags ? o->cflags : KC_RUNNER_DEFAULT_CFLAGS,
+		.extra_args = o->extra_args,
+		.n_extra_args = o->n_extra_args,
+		.include_dir = o->include_dir,
+		.threads = o->threads,
+		.verbose = o->verbose,
+		.timeout = r->timeout,
+		.blas = -1,
+	};
+	set_threads(r, o->threads);
+}
+
+static void run_files(struct kc_run_state *r)
+{
+	struct file_functions *ff = bucket_by_file(r);
+	int n_files = 0, index = 0;
+	for (int k = 0; k < r->an->n_files; k++)
+		n_files += ff[k].n > 0;
+	for (int k = 0; k < r->an->n_files; k++)
+		if (ff[k].n > 0)
+			run_file(r, r->an->files[k], &ff[k], index++, n_files);
 }
 
 int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct kc_arena *a, struct kc_measurements *m,
            struct kc_diags *diags)
 {
-	struct kc_run_state r = {
-		.an = an, .o = o, .a = a, .m = m, .diags = diags,
-		.cc = o->cc ? o->cc : KC_RUNNER_DEFAULT_CC,
-		.cflags = o->cflags ? o->cflags : KC_RUNNER_DEFAULT_CFLAGS,
-		.budget = o->time_budget > 0 ? o->time_budget : KC_RUNNER_DEFAULT_BUDGET,
-		.timeout = o->timeout > 0 ? o->timeout : KC_RUNNER_DEFAULT_TIMEOUT,
-		.blas = -1,
-	};
+	struct kc_run_state r = {.an = an, .a = a, .m = m, .diags = diags};
+	init_state(&r, o);
 	m->machine = KC_NEW(a, struct kc_machine);
 	struct kc_ceilings_opts co = {o->cache_dir, o->remeasure, o->verbose, o->progress};
 	kc_ceilings_get(a, &co, m->machine);
-	set_threads(o->threads);
 	if (o->threads > 1) { /* the roofs that match: every core's compute (bandwidth stays one thread's) */
 		m->machine->flops_f32 = m->machine->flops_f32_all_threads;
 		m->machine->flops_f64 = m->machine->flops_f64_all_threads;
@@ -588,13 +376,9 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 		            "cannot create a temporary directory in %s: %s", r.tmpdir, strerror(errno));
 		return -1;
 	}
+	r.build.probe_dir = r.tmpdir;
 	detect_tools(&r);
-	int n_files = 0, index = 0;
-	for (int i = 0; i < an->n_functions; i++)
-		n_files += is_first_of_file(an, i);
-	for (int i = 0; i < an->n_functions; i++)
-		if (is_first_of_file(an, i))
-			run_file(&r, an->functions[i]->loc.file, index++, n_files);
+	run_files(&r);
 	if (o->verbose)
 		fprintf(stderr, "kcost: harness files kept in %s\n", r.tmpdir);
 	else

@@ -6,21 +6,14 @@
 
 #include <stddef.h>
 
-#include "measure.h"
 #include "analysis.h"
-#include "spawn.h"
+#include "diag.h"
+#include "measure.h"
 
 #define KC_RUNNER_DEFAULT_CC "cc"
 #define KC_RUNNER_DEFAULT_CFLAGS "-O3 -march=native"
 #define KC_RUNNER_DEFAULT_BUDGET 0.3   /* seconds of timed calls per function */
 #define KC_RUNNER_DEFAULT_TIMEOUT 60.0 /* wall-clock seconds per child */
-/* Cache simulation is skipped (traffic "unavailable", with the estimate) when SLOWDOWN × (2 × setup + one
- * call) exceeds CAP seconds: SLOWDOWN is about the least cachegrind slows this harness down (measured: 6-20x
- * for memory-bound kernels, whose native time is largely page faults; 150-1500x for vectorized compute).
- * Each valgrind child also gets CAP seconds of wall clock, after which it is killed and the traffic is
- * "unavailable" ("timed out after 30 s"). */
-#define KC_RUNNER_CACHEGRIND_SLOWDOWN 20.0
-#define KC_RUNNER_CACHEGRIND_CAP 30.0
 
 struct kc_runner_opts {
 	const char *cc;     /* NULL: "cc" (looked up in PATH) */
@@ -41,7 +34,8 @@ struct kc_runner_opts {
 /* Measure the machine (cached) and every non-skipped function of `an`, in the order of an->functions:
  * m->machine and m->items[0 .. m->n-1] are filled, all storage from `a`.
  *
- * Per input file, one harness is generated in a temporary directory (mkdtemp under $TMPDIR or /tmp; removed
+ * Per input file (an->files[f->file_index] for function f: a kernel defined in an included header runs in the
+ * harness of the input that includes it), one harness is generated in a temporary directory (mkdtemp under $TMPDIR or /tmp; removed
  * afterwards unless verbose) and built once with
  *   CC CFLAGS EXTRA_ARGS -I<dir of the file> [-I<include_dir>] [OpenBLAS -I] harness.c kcost_driver.c -o harness
  *      -Wl,--wrap=malloc,... -lm [OpenBLAS -L -lopenblas]
@@ -50,11 +44,11 @@ struct kc_runner_opts {
  * until time_budget is spent and at least 10 samples exist, at most 10000, but never past timeout / 2 seconds,
  * so a slow kernel may report fewer than 10 samples), checked against its
  * reference (`check`) when it declares a compatible one, and its traffic measured with hardware counters when
- * perf_event_open works, else with cachegrind (`once` minus `none`), else not (traffic_source "unavailable",
- * traffic_why saying why).
+ * perf_event_open works, else with cachegrind (`once` minus `none`, within the time cap of traffic_step.h),
+ * else not (traffic_source "unavailable", traffic_why saying why).
  *
  * Limits of every kernel child: the wall clock (timeout; the parent kills the process group), RLIMIT_CPU
- * (timeout + 1 s) and RLIMIT_AS (kc_runner_address_space); OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1, as
+ * (timeout + 1 s) and RLIMIT_AS (kc_child_address_space); OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1, as
  * kernels are measured single-threaded against the single-thread ceilings.
  *
  * Failures of a kernel (compile error, crash, timeout, allocation failure, mismatch with its reference, sizes
@@ -62,26 +56,5 @@ struct kc_runner_opts {
  * they never fail kc_run. Returns -1 only on an internal error (no temporary directory), with a diagnostic. */
 int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct kc_arena *a, struct kc_measurements *m,
            struct kc_diags *diags);
-
-/* --- pieces of kc_run, exposed for the tests --------------------------------------------------------------- */
-
-/* RLIMIT_AS of a kernel child: 3 × its buffers (the check mode holds two copies) + its known heap temporaries
- * + 2 GiB for the program, its libraries and the cache-flush buffer. Saturates instead of overflowing. */
-long long kc_runner_address_space(long long buffer_bytes, long long heap_bytes);
-
-/* Why a harness child failed, or NULL when it exited with status 0: "could not allocate 67108864 bytes
- * (address-space limit 2.1 GiB)" for the harness's allocation-failure status, else kc_spawn_result_describe
- * ("crashed with SIGSEGV (segmentation fault)", "timed out after 60 s", ...), with the first line of stderr
- * appended for an unexpected exit status. */
-const char *kc_runner_failure(const struct kc_spawn_result *r, const struct kc_spawn_limits *lim, char *buf,
-                              size_t n);
-
-/* The line of compiler output worth showing: the first containing "error", "undefined reference" or "cannot
- * find" (the linker's), else the first non-empty one; copied (without the newline) to out. */
-void kc_runner_first_error_line(const char *text, char *out, size_t n);
-
-/* Split a flags string at whitespace, in place (no shell quoting), appending the words to argv at *argc while
- * *argc < max. */
-void kc_runner_split_flags(char *flags, const char **argv, int *argc, int max);
 
 #endif

@@ -1,6 +1,6 @@
 /* test_run.c — measurement through the built binary: kernels that crash, hang or allocate without bound
  * become diagnostics within the limits while the rest of the report stays intact; a measured sample gets
- * timings, an equivalence check and a labelled traffic figure. */
+ * timings, an equivalence check and a labelled traffic figure; the harness's compiler gets every flag. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,12 +108,36 @@ static void threads_build_openmp_and_use_matching_ceilings(void **state)
 	cJSON_Delete(rep);
 }
 
+/* The harness's compiler command has no word limit: 300 flags reach the compiler (240 did, silently, when the
+ * command was a fixed array of 256), the last of them too. */
+static void every_cflag_reaches_the_compiler(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-cflags");
+	char flags[8192] = "-O2";
+	for (int i = 0; i < 300; i++)
+		snprintf(flags + strlen(flags), sizeof flags - strlen(flags), " -DKC_FLAG_%d", i);
+	struct run r = RUN("--cflags", flags, "--time-budget", "0.02", "--size", "n=4096", "--function", "^vecadd$", "--quiet",
+	                   "-o", out, "samples/vecadd.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *f = fn_in(rep, "samples/vecadd.c", "vecadd");
+	const char *compiler = at(f, "measured.compiler")->valuestring;
+	assert_non_null(strstr(compiler, " -DKC_FLAG_0 "));
+	assert_non_null(strstr(compiler, " -DKC_FLAG_299 "));
+	assert_true(num_positive(at(f, "measured.seconds.median")));
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(failing_kernels_become_diagnostics),
 		cmocka_unit_test(gelu_is_measured_and_checked),
 		cmocka_unit_test(threads_build_openmp_and_use_matching_ceilings),
+		cmocka_unit_test(every_cflag_reaches_the_compiler),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

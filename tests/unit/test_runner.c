@@ -1,6 +1,6 @@
 /* test_runner.c — the runner's pure parts: timing statistics, cachegrind output, counter arithmetic, the
  * generated harness of a hand-built function, its plan's errors and reference matching, the ceilings cache
- * key and file, working sets, child-status messages; and spawning real children with limits. */
+ * key and file, working sets, child-status messages; and real children with limits, many at once. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
@@ -15,14 +15,15 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
+#include "build.h"
+#include "cachegrind.h"
 #include "ceilings.h"
+#include "child.h"
 #include "counters.h"
 #include "harness.h"
 #include "harness/kcost_driver.h"
 #include "runner.h"
-#include "spawn.h"
 #include "stats.h"
-#include "traffic.h"
 
 /* --- statistics ------------------------------------------------------------------------------------------ */
 
@@ -210,6 +211,33 @@ static void test_harness_source(void **state)
 	kc_arena_release(&a);
 }
 
+/* More distinct element types than the old fixed table of 64 held: each still gets its own accessors, so no
+ * buffer is left unfilled and unchecked. */
+static void test_harness_many_types(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	enum { N = 70 };
+	struct kc_harness_plan plans[N];
+	for (int k = 0; k < N; k++) {
+		struct kc_function *f = saxpy(&a, 1);
+		f->buffers[0].elem_type = f->buffers[1].elem_type = kc_arena_printf(&a, "real%d", k);
+		kc_harness_plan(&a, f, NULL, &plans[k]);
+		assert_null(plans[k].error);
+	}
+	struct kc_buf b = KC_BUF_INIT;
+	const char *why = NULL;
+	assert_int_equal(kc_harness_source(&b, "/k.c", plans, N, &why), 0);
+	const char *src = kc_buf_str(&b);
+	assert_non_null(strstr(src, "static void kcost_fill_69(void *p, unsigned long long n, unsigned long long *s)\n"
+	                            "{\n\treal69 *v = p;"));
+	assert_non_null(strstr(src, "static const struct kcost_buffer kcost_buffers_69[] = {\n"
+	                            "\t{\"x\", 1000ULL, 4ULL, KCOST_FLOATING, 0, kcost_fill_69, kcost_get_69},"));
+	assert_null(strstr(src, "KCOST_FLOATING, 0, 0, 0}"));
+	kc_buf_release(&b);
+	kc_arena_release(&a);
+}
+
 static void test_harness_not_run(void **state)
 {
 	(void)state;
@@ -359,16 +387,16 @@ static void test_status_messages(void **state)
 {
 	(void)state;
 	char buf[128];
-	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGSEGV, 0, 60, 61, buf, sizeof buf),
+	assert_string_equal(kc_child_describe(0, 0, 1, SIGSEGV, 0, 60, 61, buf, sizeof buf),
 	                    "crashed with SIGSEGV (segmentation fault)");
-	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGFPE, 0, 60, 61, buf, sizeof buf),
+	assert_string_equal(kc_child_describe(0, 0, 1, SIGFPE, 0, 60, 61, buf, sizeof buf),
 	                    "crashed with SIGFPE (arithmetic exception)");
-	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGKILL, 1, 60, 61, buf, sizeof buf), "timed out after 60 s");
-	assert_string_equal(kc_spawn_describe(0, 0, 1, SIGXCPU, 0, 60, 61, buf, sizeof buf),
+	assert_string_equal(kc_child_describe(0, 0, 1, SIGKILL, 1, 60, 61, buf, sizeof buf), "timed out after 60 s");
+	assert_string_equal(kc_child_describe(0, 0, 1, SIGXCPU, 0, 60, 61, buf, sizeof buf),
 	                    "exceeded the CPU-time limit of 61 s");
-	assert_string_equal(kc_spawn_describe(1, 3, 0, 0, 0, 60, 61, buf, sizeof buf), "exited with status 3");
-	assert_null(kc_spawn_describe(1, 0, 0, 0, 0, 60, 61, buf, sizeof buf));
-	assert_string_equal(kc_spawn_signal_name(SIGBUS), "SIGBUS");
+	assert_string_equal(kc_child_describe(1, 3, 0, 0, 0, 60, 61, buf, sizeof buf), "exited with status 3");
+	assert_null(kc_child_describe(1, 0, 0, 0, 0, 60, 61, buf, sizeof buf));
+	assert_string_equal(kc_child_signal_name(SIGBUS), "SIGBUS");
 }
 
 static void test_failure_messages(void **state)
@@ -376,80 +404,156 @@ static void test_failure_messages(void **state)
 	(void)state;
 	char buf[256];
 	char out[] = "{\"error\":\"alloc\",\"bytes\":67108864}\n", err[] = "";
-	struct kc_spawn_result r = {.exited = 1, .exit_code = KCOST_EXIT_ALLOC, .out = out, .err = err};
-	struct kc_spawn_limits lim = {60, 61, 2LL << 30};
-	assert_string_equal(kc_runner_failure(&r, &lim, buf, sizeof buf),
+	struct kc_child_result r = {.exited = 1, .exit_code = KCOST_EXIT_ALLOC, .out = out, .err = err};
+	struct kc_child_limits lim = {60, 61, 2LL << 30};
+	assert_string_equal(kc_child_failure(&r, &lim, buf, sizeof buf),
 	                    "could not allocate 67108864 bytes (address-space limit 2.0 GiB)");
 	char err2[] = "kcost harness: no such function in this harness\nusage: ...\n";
-	struct kc_spawn_result u = {.exited = 1, .exit_code = KCOST_EXIT_USAGE, .out = err, .err = err2};
-	assert_string_equal(kc_runner_failure(&u, &lim, buf, sizeof buf),
+	struct kc_child_result u = {.exited = 1, .exit_code = KCOST_EXIT_USAGE, .out = err, .err = err2};
+	assert_string_equal(kc_child_failure(&u, &lim, buf, sizeof buf),
 	                    "exited with status 85: kcost harness: no such function in this harness");
-	struct kc_spawn_result ok = {.exited = 1, .out = out, .err = err};
-	assert_null(kc_runner_failure(&ok, &lim, buf, sizeof buf));
-	assert_true(kc_runner_address_space(1LL << 30, 1LL << 20) == 3 * (1LL << 30) + (1LL << 20) + (2LL << 30));
-	assert_true(kc_runner_address_space(1LL << 62, 0) == 1LL << 62); /* saturates */
+	struct kc_child_result ok = {.exited = 1, .out = out, .err = err};
+	assert_null(kc_child_failure(&ok, &lim, buf, sizeof buf));
+	assert_true(kc_child_address_space(1LL << 30, 1LL << 20) == 3 * (1LL << 30) + (1LL << 20) + (2LL << 30));
+	assert_true(kc_child_address_space(1LL << 62, 0) == 1LL << 62); /* saturates */
 }
 
 static void test_compiler_lines_and_flags(void **state)
 {
 	(void)state;
 	char line[128];
-	kc_runner_first_error_line("In file included from harness.c:4:\n"
+	kc_child_first_error_line("In file included from harness.c:4:\n"
 	                           "k.c:7:3: error: unknown type name 'flaot'\n"
 	                           "    7 |   flaot x;\n",
 	                           line, sizeof line);
 	assert_string_equal(line, "k.c:7:3: error: unknown type name 'flaot'");
-	kc_runner_first_error_line("\n  \nld: cannot find -lfoo\n", line, sizeof line);
+	kc_child_first_error_line("\n  \nld: cannot find -lfoo\n", line, sizeof line);
 	assert_string_equal(line, "ld: cannot find -lfoo");
-	char flags[] = "  -O3\t-march=native  -DX=1 ";
-	const char *argv[8];
-	int argc = 1;
-	kc_runner_split_flags(flags, argv, &argc, 8);
-	assert_int_equal(argc, 4);
-	assert_string_equal(argv[1], "-O3");
-	assert_string_equal(argv[3], "-DX=1");
+	char longer[300];
+	memset(longer, 'x', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	kc_child_first_error_line(longer, line, sizeof line); /* cut, and said to be */
+	assert_int_equal(strlen(line), sizeof line - 1);
+	assert_string_equal(line + sizeof line - 4, "...");
+	struct kc_arena a = KC_ARENA_INIT;
+	int n;
+	const char **words = kc_build_split_flags(&a, "  -O3\t-march=native  -DX=1 ", &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(words[0], "-O3");
+	assert_string_equal(words[2], "-DX=1");
+	assert_null(words[3]);
+	words = kc_build_split_flags(&a, " \t", &n);
+	assert_int_equal(n, 0);
+	assert_null(words[0]);
+	/* no cap on the number of words: 300 flags come back whole */
+	struct kc_buf many = KC_BUF_INIT;
+	for (int i = 0; i < 300; i++)
+		kc_buf_printf(&many, " -DF%d", i);
+	words = kc_build_split_flags(&a, kc_buf_str(&many), &n);
+	assert_int_equal(n, 300);
+	assert_string_equal(words[299], "-DF299");
+	kc_buf_release(&many);
+	kc_arena_release(&a);
 	const char *cmd[] = {"cc", "-O3", "-DNAME=a b", "it's.c", NULL};
-	char *s = kc_spawn_command_string(cmd);
+	char *s = kc_child_command_string(cmd);
 	assert_string_equal(s, "cc -O3 '-DNAME=a b' 'it'\\''s.c'");
 	free(s);
 }
 
 /* --- spawning real children ------------------------------------------------------------------------------------ */
 
-static void test_spawn_capture(void **state)
+static void test_child_capture(void **state)
 {
 	(void)state;
 	const char *argv[] = {"sh", "-c", "echo out; echo err >&2; echo $KC_TEST_VAR; exit 3", NULL};
 	const char *env[] = {"KC_TEST_VAR=from-kcost", NULL};
-	struct kc_spawn_result r;
+	struct kc_child_result r;
 	char msg[256];
-	assert_int_equal(kc_spawn_run(argv, "/", env, NULL, &r, msg, sizeof msg), 0);
+	assert_int_equal(kc_child_run(argv, "/", env, NULL, &r, msg, sizeof msg), 0);
 	assert_true(r.exited && r.exit_code == 3 && !r.signaled && !r.timed_out);
 	assert_string_equal(r.out, "out\nfrom-kcost\n");
 	assert_string_equal(r.err, "err\n");
-	kc_spawn_result_release(&r);
+	kc_child_result_release(&r);
 	const char *missing[] = {"kcost-no-such-program", NULL};
-	assert_int_equal(kc_spawn_run(missing, NULL, NULL, NULL, &r, msg, sizeof msg), -1);
+	assert_int_equal(kc_child_run(missing, NULL, NULL, NULL, &r, msg, sizeof msg), -1);
 	assert_string_equal(msg, "could not run kcost-no-such-program: No such file or directory");
-	kc_spawn_result_release(&r);
+	kc_child_result_release(&r);
 }
 
-static void test_spawn_limits(void **state)
+static void test_child_limits(void **state)
 {
 	(void)state;
 	char msg[256], buf[128];
-	struct kc_spawn_result r;
+	struct kc_child_result r;
 	const char *segv[] = {"sh", "-c", "kill -SEGV $$", NULL};
-	assert_int_equal(kc_spawn_run(segv, NULL, NULL, NULL, &r, msg, sizeof msg), 0);
-	assert_string_equal(kc_spawn_result_describe(&r, NULL, buf, sizeof buf),
+	assert_int_equal(kc_child_run(segv, NULL, NULL, NULL, &r, msg, sizeof msg), 0);
+	assert_string_equal(kc_child_result_describe(&r, NULL, buf, sizeof buf),
 	                    "crashed with SIGSEGV (segmentation fault)");
-	kc_spawn_result_release(&r);
+	kc_child_result_release(&r);
 	const char *hang[] = {"sleep", "30", NULL};
-	struct kc_spawn_limits lim = {0.2, 0, 0};
-	assert_int_equal(kc_spawn_run(hang, NULL, NULL, &lim, &r, msg, sizeof msg), 0);
+	struct kc_child_limits lim = {0.2, 0, 0};
+	assert_int_equal(kc_child_run(hang, NULL, NULL, &lim, &r, msg, sizeof msg), 0);
 	assert_true(r.timed_out && r.seconds < 5);
-	assert_string_equal(kc_spawn_result_describe(&r, &lim, buf, sizeof buf), "timed out after 0.2 s");
-	kc_spawn_result_release(&r);
+	assert_string_equal(kc_child_result_describe(&r, &lim, buf, sizeof buf), "timed out after 0.2 s");
+	kc_child_result_release(&r);
+}
+
+/* More jobs at once than the stack's poll table holds: every pipe is still read, every job reaped. */
+static void test_child_many_jobs(void **state)
+{
+	(void)state;
+	enum { N = 40 };
+	struct kc_child_job jobs[N];
+	char msg[256], script[N][64];
+	for (int i = 0; i < N; i++) {
+		snprintf(script[i], sizeof script[i], "echo job%d; echo err%d >&2", i, i);
+		const char *argv[] = {"sh", "-c", script[i], NULL};
+		assert_int_equal(kc_child_start(&jobs[i], argv, NULL, NULL, NULL, msg, sizeof msg), 0);
+	}
+	for (int done = 0; done < N; done++)
+		assert_true(kc_child_wait_any(jobs, N) >= 0);
+	assert_int_equal(kc_child_wait_any(jobs, N), -1);
+	for (int i = 0; i < N; i++) {
+		char want[32];
+		snprintf(want, sizeof want, "job%d\n", i);
+		assert_string_equal(jobs[i].result.out, want);
+		assert_false(jobs[i].result.out_truncated);
+		kc_child_result_release(&jobs[i].result);
+	}
+}
+
+/* A relative program path that cannot fit PATH_MAX once joined to cwd is an error, not a lookup elsewhere. */
+static void test_child_long_path(void **state)
+{
+	(void)state;
+	static char prog[5000], msg[8192];
+	memset(prog, 'a', sizeof prog - 1);
+	prog[0] = '.', prog[1] = '/';
+	const char *argv[] = {prog, NULL};
+	struct kc_child_result r;
+	assert_int_equal(kc_child_run(argv, "/tmp", NULL, NULL, &r, msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, ": File name too long"));
+	kc_child_result_release(&r);
+}
+
+/* The harness child's result: the last line starting with '{', or why there is none. */
+static void test_child_harness(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	const char *why = NULL;
+	const char *json[] = {"sh", "-c", "echo '{\"x\":1}'; echo kernel output; echo '{\"x\":\"inf\"}'", NULL};
+	cJSON *j = kc_child_run_harness(&a, NULL, json, NULL, NULL, &why);
+	assert_non_null(j);
+	assert_true(isinf(kc_child_json_number(j, "x")) && kc_child_json_number(j, "absent") == 0);
+	cJSON_Delete(j);
+	const char *none[] = {"sh", "-c", "echo no result", NULL};
+	assert_null(kc_child_run_harness(&a, NULL, none, NULL, NULL, &why));
+	assert_string_equal(why, "the harness exited without reporting a result");
+	const char *fails[] = {"sh", "-c", "echo first >&2; exit 3", NULL};
+	assert_null(kc_child_run_harness(&a, NULL, fails, NULL, NULL, &why));
+	assert_string_equal(why, "exited with status 3: first");
+	kc_arena_release(&a);
 }
 
 int main(void)
@@ -464,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_cachegrind_ll_option),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_harness_source),
+		cmocka_unit_test(test_harness_many_types),
 		cmocka_unit_test(test_harness_not_run),
 		cmocka_unit_test(test_harness_reference),
 		cmocka_unit_test(test_ceilings_key),
@@ -473,8 +578,11 @@ int main(void)
 		cmocka_unit_test(test_status_messages),
 		cmocka_unit_test(test_failure_messages),
 		cmocka_unit_test(test_compiler_lines_and_flags),
-		cmocka_unit_test(test_spawn_capture),
-		cmocka_unit_test(test_spawn_limits),
+		cmocka_unit_test(test_child_capture),
+		cmocka_unit_test(test_child_limits),
+		cmocka_unit_test(test_child_many_jobs),
+		cmocka_unit_test(test_child_long_path),
+		cmocka_unit_test(test_child_harness),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,14 +1,14 @@
-/* runner_traffic.c — measured memory traffic of a file's kernels: hardware counters when perf_event_open works,
- * else a cachegrind simulation (one cold call minus the same setup without it), else "unavailable" with why. */
+/* traffic_step.c — the traffic step of a run: hardware counters when perf_event_open works, else a cachegrind
+ * simulation (one cold call minus the same setup without it), else "unavailable" with why. */
 #define _GNU_SOURCE
+#include "traffic_step.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cachegrind.h"
 #include "counters.h"
-#include "runner_int.h"
-#include "source.h"
-#include "traffic.h"
 
 /* The --LL option simulating the machine's last level; returns the simulated size (0: none to simulate). */
 static long long simulated_ll(const struct kc_machine *mc, char *opt, size_t n)
@@ -34,12 +34,13 @@ static const char *cachegrind_binary(struct kc_run_state *r, struct kc_file_run 
 	if (fr->cg_state == 0 && !r->no_avx512_for_valgrind) {
 		fr->cg_state = 1, fr->cg_binary = "./harness", fr->cg_note = "";
 	} else if (fr->cg_state == 0) {
-		const char *cmd, *err;
-		int ok = kc_runner_build(r, fr, "harness-cg", "-mno-avx512f", &cmd, &err) == 0;
+		struct kc_build_target cg = {"harness-cg", "-mno-avx512f", NULL, NULL};
+		int ok = kc_build_harnesses(&r->build, fr->dir, fr->abs, &cg, 1) == 0;
 		fr->cg_state = ok ? 1 : -1;
 		fr->cg_binary = "./harness-cg";
 		fr->cg_note = ok ? "; harness rebuilt with -mno-avx512f, as valgrind cannot run AVX-512"
-		                 : kc_arena_printf(r->a, "the harness did not build with -mno-avx512f for valgrind: %s", err);
+		                 : kc_arena_printf(r->a, "the harness did not build with -mno-avx512f for valgrind: %s",
+		                                   cg.why);
 	}
 	*why = fr->cg_note;
 	return fr->cg_state > 0 ? fr->cg_binary : NULL;
@@ -71,60 +72,58 @@ struct cg_task {
 };
 
 static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *t,
-                       struct kc_spawn_job *job, const char *binary, const char *ll_opt)
+                       struct kc_child_job *job, const char *binary, const char *ll_opt)
 {
-	const char *argv[] = {r->valgrind, "--tool=cachegrind", "--cache-sim=yes", ll_opt,
-	                      kc_arena_printf(r->a, "--cachegrind-out-file=%s", t->out), binary, t->p->fn->name,
-	                      t->mode, kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
+	const char *program[] = {binary, t->p->fn->name, t->mode,
+	                         kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
+	const char **argv = kc_cachegrind_argv(r->a, r->valgrind, ll_opt, t->out, program);
 	/* no RLIMIT_AS: valgrind reserves a large address space of its own; the kernel already ran under one */
-	struct kc_spawn_limits lim = {KC_RUNNER_CACHEGRIND_CAP, KC_RUNNER_CACHEGRIND_CAP + 1, 0};
-	char msg[512];
-	kc_runner_show_command(r, fr->dir, argv);
-	if (kc_spawn_start(job, argv, fr->dir, kc_runner_child_env, &lim, msg, sizeof msg) < 0) {
+	struct kc_child_limits lim = {KC_TRAFFIC_CACHEGRIND_CAP, KC_TRAFFIC_CACHEGRIND_CAP + 1, 0};
+	char msg[KC_CHILD_MSG_SIZE];
+	if (r->verbose)
+		kc_child_show_command(fr->dir, argv);
+	if (kc_child_start(job, argv, fr->dir, r->child_env, &lim, msg, sizeof msg) < 0) {
 		t->why = kc_arena_strdup(r->a, msg);
-		kc_spawn_result_release(&job->result);
+		kc_child_result_release(&job->result);
 	}
 }
 
-static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_spawn_job *job)
+static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_child_job *job)
 {
 	char msg[1024];
-	struct kc_spawn_limits lim = {KC_RUNNER_CACHEGRIND_CAP, KC_RUNNER_CACHEGRIND_CAP + 1, 0};
-	const char *failure = kc_runner_failure(&job->result, &lim, msg, sizeof msg);
+	struct kc_child_limits lim = {KC_TRAFFIC_CACHEGRIND_CAP, KC_TRAFFIC_CACHEGRIND_CAP + 1, 0};
+	const char *failure = kc_child_failure(&job->result, &lim, msg, sizeof msg);
 	t->seconds = job->result.seconds;
 	if (failure && job->result.timed_out && t->baseline >= 0) {
 		t->why = kc_arena_printf(r->a, "cachegrind did not finish one call within the %.0f s cap (it takes %.3g s "
-		                               "natively)", KC_RUNNER_CACHEGRIND_CAP, t->native);
+		                               "natively)", KC_TRAFFIC_CACHEGRIND_CAP, t->native);
 		return;
 	}
 	if (failure && job->result.timed_out) {
 		t->why = kc_arena_printf(r->a, "cachegrind did not finish the setup within the %.0f s cap",
-		                         KC_RUNNER_CACHEGRIND_CAP);
+		                         KC_TRAFFIC_CACHEGRIND_CAP);
 		return;
 	}
 	if (failure) {
 		t->why = kc_arena_printf(r->a, "cachegrind run (%s) failed: %s", t->mode, failure);
 		return;
 	}
-	struct kc_buf text = KC_BUF_INIT;
-	kc_buf_read_file(&text, t->out, (size_t)-1); /* a missing file parses as empty: kc_cachegrind_parse says so */
 	const char *why;
-	if (kc_cachegrind_parse(kc_buf_str(&text), &t->c, &why) < 0)
-		t->why = kc_arena_printf(r->a, "cannot read %s: %s", t->out, why);
-	kc_buf_release(&text);
+	if (kc_cachegrind_read(r->a, t->out, &t->c, &why) < 0)
+		t->why = why;
 }
 
-static void finish(struct kc_run_state *r, struct cg_task *t, struct kc_spawn_job *job)
+static void finish(struct kc_run_state *r, struct cg_task *t, struct kc_child_job *job)
 {
 	finish_task(r, t, job);
-	kc_spawn_result_release(&job->result);
+	kc_child_result_release(&job->result);
 }
 
 /* Run the tasks, as many at once as the machine has cores. */
 static void run_tasks(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *tasks, int n,
                       const char *binary, const char *ll_opt)
 {
-	struct kc_spawn_job *jobs = calloc((size_t)(n > 0 ? n : 1), sizeof *jobs);
+	struct kc_child_job *jobs = calloc((size_t)(n > 0 ? n : 1), sizeof *jobs);
 	int width = r->m->machine->cores > 0 ? r->m->machine->cores : 1, next = 0, running = 0;
 	if (!jobs) {
 		for (int i = 0; i < n; i++)
@@ -136,7 +135,7 @@ static void run_tasks(struct kc_run_state *r, const struct kc_file_run *fr, stru
 			start_task(r, fr, &tasks[next], &jobs[next], binary, ll_opt);
 			running += jobs[next].running;
 		}
-		int done = kc_spawn_wait_any(jobs, n);
+		int done = kc_child_wait_any(jobs, n);
 		if (done < 0)
 			continue; /* every start failed: the loop ends once next == n */
 		finish(r, &tasks[done], &jobs[done]);
@@ -173,15 +172,15 @@ static void set_unavailable(struct kc_run_state *r, struct kc_measurement *item,
 /* Why p's traffic is not simulated at all, or NULL. */
 static const char *not_simulated(struct kc_run_state *r, const struct kc_timing *t, const char *ll_opt)
 {
-	double estimate = KC_RUNNER_CACHEGRIND_SLOWDOWN * (2 * t->setup + t->median);
-	if (!r->valgrind[0])
+	double estimate = KC_TRAFFIC_CACHEGRIND_SLOWDOWN * (2 * t->setup + t->median);
+	if (!r->valgrind)
 		return kc_arena_printf(r->a, "no hardware counters (%s) and valgrind is not installed", r->counters_why);
 	if (!ll_opt[0])
 		return "no last-level cache size to simulate";
-	if (estimate > KC_RUNNER_CACHEGRIND_CAP)
+	if (estimate > KC_TRAFFIC_CACHEGRIND_CAP)
 		return kc_arena_printf(r->a, "cachegrind skipped: at least %.0f s under simulation (%.0f x (2 x %.3g s setup + "
 		                             "%.3g s per call)), over the %.0f s cap", estimate,
-		                       KC_RUNNER_CACHEGRIND_SLOWDOWN, t->setup, t->median, KC_RUNNER_CACHEGRIND_CAP);
+		                       KC_TRAFFIC_CACHEGRIND_SLOWDOWN, t->setup, t->median, KC_TRAFFIC_CACHEGRIND_CAP);
 	return NULL;
 }
 
@@ -248,27 +247,28 @@ static int count(struct kc_run_state *r, const struct kc_file_run *fr, const str
 	const char *why = NULL;
 	const char *argv[] = {"./harness", p->fn->name, "count",
 	                      kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
-	cJSON *j = kc_runner_harness(r, fr, p, argv, &why);
+	struct kc_child_limits lim = kc_runner_kernel_limits(r, p);
+	cJSON *j = kc_child_run_harness(r->a, fr->dir, argv, r->child_env, &lim, &why);
 	const cJSON *ll = j ? cJSON_GetObjectItemCaseSensitive(j, "ll_misses") : NULL;
 	if (!cJSON_IsNumber(ll)) {
 		const cJSON *w = j ? cJSON_GetObjectItemCaseSensitive(j, "why") : NULL;
-		snprintf(r->counters_why, sizeof r->counters_why, "%s",
-		         cJSON_IsString(w) ? w->valuestring : why ? why : "the harness could not count");
+		const char *text = cJSON_IsString(w) ? w->valuestring : why ? why : "the harness could not count";
+		r->counters_why = kc_arena_strdup(r->a, text);
 		cJSON_Delete(j);
 		return -1;
 	}
 	int line = r->m->machine->cache_line > 0 ? r->m->machine->cache_line : 64;
 	item->traffic_source = "counters";
 	item->traffic_bytes = kc_counters_bytes((long long)ll->valuedouble, line);
-	item->traffic_l2_bytes = kc_counters_bytes((long long)kc_runner_json_number(j, "l1d_read_misses"), line);
+	item->traffic_l2_bytes = kc_counters_bytes((long long)kc_child_json_number(j, "l1d_read_misses"), line);
 	item->traffic_why = kc_arena_printf(r->a, "perf_event_open: last-level cache misses x %d B lines (L2: L1D read "
 	                                          "misses x line), one call on cold caches", line);
 	cJSON_Delete(j);
 	return 0;
 }
 
-void kc_runner_traffic(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *plans,
-                       const struct kc_timing *t, struct kc_measurement *const *items, int n)
+void kc_traffic_step_measure(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *plans,
+                             const struct kc_timing *t, struct kc_measurement *const *items, int n)
 {
 	int *todo = KC_NEW_N(r->a, int, n + 1);
 	for (int i = 0; i < n; i++)

@@ -1,9 +1,11 @@
-/* traffic.c — cachegrind output parsing and configuration. */
-#include "traffic.h"
+/* cachegrind.c — the cachegrind invocation's --LL option and the parsing of its output. */
+#include "cachegrind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "source.h"
 
 /* "desc: D1 cache:         49152 B, 64 B, 12-way associative" (also "desc: LL: 8388608 B, 64 B, 16-way ..."):
  * the cache named `name`, or 0 when the line is about another. */
@@ -127,6 +129,30 @@ int kc_cachegrind_ll_option(long long size, int assoc, int line, char *out, size
 	while (pow2 * 2 <= sets)
 		pow2 *= 2;
 	*simulated = pow2 * assoc * line;
-	snprintf(out, n, "--LL=%lld,%d,%d", *simulated, assoc, line);
-	return 0;
+	return (size_t)snprintf(out, n, "--LL=%lld,%d,%d", *simulated, assoc, line) < n ? 0 : -1;
+}
+
+const char **kc_cachegrind_argv(struct kc_arena *a, const char *valgrind, const char *ll_option, const char *out_file,
+                                const char *const *program)
+{
+	int n = 0;
+	while (program[n])
+		n++;
+	const char **argv = KC_NEW_N(a, const char *, n + 6);
+	argv[0] = valgrind, argv[1] = "--tool=cachegrind", argv[2] = "--cache-sim=yes", argv[3] = ll_option;
+	argv[4] = kc_arena_printf(a, "--cachegrind-out-file=%s", out_file);
+	for (int i = 0; i <= n; i++)
+		argv[5 + i] = program[i];
+	return argv;
+}
+
+int kc_cachegrind_read(struct kc_arena *a, const char *path, struct kc_cachegrind *out, const char **why)
+{
+	struct kc_buf text = KC_BUF_INIT;
+	kc_buf_read_file(&text, path, (size_t)-1); /* a missing file parses as empty: kc_cachegrind_parse says so */
+	int rc = kc_cachegrind_parse(kc_buf_str(&text), out, why);
+	if (rc < 0)
+		*why = kc_arena_printf(a, "cannot read %s: %s", path, *why);
+	kc_buf_release(&text);
+	return rc;
 }

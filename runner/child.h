@@ -1,0 +1,133 @@
+/* child.h — a child process with limits: fork + execve with an argv array (never a shell), its own process
+ * group, stdin from /dev/null, its output captured; how it ended, described for a diagnostic; and the harness
+ * child in particular (its address-space limit, its exit statuses, its JSON result line). */
+#ifndef KC_CHILD_H
+#define KC_CHILD_H
+
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <stddef.h>
+
+#include "arena.h"
+
+/* Limits of one child. A zero field means "no limit". */
+struct kc_child_limits {
+	double wall_seconds;     /* enforced by the parent: the child's process group gets SIGKILL */
+	double cpu_seconds;      /* RLIMIT_CPU: SIGXCPU at this many CPU seconds (rounded up), SIGKILL 1 s later */
+	long long address_space; /* RLIMIT_AS in bytes: allocations beyond it fail */
+};
+
+struct kc_child_result {
+	int exited, exit_code;  /* exited normally, with this status */
+	int signaled, signal;   /* killed by this signal */
+	int timed_out;          /* the wall-clock limit was hit (the child was then killed with SIGKILL) */
+	double seconds;         /* wall-clock time from fork to reaping */
+	char *out, *err;        /* captured stdout and stderr, NUL-terminated, malloc'd; truncated at the caps */
+	size_t out_len, err_len;
+	int out_truncated;      /* some of stdout was dropped (over KC_CHILD_OUT_CAP, or no memory to keep it) */
+};
+
+/* Caps on the captured output; the child's further output is read and dropped. */
+#define KC_CHILD_OUT_CAP (64u << 20)
+#define KC_CHILD_ERR_CAP (1u << 20)
+
+/* One pipe being captured (private to child.c). */
+struct kc_child_capture {
+	int fd;
+	char *data;
+	size_t len, cap, limit;
+	int dropped; /* bytes were read and not kept */
+};
+
+/* A child started with kc_child_start; several may run at once. Only `running` and `result` are for the
+ * caller: result is complete once running is 0. */
+struct kc_child_job {
+	int running;
+	struct kc_child_result result;
+	/* private */
+	int pid;
+	struct kc_child_limits lim;
+	struct kc_child_capture cap[2];
+	double start, deadline;
+};
+
+/* Room for the message of kc_child_start or kc_child_run: "could not run PROGRAM: REASON" with a program path up
+ * to PATH_MAX (execve takes no longer one). */
+#define KC_CHILD_MSG_SIZE (PATH_MAX + 128)
+
+/* Start a child as kc_child_run does, without waiting for it. 0 when it runs (j->running = 1); -1 with msg
+ * when it could not be started (j->running = 0; release j->result all the same). */
+int kc_child_start(struct kc_child_job *j, const char *const *argv, const char *cwd, const char *const *env_add,
+                   const struct kc_child_limits *lim, char *msg, size_t msgsz);
+
+/* Capture the output of the running jobs among jobs[0 .. n-1], enforcing each one's wall-clock limit, until
+ * one of them ends; returns its index (its result is then complete), or -1 when none was running. */
+int kc_child_wait_any(struct kc_child_job *jobs, int n);
+
+/* Run argv[0] with the NULL-terminated argv. argv[0] is looked up in PATH unless it contains a '/'; a relative
+ * path with a '/' ("./harness") is taken relative to cwd when cwd is given. The child
+ * runs in directory cwd (NULL: the current one) with the environment plus env_add ("NAME=value" strings
+ * replacing same-named variables; NULL for none). lim may be NULL. Returns 0 when the child ran, whatever its
+ * fate (see r); -1 with a message in msg when it could not be started ("could not run cc: No such file or
+ * directory"). Release r with kc_child_result_release in both cases. */
+int kc_child_run(const char *const *argv, const char *cwd, const char *const *env_add,
+                 const struct kc_child_limits *lim, struct kc_child_result *r, char *msg, size_t msgsz);
+
+void kc_child_result_release(struct kc_child_result *r);
+
+/* The full path of program `name` (looked up in PATH unless it contains a '/') written to out. 0 if an
+ * executable regular file was found, -1 otherwise. */
+int kc_child_which(const char *name, char *out, size_t n);
+
+/* Describe how a child ended, for a diagnostic; NULL for a normal exit with status 0.
+ *   timed out                  "timed out after 60 s"
+ *   SIGXCPU                    "exceeded the CPU-time limit of 61 s"
+ *   another signal             "crashed with SIGSEGV (segmentation fault)", "crashed with SIGABRT (aborted)"
+ *   exit status != 0           "exited with status 3"
+ * The text is written to buf (size n) and buf is returned. */
+const char *kc_child_describe(int exited, int exit_code, int signaled, int sig, int timed_out, double wall_limit,
+                              double cpu_limit, char *buf, size_t n);
+/* kc_child_describe for a result and the limits it ran under (lim may be NULL). */
+const char *kc_child_result_describe(const struct kc_child_result *r, const struct kc_child_limits *lim, char *buf,
+                                     size_t n);
+
+/* "SIGSEGV" for SIGSEGV; "signal 42" (in static storage) for unknown numbers. */
+const char *kc_child_signal_name(int sig);
+
+/* A command line as one string for display and reproduction: arguments joined by spaces, each one that
+ * holds characters outside [A-Za-z0-9_./=:,+-@%] single-quoted as a POSIX shell would read it. malloc'd. */
+char *kc_child_command_string(const char *const *argv);
+
+/* The line of a child's stderr worth showing: the first containing "error", "undefined reference" or "cannot
+ * find" (the linker's), else the first non-empty one; copied (without the newline) to out; a line longer than
+ * out holds is cut and ends in "...". */
+void kc_child_first_error_line(const char *text, char *out, size_t n);
+
+/* With --verbose: print "kcost: (cd DIR && COMMAND)" to stderr. */
+void kc_child_show_command(const char *dir, const char *const *argv);
+
+/* --- the harness child ------------------------------------------------------------------------------------- */
+
+/* RLIMIT_AS of a kernel child: 3 × its buffers (the check mode holds two copies) + its known heap temporaries
+ * + 2 GiB for the program, its libraries and the cache-flush buffer. Saturates instead of overflowing. */
+long long kc_child_address_space(long long buffer_bytes, long long heap_bytes);
+
+/* Why a harness child failed, or NULL when it exited with status 0: "could not allocate 67108864 bytes
+ * (address-space limit 2.1 GiB)" for the harness's allocation-failure status, else kc_child_result_describe
+ * ("crashed with SIGSEGV (segmentation fault)", "timed out after 60 s", ...), with the first line of stderr
+ * appended for an unexpected exit status. */
+const char *kc_child_failure(const struct kc_child_result *r, const struct kc_child_limits *lim, char *buf,
+                             size_t n);
+
+/* Run a harness (argv, in dir, with env_add and lim as kc_child_run takes them) and read its result: the JSON
+ * object of the last stdout line that starts with '{' (the kernel may print too); the caller cJSON_Deletes it.
+ * NULL when the child could not start, failed (kc_child_failure) or printed no such line, with *why set (from
+ * a): "the harness exited without reporting a result", "... (its output was cut at 64 MiB)". */
+cJSON *kc_child_run_harness(struct kc_arena *a, const char *dir, const char *const *argv,
+                            const char *const *env_add, const struct kc_child_limits *lim, const char **why);
+
+/* A number of a harness JSON line; the strings "inf", "nan" the driver writes for non-finite values become
+ * those values; absent: 0. */
+double kc_child_json_number(const cJSON *j, const char *name);
+
+#endif
