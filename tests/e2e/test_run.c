@@ -73,18 +73,27 @@ static void gelu_is_measured_and_checked(void **state)
 	assert_string_equal(at(unfused, "measured.equivalent.reference")->valuestring, "gelu_fused");
 	assert_true(cJSON_IsTrue(at(unfused, "measured.equivalent.ok")));
 	assert_true(at(unfused, "measured.samples")->valuedouble >= 10);
-	/* traffic is labelled with its source; here there are no counters, so cachegrind */
-	assert_string_equal(at(fused, "measured.traffic.source")->valuestring, "cachegrind");
+	/* traffic is labelled with its source: hardware counters where the machine has them, else cachegrind */
+	const char *source = at(fused, "measured.traffic.source")->valuestring;
 	double dram = at(fused, "measured.traffic.bytes")->valuedouble;
-	/* one cold call of the fused kernel moves x in and y out: 8 bytes per element, within 10% */
-	assert_true(fabs(dram / (8.0 * 262144) - 1) < 0.10);
+	if (!strcmp(source, "cachegrind")) {
+		/* one simulated cold call of the fused kernel moves x in and y out: 8 bytes per element, within 10%
+		 * (the simulation starts cold whatever the machine's caches hold) */
+		assert_true(fabs(dram / (8.0 * 262144) - 1) < 0.10);
+	} else {
+		/* counted on real hardware, what reaches DRAM depends on what the caches kept: only its unit */
+		assert_string_equal(source, "counters");
+		assert_true(dram >= 0);
+	}
 	/* the measured speedup of the fused form is stated next to the byte ratio */
 	char path[8400];
 	snprintf(path, sizeof path, "%s/summary.md", out);
 	char *md = slurp(path);
 	assert_non_null(md);
 	assert_non_null(strstr(md, "the streaming bytes of its reference **gelu\\_fused** (18.9 MB vs 2.1 MB); measured: "));
-	assert_non_null(strstr(md, "\xc3\x97 slower ("));
+	/* slower or not depends on the machine's caches (both fit in a large last-level cache): the sentence
+	 * gives the ratio either way */
+	assert_true(strstr(md, "\xc3\x97 slower (") || strstr(md, "\xc3\x97 faster ("));
 	free(md);
 	/* the machine section names how its ceilings were measured */
 	assert_non_null(strstr(at(rep, "machine.ceilings.flops.float.method")->valuestring, "cblas_sgemm"));
@@ -101,7 +110,9 @@ static void threads_build_openmp_and_use_matching_ceilings(void **state)
 	run_release(&r);
 	cJSON *rep = load_report(out);
 	assert_non_null(rep);
-	assert_int_equal((int)at(rep, "machine.ceilings.flops.float.threads")->valuedouble, 2);
+	/* the all-threads ceilings, measured with every core of this machine */
+	assert_int_equal((int)at(rep, "machine.ceilings.flops.float.threads")->valuedouble,
+	                 (int)at(rep, "machine.cores")->valuedouble);
 	cJSON *f = fn_in(rep, "tests/fixtures/omp_scale.c", "scale_omp");
 	assert_non_null(strstr(at(f, "measured.compiler")->valuestring, " -fopenmp "));
 	assert_true(num_positive(at(f, "measured.seconds.median")));

