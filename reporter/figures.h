@@ -183,19 +183,6 @@ enum kc_prec kc_report_main_prec(const struct kc_cost_figures *cf);
  * 0 when the machine lacks the ceilings. *bound (may be NULL) is set to "compute" or "memory". */
 double kc_report_roof(const struct kc_machine *mc, enum kc_prec p, double intensity, const char **bound);
 
-/* Human-readable numbers. */
-/* v with an SI prefix (powers of 1000) and the unit: "33.6 MFLOP", "16.8 MB", "512 B", "0.5 B". A unit that is a
- * lowercase word counts things: "4.2M calls", "512 elements"; an empty unit gives "4.2M", "512". */
-void kc_report_si(struct kc_buf *b, double v, const char *unit);
-/* A figure's value with kc_report_si, or "n/a" when it has none. */
-void kc_report_si_figure(struct kc_buf *b, const struct kc_figure *fig, const char *unit);
-/* Three significant digits, trailing zeros kept: "1.00", "0.111", "12.3", "456". */
-void kc_report_sig3(struct kc_buf *b, double v);
-/* Seconds with a fitting unit: "1.23 ms", "45.6 µs". */
-void kc_report_seconds(struct kc_buf *b, double s);
-/* "exact" or "approx: 2 warnings". */
-void kc_report_exactness(struct kc_buf *b, const struct kc_function *f);
-
 /* The report time as ISO-8601 UTC ("2025-01-31T12:00:00Z"): o_created if not NULL, else $SOURCE_DATE_EPOCH
  * when set, else now. Written into out[size]. */
 void kc_report_created(const char *o_created, char *out, size_t size);

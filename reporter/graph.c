@@ -11,6 +11,7 @@
 #include <graphviz/gvc.h>
 
 #include "figures.h"
+#include "format.h"
 
 #define REASON_WIDTH 36             /* a space after this many characters of a reason becomes a line break */
 #define REPLACEMENT  "\xef\xbf\xbd" /* U+FFFD */
@@ -129,14 +130,14 @@ static void put_count(const struct writer *w, struct kc_buf *b, const struct kc_
 		return;
 	}
 	if (fig.has_value && (form == COUNT_VALUE || kc_poly_is_const(p, NULL))) {
-		kc_report_si(b, (double)fig.value, unit);
+		kc_format_si(b, (double)fig.value, unit);
 		return;
 	}
 	w->put(b, fig.expr);
 	kc_buf_printf(b, " %s", unit);
 	if (fig.has_value && form == COUNT_BOTH) {
 		kc_buf_puts(b, " = ");
-		kc_report_si(b, (double)fig.value, unit);
+		kc_format_si(b, (double)fig.value, unit);
 	}
 }
 
@@ -154,9 +155,9 @@ static void put_change(const struct writer *w, struct kc_buf *b, const struct kc
 	if (!from.has_value || !to.has_value || (kc_poly_is_const(before, NULL) && kc_poly_is_const(after, NULL)))
 		return;
 	kc_buf_puts(b, " (");
-	kc_report_si(b, (double)from.value, unit);
+	kc_format_si(b, (double)from.value, unit);
 	kc_buf_printf(b, " %s ", w->arrow);
-	kc_report_si(b, (double)to.value, unit);
+	kc_format_si(b, (double)to.value, unit);
 	kc_buf_putc(b, ')');
 }
 
@@ -172,7 +173,7 @@ static void put_intensity(const struct writer *w, struct kc_buf *b, const struct
 	}
 	if (kc_function_eval(w->f, flops, &num, &why) == 0 && kc_function_eval(w->f, bytes, &den, &why) == 0 &&
 	    den != 0) {
-		kc_report_sig3(b, (double)num / (double)den);
+		kc_format_sig3(b, (double)num / (double)den);
 		return;
 	}
 	struct kc_buf ratio = KC_BUF_INIT;

@@ -6,6 +6,7 @@
 
 #include "escape.h"
 #include "figures.h"
+#include "format.h"
 #include "graph.h"
 #include "report.h"
 #include "roofline.h"
@@ -185,7 +186,7 @@ static void formula_value(struct kc_buf *b, const struct kc_figure *fig, const c
 	kc_buf_putc(b, ' ');
 	kc_buf_puts(b, unit);
 	kc_buf_puts(b, "\">");
-	kc_report_si(b, (double)fig->value, unit);
+	kc_format_si(b, (double)fig->value, unit);
 	kc_buf_puts(b, "</span>");
 }
 
@@ -203,18 +204,8 @@ static void td_figure(struct kc_buf *b, const struct kc_figure *fig, const char 
 		esc(b, fig->expr);
 		kc_buf_puts(b, "</code>");
 	}
-	kc_report_si_figure(b, fig, unit);
+	kc_format_si_figure(b, fig, unit);
 	kc_buf_puts(b, "</td>");
-}
-
-static void intensity_text(struct kc_buf *b, const struct kc_cost_figures *cf, int model)
-{
-	if (!cf->has_intensity[model]) {
-		kc_buf_puts(b, "n/a");
-		return;
-	}
-	kc_report_sig3(b, cf->intensity[model]);
-	kc_buf_puts(b, " FLOP/B");
 }
 
 static void td_intensity(struct kc_buf *b, const struct kc_cost_figures *cf, int model)
@@ -228,14 +219,14 @@ static void td_intensity(struct kc_buf *b, const struct kc_cost_figures *cf, int
 		esc(b, cf->intensity_expr[model]);
 		kc_buf_puts(b, "</code>");
 	}
-	intensity_text(b, cf, model);
+	kc_format_intensity(b, cf, model);
 	kc_buf_puts(b, "</td>");
 }
 
 static void exact_badge(struct kc_buf *b, const struct kc_function *f)
 {
 	kc_buf_puts(b, f->exact ? "<span class=\"exact\">" : "<span class=\"approx\">");
-	kc_report_exactness(b, f);
+	kc_format_exactness(b, f);
 	kc_buf_puts(b, "</span>");
 }
 
@@ -253,7 +244,7 @@ static void predicted_bound(struct kc_buf *b, const struct html *h, const struct
 	}
 	kc_buf_printf(b, "<td class=\"bound\" data-v=\"%.17g\" title=\"roofline at the min-model intensity\">%s, ",
 	              roof, bound);
-	kc_report_si(b, roof * 1e9, "FLOP/s");
+	kc_format_si(b, roof * 1e9, "FLOP/s");
 	kc_buf_puts(b, "</td>");
 }
 
@@ -278,14 +269,14 @@ static void td_measured(struct kc_buf *b, const struct html *h, const struct kc_
 		return;
 	}
 	kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", me->seconds_median);
-	kc_report_seconds(b, me->seconds_median);
+	kc_format_seconds(b, me->seconds_median);
 	kc_buf_puts(b, "</td>");
 	double flops = cf->flops.has_value ? (double)cf->flops.value : -1, rate = flops / me->seconds_median;
 	int traffic = me->traffic_bytes > 0;
 	double ai = traffic && flops >= 0 ? flops / me->traffic_bytes : -1;
 	if (flops >= 0) {
 		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", rate);
-		kc_report_si(b, rate, "FLOP/s");
+		kc_format_si(b, rate, "FLOP/s");
 		kc_buf_puts(b, "</td>");
 	} else {
 		kc_buf_puts(b, "<td class=\"num\">n/a</td>");
@@ -293,14 +284,14 @@ static void td_measured(struct kc_buf *b, const struct html *h, const struct kc_
 	if (traffic) {
 		double bw = me->traffic_bytes / me->seconds_median;
 		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", bw);
-		kc_report_si(b, bw, "B/s");
+		kc_format_si(b, bw, "B/s");
 		kc_buf_puts(b, "</td>");
 	} else {
 		kc_buf_puts(b, "<td class=\"num muted\">no traffic</td>");
 	}
 	if (ai > 0) {
 		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", ai);
-		kc_report_sig3(b, ai);
+		kc_format_sig3(b, ai);
 		kc_buf_puts(b, " FLOP/B<br><span class=\"muted\">");
 		esc(b, me->traffic_source ? me->traffic_source : "?");
 		kc_buf_puts(b, "</span></td>");
@@ -547,7 +538,7 @@ static void fn_traffic(struct kc_buf *b, const struct kc_cost_figures *cf)
 			esc(b, cf->intensity_expr[model]);
 			kc_buf_puts(b, "</code> = ");
 		}
-		intensity_text(b, cf, model);
+		kc_format_intensity(b, cf, model);
 		kc_buf_puts(b, "</td></tr>\n");
 	}
 	kc_buf_puts(b, "</table>\n");
@@ -734,14 +725,14 @@ static void fn_source(struct kc_buf *b, struct html *h, const struct kc_function
 static void measured_time(struct kc_buf *b, const struct kc_measurement *me, const struct kc_cost_figures *cf)
 {
 	kc_buf_puts(b, "<tr><th>time (min / median / p90)</th><td>");
-	kc_report_seconds(b, me->seconds_min);
+	kc_format_seconds(b, me->seconds_min);
 	kc_buf_puts(b, " / ");
-	kc_report_seconds(b, me->seconds_median);
+	kc_format_seconds(b, me->seconds_median);
 	kc_buf_puts(b, " / ");
-	kc_report_seconds(b, me->seconds_p90);
+	kc_format_seconds(b, me->seconds_p90);
 	kc_buf_printf(b, " (%d samples, cv %.3g)</td></tr>\n<tr><th>throughput (median)</th><td>", me->samples, me->cv);
 	if (cf->flops.has_value)
-		kc_report_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
+		kc_format_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
 	else
 		kc_buf_puts(b, "n/a");
 	kc_buf_puts(b, "</td></tr>\n");
@@ -751,7 +742,7 @@ static void measured_traffic(struct kc_buf *b, const struct kc_measurement *me)
 {
 	kc_buf_puts(b, "<tr><th>measured traffic</th><td>");
 	if (me->traffic_bytes > 0) {
-		kc_report_si(b, me->traffic_bytes, "B");
+		kc_format_si(b, me->traffic_bytes, "B");
 		kc_buf_puts(b, " (DRAM, from ");
 		esc(b, me->traffic_source ? me->traffic_source : "?");
 		kc_buf_puts(b, ")");
@@ -797,9 +788,9 @@ static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_
 		esc(b, f->reference);
 		kc_buf_printf(b, "</th><td>%.2f&times; %s (median ", ratio >= 1 ? ratio : 1 / ratio,
 		              ratio >= 1 ? "slower" : "faster");
-		kc_report_seconds(b, me->seconds_median);
+		kc_format_seconds(b, me->seconds_median);
 		kc_buf_puts(b, " vs ");
-		kc_report_seconds(b, rm->seconds_median);
+		kc_format_seconds(b, rm->seconds_median);
 		kc_buf_puts(b, ")</td></tr>\n");
 	}
 	kc_buf_puts(b, "<tr><th>compiler</th><td><code>");

@@ -3,6 +3,7 @@
 
 #include "escape.h"
 #include "figures.h"
+#include "format.h"
 #include "report.h"
 
 /* "`8*n` = 8.0 kFLOP" */
@@ -14,7 +15,7 @@ static void md_formula_value(struct kc_buf *b, const struct kc_figure *fig, cons
 	}
 	kc_escape_md_code(b, fig->expr);
 	kc_buf_puts(b, " = ");
-	kc_report_si_figure(b, fig, unit);
+	kc_format_si_figure(b, fig, unit);
 }
 
 static void md_intensities(struct kc_buf *b, const struct kc_cost_figures *cf)
@@ -22,7 +23,7 @@ static void md_intensities(struct kc_buf *b, const struct kc_cost_figures *cf)
 	for (int model = 0; model < KC_MODEL_N; model++) {
 		kc_buf_puts(b, model ? " / " : "");
 		if (cf->has_intensity[model])
-			kc_report_sig3(b, cf->intensity[model]);
+			kc_format_sig3(b, cf->intensity[model]);
 		else
 			kc_buf_puts(b, "n/a");
 	}
@@ -37,11 +38,11 @@ static void md_measured_cell(struct kc_buf *b, const struct kc_measurement *me, 
 		kc_buf_puts(b, "failed: ");
 		kc_escape_md_cell(b, me->error ? me->error : "no timing");
 	} else {
-		kc_report_seconds(b, me->seconds_median);
+		kc_format_seconds(b, me->seconds_median);
 		kc_buf_puts(b, " median");
 		if (cf->flops.has_value) {
 			kc_buf_puts(b, ", ");
-			kc_report_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
+			kc_format_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
 		}
 	}
 }
@@ -60,7 +61,7 @@ static void md_row(struct kc_buf *b, const struct kc_function *f, const struct k
 	kc_buf_puts(b, " | ");
 	md_intensities(b, cf);
 	kc_buf_puts(b, " | ");
-	kc_report_exactness(b, f);
+	kc_format_exactness(b, f);
 	if (measured_col) {
 		kc_buf_puts(b, " | ");
 		md_measured_cell(b, kc_report_find_measurement(m, f), cf);
@@ -101,9 +102,9 @@ static void md_reference_speed(struct kc_buf *b, const struct kc_analysis *an, c
 		return;
 	double ratio = me->seconds_median / rm->seconds_median;
 	kc_buf_printf(b, "; measured: %.1f\xc3\x97 %s (", ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "slower" : "faster");
-	kc_report_seconds(b, me->seconds_median);
+	kc_format_seconds(b, me->seconds_median);
 	kc_buf_puts(b, " vs ");
-	kc_report_seconds(b, rm->seconds_median);
+	kc_format_seconds(b, rm->seconds_median);
 	kc_buf_puts(b, ")");
 }
 
@@ -139,10 +140,10 @@ static int md_reference_finding(struct kc_buf *b, const struct kc_analysis *an, 
 		              (double)mine->value / (double)theirs->value);
 		md_name(b, f->reference);
 		kc_buf_puts(b, " (");
-		kc_report_si(b, (double)mine->value, "B");
+		kc_format_si(b, (double)mine->value, "B");
 		kc_buf_puts(b, " vs ");
 	}
-	kc_report_si(b, (double)theirs->value, "B");
+	kc_format_si(b, (double)theirs->value, "B");
 	kc_buf_puts(b, ")");
 	md_reference_speed(b, an, m, i, r);
 	kc_buf_putc(b, '\n');
@@ -159,9 +160,9 @@ static int md_traffic_finding(struct kc_buf *b, const struct kc_function *f, con
 	md_name(b, f->name);
 	kc_buf_printf(b, ": its %d top-level nest%s %.1f\xc3\x97 the compulsory bytes (streaming ", f->n_nests,
 	              f->n_nests == 1 ? " moves" : "s move", (double)st->value / (double)mn->value);
-	kc_report_si(b, (double)st->value, "B");
+	kc_format_si(b, (double)st->value, "B");
 	kc_buf_puts(b, " vs min ");
-	kc_report_si(b, (double)mn->value, "B");
+	kc_format_si(b, (double)mn->value, "B");
 	kc_buf_puts(b, ")\n");
 	return 1;
 }

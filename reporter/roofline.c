@@ -8,6 +8,7 @@
 
 #include "escape.h"
 #include "figures.h"
+#include "format.h"
 #include "report.h"
 #include "roofline.h"
 
@@ -300,7 +301,7 @@ static void marker_title(struct kc_buf *b, const struct point *p, int model)
 	kc_buf_puts(b, "<title>");
 	kc_escape_html(b, p->f->name);
 	kc_buf_printf(b, ": %s model, ", kc_model_name((enum kc_model)model));
-	kc_report_sig3(b, p->cf->intensity[model]);
+	kc_format_sig3(b, p->cf->intensity[model]);
 	kc_buf_puts(b, " FLOP/B");
 	if (p->cf->intensity_expr[model]) {
 		kc_buf_puts(b, " = ");

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "format.h"
 #include "graph.h"
 #include "report.h"
 
@@ -39,16 +40,6 @@ static size_t display_width(const char *s)
 	return n;
 }
 
-static void intensity_cell(struct kc_buf *b, const struct kc_cost_figures *cf, int model)
-{
-	if (!cf->has_intensity[model]) {
-		kc_buf_puts(b, "n/a");
-		return;
-	}
-	kc_report_sig3(b, cf->intensity[model]);
-	kc_buf_puts(b, " FLOP/B");
-}
-
 static void measured_cells(struct row *r, const struct kc_measurement *me, const struct kc_cost_figures *cf)
 {
 	if (!me) {
@@ -61,9 +52,9 @@ static void measured_cells(struct row *r, const struct kc_measurement *me, const
 		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
 		return;
 	}
-	kc_report_seconds(&r->cell[COL_TIME], me->seconds_median);
+	kc_format_seconds(&r->cell[COL_TIME], me->seconds_median);
 	if (cf->flops.has_value)
-		kc_report_si(&r->cell[COL_GFLOPS], (double)cf->flops.value / me->seconds_median, "FLOP/s");
+		kc_format_si(&r->cell[COL_GFLOPS], (double)cf->flops.value / me->seconds_median, "FLOP/s");
 	else
 		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
 }
@@ -74,7 +65,7 @@ static void value_or_formula(struct kc_buf *b, const struct kc_figure *fig, cons
 	if (!fig->has_value && fig->expr)
 		kc_buf_printf(b, "%s %s", fig->expr, unit);
 	else
-		kc_report_si_figure(b, fig, unit);
+		kc_format_si_figure(b, fig, unit);
 }
 
 static void fill_row(struct row *r, const struct kc_measurements *m)
@@ -84,10 +75,10 @@ static void fill_row(struct row *r, const struct kc_measurements *m)
 	value_or_formula(&r->cell[COL_FLOPS], &cf->flops, "FLOP");
 	value_or_formula(&r->cell[COL_TRANS], &cf->transcendentals, "calls");
 	value_or_formula(&r->cell[COL_BYTES], &cf->bytes[KC_MODEL_MIN], "B");
-	intensity_cell(&r->cell[COL_AI_MIN], cf, KC_MODEL_MIN);
-	intensity_cell(&r->cell[COL_AI_STREAM], cf, KC_MODEL_STREAMING);
-	intensity_cell(&r->cell[COL_AI_NAIVE], cf, KC_MODEL_NAIVE);
-	kc_report_exactness(&r->cell[COL_EXACT], r->f);
+	kc_format_intensity(&r->cell[COL_AI_MIN], cf, KC_MODEL_MIN);
+	kc_format_intensity(&r->cell[COL_AI_STREAM], cf, KC_MODEL_STREAMING);
+	kc_format_intensity(&r->cell[COL_AI_NAIVE], cf, KC_MODEL_NAIVE);
+	kc_format_exactness(&r->cell[COL_EXACT], r->f);
 	measured_cells(r, kc_report_find_measurement(m, r->f), cf);
 }
 

@@ -17,6 +17,7 @@
 
 #include "escape.h"
 #include "figures.h"
+#include "format.h"
 #include "report.h"
 #include "source.h"
 
@@ -412,23 +413,23 @@ static void test_si_formatting(void **state)
 {
 	(void)state;
 	struct kc_buf b = KC_BUF_INIT;
-	kc_report_si(&b, 134217728, "FLOP");
+	kc_format_si(&b, 134217728, "FLOP");
 	kc_buf_puts(&b, "|");
-	kc_report_si(&b, 16777216, "B");
+	kc_format_si(&b, 16777216, "B");
 	kc_buf_puts(&b, "|");
-	kc_report_si(&b, 999, "B");
+	kc_format_si(&b, 999, "B");
 	kc_buf_puts(&b, "|");
-	kc_report_si(&b, 999960, "B");
+	kc_format_si(&b, 999960, "B");
 	kc_buf_puts(&b, "|");
-	kc_report_si(&b, 0.5, "B");
+	kc_format_si(&b, 0.5, "B");
 	kc_buf_puts(&b, "|");
-	kc_report_sig3(&b, 1.0);
+	kc_format_sig3(&b, 1.0);
 	kc_buf_puts(&b, "|");
-	kc_report_sig3(&b, 1.0 / 9);
+	kc_format_sig3(&b, 1.0 / 9);
 	kc_buf_puts(&b, "|");
-	kc_report_sig3(&b, 123.4);
+	kc_format_sig3(&b, 123.4);
 	kc_buf_puts(&b, "|");
-	kc_report_seconds(&b, 1.234e-3);
+	kc_format_seconds(&b, 1.234e-3);
 	assert_string_equal(kc_buf_str(&b), "134.2 MFLOP|16.8 MB|999 B|1.0 MB|0.500 B|1.00|0.111|123|1.23 ms");
 	kc_buf_release(&b);
 }
