@@ -234,7 +234,7 @@ static void put_buffer_shape(const struct writer *w, struct kc_buf *b, const str
 static void put_buffer_bytes(const struct writer *w, struct kc_buf *b, const struct kc_buffer *buf)
 {
 	struct kc_figure fig;
-	kc_report_buffer_bytes(w->memo, w->f, buf, &fig);
+	kc_figure_buffer_bytes(w->memo, w->f, buf, &fig);
 	if (fig.poly)
 		put_count(w, b, fig.poly, "B", COUNT_VALUE);
 	else

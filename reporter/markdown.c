@@ -1,10 +1,10 @@
 /* markdown.c — the GitHub-flavoured Markdown summary for pull requests (summary.md). */
+#include "markdown.h"
+
 #include <string.h>
 
 #include "escape.h"
-#include "figures.h"
 #include "format.h"
-#include "report.h"
 
 /* "`8*n` = 8.0 kFLOP" */
 static void md_formula_value(struct kc_buf *b, const struct kc_figure *fig, const char *unit)
@@ -64,7 +64,7 @@ static void md_row(struct kc_buf *b, const struct kc_function *f, const struct k
 	kc_format_exactness(b, f);
 	if (measured_col) {
 		kc_buf_puts(b, " | ");
-		md_measured_cell(b, kc_report_find_measurement(m, f), cf);
+		md_measured_cell(b, kc_figures_measurement(m, f), cf);
 	}
 	kc_buf_puts(b, " |\n");
 }
@@ -96,8 +96,8 @@ static void md_name(struct kc_buf *b, const char *name)
 static void md_reference_speed(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m, int i,
                                int r)
 {
-	const struct kc_measurement *me = kc_report_find_measurement(m, an->functions[i]);
-	const struct kc_measurement *rm = kc_report_find_measurement(m, an->functions[r]);
+	const struct kc_measurement *me = kc_figures_measurement(m, an->functions[i]);
+	const struct kc_measurement *rm = kc_figures_measurement(m, an->functions[r]);
 	if (!me || !rm || me->error || rm->error || me->seconds_median <= 0 || rm->seconds_median <= 0)
 		return;
 	double ratio = me->seconds_median / rm->seconds_median;
@@ -112,7 +112,7 @@ static int md_reference_finding(struct kc_buf *b, const struct kc_analysis *an, 
                                 const struct kc_measurements *m, int i)
 {
 	const struct kc_function *f = an->functions[i];
-	int r = kc_report_function_index(an, f->reference);
+	int r = kc_figures_function_index(an, f->reference);
 	const struct kc_figure *mine = &figs[i].bytes[KC_MODEL_STREAMING], *theirs;
 	if (!f->reference)
 		return 0;
@@ -223,7 +223,7 @@ static int md_exact_finding(struct kc_buf *b, const struct kc_function *f, const
 
 static int md_measured_finding(struct kc_buf *b, const struct kc_function *f, const struct kc_measurements *m)
 {
-	const struct kc_measurement *me = kc_report_find_measurement(m, f);
+	const struct kc_measurement *me = kc_figures_measurement(m, f);
 	if (!me || (!me->error && me->equivalent != 0))
 		return 0;
 	kc_buf_puts(b, "- ");
@@ -252,8 +252,8 @@ static int md_fusion_finding(struct kc_buf *b, const struct kc_function *f)
 		if (!gr->before.read || !gr->after.read || kc_traffic_total(&a, &gr->before, &before) < 0 ||
 		    kc_traffic_total(&a, &gr->after, &after) < 0)
 			continue;
-		kc_report_figure(&a, f, before, &fb);
-		kc_report_figure(&a, f, after, &fa);
+		kc_figure_make(&a, f, before, &fb);
+		kc_figure_make(&a, f, after, &fa);
 		kc_buf_puts(b, "- ");
 		md_name(b, f->name);
 		kc_buf_printf(b, ": fusing passes %d\xe2\x80\x93%d removes %d intermediate%s", gr->first + 1, gr->last + 1,
@@ -316,14 +316,14 @@ static void md_diagnostics(struct kc_buf *b, const struct kc_analysis *an, size_
 			md_diag(b, d);
 }
 
-/* Keep at most KC_REPORT_MD_MAX bytes of what was appended since `start`, cut after a whole line. */
+/* Keep at most KC_MARKDOWN_MAX bytes of what was appended since `start`, cut after a whole line. */
 static void md_cap(struct kc_buf *b, size_t start)
 {
 	static const char note[] = "\n_Output truncated at 60,000 characters: report.json and index.html have "
 	                           "everything._\n";
-	if (b->len - start <= KC_REPORT_MD_MAX)
+	if (b->len - start <= KC_MARKDOWN_MAX)
 		return;
-	size_t cut = start + KC_REPORT_MD_MAX - (sizeof note - 1);
+	size_t cut = start + KC_MARKDOWN_MAX - (sizeof note - 1);
 	while (cut > start && b->data[cut - 1] != '\n')
 		cut--;
 	b->len = cut;
@@ -331,11 +331,11 @@ static void md_cap(struct kc_buf *b, size_t start)
 	kc_buf_puts(b, note);
 }
 
-void kc_report_markdown_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m)
+void kc_markdown_write(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m)
 {
 	const struct kc_analysis *an = rf->an;
 	size_t start = b->len;
-	const struct kc_machine *mc = kc_report_machine(m);
+	const struct kc_machine *mc = kc_figures_machine(m);
 	const struct kc_cost_figures *figs = rf->functions;
 	kc_buf_puts(b, "## kcost report\n\n");
 	if (mc) {
@@ -347,19 +347,11 @@ void kc_report_markdown_with(struct kc_buf *b, struct kc_report_figures *rf, con
 	}
 	kc_buf_puts(b, "Bytes and intensity name their traffic model: *min* (compulsory), *streaming* (each loop "
 	               "nest moves what it touches), *naive* (no cache).\n\n");
-	if (kc_report_n_functions(an) > 0)
-		md_table(b, an, figs, m, start + KC_REPORT_MD_MAX);
+	if (kc_figures_n_functions(an) > 0)
+		md_table(b, an, figs, m, start + KC_MARKDOWN_MAX);
 	else
 		kc_buf_puts(b, "No function was analyzed.\n");
-	md_findings(b, an, figs, m, start + KC_REPORT_MD_MAX);
-	md_diagnostics(b, an, start + KC_REPORT_MD_MAX);
+	md_findings(b, an, figs, m, start + KC_MARKDOWN_MAX);
+	md_diagnostics(b, an, start + KC_MARKDOWN_MAX);
 	md_cap(b, start);
-}
-
-void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m)
-{
-	struct kc_report_figures rf;
-	kc_report_figures_init(&rf, an);
-	kc_report_markdown_with(b, &rf, m);
-	kc_report_figures_release(&rf);
 }

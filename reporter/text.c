@@ -1,11 +1,11 @@
 /* text.c — the terminal summary: an aligned table, one row per function, then each function's formulas. */
+#include "text.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "figures.h"
 #include "format.h"
 #include "graph.h"
-#include "report.h"
 
 enum {
 	COL_NAME,
@@ -79,7 +79,7 @@ static void fill_row(struct row *r, const struct kc_measurements *m)
 	kc_format_intensity(&r->cell[COL_AI_STREAM], cf, KC_MODEL_STREAMING);
 	kc_format_intensity(&r->cell[COL_AI_NAIVE], cf, KC_MODEL_NAIVE);
 	kc_format_exactness(&r->cell[COL_EXACT], r->f);
-	measured_cells(r, kc_report_find_measurement(m, r->f), cf);
+	measured_cells(r, kc_figures_measurement(m, r->f), cf);
 }
 
 /* Print one cell padded to width; names and the exact flag are left-aligned, numbers right-aligned. The
@@ -152,7 +152,7 @@ static void print_dataflow(FILE *out, const struct kc_function *f, int color)
 	kc_buf_release(&b);
 }
 
-void kc_report_text_with(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color)
+void kc_text_write(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color)
 {
 	const struct kc_analysis *an = rf->an;
 	int n = 0, ncols = m && m->n_measured > 0 ? COL_N : COL_TIME;
@@ -177,12 +177,4 @@ void kc_report_text_with(FILE *out, struct kc_report_figures *rf, const struct k
 		for (int c = 0; c < COL_N; c++)
 			kc_buf_release(&rows[i].cell[c]);
 	free(rows);
-}
-
-void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_measurements *m, int color)
-{
-	struct kc_report_figures rf;
-	kc_report_figures_init(&rf, an);
-	kc_report_text_with(out, &rf, m, color);
-	kc_report_figures_release(&rf);
 }

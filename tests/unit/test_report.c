@@ -16,7 +16,6 @@
 #include <cjson/cJSON.h>
 
 #include "escape.h"
-#include "figures.h"
 #include "format.h"
 #include "report.h"
 #include "source.h"
