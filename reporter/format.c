@@ -1,4 +1,4 @@
-/* format.c — numbers and units for people: SI prefixes, significant digits, seconds. */
+/* format.c — numbers and units for people: SI prefixes, significant digits, seconds, intensities, exactness. */
 #include "format.h"
 
 #include <math.h>

@@ -387,8 +387,8 @@ static void title_label(struct build *gb)
 	              df->n_intermediates, df->n_intermediates == 1 ? "" : "s");
 	if (df->n_groups > 0) {
 		kc_buf_puts(b, "\\nfusing every group: streaming ");
-		kc_words_change(&gb->w, b, kc_words_traffic_total(gb->w.arena, &df->before), kc_words_traffic_total(gb->w.arena, &df->after),
-		           "B");
+		kc_words_change(&gb->w, b, kc_words_traffic_total(gb->w.arena, &df->before),
+		                kc_words_traffic_total(gb->w.arena, &df->after), "B");
 	}
 	if (df->in_loop)
 		kc_buf_printf(b, "\\npasses of the loop at lines %u%s%u; counts per call", df->loop_begin.line,

@@ -1,4 +1,4 @@
-/* text.c — the terminal summary: an aligned table, one row per function, then each function's formulas. */
+/* text.c — the terminal summary: a table of the functions, then their formulas and their compact dataflow. */
 #include "text.h"
 
 #include <stdlib.h>

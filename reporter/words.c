@@ -76,7 +76,8 @@ struct kc_poly *kc_words_traffic_total(struct kc_arena *a, const struct kc_traff
 }
 
 /* The FLOPs of passes first..last, or NULL when one is unknown or the sum overflows. */
-struct kc_poly *kc_words_group_flops(struct kc_arena *a, const struct kc_dataflow *df, const struct kc_fusion_group *grp)
+struct kc_poly *kc_words_group_flops(struct kc_arena *a, const struct kc_dataflow *df,
+                                     const struct kc_fusion_group *grp)
 {
 	struct kc_poly *sum = kc_poly_zero(a);
 	for (int i = grp->first; i <= grp->last; i++)

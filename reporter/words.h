@@ -49,7 +49,8 @@ void kc_words_edge_verdict(struct kc_buf *b, const struct kc_fusion_edge *e);
 /* read + write, from a, or NULL when neither is known or the sum overflows. */
 struct kc_poly *kc_words_traffic_total(struct kc_arena *a, const struct kc_traffic *t);
 /* The FLOPs of passes first..last of a group, from a, or NULL when one is unknown or the sum overflows. */
-struct kc_poly *kc_words_group_flops(struct kc_arena *a, const struct kc_dataflow *df, const struct kc_fusion_group *grp);
+struct kc_poly *kc_words_group_flops(struct kc_arena *a, const struct kc_dataflow *df,
+                                     const struct kc_fusion_group *grp);
 /* Index of the fusion group that removes buffer b, or -1. */
 int kc_words_group_removing(const struct kc_dataflow *df, int b);
 /* Index of the fusion group holding pass i, or -1. */
