@@ -3,6 +3,26 @@
 
 #include <math.h>
 
+const char *kc_format_digits(char *out, long long v)
+{
+	char *d = out + KC_FORMAT_DIGITS - 1;
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	*d = '\0';
+	do
+		*--d = (char)('0' + (int)(u % 10));
+	while (u /= 10);
+	if (v < 0)
+		*--d = '-';
+	return d;
+}
+
+void kc_format_int(struct kc_buf *b, long long v)
+{
+	char out[KC_FORMAT_DIGITS];
+	const char *d = kc_format_digits(out, v);
+	kc_buf_add(b, d, (size_t)(out + KC_FORMAT_DIGITS - 1 - d));
+}
+
 void kc_format_sig3(struct kc_buf *b, double v)
 {
 	double mag = fabs(v);

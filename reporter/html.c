@@ -90,7 +90,7 @@ static void td_figure(struct kc_buf *b, const struct kc_figure *fig, const char 
 {
 	if (fig->has_value) {
 		kc_buf_puts(b, "<td class=\"num\" data-v=\"");
-		kc_html_int(b, fig->value);
+		kc_format_int(b, fig->value);
 		kc_buf_puts(b, "\">");
 	} else
 		kc_buf_puts(b, "<td class=\"num\">");

@@ -64,21 +64,6 @@ static void html_release(struct html_store *st)
 	kc_arena_release(&st->a);
 }
 
-/* The formatting of a large report is mostly small integers and fixed text, where kc_buf_printf (vsnprintf
- * twice) costs more than everything else in the row. */
-void kc_html_int(struct kc_buf *b, long long v)
-{
-	char d[24];
-	int n = (int)sizeof d;
-	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
-	do
-		d[--n] = (char)('0' + (int)(u % 10));
-	while (u /= 10);
-	if (v < 0)
-		d[--n] = '-';
-	kc_buf_add(b, d + n, sizeof d - (size_t)n);
-}
-
 static void esc(struct kc_buf *b, const char *s)
 {
 	kc_escape_html(b, s);
@@ -122,7 +107,7 @@ static void formula_value(struct kc_buf *b, const struct kc_figure *fig, const c
 		return;
 	}
 	kc_buf_puts(b, "<span class=\"v\" title=\"");
-	kc_html_int(b, fig->value);
+	kc_format_int(b, fig->value);
 	kc_buf_putc(b, ' ');
 	kc_buf_puts(b, unit);
 	kc_buf_puts(b, "\">");
@@ -278,11 +263,11 @@ static void nest_note(struct kc_buf *b, const struct html *h, const struct kc_fu
 	const struct kc_nest_figures *nf = kc_figures_nest(h->rf, h->fn, i);
 	const struct kc_cost_figures *cf = &nf->cost;
 	kc_buf_puts(b, "<b>nest ");
-	kc_html_int(b, i + 1);
+	kc_format_int(b, i + 1);
 	kc_buf_puts(b, "</b>, lines ");
-	kc_html_int(b, nest->begin.line);
+	kc_format_int(b, nest->begin.line);
 	kc_buf_puts(b, "&ndash;");
-	kc_html_int(b, nest->end.line);
+	kc_format_int(b, nest->end.line);
 	if (nest->callee) {
 		kc_buf_puts(b, ": call to <code>");
 		esc(b, nest->callee);
@@ -348,7 +333,7 @@ static void cost_cell(struct kc_buf *b, const struct html *h, const struct kc_fu
 			end = next - 1;
 	end = end < ls->last ? end : ls->last;
 	kc_buf_puts(b, "<td class=\"cost\" rowspan=\"");
-	kc_html_int(b, end - line + 1);
+	kc_format_int(b, end - line + 1);
 	kc_buf_puts(b, "\">");
 	nest_note(b, h, f, i);
 	kc_buf_puts(b, "</td>");
@@ -365,7 +350,7 @@ static void source_row(struct kc_buf *b, const struct html *h, const struct kc_f
 	kc_buf_puts(b, inside ? "in-nest" : "");
 	kc_buf_puts(b, nest_at(f, line) >= 0 ? " nest-begin" : "");
 	kc_buf_puts(b, "\"><td class=\"ln\">");
-	kc_html_int(b, line);
+	kc_format_int(b, line);
 	kc_buf_puts(b, "</td><td class=\"code\">");
 	esc(b, kc_arena_strndup(h->a, text, len));
 	kc_buf_puts(b, "</td>");
@@ -583,7 +568,7 @@ static void fn_section(struct kc_buf *b, struct html *h, int i)
 	kc_buf_puts(b, "</code></h2>\n<div class=\"body\">\n<p class=\"loc\"><code>");
 	esc(b, f->loc.file ? f->loc.file : "?");
 	kc_buf_putc(b, ':');
-	kc_html_int(b, f->loc.line);
+	kc_format_int(b, f->loc.line);
 	kc_buf_puts(b, "</code> &middot; ");
 	kc_html_exact_badge(b, f);
 	kc_buf_puts(b, "</p>\n");

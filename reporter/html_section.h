@@ -17,8 +17,6 @@ struct kc_html_sections *kc_html_sections_open(struct kc_report_figures *rf, con
 void kc_html_section(struct kc_html_sections *hs, struct kc_buf *out, int i);
 void kc_html_sections_close(struct kc_html_sections *hs);
 
-/* A decimal integer, as kc_buf_printf("%lld") writes it but several times faster. */
-void kc_html_int(struct kc_buf *b, long long v);
 /* <a href="#fn-NAME">NAME</a>: the link to a function's section (name escaped; the id written so that any
  * name gives a valid one). */
 void kc_html_fn_link(struct kc_buf *b, const char *name);

@@ -51,6 +51,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "format.h"
 #include "graphs.h"
 
 /* Build state: a scratch arena for derived polynomials and a sticky out-of-memory flag, so that building
@@ -91,18 +92,11 @@ static cJSON *jstr(struct jctx *c, cJSON *parent, const char *key, const char *s
  * checked by sscanf, which for those is the same digits at many times the cost. */
 static cJSON *jint(struct jctx *c, cJSON *parent, const char *key, long long v)
 {
-	char digits[32];
-	int raw = v < -(1LL << 53) || v > (1LL << 53), n = (int)sizeof digits;
+	char digits[KC_FORMAT_DIGITS];
+	int raw = v < -(1LL << 53) || v > (1LL << 53);
 	if (!raw && !(c->raw_ints && v > -1000000000000000LL && v < 1000000000000000LL))
 		return jadd(c, parent, key, cJSON_CreateNumber((double)v));
-	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
-	digits[--n] = '\0';
-	do
-		digits[--n] = (char)('0' + (int)(u % 10));
-	while (u /= 10);
-	if (v < 0)
-		digits[--n] = '-';
-	return jadd(c, parent, key, cJSON_CreateRaw(digits + n));
+	return jadd(c, parent, key, cJSON_CreateRaw(kc_format_digits(digits, v)));
 }
 
 /* A measured or derived real: null unless finite. */

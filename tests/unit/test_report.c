@@ -1,6 +1,7 @@
 /* test_report.c — the reporter on a hand-built analysis: JSON values, escaping in HTML/Markdown/SVG, the
  * terminal table, the Markdown cap and writing the report directory. */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -433,6 +434,22 @@ static void test_si_formatting(void **state)
 	kc_buf_release(&b);
 }
 
+/* kc_format_int writes what "%lld" writes, from 0 to both ends of the range. */
+static void test_int_formatting(void **state)
+{
+	(void)state;
+	static const long long values[] = {0, 7, -7, 4194304, -1234567890123, LLONG_MAX, LLONG_MIN};
+	char digits[KC_FORMAT_DIGITS], expected[32];
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		struct kc_buf b = KC_BUF_INIT;
+		snprintf(expected, sizeof expected, "%lld", values[i]);
+		kc_format_int(&b, values[i]);
+		assert_string_equal(kc_buf_str(&b), expected);
+		assert_string_equal(kc_format_digits(digits, values[i]), expected);
+		kc_buf_release(&b);
+	}
+}
+
 static void test_write_directory(void **state)
 {
 	struct fixture *fx = *state;
@@ -698,6 +715,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_markdown_is_capped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_text_table, setup, teardown),
 	    cmocka_unit_test(test_si_formatting),
+	    cmocka_unit_test(test_int_formatting),
 	    cmocka_unit_test_setup_teardown(test_write_directory, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_threads_write_the_same_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roofline_svg_standalone, setup, teardown),
