@@ -46,6 +46,7 @@ struct kc_figure_memo {
 	struct kc_figure fig[KC_FIGURE_MEMO_N];
 	struct kc_buf text; /* scratch for formulas */
 };
+/* An empty memo whose formulas go into a (which must outlive the figures it hands out). */
 void kc_figure_memo_init(struct kc_figure_memo *m, struct kc_arena *a);
 /* Forget the entries (call it when the arena they live in is reset). */
 void kc_figure_memo_clear(struct kc_figure_memo *m);

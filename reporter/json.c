@@ -43,7 +43,6 @@
  */
 #include "json.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
