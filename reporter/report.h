@@ -62,9 +62,9 @@ void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, cons
 
 /* Write index.html, report.json, summary.md, roofline.svg and graphs/ into o->out_dir, creating it and its
  * parents when missing, then print o->print to o->print_to (even when writing failed): deriving the figures
- * is most of the work, so every output shares one derivation; the printed JSON is report.json's bytes. Each
- * file is written to a temporary name and renamed, so a reader never sees half a file. o may be NULL (all
- * defaults, nothing printed).
+ * is most of the work, so every output shares one derivation; the printed JSON is report.json's bytes. The
+ * four files are each written to a temporary name and renamed, so a reader never sees half of one (the
+ * graphs, graphs/<name>.svg and .dot, are written in place). o may be NULL (all defaults, nothing printed).
  * Returns 0, or -1 with *err pointing at a message such as "cannot create out/x: Permission denied"
  * (static storage, valid until the next call). */
 int kc_report_write(const struct kc_analysis *an, const struct kc_measurements *m, const struct kc_report_opts *o,
