@@ -278,3 +278,30 @@ double kc_figures_roof(const struct kc_machine *mc, enum kc_prec p, double inten
 		*bound = memory_bound ? "memory" : "compute";
 	return memory_bound ? intensity * bw : peak;
 }
+
+void kc_figures_measured(const struct kc_measurements *m, const struct kc_function *f, const struct kc_cost_figures *cf,
+                         struct kc_measured_figures *out)
+{
+	const struct kc_measurement *me = kc_figures_measurement(m, f);
+	memset(out, 0, sizeof *out);
+	out->me = me;
+	if (!me)
+		return;
+	double t = me->seconds_median, flops = (double)cf->flops.value;
+	out->timed = t > 0 && !me->error;
+	out->has_rate = out->timed && cf->flops.has_value;
+	out->has_traffic = me->traffic_bytes > 0;
+	if (out->has_rate) {
+		out->flop_per_s = flops / t;
+		out->gflops = out->flop_per_s / 1e9;
+	}
+	if (out->timed && out->has_traffic)
+		out->byte_per_s = me->traffic_bytes / t;
+	if (out->has_rate && out->has_traffic)
+		out->intensity = flops / me->traffic_bytes;
+	out->at = out->has_rate && out->has_traffic ? out->intensity : cf->intensity[KC_MODEL_MIN];
+	out->roof = kc_figures_roof(kc_figures_machine(m), kc_figures_main_prec(cf), out->at, NULL);
+	out->has_fraction = out->has_rate && out->roof > 0;
+	if (out->has_fraction)
+		out->fraction = out->gflops / out->roof;
+}

@@ -102,6 +102,26 @@ const struct kc_measurement *kc_figures_measurement(const struct kc_measurements
 /* The machine, or NULL when not measured (m NULL or without a machine). */
 const struct kc_machine *kc_figures_machine(const struct kc_measurements *m);
 
+/* What a function's measurement comes to against its figures: every output shows some of these, all derived by
+ * the same rule. */
+struct kc_measured_figures {
+	const struct kc_measurement *me; /* NULL when f was not measured: the rest is then zero */
+	int timed;                       /* a median time and no error */
+	int has_rate;                    /* timed, and the FLOPs have a value */
+	double flop_per_s;               /* FLOPs / median time, when has_rate */
+	double gflops;                   /* flop_per_s / 1e9 */
+	int has_traffic;                 /* DRAM bytes were measured */
+	double byte_per_s;               /* DRAM bytes / median time, when timed and has_traffic */
+	double intensity;                /* FLOPs / DRAM bytes, when has_rate and has_traffic */
+	double at;                       /* where its roof is read: that intensity, else the min model's (0: none) */
+	double roof;                     /* attainable GFLOP/s at `at` (kc_figures_roof); 0 without ceilings */
+	int has_fraction;                /* has_rate and roof > 0 */
+	double fraction;                 /* gflops / roof: how close to its roof it ran */
+};
+/* The measured figures of f (whose figures are cf) from m, which may be NULL. */
+void kc_figures_measured(const struct kc_measurements *m, const struct kc_function *f, const struct kc_cost_figures *cf,
+                         struct kc_measured_figures *out);
+
 /* The precision with the most FLOPs (float when there are none). */
 enum kc_prec kc_figures_main_prec(const struct kc_cost_figures *cf);
 /* Attainable GFLOP/s at `intensity` FLOP/B on machine mc for precision p: min(peak, intensity * DRAM GB/s).

@@ -136,19 +136,18 @@ static void predicted_bound(struct kc_buf *b, const struct page *h, const struct
 	kc_buf_puts(b, "</td>");
 }
 
-/* The measured columns: one "not measured" cell when nothing was measured, else time and FLOP/s. */
-/* The measured columns: median time, FLOP/s, DRAM GB/s and measured intensity (with their source), and
- * the fraction of the roof the kernel reached at its intensity. */
+/* The measured columns: one "not measured" cell when nothing was measured; else median time, FLOP/s, DRAM
+ * bytes/s, measured intensity (with its source) and the fraction of the roof the kernel reached at it. */
 #define MEASURED_COLUMNS 5
 
-static void td_measured(struct kc_buf *b, const struct page *h, const struct kc_measurement *me,
-                        const struct kc_cost_figures *cf)
+static void td_measured(struct kc_buf *b, const struct page *h, const struct kc_measured_figures *mf)
 {
+	const struct kc_measurement *me = mf->me;
 	if (!h->m || h->m->n_measured == 0) {
 		kc_buf_puts(b, "<td class=\"not-measured\">not measured</td>");
 		return;
 	}
-	if (!me || me->error || me->seconds_median <= 0) {
+	if (!mf->timed) {
 		kc_buf_printf(b, "<td colspan=\"%d\" class=\"%s\">", MEASURED_COLUMNS, me ? "approx" : "not-measured");
 		if (me)
 			kc_buf_puts(b, "failed: ");
@@ -159,27 +158,23 @@ static void td_measured(struct kc_buf *b, const struct page *h, const struct kc_
 	kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", me->seconds_median);
 	kc_format_seconds(b, me->seconds_median);
 	kc_buf_puts(b, "</td>");
-	double flops = cf->flops.has_value ? (double)cf->flops.value : -1, rate = flops / me->seconds_median;
-	int traffic = me->traffic_bytes > 0;
-	double ai = traffic && flops >= 0 ? flops / me->traffic_bytes : -1;
-	if (flops >= 0) {
-		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", rate);
-		kc_format_si(b, rate, "FLOP/s");
+	if (mf->has_rate) {
+		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", mf->flop_per_s);
+		kc_format_si(b, mf->flop_per_s, "FLOP/s");
 		kc_buf_puts(b, "</td>");
 	} else {
 		kc_buf_puts(b, "<td class=\"num\">n/a</td>");
 	}
-	if (traffic) {
-		double bw = me->traffic_bytes / me->seconds_median;
-		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", bw);
-		kc_format_si(b, bw, "B/s");
+	if (mf->has_traffic) {
+		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", mf->byte_per_s);
+		kc_format_si(b, mf->byte_per_s, "B/s");
 		kc_buf_puts(b, "</td>");
 	} else {
 		kc_buf_puts(b, "<td class=\"num muted\">no traffic</td>");
 	}
-	if (ai > 0) {
-		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", ai);
-		kc_format_sig3(b, ai);
+	if (mf->intensity > 0) {
+		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", mf->intensity);
+		kc_format_sig3(b, mf->intensity);
 		kc_buf_puts(b, " FLOP/B<br><span class=\"muted\">");
 		esc(b, me->traffic_source ? me->traffic_source : "?");
 		kc_buf_puts(b, "</span></td>");
@@ -188,15 +183,10 @@ static void td_measured(struct kc_buf *b, const struct page *h, const struct kc_
 		esc(b, me->traffic_source ? me->traffic_source : "unavailable");
 		kc_buf_puts(b, "</td>");
 	}
-	const struct kc_machine *mc = kc_figures_machine(h->m);
-	double x = ai > 0 ? ai : (cf->has_intensity[KC_MODEL_MIN] ? cf->intensity[KC_MODEL_MIN] : -1);
-	double roof = mc && x > 0 ? kc_figures_roof(mc, kc_figures_main_prec(cf), x, NULL) : 0;
-	if (roof > 0 && flops >= 0) {
-		double frac = rate / 1e9 / roof;
-		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">%.0f%%</td>", frac, 100 * frac);
-	} else {
+	if (mf->has_fraction)
+		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">%.0f%%</td>", mf->fraction, 100 * mf->fraction);
+	else
 		kc_buf_puts(b, "<td class=\"num\">n/a</td>");
-	}
 }
 
 static void summary_row(struct kc_buf *b, const struct page *h, int i)
@@ -216,7 +206,9 @@ static void summary_row(struct kc_buf *b, const struct page *h, int i)
 	kc_buf_puts(b, "<td>");
 	kc_html_exact_badge(b, f);
 	kc_buf_puts(b, "</td>");
-	td_measured(b, h, kc_figures_measurement(h->m, f), cf);
+	struct kc_measured_figures mf;
+	kc_figures_measured(h->m, f, cf, &mf);
+	td_measured(b, h, &mf);
 	kc_buf_puts(b, "</tr>\n");
 }
 

@@ -389,8 +389,9 @@ static void fn_source(struct kc_buf *b, struct html *h, const struct kc_function
 	kc_buf_puts(b, "</table>\n");
 }
 
-static void measured_time(struct kc_buf *b, const struct kc_measurement *me, const struct kc_cost_figures *cf)
+static void measured_time(struct kc_buf *b, const struct kc_measured_figures *mf)
 {
+	const struct kc_measurement *me = mf->me;
 	kc_buf_puts(b, "<tr><th>time (min / median / p90)</th><td>");
 	kc_format_seconds(b, me->seconds_min);
 	kc_buf_puts(b, " / ");
@@ -398,8 +399,8 @@ static void measured_time(struct kc_buf *b, const struct kc_measurement *me, con
 	kc_buf_puts(b, " / ");
 	kc_format_seconds(b, me->seconds_p90);
 	kc_buf_printf(b, " (%d samples, cv %.3g)</td></tr>\n<tr><th>throughput (median)</th><td>", me->samples, me->cv);
-	if (cf->flops.has_value)
-		kc_format_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
+	if (mf->has_rate)
+		kc_format_si(b, mf->flop_per_s, "FLOP/s");
 	else
 		kc_buf_puts(b, "n/a");
 	kc_buf_puts(b, "</td></tr>\n");
@@ -426,7 +427,9 @@ static void measured_traffic(struct kc_buf *b, const struct kc_measurement *me)
 static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_function *f,
                         const struct kc_cost_figures *cf)
 {
-	const struct kc_measurement *me = kc_figures_measurement(h->m, f);
+	struct kc_measured_figures mf;
+	kc_figures_measured(h->m, f, cf, &mf);
+	const struct kc_measurement *me = mf.me;
 	kc_buf_puts(b, "<h3>Measured</h3>\n");
 	if (!me) {
 		kc_buf_puts(b, "<p class=\"not-measured\">not measured</p>\n");
@@ -437,8 +440,8 @@ static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_
 		kc_buf_puts(b, "<tr><th>error</th><td>");
 		esc(b, me->error);
 		kc_buf_puts(b, "</td></tr>\n");
-	} else if (me->seconds_median > 0) {
-		measured_time(b, me, cf);
+	} else if (mf.timed) {
+		measured_time(b, &mf);
 	}
 	measured_traffic(b, me);
 	if (me->reference && me->equivalent >= 0) {

@@ -341,29 +341,26 @@ static void json_equivalent(struct jctx *c, cJSON *parent, const struct kc_measu
 static void json_measured(struct jctx *c, cJSON *parent, const struct kc_function *f, const struct kc_measurements *m,
                           const struct kc_cost_figures *cf)
 {
-	const struct kc_measurement *me = kc_figures_measurement(m, f);
+	struct kc_measured_figures mf;
+	kc_figures_measured(m, f, cf, &mf);
+	const struct kc_measurement *me = mf.me;
 	if (!me) {
 		jnull(c, parent, "measured");
 		return;
 	}
-	double t = me->seconds_median, flops = (double)cf->flops.value;
-	int timed = t > 0 && !me->error, has_flops = timed && cf->flops.has_value, has_traffic = me->traffic_bytes > 0;
-	double gflops = has_flops ? flops / t / 1e9 : 0, ai = has_traffic ? flops / me->traffic_bytes : 0;
-	double at = has_traffic ? ai : cf->intensity[KC_MODEL_MIN];
-	double roof = kc_figures_roof(kc_figures_machine(m), kc_figures_main_prec(cf), at, NULL);
 	cJSON *o = jobj(c, parent, "measured");
 	cJSON *sec = jobj(c, o, "seconds");
-	jreal(c, sec, "min", timed, me->seconds_min);
-	jreal(c, sec, "median", timed, me->seconds_median);
-	jreal(c, sec, "p90", timed, me->seconds_p90);
+	jreal(c, sec, "min", mf.timed, me->seconds_min);
+	jreal(c, sec, "median", mf.timed, me->seconds_median);
+	jreal(c, sec, "p90", mf.timed, me->seconds_p90);
 	jint(c, o, "samples", me->samples);
-	jreal(c, o, "cv", timed, me->cv);
-	jreal(c, o, "gflops", has_flops, gflops);
-	jreal(c, o, "gbytes_per_s", timed && has_traffic, me->traffic_bytes / t / 1e9);
-	jreal(c, o, "fraction_of_roof", has_flops && roof > 0, gflops / roof);
+	jreal(c, o, "cv", mf.timed, me->cv);
+	jreal(c, o, "gflops", mf.has_rate, mf.gflops);
+	jreal(c, o, "gbytes_per_s", mf.timed && mf.has_traffic, mf.byte_per_s / 1e9);
+	jreal(c, o, "fraction_of_roof", mf.has_fraction, mf.fraction);
 	json_equivalent(c, o, me);
 	json_measured_traffic(c, o, me);
-	jreal(c, o, "intensity", has_flops && has_traffic, ai);
+	jreal(c, o, "intensity", mf.has_rate && mf.has_traffic, mf.intensity);
 	jstr(c, o, "compiler", me->compiler);
 	jstr(c, o, "error", me->error);
 }

@@ -30,19 +30,19 @@ static void md_intensities(struct kc_buf *b, const struct kc_cost_figures *cf)
 	kc_buf_puts(b, " FLOP/B");
 }
 
-static void md_measured_cell(struct kc_buf *b, const struct kc_measurement *me, const struct kc_cost_figures *cf)
+static void md_measured_cell(struct kc_buf *b, const struct kc_measured_figures *mf)
 {
-	if (!me) {
+	if (!mf->me) {
 		kc_buf_puts(b, "not measured");
-	} else if (me->error || me->seconds_median <= 0) {
+	} else if (!mf->timed) {
 		kc_buf_puts(b, "failed: ");
-		kc_escape_md_cell(b, me->error ? me->error : "no timing");
+		kc_escape_md_cell(b, mf->me->error ? mf->me->error : "no timing");
 	} else {
-		kc_format_seconds(b, me->seconds_median);
+		kc_format_seconds(b, mf->me->seconds_median);
 		kc_buf_puts(b, " median");
-		if (cf->flops.has_value) {
+		if (mf->has_rate) {
 			kc_buf_puts(b, ", ");
-			kc_format_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
+			kc_format_si(b, mf->flop_per_s, "FLOP/s");
 		}
 	}
 }
@@ -64,7 +64,9 @@ static void md_row(struct kc_buf *b, const struct kc_function *f, const struct k
 	kc_format_exactness(b, f);
 	if (measured_col) {
 		kc_buf_puts(b, " | ");
-		md_measured_cell(b, kc_figures_measurement(m, f), cf);
+		struct kc_measured_figures mf;
+		kc_figures_measured(m, f, cf, &mf);
+		md_measured_cell(b, &mf);
 	}
 	kc_buf_puts(b, " |\n");
 }

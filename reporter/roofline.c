@@ -463,7 +463,7 @@ static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysi
 	for (int i = 0; i < an->n_functions; i++) {
 		const struct kc_function *f = an->functions[i];
 		struct point *p = &c->pts[c->n];
-		const struct kc_measurement *me = kc_figures_measurement(m, f);
+		struct kc_measured_figures mf;
 		if (f->skip)
 			continue;
 		p->f = f;
@@ -472,10 +472,10 @@ static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysi
 		p->cf = &figs[i];
 		p->prec = kc_figures_main_prec(p->cf);
 		fused_intensity(a, p);
-		if (c->mc && me && !me->error && me->seconds_median > 0 && p->cf->flops.has_value) {
-			double flops = (double)p->cf->flops.value;
-			p->x_meas = me->traffic_bytes > 0 ? flops / me->traffic_bytes : p->cf->intensity[KC_MODEL_MIN];
-			p->y_meas = flops / me->seconds_median / 1e9;
+		kc_figures_measured(m, f, p->cf, &mf);
+		if (c->mc && mf.has_rate) {
+			p->x_meas = mf.at;
+			p->y_meas = mf.gflops;
 			p->has_meas = p->x_meas > 0 && p->y_meas > 0;
 		}
 		c->n++;

@@ -41,21 +41,21 @@ static size_t display_width(const char *s)
 	return n;
 }
 
-static void measured_cells(struct row *r, const struct kc_measurement *me, const struct kc_cost_figures *cf)
+static void measured_cells(struct row *r, const struct kc_measured_figures *mf)
 {
-	if (!me) {
+	if (!mf->me) {
 		kc_buf_puts(&r->cell[COL_TIME], "not measured");
 		kc_buf_puts(&r->cell[COL_GFLOPS], "not measured");
 		return;
 	}
-	if (me->error || me->seconds_median <= 0) {
+	if (!mf->timed) {
 		kc_buf_puts(&r->cell[COL_TIME], "failed");
 		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
 		return;
 	}
-	kc_format_seconds(&r->cell[COL_TIME], me->seconds_median);
-	if (cf->flops.has_value)
-		kc_format_si(&r->cell[COL_GFLOPS], (double)cf->flops.value / me->seconds_median, "FLOP/s");
+	kc_format_seconds(&r->cell[COL_TIME], mf->me->seconds_median);
+	if (mf->has_rate)
+		kc_format_si(&r->cell[COL_GFLOPS], mf->flop_per_s, "FLOP/s");
 	else
 		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
 }
@@ -80,7 +80,9 @@ static void fill_row(struct row *r, const struct kc_measurements *m)
 	kc_format_intensity(&r->cell[COL_AI_STREAM], cf, KC_MODEL_STREAMING);
 	kc_format_intensity(&r->cell[COL_AI_NAIVE], cf, KC_MODEL_NAIVE);
 	kc_format_exactness(&r->cell[COL_EXACT], r->f);
-	measured_cells(r, kc_figures_measurement(m, r->f), cf);
+	struct kc_measured_figures mf;
+	kc_figures_measured(m, r->f, cf, &mf);
+	measured_cells(r, &mf);
 }
 
 /* Print one cell padded to width; names and the exact flag are left-aligned, numbers right-aligned. The
