@@ -53,7 +53,8 @@ void kc_figure_memo_clear(struct kc_figure_memo *m);
 /* Free the scratch text; the formulas stay in the arena. */
 void kc_figure_memo_release(struct kc_figure_memo *m);
 /* kc_figure_make through the memo: the memo's entries are forgotten when f is not their function. */
-void kc_figure_of(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out);
+void kc_figure_of(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_poly *p,
+                  struct kc_figure *out);
 /* The size of buffer buf of f in bytes (extent * element size); not available when the extent is unknown
  * or the product overflows. */
 void kc_figure_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_buffer *buf,

@@ -450,7 +450,8 @@ static void fusion_arrow(const struct chart *c, const struct point *p)
 static void measured_link(const struct chart *c, const struct point *p)
 {
 	double ai = p->cf->intensity[KC_MODEL_STREAMING], roof;
-	if (!p->has_meas || !p->cf->has_intensity[KC_MODEL_STREAMING] || (roof = kc_figures_roof(c->mc, p->prec, ai, NULL)) <= 0)
+	if (!p->has_meas || !p->cf->has_intensity[KC_MODEL_STREAMING] ||
+	    (roof = kc_figures_roof(c->mc, p->prec, ai, NULL)) <= 0)
 		return;
 	kc_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\" "
 	              "stroke-dasharray=\"2 2\"/>\n", px(c, ai), py(c, roof), px(c, p->x_meas), py(c, p->y_meas), p->color);
