@@ -34,6 +34,7 @@ void kc_diff_render(const struct kc_diff *d, struct kc_buf *b);
  * or FLOPs), else 0. */
 int kc_diff_regressed(const struct kc_diff *d);
 
+/* Free the comparison; its strings point into the parsed documents, which stay the caller's. NULL is ignored. */
 void kc_diff_free(struct kc_diff *d);
 
 #endif

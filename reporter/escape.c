@@ -1,4 +1,4 @@
-/* escape.c — HTML/SVG and Markdown escaping of user-derived text. */
+/* escape.c — HTML/SVG, Markdown and terminal escaping of user-derived text. */
 #include "escape.h"
 
 #include <string.h>
@@ -83,4 +83,36 @@ void kc_escape_md_code(struct kc_buf *b, const char *s)
 		else
 			kc_buf_putc(b, *s);
 	kc_buf_putc(b, '`');
+}
+
+/* Length of the well-formed UTF-8 sequence at s (1 to 4 bytes), or 0 when s does not start one. */
+int kc_escape_utf8_len(const unsigned char *s)
+{
+	int n = s[0] < 0x80 ? 1 : s[0] < 0xC2 ? 0 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : s[0] < 0xF5 ? 4 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	/* overlong forms, UTF-16 surrogates, code points above U+10FFFF */
+	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
+	    (s[0] == 0xF4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/* s for a terminal: a newline as \n, other control characters (C1 included) and bytes that are not UTF-8 as
+ * \xNN, so no escape sequence reaches the terminal. */
+void kc_escape_terminal(struct kc_buf *b, const char *s)
+{
+	while (s && *s) {
+		const unsigned char *u = (const unsigned char *)s;
+		int n = kc_escape_utf8_len(u);
+		int c1 = n == 2 && u[0] == 0xC2 && u[1] < 0xA0;
+		if (*s == '\n')
+			kc_buf_puts(b, "\\n");
+		else if (n == 0 || *u < 0x20 || *u == 0x7f || c1)
+			kc_buf_printf(b, "\\x%02x", *u);
+		else
+			kc_buf_add(b, s, (size_t)n);
+		s += n && !c1 ? n : 1;
+	}
 }

@@ -1,4 +1,5 @@
-/* escape.h — escaping user-derived text (paths, names, messages, source lines) for HTML, SVG and Markdown.
+/* escape.h — escaping user-derived text (paths, names, messages, source lines) for HTML, SVG, Markdown and
+ * terminals.
  * JSON strings are escaped by cJSON and need nothing from here. */
 #ifndef KC_ESCAPE_H
 #define KC_ESCAPE_H
@@ -19,5 +20,13 @@ void kc_escape_md_cell(struct kc_buf *b, const char *s);
 /* Append s to b as an inline code span usable in a table cell: `s` with | written \| (GFM requires it even in
  * code spans). Text containing a backtick or a newline is written with kc_escape_md_cell instead. */
 void kc_escape_md_code(struct kc_buf *b, const char *s);
+
+/* Append s to b safe for a terminal: a newline as \n, other control characters (C1 included) and bytes that
+ * are not UTF-8 as \xNN, so no escape sequence can pass. s == NULL appends nothing. */
+void kc_escape_terminal(struct kc_buf *b, const char *s);
+
+/* Length of the well-formed UTF-8 sequence at s (1 to 4 bytes), or 0 when s does not start one (a stray
+ * continuation byte, an overlong form, a UTF-16 surrogate, a code point above U+10FFFF, a truncated sequence). */
+int kc_escape_utf8_len(const unsigned char *s);
 
 #endif

@@ -1,13 +1,8 @@
-/* figures.c — the numbers of a report, derived from the model, and how they are written for people. */
-#define _POSIX_C_SOURCE 200809L
+/* figures.c — the numbers of a report, derived once from the model: sums, formulas, values, intensities. */
 #include "figures.h"
-#include "graph.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Deriving the figures of one cost: formatting and evaluating is most of a figure's price. */
 struct builder {
@@ -71,7 +66,7 @@ static void figure_of(struct builder *bd, const struct kc_poly *p, const struct 
 		kc_figure_of(bd->memo, bd->f, p, out);
 }
 
-void kc_report_figure(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out)
+void kc_figure_make(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out)
 {
 	struct kc_figure_memo m;
 	kc_figure_memo_init(&m, a);
@@ -157,17 +152,7 @@ static void cost_figures(struct builder *bd, const struct kc_cost *c, const stru
 	}
 }
 
-void kc_report_cost_figures(struct kc_arena *a, const struct kc_function *f, const struct kc_cost *c,
-                            const struct kc_traffic *t, struct kc_cost_figures *out)
-{
-	struct kc_figure_memo m;
-	kc_figure_memo_init(&m, a);
-	struct builder bd = {&m, a, f, NULL};
-	cost_figures(&bd, c, t, out);
-	kc_figure_memo_release(&m);
-}
-
-void kc_report_figures_alloc(struct kc_report_figures *rf, const struct kc_analysis *an)
+void kc_figures_alloc(struct kc_report_figures *rf, const struct kc_analysis *an)
 {
 	struct kc_arena *a = &rf->arena;
 	*rf = (struct kc_report_figures){.an = an, .arena = KC_ARENA_INIT, .helper_arena = KC_ARENA_INIT};
@@ -190,7 +175,7 @@ static struct kc_nest_figures *nest_figures(struct builder *bd, const struct kc_
 	return all;
 }
 
-void kc_report_figures_derive(struct kc_report_figures *rf, struct kc_arena *a, int from, int to, int with_nests)
+void kc_figures_derive(struct kc_report_figures *rf, struct kc_arena *a, int from, int to, int with_nests)
 {
 	struct kc_figure_memo m;
 	kc_figure_memo_init(&m, a);
@@ -206,13 +191,13 @@ void kc_report_figures_derive(struct kc_report_figures *rf, struct kc_arena *a, 
 	kc_figure_memo_release(&m);
 }
 
-void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an)
+void kc_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an)
 {
-	kc_report_figures_alloc(rf, an);
-	kc_report_figures_derive(rf, &rf->arena, 0, an->n_functions, 0);
+	kc_figures_alloc(rf, an);
+	kc_figures_derive(rf, &rf->arena, 0, an->n_functions, 0);
 }
 
-const struct kc_nest_figures *kc_report_nest_figures(struct kc_report_figures *rf, int i, int j)
+const struct kc_nest_figures *kc_figures_nest(struct kc_report_figures *rf, int i, int j)
 {
 	if (!rf->nests[i]) {
 		struct kc_figure_memo m;
@@ -224,47 +209,7 @@ const struct kc_nest_figures *kc_report_nest_figures(struct kc_report_figures *r
 	return &rf->nests[i][j];
 }
 
-const char *kc_report_graph_base(struct kc_arena *a, const struct kc_analysis *an, int i)
-{
-	const struct kc_function *f = an->functions[i];
-	int dup = 0;
-	for (int k = 0; k < an->n_functions; k++)
-		dup |= k != i && !an->functions[k]->skip && strcmp(an->functions[k]->name, f->name) == 0;
-	return dup ? kc_arena_printf(a, "graphs/%s-%d", f->name, i) : kc_arena_printf(a, "graphs/%s", f->name);
-}
-
-/* Render every function's dataflow graph once (SVG for the page and graphs/, DOT for graphs/). */
-void kc_report_graphs(struct kc_report_figures *rf)
-{
-	if (rf->graphs)
-		return;
-	const struct kc_analysis *an = rf->an;
-	rf->graphs = KC_NEW_N(&rf->arena, struct kc_report_graph, an->n_functions + 1);
-	int wanted = 0;
-	for (int i = 0; i < an->n_functions; i++)
-		wanted |= !an->functions[i]->skip && an->functions[i]->dataflow.n_passes >= 2;
-	struct kc_graph_ctx *g = wanted ? kc_graph_open() : NULL; /* starting Graphviz loads fonts: only if needed */
-	for (int i = 0; i < an->n_functions; i++) {
-		const struct kc_function *f = an->functions[i];
-		struct kc_report_graph *rg = &rf->graphs[i];
-		if (f->skip || f->dataflow.n_passes < 2)
-			continue; /* one pass: no dataflow worth a picture */
-		rg->base = kc_report_graph_base(&rf->arena, an, i);
-		struct kc_buf svg = KC_BUF_INIT, dot = KC_BUF_INIT;
-		const char *err = "Graphviz could not start";
-		if (g && kc_graph_render(g, f, &svg, &dot, &err) == 0) {
-			rg->svg = kc_arena_strdup(&rf->arena, kc_buf_str(&svg));
-			rg->dot = kc_arena_strdup(&rf->arena, kc_buf_str(&dot));
-		} else {
-			rg->error = kc_arena_strdup(&rf->arena, err);
-		}
-		kc_buf_release(&svg);
-		kc_buf_release(&dot);
-	}
-	kc_graph_close(g);
-}
-
-void kc_report_figures_release(struct kc_report_figures *rf)
+void kc_figures_release(struct kc_report_figures *rf)
 {
 	kc_arena_release(&rf->arena);
 	kc_arena_release(&rf->helper_arena);
@@ -272,7 +217,7 @@ void kc_report_figures_release(struct kc_report_figures *rf)
 	rf->nests = NULL;
 }
 
-void kc_report_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_buffer *buf,
+void kc_figure_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_buffer *buf,
                             struct kc_figure *out)
 {
 	struct kc_poly *size = NULL;
@@ -281,24 +226,7 @@ void kc_report_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *
 	kc_figure_of(m, f, size, out);
 }
 
-int kc_report_each_piece(const struct kc_report_pieces *p, const struct kc_analysis *an,
-                         int (*emit)(void *ctx, int i, const struct kc_report_text *text), void *ctx)
-{
-	int i, next = 0, rc = 0;
-	while (rc >= 0 && p && (i = p->claim(p->ctx)) >= 0) { /* ours, from the first */
-		next = i + 1;
-		if (!an->functions[i]->skip)
-			rc = emit(ctx, i, NULL);
-	}
-	if (p)
-		p->wait(p->ctx); /* even after a failure: the other thread is done with its pieces */
-	for (i = next; i < an->n_functions && rc >= 0; i++)
-		if (!an->functions[i]->skip)
-			rc = emit(ctx, i, p && p->text[i].s ? &p->text[i] : NULL);
-	return rc < 0 ? rc : 0;
-}
-
-int kc_report_n_functions(const struct kc_analysis *an)
+int kc_figures_n_functions(const struct kc_analysis *an)
 {
 	int n = 0;
 	for (int i = 0; i < an->n_functions; i++)
@@ -306,7 +234,7 @@ int kc_report_n_functions(const struct kc_analysis *an)
 	return n;
 }
 
-int kc_report_function_index(const struct kc_analysis *an, const char *name)
+int kc_figures_function_index(const struct kc_analysis *an, const char *name)
 {
 	for (int i = 0; name && i < an->n_functions; i++)
 		if (!an->functions[i]->skip && strcmp(an->functions[i]->name, name) == 0)
@@ -314,17 +242,17 @@ int kc_report_function_index(const struct kc_analysis *an, const char *name)
 	return -1;
 }
 
-const struct kc_measurement *kc_report_find_measurement(const struct kc_measurements *m, const struct kc_function *f)
+const struct kc_measurement *kc_figures_measurement(const struct kc_measurements *m, const struct kc_function *f)
 {
 	return m && f->index >= 0 && f->index < m->n && m->items[f->index].function ? &m->items[f->index] : NULL;
 }
 
-const struct kc_machine *kc_report_machine(const struct kc_measurements *m)
+const struct kc_machine *kc_figures_machine(const struct kc_measurements *m)
 {
 	return m ? m->machine : NULL;
 }
 
-enum kc_prec kc_report_main_prec(const struct kc_cost_figures *cf)
+enum kc_prec kc_figures_main_prec(const struct kc_cost_figures *cf)
 {
 	enum kc_prec best = KC_PREC_F32;
 	long long most = 0;
@@ -336,7 +264,7 @@ enum kc_prec kc_report_main_prec(const struct kc_cost_figures *cf)
 	return best;
 }
 
-double kc_report_roof(const struct kc_machine *mc, enum kc_prec p, double intensity, const char **bound)
+double kc_figures_roof(const struct kc_machine *mc, enum kc_prec p, double intensity, const char **bound)
 {
 	if (!mc)
 		return 0;
@@ -351,93 +279,29 @@ double kc_report_roof(const struct kc_machine *mc, enum kc_prec p, double intens
 	return memory_bound ? intensity * bw : peak;
 }
 
-void kc_report_sig3(struct kc_buf *b, double v)
+void kc_figures_measured(const struct kc_measurements *m, const struct kc_function *f, const struct kc_cost_figures *cf,
+                         struct kc_measured_figures *out)
 {
-	double mag = fabs(v);
-	if (v == 0)
-		kc_buf_puts(b, "0");
-	else if (mag >= 99.95)
-		kc_buf_printf(b, "%.0f", v);
-	else if (mag >= 9.995)
-		kc_buf_printf(b, "%.1f", v);
-	else if (mag >= 0.9995)
-		kc_buf_printf(b, "%.2f", v);
-	else if (mag >= 1e-4) /* 0.100, 0.0833: keep three significant digits, trailing zeros included */
-		kc_buf_printf(b, "%.*f", 2 - (int)floor(log10(mag)), v);
-	else
-		kc_buf_printf(b, "%.2e", v);
-}
-
-void kc_report_si(struct kc_buf *b, double v, const char *unit)
-{
-	static const char prefixes[] = " kMGTPEZY";
-	double mag = fabs(v);
-	int k = 0;
-	/* a word is counted ("4.2M calls"); a unit takes the prefix ("4.2 MFLOP") */
-	int word = *unit >= 'a' && *unit <= 'z';
-	const char *space = *unit ? " " : "";
-	if (mag < 999.5) {
-		if (mag == floor(mag))
-			kc_buf_printf(b, "%.0f", v);
-		else
-			kc_report_sig3(b, v);
-		kc_buf_printf(b, "%s%s", space, unit);
+	const struct kc_measurement *me = kc_figures_measurement(m, f);
+	memset(out, 0, sizeof *out);
+	out->me = me;
+	if (!me)
 		return;
+	double t = me->seconds_median, flops = (double)cf->flops.value;
+	out->timed = t > 0 && !me->error;
+	out->has_rate = out->timed && cf->flops.has_value;
+	out->has_traffic = me->traffic_bytes > 0;
+	if (out->has_rate) {
+		out->flop_per_s = flops / t;
+		out->gflops = out->flop_per_s / 1e9;
 	}
-	/* one decimal after scaling; 999.96 k rounds to "1000.0", so move up a prefix first */
-	while (mag >= 999.95 && prefixes[k + 1]) {
-		mag /= 1000;
-		k++;
-	}
-	if (word)
-		kc_buf_printf(b, "%.1f%c %s", v < 0 ? -mag : mag, prefixes[k], unit);
-	else
-		kc_buf_printf(b, "%.1f%s%c%s", v < 0 ? -mag : mag, space, prefixes[k], unit);
-}
-
-void kc_report_si_figure(struct kc_buf *b, const struct kc_figure *fig, const char *unit)
-{
-	if (fig->has_value)
-		kc_report_si(b, (double)fig->value, unit);
-	else
-		kc_buf_puts(b, "n/a");
-}
-
-void kc_report_seconds(struct kc_buf *b, double s)
-{
-	static const struct {
-		double scale;
-		const char *unit;
-	} units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "\xc2\xb5s"}, {1e-9, "ns"}};
-	int i = 0;
-	while (i < 3 && fabs(s) < units[i].scale * 0.9995)
-		i++;
-	kc_report_sig3(b, s / units[i].scale);
-	kc_buf_printf(b, " %s", units[i].unit);
-}
-
-void kc_report_exactness(struct kc_buf *b, const struct kc_function *f)
-{
-	int n = f->diags.warnings + f->diags.errors;
-	if (f->exact)
-		kc_buf_puts(b, "exact");
-	else if (n == 0)
-		kc_buf_puts(b, "approx");
-	else
-		kc_buf_printf(b, "approx: %d warning%s", n, n == 1 ? "" : "s");
-}
-
-void kc_report_created(const char *o_created, char *out, size_t size)
-{
-	const char *epoch = getenv("SOURCE_DATE_EPOCH");
-	struct tm tm;
-	time_t t = time(NULL);
-	if (o_created) {
-		snprintf(out, size, "%s", o_created);
-		return;
-	}
-	if (epoch && *epoch)
-		t = (time_t)strtoll(epoch, NULL, 10);
-	if (!gmtime_r(&t, &tm) || !strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(out, size, "1970-01-01T00:00:00Z");
+	if (out->timed && out->has_traffic)
+		out->byte_per_s = me->traffic_bytes / t;
+	if (out->has_rate && out->has_traffic)
+		out->intensity = flops / me->traffic_bytes;
+	out->at = out->has_rate && out->has_traffic ? out->intensity : cf->intensity[KC_MODEL_MIN];
+	out->roof = kc_figures_roof(kc_figures_machine(m), kc_figures_main_prec(cf), out->at, NULL);
+	out->has_fraction = out->has_rate && out->roof > 0;
+	if (out->has_fraction)
+		out->fraction = out->gflops / out->roof;
 }

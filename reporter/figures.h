@@ -1,14 +1,13 @@
-/* figures.h — internal to reporter/: the numbers every output shows, derived from the model once per report
- * and shared by its outputs, and their human-readable formatting. Not part of kcost's interface (report.h is). */
+/* figures.h — internal to reporter/: the numbers every output shows (sums of counts, their formulas, their values
+ * at the benchmark sizes, intensities, roofs), derived from the model once per report and shared by the outputs,
+ * which only format them. Not part of kcost's interface (report.h is). */
 #ifndef KC_FIGURES_H
 #define KC_FIGURES_H
 
-#include <pthread.h>
-
+#include "analysis.h"
+#include "arena.h"
 #include "buf.h"
 #include "measure.h"
-#include "analysis.h"
-#include "report.h"
 
 /* One count: its polynomial, its formula, and its value at the function's benchmark sizes. */
 struct kc_figure {
@@ -30,12 +29,9 @@ struct kc_cost_figures {
 	const char *intensity_expr[KC_MODEL_N]; /* "n/6"; NULL when bytes is zero or not available */
 };
 
-/* Figures of f's cost `c` and traffic `t` (an array of KC_MODEL_N); a model whose read and write are both
- * NULL is "not available". Everything is allocated from `a`. */
-void kc_report_cost_figures(struct kc_arena *a, const struct kc_function *f, const struct kc_cost *c,
-                            const struct kc_traffic *t, struct kc_cost_figures *out);
-/* The figure of one polynomial of f (p may be NULL: not available). */
-void kc_report_figure(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out);
+/* The figure of one polynomial of f (p may be NULL: not available), its formula allocated from a. For many
+ * figures of one function, kc_figure_of is cheaper. */
+void kc_figure_make(struct kc_arena *a, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out);
 
 /* Figures formatted once: a function's counts repeat the same few polynomials (8*n FLOPs, 8*n bytes under
  * every model, 4*n read and written), and an output that asks for the figure of a polynomial equal to one
@@ -50,12 +46,19 @@ struct kc_figure_memo {
 	struct kc_figure fig[KC_FIGURE_MEMO_N];
 	struct kc_buf text; /* scratch for formulas */
 };
+/* An empty memo whose formulas go into a (which must outlive the figures it hands out). */
 void kc_figure_memo_init(struct kc_figure_memo *m, struct kc_arena *a);
 /* Forget the entries (call it when the arena they live in is reset). */
 void kc_figure_memo_clear(struct kc_figure_memo *m);
+/* Free the scratch text; the formulas stay in the arena. */
 void kc_figure_memo_release(struct kc_figure_memo *m);
-/* kc_report_figure through the memo. */
-void kc_figure_of(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_poly *p, struct kc_figure *out);
+/* kc_figure_make through the memo: the memo's entries are forgotten when f is not their function. */
+void kc_figure_of(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_poly *p,
+                  struct kc_figure *out);
+/* The size of buffer buf of f in bytes (extent * element size); not available when the extent is unknown
+ * or the product overflows. */
+void kc_figure_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_buffer *buf,
+                            struct kc_figure *out);
 
 /* The figures of one nest: its cost and its trip count. */
 struct kc_nest_figures {
@@ -63,141 +66,67 @@ struct kc_nest_figures {
 	struct kc_figure trips; /* "not available" for calls */
 };
 
-/* A function's rendered dataflow graph: written to <out>/<base>.svg and .dot, inlined in the page. */
-struct kc_report_graph {
-	const char *base;  /* "graphs/gelu_unfused" */
-	const char *svg, *dot;
-	const char *error; /* why it could not be rendered; svg and dot are then NULL */
-};
+struct kc_report_graph; /* graphs.h */
 
 /* The figures of a whole report. Deriving them (sums of counts, formulas, reduced intensity ratios) costs far
  * more than writing them, so kc_report_write derives them once and every output reads the same ones.
- * kc_report_figures_init fills functions[]; a nest's figures are derived on first use (the terminal table
- * never needs them) unless kc_report_figures_derive was asked for them. */
+ * kc_figures_init fills functions[]; a nest's figures are derived on first use (the terminal table never needs
+ * them) unless kc_figures_derive was asked for them. */
 struct kc_report_figures {
 	const struct kc_analysis *an;
-	struct kc_report_graph *graphs;    /* indexed like an->functions, once kc_report_graphs ran */
+	struct kc_report_graph *graphs;    /* indexed like an->functions once kc_graphs_render ran, else NULL */
 	struct kc_arena arena;
-	struct kc_arena helper_arena;      /* what a helper thread derived (kc_report_write) */
+	struct kc_arena helper_arena;      /* what a helper thread derived and rendered (report.c) */
 	struct kc_cost_figures *functions; /* indexed like an->functions; skipped functions left zeroed */
 	struct kc_nest_figures **nests;    /* nests[i][j] once derived, for function i and nest j */
 };
 
-void kc_report_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an);
-/* The two halves of kc_report_figures_init: room for every function's figures, then the figures of functions
+/* Every reported function's figures (not its nests'), in rf->arena. Release with kc_figures_release. */
+void kc_figures_init(struct kc_report_figures *rf, const struct kc_analysis *an);
+/* The two halves of kc_figures_init: room for every function's figures, then the figures of functions
  * from .. to-1 (and of their nests when with_nests), allocated from `a`. Threads may derive disjoint ranges
  * at once, each into an arena of its own. */
-void kc_report_figures_alloc(struct kc_report_figures *rf, const struct kc_analysis *an);
-void kc_report_figures_derive(struct kc_report_figures *rf, struct kc_arena *a, int from, int to, int with_nests);
-/* The figures of nest j of function i (an index into an->functions). */
-const struct kc_nest_figures *kc_report_nest_figures(struct kc_report_figures *rf, int i, int j);
-void kc_report_figures_release(struct kc_report_figures *rf);
-/* Where function i's graph goes, without extension: "graphs/<name>", or "graphs/<name>-<i>" when another
- * reported function has the same name. */
-const char *kc_report_graph_base(struct kc_arena *a, const struct kc_analysis *an, int i);
-/* Render the dataflow graphs (once); rf->graphs is then set. */
-void kc_report_graphs(struct kc_report_figures *rf);
-
-/* Where a long output goes: text is appended to *b, and when out is not NULL, kc_report_drain empties b into
- * out as it fills. The files of a large report run to megabytes; a buffer that held one whole would touch
- * fresh memory at every doubling, which costs more than writing the file. */
-struct kc_report_sink {
-	struct kc_buf *b;
-	FILE *out;  /* NULL: everything stays in b */
-	int errnum; /* of the first failed write; 0 if none */
-};
-
-#define KC_REPORT_CHUNK (64u << 10)
-/* Write what b holds to out and empty b: always when `all`, else once it passes KC_REPORT_CHUNK. */
-void kc_report_drain(struct kc_report_sink *s, int all);
-
-/* The outputs of report.h from figures already derived (kc_report_write shares one set among all of them). */
-struct cJSON *kc_report_json_with(struct kc_report_figures *rf, const struct kc_measurements *m,
-                                  const struct kc_report_opts *o);
-/* Functions of an output that another thread renders. The writing thread renders the functions claim(ctx)
- * hands it, in order from the first, until it returns -1; after wait(ctx), text[i] holds function i's
- * piece (JSON object or HTML section) for every later function (s NULL: the writing thread renders it). */
-struct kc_report_text {
-	const char *s;
-	size_t len;
-};
-struct kc_report_pieces {
-	int (*claim)(void *ctx);
-	void (*wait)(void *ctx);
-	const struct kc_report_text *text;
-	void *ctx;
-};
-
-/* Go through the reported functions of an (skipped ones left out) in order, calling emit(ctx, i, text) with
- * text NULL for those this thread renders (those p->claim hands it, or all when p is NULL), and after
- * p->wait with the other thread's text of the rest (NULL where it has none). Stops at the first emit that
- * returns < 0 and returns that, else 0. */
-int kc_report_each_piece(const struct kc_report_pieces *p, const struct kc_analysis *an,
-                         int (*emit)(void *ctx, int i, const struct kc_report_text *text), void *ctx);
-
-/* report.json's text (without the final newline), the same bytes as cJSON_Print of kc_report_json_with's
- * document; built and printed one function at a time, so a large report never holds the whole tree. The
- * objects of pieces' functions come from pieces (p may be NULL). 0, or -1 on out-of-memory (the sink then
- * holds a partial text). */
-int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
-                        const struct kc_report_opts *o, const struct kc_report_pieces *p);
-
-/* One function's object, for a thread that renders some of them. kc_json_hooks(1) makes cJSON allocate from
- * the building thread's scratch memory (and 0 undoes it): set it around the whole writing, while no other
- * code uses cJSON. Each thread opens its own kc_json_text; kc_json_text_function appends function i's object
- * (no separator: ", " goes between them) and returns 0, or -1 on out-of-memory. */
-struct kc_json_text;
-void kc_json_hooks(int on);
-struct kc_json_text *kc_json_text_open(void);
-void kc_json_text_close(struct kc_json_text *t);
-int kc_json_text_function(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf, int i,
-                          const struct kc_measurements *m);
-/* The page; the sections of pieces' functions (when pieces is not NULL) come from pieces. */
-void kc_report_html_with(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
-                         const struct kc_report_opts *o, const struct kc_report_pieces *pieces);
-/* The section of function i, for a thread that renders some of them: each thread opens its own. */
-struct kc_html_sections;
-struct kc_html_sections *kc_html_sections_open(struct kc_report_figures *rf, const struct kc_measurements *m,
-                                               const struct kc_report_opts *o);
-void kc_html_section(struct kc_html_sections *hs, struct kc_buf *out, int i);
-void kc_html_sections_close(struct kc_html_sections *hs);
-void kc_report_markdown_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m);
-void kc_report_text_with(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color);
-void kc_report_roofline_svg_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m);
-/* The size of buffer buf in bytes (extent * element size); not available when the extent is unknown. */
-void kc_report_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *f, const struct kc_buffer *buf,
-                            struct kc_figure *out);
+void kc_figures_alloc(struct kc_report_figures *rf, const struct kc_analysis *an);
+void kc_figures_derive(struct kc_report_figures *rf, struct kc_arena *a, int from, int to, int with_nests);
+/* The figures of nest j of function i (an index into an->functions), derived into rf->arena on first use:
+ * not thread-safe unless kc_figures_derive derived them with_nests. */
+const struct kc_nest_figures *kc_figures_nest(struct kc_report_figures *rf, int i, int j);
+/* Free both arenas (figures, graphs, the helper's texts). */
+void kc_figures_release(struct kc_report_figures *rf);
 
 /* Number of functions reported (those not skipped). */
-int kc_report_n_functions(const struct kc_analysis *an);
-/* Index in an->functions of the reported function named `name`, or -1. */
-int kc_report_function_index(const struct kc_analysis *an, const char *name);
+int kc_figures_n_functions(const struct kc_analysis *an);
+/* Index in an->functions of the reported function named `name`, or -1 (also when name is NULL). */
+int kc_figures_function_index(const struct kc_analysis *an, const char *name);
 /* f's measurement, or NULL when m is NULL or has none for f. */
-const struct kc_measurement *kc_report_find_measurement(const struct kc_measurements *m, const struct kc_function *f);
-/* The machine, or NULL when not measured. */
-const struct kc_machine *kc_report_machine(const struct kc_measurements *m);
+const struct kc_measurement *kc_figures_measurement(const struct kc_measurements *m, const struct kc_function *f);
+/* The machine, or NULL when not measured (m NULL or without a machine). */
+const struct kc_machine *kc_figures_machine(const struct kc_measurements *m);
+
+/* What a function's measurement comes to against its figures: every output shows some of these, all derived by
+ * the same rule. */
+struct kc_measured_figures {
+	const struct kc_measurement *me; /* NULL when f was not measured: the rest is then zero */
+	int timed;                       /* a median time and no error */
+	int has_rate;                    /* timed, and the FLOPs have a value */
+	double flop_per_s;               /* FLOPs / median time, when has_rate */
+	double gflops;                   /* flop_per_s / 1e9 */
+	int has_traffic;                 /* DRAM bytes were measured */
+	double byte_per_s;               /* DRAM bytes / median time, when timed and has_traffic */
+	double intensity;                /* FLOPs / DRAM bytes, when has_rate and has_traffic */
+	double at;                       /* where its roof is read: that intensity, else the min model's (0: none) */
+	double roof;                     /* attainable GFLOP/s at `at` (kc_figures_roof); 0 without ceilings */
+	int has_fraction;                /* has_rate and roof > 0 */
+	double fraction;                 /* gflops / roof: how close to its roof it ran */
+};
+/* The measured figures of f (whose figures are cf) from m, which may be NULL. */
+void kc_figures_measured(const struct kc_measurements *m, const struct kc_function *f, const struct kc_cost_figures *cf,
+                         struct kc_measured_figures *out);
 
 /* The precision with the most FLOPs (float when there are none). */
-enum kc_prec kc_report_main_prec(const struct kc_cost_figures *cf);
+enum kc_prec kc_figures_main_prec(const struct kc_cost_figures *cf);
 /* Attainable GFLOP/s at `intensity` FLOP/B on machine mc for precision p: min(peak, intensity * DRAM GB/s).
- * 0 when the machine lacks the ceilings. *bound (may be NULL) is set to "compute" or "memory". */
-double kc_report_roof(const struct kc_machine *mc, enum kc_prec p, double intensity, const char **bound);
-
-/* Human-readable numbers. */
-/* v with an SI prefix (powers of 1000) and the unit: "33.6 MFLOP", "16.8 MB", "512 B", "0.5 B". A unit that is a
- * lowercase word counts things: "4.2M calls", "512 elements"; an empty unit gives "4.2M", "512". */
-void kc_report_si(struct kc_buf *b, double v, const char *unit);
-/* A figure's value with kc_report_si, or "n/a" when it has none. */
-void kc_report_si_figure(struct kc_buf *b, const struct kc_figure *fig, const char *unit);
-/* Three significant digits, trailing zeros kept: "1.00", "0.111", "12.3", "456". */
-void kc_report_sig3(struct kc_buf *b, double v);
-/* Seconds with a fitting unit: "1.23 ms", "45.6 µs". */
-void kc_report_seconds(struct kc_buf *b, double s);
-/* "exact" or "approx: 2 warnings". */
-void kc_report_exactness(struct kc_buf *b, const struct kc_function *f);
-
-/* The report time as ISO-8601 UTC ("2025-01-31T12:00:00Z"): o_created if not NULL, else $SOURCE_DATE_EPOCH
- * when set, else now. Written into out[size]. */
-void kc_report_created(const char *o_created, char *out, size_t size);
+ * 0 when mc is NULL or lacks the ceilings. *bound (may be NULL) is set to "compute" or "memory". */
+double kc_figures_roof(const struct kc_machine *mc, enum kc_prec p, double intensity, const char **bound);
 
 #endif

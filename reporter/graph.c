@@ -10,7 +10,9 @@
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include "escape.h"
 #include "figures.h"
+#include "words.h"
 
 #define REASON_WIDTH 36             /* a space after this many characters of a reason becomes a line break */
 #define REPLACEMENT  "\xef\xbf\xbd" /* U+FFFD */
@@ -26,45 +28,12 @@ struct kc_graph_ctx {
 	struct kc_buf err; /* the message *err points to */
 };
 
-/* ---- text: user strings and counts as one output writes them ------------------------------------------ */
-
-/* Appends user text s (names, reasons, formulas) to b escaped for one output. */
-typedef void (*put_text_fn)(struct kc_buf *b, const char *s);
-
-/* How the counts and names of one function are written into one output. */
-struct writer {
-	struct kc_arena *arena; /* figures, sums */
-	struct kc_figure_memo *memo;
-	const struct kc_function *f;
-	put_text_fn put;
-	const char *dash, *arrow; /* "–" and "→" in the graph, ASCII in a terminal */
-};
-
-enum count_form {
-	COUNT_FORMULA, /* "2*n FLOP" */
-	COUNT_BOTH,    /* "2*n FLOP = 33.6 MFLOP" */
-	COUNT_VALUE    /* "33.6 MFLOP", or the formula when there is no value */
-};
-
-/* Length of the well-formed UTF-8 sequence at s (1 to 4 bytes), or 0 when s does not start one. */
-static int utf8_len(const unsigned char *s)
-{
-	int n = s[0] < 0x80 ? 1 : s[0] < 0xC2 ? 0 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : s[0] < 0xF5 ? 4 : 0;
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	/* overlong forms, UTF-16 surrogates, code points above U+10FFFF */
-	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
-	    (s[0] == 0xF4 && s[1] >= 0x90))
-		return 0;
-	return n;
-}
 
 /* Append the label form of the character at s (see graph.h, "Escaping"); returns the bytes it takes in s. */
 static int label_char(struct kc_buf *b, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	int n = utf8_len(u);
+	int n = kc_escape_utf8_len(u);
 	if (*s == '\n')
 		kc_buf_puts(b, "\\n");
 	else if (*s == '\t')
@@ -98,180 +67,6 @@ static void label_wrapped(struct kc_buf *b, const char *s, int width)
 static void label_text(struct kc_buf *b, const char *s)
 {
 	label_wrapped(b, s, 0);
-}
-
-/* s for a terminal: a newline as \n, other control characters (C1 included) and bytes that are not UTF-8 as
- * \xNN, so no escape sequence reaches the terminal. */
-static void term_text(struct kc_buf *b, const char *s)
-{
-	while (s && *s) {
-		const unsigned char *u = (const unsigned char *)s;
-		int n = utf8_len(u);
-		int c1 = n == 2 && u[0] == 0xC2 && u[1] < 0xA0;
-		if (*s == '\n')
-			kc_buf_puts(b, "\\n");
-		else if (n == 0 || *u < 0x20 || *u == 0x7f || c1)
-			kc_buf_printf(b, "\\x%02x", *u);
-		else
-			kc_buf_add(b, s, (size_t)n);
-		s += n && !c1 ? n : 1;
-	}
-}
-
-/* p in one of the count forms; "n/a UNIT" when p is NULL. A constant is always written as its value. */
-static void put_count(const struct writer *w, struct kc_buf *b, const struct kc_poly *p, const char *unit,
-                      enum count_form form)
-{
-	struct kc_figure fig;
-	kc_figure_of(w->memo, w->f, p, &fig);
-	if (!fig.poly) {
-		kc_buf_printf(b, "n/a %s", unit);
-		return;
-	}
-	if (fig.has_value && (form == COUNT_VALUE || kc_poly_is_const(p, NULL))) {
-		kc_report_si(b, (double)fig.value, unit);
-		return;
-	}
-	w->put(b, fig.expr);
-	kc_buf_printf(b, " %s", unit);
-	if (fig.has_value && form == COUNT_BOTH) {
-		kc_buf_puts(b, " = ");
-		kc_report_si(b, (double)fig.value, unit);
-	}
-}
-
-/* "72*n → 8*n B", then " (1.2 GB → 134.2 MB)" when both have values and one is not a constant. */
-static void put_change(const struct writer *w, struct kc_buf *b, const struct kc_poly *before,
-                       const struct kc_poly *after, const char *unit)
-{
-	struct kc_figure from, to;
-	kc_figure_of(w->memo, w->f, before, &from);
-	kc_figure_of(w->memo, w->f, after, &to);
-	w->put(b, from.expr ? from.expr : "n/a");
-	kc_buf_printf(b, " %s ", w->arrow);
-	w->put(b, to.expr ? to.expr : "n/a");
-	kc_buf_printf(b, " %s", unit);
-	if (!from.has_value || !to.has_value || (kc_poly_is_const(before, NULL) && kc_poly_is_const(after, NULL)))
-		return;
-	kc_buf_puts(b, " (");
-	kc_report_si(b, (double)from.value, unit);
-	kc_buf_printf(b, " %s ", w->arrow);
-	kc_report_si(b, (double)to.value, unit);
-	kc_buf_putc(b, ')');
-}
-
-/* FLOP per byte: "0.111" at the benchmark sizes, else the formula "1/9"; "n/a" when unknown or no bytes. */
-static void put_intensity(const struct writer *w, struct kc_buf *b, const struct kc_poly *flops,
-                          const struct kc_poly *bytes)
-{
-	long long num, den;
-	const char *why;
-	if (!flops || !bytes || kc_poly_is_zero(bytes)) {
-		kc_buf_puts(b, "n/a");
-		return;
-	}
-	if (kc_function_eval(w->f, flops, &num, &why) == 0 && kc_function_eval(w->f, bytes, &den, &why) == 0 &&
-	    den != 0) {
-		kc_report_sig3(b, (double)num / (double)den);
-		return;
-	}
-	struct kc_buf ratio = KC_BUF_INIT;
-	kc_poly_format_ratio(flops, bytes, w->f->syms.names, &ratio);
-	w->put(b, kc_buf_str(&ratio));
-	kc_buf_release(&ratio);
-}
-
-/* read + write, or NULL when neither is known or the sum overflows. */
-static struct kc_poly *traffic_total(struct kc_arena *a, const struct kc_traffic *t)
-{
-	struct kc_poly *sum = NULL;
-	if ((!t->read && !t->write) || kc_traffic_total(a, t, &sum) < 0)
-		return NULL;
-	return sum;
-}
-
-/* The FLOPs of passes first..last, or NULL when one is unknown or the sum overflows. */
-static struct kc_poly *group_flops(struct kc_arena *a, const struct kc_dataflow *df, const struct kc_fusion_group *grp)
-{
-	struct kc_poly *sum = kc_poly_zero(a);
-	for (int i = grp->first; i <= grp->last; i++)
-		if (!df->passes[i].flops || kc_poly_add(a, sum, df->passes[i].flops, &sum) < 0)
-			return NULL;
-	return sum;
-}
-
-/* "call mlp_bias", "lines 35–36", "line 35", or "" for a pass without a location. */
-static void put_pass_place(const struct writer *w, struct kc_buf *b, const struct kc_pass *p)
-{
-	if (p->callee) {
-		kc_buf_puts(b, "call ");
-		w->put(b, p->callee);
-	} else if (p->begin.line && p->end.line > p->begin.line) {
-		kc_buf_printf(b, "lines %u%s%u", p->begin.line, w->dash, p->end.line);
-	} else if (p->begin.line) {
-		kc_buf_printf(b, "line %u", p->begin.line);
-	}
-}
-
-/* "float[n]"; "?" for an unknown type or extent. */
-static void put_buffer_shape(const struct writer *w, struct kc_buf *b, const struct kc_buffer *buf)
-{
-	w->put(b, buf->elem_type ? buf->elem_type : "?");
-	kc_buf_putc(b, '[');
-	if (buf->extent) {
-		struct kc_buf extent = KC_BUF_INIT;
-		kc_poly_format(buf->extent, w->f->syms.names, &extent);
-		w->put(b, kc_buf_str(&extent));
-		kc_buf_release(&extent);
-	} else {
-		kc_buf_putc(b, '?');
-	}
-	kc_buf_putc(b, ']');
-}
-
-/* Buffer bytes (extent * element size) in the COUNT_VALUE form; "size unknown" without an extent. */
-static void put_buffer_bytes(const struct writer *w, struct kc_buf *b, const struct kc_buffer *buf)
-{
-	struct kc_figure fig;
-	kc_report_buffer_bytes(w->memo, w->f, buf, &fig);
-	if (fig.poly)
-		put_count(w, b, fig.poly, "B", COUNT_VALUE);
-	else
-		kc_buf_puts(b, "size unknown");
-}
-
-/* Index of the fusion group that removes buffer b, or -1. */
-static int group_removing(const struct kc_dataflow *df, int b)
-{
-	for (int g = 0; g < df->n_groups; g++)
-		for (int k = 0; k < df->groups[g].n_removes; k++)
-			if (df->groups[g].removes[k] == b)
-				return g;
-	return -1;
-}
-
-/* Index of the fusion group holding pass i, or -1. */
-static int group_of_pass(const struct kc_dataflow *df, int i)
-{
-	for (int g = 0; g < df->n_groups; g++)
-		if (df->groups[g].first <= i && i <= df->groups[g].last)
-			return g;
-	return -1;
-}
-
-/* A pair worth a line or an edge: not fusable, or fusable only as an epilogue. */
-static int edge_is_noted(const struct kc_fusion_edge *e)
-{
-	return !e->legal || e->kind == KC_FUSE_EPILOGUE;
-}
-
-/* "not fusable (reduction)" or "fusable as epilogue". */
-static void put_edge_verdict(struct kc_buf *b, const struct kc_fusion_edge *e)
-{
-	if (e->legal)
-		kc_buf_printf(b, "fusable as %s", kc_fusion_kind_name(e->kind));
-	else
-		kc_buf_printf(b, "not fusable (%s)", kc_fusion_kind_name(e->kind));
 }
 
 /* ---- checking the model ------------------------------------------------------------------------------ */
@@ -359,7 +154,7 @@ static int check_dataflow(const struct kc_function *f, struct kc_buf *err)
 
 /* Everything one render builds; build_release frees it. */
 struct build {
-	struct writer w;
+	struct kc_words w;
 	struct kc_figure_memo memo;
 	const struct kc_dataflow *df;
 	Agraph_t *root;
@@ -416,17 +211,17 @@ static void declare_defaults(Agraph_t *g)
 static void group_label(struct build *gb, int g)
 {
 	const struct kc_fusion_group *grp = &gb->df->groups[g];
-	struct kc_poly *flops = group_flops(gb->w.arena, gb->df, grp);
-	struct kc_poly *before = traffic_total(gb->w.arena, &grp->before);
-	struct kc_poly *after = traffic_total(gb->w.arena, &grp->after);
+	struct kc_poly *flops = kc_words_group_flops(gb->w.arena, gb->df, grp);
+	struct kc_poly *before = kc_words_traffic_total(gb->w.arena, &grp->before);
+	struct kc_poly *after = kc_words_traffic_total(gb->w.arena, &grp->after);
 	struct kc_buf *b = &gb->text;
 	kc_buf_printf(b, "fusion group %d: passes %d%s%d\\nstreaming ", g + 1, grp->first + 1, gb->w.dash,
 	              grp->last + 1);
-	put_change(&gb->w, b, before, after, "B");
+	kc_words_change(&gb->w, b, before, after, "B");
 	kc_buf_puts(b, "\\n");
-	put_intensity(&gb->w, b, flops, before);
+	kc_words_intensity(&gb->w, b, flops, before);
 	kc_buf_printf(b, " %s ", gb->w.arrow);
-	put_intensity(&gb->w, b, flops, after);
+	kc_words_intensity(&gb->w, b, flops, after);
 	kc_buf_puts(b, " FLOP/B");
 }
 
@@ -455,11 +250,11 @@ static void pass_label(struct build *gb, const struct kc_pass *p, int i)
 	kc_buf_printf(b, "pass %d", i + 1);
 	if (p->callee || p->begin.line)
 		kc_buf_puts(b, ": ");
-	put_pass_place(&gb->w, b, p);
+	kc_words_pass_place(&gb->w, b, p);
 	kc_buf_puts(b, "\\n");
-	put_count(&gb->w, b, p->flops, "FLOP", COUNT_BOTH);
+	kc_words_count(&gb->w, b, p->flops, "FLOP", KC_COUNT_BOTH);
 	kc_buf_puts(b, "\\nstreaming ");
-	put_count(&gb->w, b, traffic_total(gb->w.arena, &p->streaming), "B", COUNT_BOTH);
+	kc_words_count(&gb->w, b, kc_words_traffic_total(gb->w.arena, &p->streaming), "B", KC_COUNT_BOTH);
 	for (int k = 0; k < p->n_scalars_out; k++) {
 		kc_buf_puts(b, k ? ", " : "\\nleaves ");
 		label_text(b, p->scalars_out[k]);
@@ -469,7 +264,7 @@ static void pass_label(struct build *gb, const struct kc_pass *p, int i)
 static Agnode_t *add_pass_node(struct build *gb, int i)
 {
 	char name[32];
-	int g = group_of_pass(gb->df, i);
+	int g = kc_words_group_of_pass(gb->df, i);
 	snprintf(name, sizeof name, "pass%d", i);
 	Agnode_t *n = agnode(g >= 0 ? gb->clusters[g] : gb->root, name, 1);
 	set_id(gb, n, "pass", i);
@@ -502,9 +297,9 @@ static void buffer_label(struct build *gb, const struct kc_buffer *buf, int remo
 	struct kc_buf *b = &gb->text;
 	label_text(b, buf->name ? buf->name : "?");
 	kc_buf_printf(b, "\\n%s ", kc_role_name(buf->role));
-	put_buffer_shape(&gb->w, b, buf);
+	kc_words_buffer_shape(&gb->w, b, buf);
 	kc_buf_puts(b, removed ? "\\nremoved by fusion: " : "\\n");
-	put_buffer_bytes(&gb->w, b, buf);
+	kc_words_buffer_bytes(&gb->w, b, buf);
 }
 
 /* The look of a buffer by role; removed intermediates white with a thick dashed vermillion outline. */
@@ -574,7 +369,7 @@ static void add_fusion_edge(struct build *gb, const struct kc_fusion_edge *fe)
 	set(e, "style", fe->legal ? "dashed" : "dotted");
 	set(e, "color", fe->legal ? KC_GRAPH_COLOR_GROUP : KC_GRAPH_COLOR_NOT_FUSABLE);
 	set(e, "penwidth", "2");
-	put_edge_verdict(&gb->text, fe);
+	kc_words_edge_verdict(&gb->text, fe);
 	if (fe->reason) {
 		kc_buf_puts(&gb->text, ":\\n");
 		label_wrapped(&gb->text, fe->reason, REASON_WIDTH);
@@ -592,8 +387,8 @@ static void title_label(struct build *gb)
 	              df->n_intermediates, df->n_intermediates == 1 ? "" : "s");
 	if (df->n_groups > 0) {
 		kc_buf_puts(b, "\\nfusing every group: streaming ");
-		put_change(&gb->w, b, traffic_total(gb->w.arena, &df->before), traffic_total(gb->w.arena, &df->after),
-		           "B");
+		kc_words_change(&gb->w, b, kc_words_traffic_total(gb->w.arena, &df->before),
+		                kc_words_traffic_total(gb->w.arena, &df->after), "B");
 	}
 	if (df->in_loop)
 		kc_buf_printf(b, "\\npasses of the loop at lines %u%s%u; counts per call", df->loop_begin.line,
@@ -605,7 +400,7 @@ static void build_init(struct build *gb, const struct kc_function *f, struct kc_
 	const struct kc_dataflow *df = &f->dataflow;
 	memset(gb, 0, sizeof *gb);
 	kc_figure_memo_init(&gb->memo, arena);
-	gb->w = (struct writer){arena, &gb->memo, f, label_text, "\xe2\x80\x93", "\xe2\x86\x92"}; /* – → */
+	gb->w = (struct kc_words){arena, &gb->memo, f, label_text, "\xe2\x80\x93", "\xe2\x86\x92"}; /* – → */
 	gb->df = df;
 	gb->id = id;
 	gb->clusters = KC_NEW_N(arena, Agraph_t *, df->n_groups + 1);
@@ -613,7 +408,7 @@ static void build_init(struct build *gb, const struct kc_function *f, struct kc_
 	gb->buffer_nodes = KC_NEW_N(arena, Agnode_t *, f->n_buffers + 1);
 	gb->removed_by = KC_NEW_N(arena, int, f->n_buffers + 1);
 	for (int b = 0; b < f->n_buffers; b++)
-		gb->removed_by[b] = group_removing(df, b);
+		gb->removed_by[b] = kc_words_group_removing(df, b);
 }
 
 /* The whole graph. Graph attributes set on the root become defaults of subgraphs created later, so the
@@ -626,7 +421,7 @@ static void build_graph(struct build *gb)
 	for (int i = 0; i < gb->df->n_passes; i++)
 		add_pass(gb, i);
 	for (int i = 0; gb->df->edges && i < gb->df->n_passes - 1; i++)
-		if (edge_is_noted(&gb->df->edges[i]))
+		if (kc_words_edge_noted(&gb->df->edges[i]))
 			add_fusion_edge(gb, &gb->df->edges[i]);
 	set(gb->root, "labelloc", "t");
 	title_label(gb);
@@ -822,157 +617,4 @@ end:
 	kc_buf_release(&svg_text);
 	kc_arena_release(&arena);
 	return rc;
-}
-
-/* ---- the text form ----------------------------------------------------------------------------------- */
-
-/* Characters (not bytes) of s. */
-static int text_width(const char *s)
-{
-	int n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-/* Append the first-column text `col` padded to `width` (at least one space after it). */
-static void put_column(struct kc_buf *out, const char *col, int width)
-{
-	int pad = width - text_width(col);
-	kc_buf_printf(out, "  %s%*s", col, pad > 1 ? pad : 1, "");
-}
-
-/* Buffer b's name escaped for a terminal, or "?" for an index out of range, into out. */
-static void put_buffer_name(const struct writer *w, struct kc_buf *out, int b)
-{
-	if (b < 0 || b >= w->f->n_buffers || !w->f->buffers[b].name)
-		kc_buf_putc(out, '?');
-	else
-		w->put(out, w->f->buffers[b].name);
-}
-
-/* "  reads x, w" */
-static void put_buffer_list(const struct writer *w, struct kc_buf *out, const char *verb, const int *list, int n)
-{
-	for (int k = 0; k < n; k++) {
-		kc_buf_puts(out, k ? ", " : verb);
-		put_buffer_name(w, out, list ? list[k] : -1);
-	}
-}
-
-/* Width of the first column: the longest of "pass N" and the intermediates' names, plus two spaces. */
-static int first_column_width(const struct writer *w)
-{
-	const struct kc_dataflow *df = &w->f->dataflow;
-	char pass[32];
-	snprintf(pass, sizeof pass, "pass %d", df->n_passes);
-	int width = text_width(pass);
-	for (int k = 0; k < df->n_intermediates; k++) {
-		struct kc_buf name = KC_BUF_INIT;
-		put_buffer_name(w, &name, df->intermediates ? df->intermediates[k] : -1);
-		int n = text_width(kc_buf_str(&name));
-		width = n > width ? n : width;
-		kc_buf_release(&name);
-	}
-	return width + 2;
-}
-
-/* "  pass 1  lines 35-36  2*n FLOP  8*n B (streaming)  reads x  writes t1" */
-static void text_pass(const struct writer *w, struct kc_buf *out, int i, int width)
-{
-	const struct kc_pass *p = &w->f->dataflow.passes[i];
-	char col[32];
-	snprintf(col, sizeof col, "pass %d", i + 1);
-	put_column(out, col, width);
-	put_pass_place(w, out, p);
-	kc_buf_puts(out, p->callee || p->begin.line ? "  " : "");
-	put_count(w, out, p->flops, "FLOP", COUNT_FORMULA);
-	kc_buf_puts(out, "  ");
-	put_count(w, out, traffic_total(w->arena, &p->streaming), "B (streaming)", COUNT_FORMULA);
-	put_buffer_list(w, out, "  reads ", p->reads, p->n_reads);
-	put_buffer_list(w, out, "  writes ", p->writes, p->n_writes);
-	for (int k = 0; k < p->n_scalars_out; k++) {
-		kc_buf_puts(out, k ? ", " : "  leaves ");
-		w->put(out, p->scalars_out[k]);
-	}
-	kc_buf_putc(out, '\n');
-}
-
-/* "  t1      intermediate float[n] 16.8 MB  removed by fusion (group 1)" */
-static void text_intermediate(const struct writer *w, struct kc_buf *out, int b, int width)
-{
-	struct kc_buf name = KC_BUF_INIT;
-	put_buffer_name(w, &name, b);
-	put_column(out, kc_buf_str(&name), width);
-	kc_buf_release(&name);
-	if (b < 0 || b >= w->f->n_buffers) {
-		kc_buf_puts(out, "not a buffer of the function\n");
-		return;
-	}
-	const struct kc_buffer *buf = &w->f->buffers[b];
-	kc_buf_printf(out, "%s ", kc_role_name(buf->role));
-	put_buffer_shape(w, out, buf);
-	kc_buf_putc(out, ' ');
-	put_buffer_bytes(w, out, buf);
-	int g = group_removing(&w->f->dataflow, b);
-	if (g >= 0)
-		kc_buf_printf(out, "  removed by fusion (group %d)\n", g + 1);
-	else
-		kc_buf_puts(out, "  kept\n");
-}
-
-/* "  group 1 passes 1-8  streaming 72*n -> 8*n B (302.0 MB -> 33.6 MB)  0.111 -> 1.00 FLOP/B  removes 7" */
-static void text_group(const struct writer *w, struct kc_buf *out, int g, int width)
-{
-	const struct kc_dataflow *df = &w->f->dataflow;
-	const struct kc_fusion_group *grp = &df->groups[g];
-	int valid = grp->first >= 0 && grp->first <= grp->last && grp->last < df->n_passes;
-	struct kc_poly *flops = valid ? group_flops(w->arena, df, grp) : NULL;
-	struct kc_poly *before = traffic_total(w->arena, &grp->before);
-	struct kc_poly *after = traffic_total(w->arena, &grp->after);
-	char col[32];
-	snprintf(col, sizeof col, "group %d", g + 1);
-	put_column(out, col, width);
-	kc_buf_printf(out, "passes %d-%d  streaming ", grp->first + 1, grp->last + 1);
-	put_change(w, out, before, after, "B");
-	kc_buf_puts(out, "  ");
-	put_intensity(w, out, flops, before);
-	kc_buf_printf(out, " %s ", w->arrow);
-	put_intensity(w, out, flops, after);
-	kc_buf_printf(out, " FLOP/B  removes %d\n", grp->n_removes);
-}
-
-/* "  pass 2 -> 3  not fusable (reduction): <reason>" */
-static void text_edge(const struct writer *w, struct kc_buf *out, const struct kc_fusion_edge *e)
-{
-	kc_buf_printf(out, "  pass %d -> %d  ", e->from + 1, e->to + 1);
-	put_edge_verdict(out, e);
-	if (e->reason) {
-		kc_buf_puts(out, ": ");
-		w->put(out, e->reason);
-	}
-	kc_buf_putc(out, '\n');
-}
-
-void kc_graph_text(const struct kc_function *f, struct kc_buf *out)
-{
-	struct kc_arena arena = KC_ARENA_INIT;
-	struct kc_figure_memo memo;
-	kc_figure_memo_init(&memo, &arena);
-	const struct writer w = {&arena, &memo, f, term_text, "-", "->"};
-	const struct kc_dataflow *df = &f->dataflow;
-	int width = first_column_width(&w);
-	if (df->n_passes <= 0 || !df->passes)
-		kc_buf_puts(out, "  no passes\n");
-	for (int i = 0; df->passes && i < df->n_passes; i++)
-		text_pass(&w, out, i, width);
-	for (int k = 0; df->intermediates && k < df->n_intermediates; k++)
-		text_intermediate(&w, out, df->intermediates[k], width);
-	for (int g = 0; df->groups && g < df->n_groups; g++)
-		text_group(&w, out, g, width);
-	for (int i = 0; df->edges && i < df->n_passes - 1; i++)
-		if (edge_is_noted(&df->edges[i]))
-			text_edge(&w, out, &df->edges[i]);
-	kc_figure_memo_release(&memo);
-	kc_arena_release(&arena);
 }

@@ -1,6 +1,7 @@
 /* graph.h — the dataflow graph of one function (passes, buffers, fusion groups, non-fusable pairs): built with
- * Graphviz cgraph, laid out and rendered to SVG and DOT in-process by gvc, plus a compact text form for terminals.
- * The only file of kcost that includes Graphviz. Reads kc_function.dataflow; never modifies the model.
+ * Graphviz cgraph, laid out and rendered to SVG and DOT in-process by gvc. The only file of kcost that includes
+ * Graphviz. Reads kc_function.dataflow; never modifies the model. The terminal's compact form of the same
+ * dataflow is text.h's, in the same words (words.h).
  *
  * What the picture shows (see graph.c for the attributes):
  *  - a box per pass: "pass 1: lines 35–36" or "pass 3: call mlp_bias", its FLOPs and its streaming bytes,
@@ -62,16 +63,5 @@ void kc_graph_close(struct kc_graph_ctx *g);
  * keeps global state, so one thread renders at a time. */
 int kc_graph_render(struct kc_graph_ctx *g, const struct kc_function *f, struct kc_buf *svg, struct kc_buf *dot,
                     const char **err);
-
-/* Append the compact text form of f's dataflow for terminals, each line indented two spaces, names padded to a
- * column; passes and groups numbered from 1:
- *   "  pass 1  lines 35-36  2*n FLOP  8*n B (streaming)  reads x  writes t1"
- *   "  t1      intermediate float[n] 16.8 MB  removed by fusion (group 1)"
- *   "  group 1 passes 1-8  streaming 72*n -> 8*n B (302.0 MB -> 33.6 MB)  0.111 -> 1.00 FLOP/B  removes 7"
- *   "  pass 1 -> 2  not fusable (reduction): <reason>"
- * one line per pass, per intermediate (f->dataflow.intermediates), per fusion group, and per non-fusable or
- * epilogue-only pair; "  no passes" when there are none. Control characters in names are written as \n or
- * \xNN so no terminal escape sequence can pass. Indices out of range are written as "?" rather than read. */
-void kc_graph_text(const struct kc_function *f, struct kc_buf *out);
 
 #endif

@@ -41,7 +41,8 @@
  * JSON number (written digit for digit beyond 2^53), or null when it cannot be evaluated — a count object then
  * carries its own "value_error" string beside "value", and the function's "value_error" repeats the first one.
  */
-#include <float.h>
+#include "json.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,8 +50,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "figures.h"
-#include "report.h"
+#include "format.h"
+#include "graphs.h"
 
 /* Build state: a scratch arena for derived polynomials and a sticky out-of-memory flag, so that building
  * goes on after a failed allocation and the result is discarded once at the end. */
@@ -90,18 +91,11 @@ static cJSON *jstr(struct jctx *c, cJSON *parent, const char *key, const char *s
  * checked by sscanf, which for those is the same digits at many times the cost. */
 static cJSON *jint(struct jctx *c, cJSON *parent, const char *key, long long v)
 {
-	char digits[32];
-	int raw = v < -(1LL << 53) || v > (1LL << 53), n = (int)sizeof digits;
+	char digits[KC_FORMAT_DIGITS];
+	int raw = v < -(1LL << 53) || v > (1LL << 53);
 	if (!raw && !(c->raw_ints && v > -1000000000000000LL && v < 1000000000000000LL))
 		return jadd(c, parent, key, cJSON_CreateNumber((double)v));
-	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
-	digits[--n] = '\0';
-	do
-		digits[--n] = (char)('0' + (int)(u % 10));
-	while (u /= 10);
-	if (v < 0)
-		digits[--n] = '-';
-	return jadd(c, parent, key, cJSON_CreateRaw(digits + n));
+	return jadd(c, parent, key, cJSON_CreateRaw(kc_format_digits(digits, v)));
 }
 
 /* A measured or derived real: null unless finite. */
@@ -271,7 +265,7 @@ static void json_buffer(struct jctx *c, cJSON *arr, const struct kc_function *f,
 		jcount(c, o, "extent", &extent);
 	else
 		jnull(c, o, "extent");
-	kc_report_buffer_bytes(&c->memo, f, buf, &bytes);
+	kc_figure_buffer_bytes(&c->memo, f, buf, &bytes);
 	if (bytes.has_value)
 		jint(c, o, "bytes", bytes.value);
 	else
@@ -306,9 +300,9 @@ static void json_predicted(struct jctx *c, cJSON *parent, const struct kc_measur
                            const struct kc_cost_figures *cf)
 {
 	const char *bound = NULL;
-	enum kc_prec p = kc_report_main_prec(cf);
+	enum kc_prec p = kc_figures_main_prec(cf);
 	double roof = cf->has_intensity[KC_MODEL_MIN]
-	                  ? kc_report_roof(kc_report_machine(m), p, cf->intensity[KC_MODEL_MIN], &bound)
+	                  ? kc_figures_roof(kc_figures_machine(m), p, cf->intensity[KC_MODEL_MIN], &bound)
 	                  : 0;
 	if (roof <= 0) {
 		jnull(c, parent, "predicted");
@@ -347,29 +341,26 @@ static void json_equivalent(struct jctx *c, cJSON *parent, const struct kc_measu
 static void json_measured(struct jctx *c, cJSON *parent, const struct kc_function *f, const struct kc_measurements *m,
                           const struct kc_cost_figures *cf)
 {
-	const struct kc_measurement *me = kc_report_find_measurement(m, f);
+	struct kc_measured_figures mf;
+	kc_figures_measured(m, f, cf, &mf);
+	const struct kc_measurement *me = mf.me;
 	if (!me) {
 		jnull(c, parent, "measured");
 		return;
 	}
-	double t = me->seconds_median, flops = (double)cf->flops.value;
-	int timed = t > 0 && !me->error, has_flops = timed && cf->flops.has_value, has_traffic = me->traffic_bytes > 0;
-	double gflops = has_flops ? flops / t / 1e9 : 0, ai = has_traffic ? flops / me->traffic_bytes : 0;
-	double at = has_traffic ? ai : cf->intensity[KC_MODEL_MIN];
-	double roof = kc_report_roof(kc_report_machine(m), kc_report_main_prec(cf), at, NULL);
 	cJSON *o = jobj(c, parent, "measured");
 	cJSON *sec = jobj(c, o, "seconds");
-	jreal(c, sec, "min", timed, me->seconds_min);
-	jreal(c, sec, "median", timed, me->seconds_median);
-	jreal(c, sec, "p90", timed, me->seconds_p90);
+	jreal(c, sec, "min", mf.timed, me->seconds_min);
+	jreal(c, sec, "median", mf.timed, me->seconds_median);
+	jreal(c, sec, "p90", mf.timed, me->seconds_p90);
 	jint(c, o, "samples", me->samples);
-	jreal(c, o, "cv", timed, me->cv);
-	jreal(c, o, "gflops", has_flops, gflops);
-	jreal(c, o, "gbytes_per_s", timed && has_traffic, me->traffic_bytes / t / 1e9);
-	jreal(c, o, "fraction_of_roof", has_flops && roof > 0, gflops / roof);
+	jreal(c, o, "cv", mf.timed, me->cv);
+	jreal(c, o, "gflops", mf.has_rate, mf.gflops);
+	jreal(c, o, "gbytes_per_s", mf.timed && mf.has_traffic, mf.byte_per_s / 1e9);
+	jreal(c, o, "fraction_of_roof", mf.has_fraction, mf.fraction);
 	json_equivalent(c, o, me);
 	json_measured_traffic(c, o, me);
-	jreal(c, o, "intensity", has_flops && has_traffic, ai);
+	jreal(c, o, "intensity", mf.has_rate && mf.has_traffic, mf.intensity);
 	jstr(c, o, "compiler", me->compiler);
 	jstr(c, o, "error", me->error);
 }
@@ -393,7 +384,7 @@ static void json_costs(struct jctx *c, cJSON *o, struct kc_report_figures *rf, i
 	json_intensity(c, o, cf);
 	cJSON *nests = jarr(c, o, "nests");
 	for (int j = 0; j < f->n_nests; j++)
-		json_nest(c, nests, f, &f->nests[j], kc_report_nest_figures(rf, i, j));
+		json_nest(c, nests, f, &f->nests[j], kc_figures_nest(rf, i, j));
 }
 
 
@@ -482,7 +473,7 @@ static void json_dataflow(struct jctx *c, cJSON *parent, const struct kc_report_
 {
 	const struct kc_function *f = rf->an->functions[i];
 	const struct kc_report_graph *rg = rf->graphs ? &rf->graphs[i] : NULL;
-	const char *base = rg ? rg->base : kc_report_graph_base(&c->a, rf->an, i);
+	const char *base = rg ? rg->base : kc_graphs_base(&c->a, rf->an, i);
 	const struct kc_dataflow *df = &f->dataflow;
 	cJSON *o = jobj(c, parent, "dataflow"), *arr;
 	arr = jarr(c, o, "passes");
@@ -499,7 +490,7 @@ static void json_dataflow(struct jctx *c, cJSON *parent, const struct kc_report_
 	for (int b = 0; b < f->n_buffers; b++) {
 		cJSON *bo = jobj(c, arr, NULL);
 		struct kc_figure bytes;
-		kc_report_buffer_bytes(&c->memo, f, &f->buffers[b], &bytes);
+		kc_figure_buffer_bytes(&c->memo, f, &f->buffers[b], &bytes);
 		jstr(c, bo, "name", f->buffers[b].name);
 		jstr(c, bo, "role", kc_role_name(f->buffers[b].role));
 		jvalue(c, bo, "bytes", &bytes);
@@ -600,40 +591,38 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 	jbool(c, o, "cached", mc->cached);
 }
 
-static void json_header(struct jctx *c, cJSON *root, const struct kc_analysis *an, const struct kc_report_opts *o)
+static void json_header(struct jctx *c, cJSON *root, const struct kc_analysis *an, const struct kc_output_meta *meta)
 {
-	char created[64];
-	kc_report_created(o ? o->created : NULL, created, sizeof created);
 	jint(c, root, "schema", 1);
-	jstr(c, root, "kcost_version", o && o->version ? o->version : "unknown");
-	json_strings(c, root, "command", o ? o->command : NULL, o && o->command ? o->n_command : 0);
-	jstr(c, root, "created", created);
+	jstr(c, root, "kcost_version", meta->version);
+	json_strings(c, root, "command", meta->command, meta->n_command);
+	jstr(c, root, "created", meta->created);
 	json_strings(c, root, "files", an->files, an->n_files);
 	jbool(c, root, "parse_failed", an->parse_failed);
-	jbool(c, root, "no_run", o && o->no_run);
+	jbool(c, root, "no_run", meta->no_run);
 	json_diags(c, root, &an->diags);
 }
 
 /* The document without its functions: header, machine and an empty "functions" array (*functions). */
 static cJSON *json_root(struct jctx *c, const struct kc_analysis *an, const struct kc_measurements *m,
-                        const struct kc_report_opts *o, cJSON **functions)
+                        const struct kc_output_meta *meta, cJSON **functions)
 {
 	cJSON *root = cJSON_CreateObject();
 	if (!root)
 		return NULL;
-	json_header(c, root, an, o);
-	json_machine(c, root, kc_report_machine(m));
+	json_header(c, root, an, meta);
+	json_machine(c, root, kc_figures_machine(m));
 	*functions = jarr(c, root, "functions");
 	return root;
 }
 
-struct cJSON *kc_report_json_with(struct kc_report_figures *rf, const struct kc_measurements *m,
-                                  const struct kc_report_opts *o)
+struct cJSON *kc_json_document(struct kc_report_figures *rf, const struct kc_measurements *m,
+                               const struct kc_output_meta *meta)
 {
 	const struct kc_analysis *an = rf->an;
 	struct jctx c = {.a = KC_ARENA_INIT};
 	kc_figure_memo_init(&c.memo, &c.a);
-	cJSON *functions = NULL, *root = json_root(&c, an, m, o, &functions);
+	cJSON *functions = NULL, *root = json_root(&c, an, m, meta, &functions);
 	if (!root) {
 		kc_figure_memo_release(&c.memo);
 		return NULL;
@@ -710,11 +699,11 @@ static const char *print_into(cJSON *item, struct kc_buf *text)
 
 /* The document's text up to the "functions" array's '['. */
 static int json_text_head(struct kc_json_text *t, struct kc_buf *out, struct kc_report_figures *rf,
-                          const struct kc_measurements *m, const struct kc_report_opts *o)
+                          const struct kc_measurements *m, const struct kc_output_meta *meta)
 {
 	static const char empty_tail[] = "[]\n}"; /* how the printed root ends: "functions" comes last */
 	struct kc_arena_mark mark = kc_arena_mark(&t->heap);
-	cJSON *functions = NULL, *root = json_root(&t->c, rf->an, m, o, &functions);
+	cJSON *functions = NULL, *root = json_root(&t->c, rf->an, m, meta, &functions);
 	const char *head = root && !t->c.failed ? print_into(root, &t->text) : NULL;
 	size_t len = head ? strlen(head) : 0, tail = sizeof empty_tail - 1;
 	int ok = head && len >= tail && memcmp(head + len - tail, empty_tail, tail) == 0;
@@ -752,7 +741,7 @@ int kc_json_text_function(struct kc_json_text *t, struct kc_buf *out, struct kc_
 }
 
 struct json_writer {
-	struct kc_report_sink *s;
+	struct kc_output_sink *s;
 	struct kc_json_text *t;
 	struct kc_report_figures *rf;
 	const struct kc_measurements *m;
@@ -760,7 +749,7 @@ struct json_writer {
 };
 
 /* Function i's object after its separator: the other thread's text, or built here. */
-static int emit_object(void *ctx, int i, const struct kc_report_text *text)
+static int emit_object(void *ctx, int i, const struct kc_output_text *text)
 {
 	struct json_writer *w = ctx;
 	int rc = 0;
@@ -770,32 +759,22 @@ static int emit_object(void *ctx, int i, const struct kc_report_text *text)
 		kc_buf_add(w->s->b, text->s, text->len);
 	else
 		rc = kc_json_text_function(w->t, w->s->b, w->rf, i, w->m);
-	kc_report_drain(w->s, 0);
+	kc_output_drain(w->s, 0);
 	return rc;
 }
 
-int kc_report_json_text(struct kc_report_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
-                        const struct kc_report_opts *o, const struct kc_report_pieces *p)
+int kc_json_write(struct kc_output_sink *s, struct kc_report_figures *rf, const struct kc_measurements *m,
+                  const struct kc_output_meta *meta, const struct kc_output_pieces *p)
 {
 	kc_json_hooks(1);
 	struct json_writer w = {s, kc_json_text_open(), rf, m, 0};
-	int rc = w.t ? json_text_head(w.t, s->b, rf, m, o) : -1;
+	int rc = w.t ? json_text_head(w.t, s->b, rf, m, meta) : -1;
 	if (rc == 0)
-		rc = kc_report_each_piece(p, rf->an, emit_object, &w);
+		rc = kc_output_each_piece(p, rf->an, emit_object, &w);
 	else if (p)
 		p->wait(p->ctx);
 	kc_buf_puts(s->b, "]\n}");
 	kc_json_text_close(w.t);
 	kc_json_hooks(0);
 	return rc;
-}
-
-struct cJSON *kc_report_json(const struct kc_analysis *an, const struct kc_measurements *m,
-                             const struct kc_report_opts *o)
-{
-	struct kc_report_figures rf;
-	kc_report_figures_init(&rf, an);
-	cJSON *doc = kc_report_json_with(&rf, m, o);
-	kc_report_figures_release(&rf);
-	return doc;
 }

@@ -1,9 +1,10 @@
 /* markdown.c — the GitHub-flavoured Markdown summary for pull requests (summary.md). */
+#include "markdown.h"
+
 #include <string.h>
 
 #include "escape.h"
-#include "figures.h"
-#include "report.h"
+#include "format.h"
 
 /* "`8*n` = 8.0 kFLOP" */
 static void md_formula_value(struct kc_buf *b, const struct kc_figure *fig, const char *unit)
@@ -14,7 +15,7 @@ static void md_formula_value(struct kc_buf *b, const struct kc_figure *fig, cons
 	}
 	kc_escape_md_code(b, fig->expr);
 	kc_buf_puts(b, " = ");
-	kc_report_si_figure(b, fig, unit);
+	kc_format_si_figure(b, fig, unit);
 }
 
 static void md_intensities(struct kc_buf *b, const struct kc_cost_figures *cf)
@@ -22,26 +23,26 @@ static void md_intensities(struct kc_buf *b, const struct kc_cost_figures *cf)
 	for (int model = 0; model < KC_MODEL_N; model++) {
 		kc_buf_puts(b, model ? " / " : "");
 		if (cf->has_intensity[model])
-			kc_report_sig3(b, cf->intensity[model]);
+			kc_format_sig3(b, cf->intensity[model]);
 		else
 			kc_buf_puts(b, "n/a");
 	}
 	kc_buf_puts(b, " FLOP/B");
 }
 
-static void md_measured_cell(struct kc_buf *b, const struct kc_measurement *me, const struct kc_cost_figures *cf)
+static void md_measured_cell(struct kc_buf *b, const struct kc_measured_figures *mf)
 {
-	if (!me) {
+	if (!mf->me) {
 		kc_buf_puts(b, "not measured");
-	} else if (me->error || me->seconds_median <= 0) {
+	} else if (!mf->timed) {
 		kc_buf_puts(b, "failed: ");
-		kc_escape_md_cell(b, me->error ? me->error : "no timing");
+		kc_escape_md_cell(b, mf->me->error ? mf->me->error : "no timing");
 	} else {
-		kc_report_seconds(b, me->seconds_median);
+		kc_format_seconds(b, mf->me->seconds_median);
 		kc_buf_puts(b, " median");
-		if (cf->flops.has_value) {
+		if (mf->has_rate) {
 			kc_buf_puts(b, ", ");
-			kc_report_si(b, (double)cf->flops.value / me->seconds_median, "FLOP/s");
+			kc_format_si(b, mf->flop_per_s, "FLOP/s");
 		}
 	}
 }
@@ -60,10 +61,12 @@ static void md_row(struct kc_buf *b, const struct kc_function *f, const struct k
 	kc_buf_puts(b, " | ");
 	md_intensities(b, cf);
 	kc_buf_puts(b, " | ");
-	kc_report_exactness(b, f);
+	kc_format_exactness(b, f);
 	if (measured_col) {
 		kc_buf_puts(b, " | ");
-		md_measured_cell(b, kc_report_find_measurement(m, f), cf);
+		struct kc_measured_figures mf;
+		kc_figures_measured(m, f, cf, &mf);
+		md_measured_cell(b, &mf);
 	}
 	kc_buf_puts(b, " |\n");
 }
@@ -95,15 +98,15 @@ static void md_name(struct kc_buf *b, const char *name)
 static void md_reference_speed(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m, int i,
                                int r)
 {
-	const struct kc_measurement *me = kc_report_find_measurement(m, an->functions[i]);
-	const struct kc_measurement *rm = kc_report_find_measurement(m, an->functions[r]);
+	const struct kc_measurement *me = kc_figures_measurement(m, an->functions[i]);
+	const struct kc_measurement *rm = kc_figures_measurement(m, an->functions[r]);
 	if (!me || !rm || me->error || rm->error || me->seconds_median <= 0 || rm->seconds_median <= 0)
 		return;
 	double ratio = me->seconds_median / rm->seconds_median;
 	kc_buf_printf(b, "; measured: %.1f\xc3\x97 %s (", ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "slower" : "faster");
-	kc_report_seconds(b, me->seconds_median);
+	kc_format_seconds(b, me->seconds_median);
 	kc_buf_puts(b, " vs ");
-	kc_report_seconds(b, rm->seconds_median);
+	kc_format_seconds(b, rm->seconds_median);
 	kc_buf_puts(b, ")");
 }
 
@@ -111,7 +114,7 @@ static int md_reference_finding(struct kc_buf *b, const struct kc_analysis *an, 
                                 const struct kc_measurements *m, int i)
 {
 	const struct kc_function *f = an->functions[i];
-	int r = kc_report_function_index(an, f->reference);
+	int r = kc_figures_function_index(an, f->reference);
 	const struct kc_figure *mine = &figs[i].bytes[KC_MODEL_STREAMING], *theirs;
 	if (!f->reference)
 		return 0;
@@ -139,10 +142,10 @@ static int md_reference_finding(struct kc_buf *b, const struct kc_analysis *an, 
 		              (double)mine->value / (double)theirs->value);
 		md_name(b, f->reference);
 		kc_buf_puts(b, " (");
-		kc_report_si(b, (double)mine->value, "B");
+		kc_format_si(b, (double)mine->value, "B");
 		kc_buf_puts(b, " vs ");
 	}
-	kc_report_si(b, (double)theirs->value, "B");
+	kc_format_si(b, (double)theirs->value, "B");
 	kc_buf_puts(b, ")");
 	md_reference_speed(b, an, m, i, r);
 	kc_buf_putc(b, '\n');
@@ -159,9 +162,9 @@ static int md_traffic_finding(struct kc_buf *b, const struct kc_function *f, con
 	md_name(b, f->name);
 	kc_buf_printf(b, ": its %d top-level nest%s %.1f\xc3\x97 the compulsory bytes (streaming ", f->n_nests,
 	              f->n_nests == 1 ? " moves" : "s move", (double)st->value / (double)mn->value);
-	kc_report_si(b, (double)st->value, "B");
+	kc_format_si(b, (double)st->value, "B");
 	kc_buf_puts(b, " vs min ");
-	kc_report_si(b, (double)mn->value, "B");
+	kc_format_si(b, (double)mn->value, "B");
 	kc_buf_puts(b, ")\n");
 	return 1;
 }
@@ -222,7 +225,7 @@ static int md_exact_finding(struct kc_buf *b, const struct kc_function *f, const
 
 static int md_measured_finding(struct kc_buf *b, const struct kc_function *f, const struct kc_measurements *m)
 {
-	const struct kc_measurement *me = kc_report_find_measurement(m, f);
+	const struct kc_measurement *me = kc_figures_measurement(m, f);
 	if (!me || (!me->error && me->equivalent != 0))
 		return 0;
 	kc_buf_puts(b, "- ");
@@ -251,8 +254,8 @@ static int md_fusion_finding(struct kc_buf *b, const struct kc_function *f)
 		if (!gr->before.read || !gr->after.read || kc_traffic_total(&a, &gr->before, &before) < 0 ||
 		    kc_traffic_total(&a, &gr->after, &after) < 0)
 			continue;
-		kc_report_figure(&a, f, before, &fb);
-		kc_report_figure(&a, f, after, &fa);
+		kc_figure_make(&a, f, before, &fb);
+		kc_figure_make(&a, f, after, &fa);
 		kc_buf_puts(b, "- ");
 		md_name(b, f->name);
 		kc_buf_printf(b, ": fusing passes %d\xe2\x80\x93%d removes %d intermediate%s", gr->first + 1, gr->last + 1,
@@ -315,14 +318,14 @@ static void md_diagnostics(struct kc_buf *b, const struct kc_analysis *an, size_
 			md_diag(b, d);
 }
 
-/* Keep at most KC_REPORT_MD_MAX bytes of what was appended since `start`, cut after a whole line. */
+/* Keep at most KC_MARKDOWN_MAX bytes of what was appended since `start`, cut after a whole line. */
 static void md_cap(struct kc_buf *b, size_t start)
 {
 	static const char note[] = "\n_Output truncated at 60,000 characters: report.json and index.html have "
 	                           "everything._\n";
-	if (b->len - start <= KC_REPORT_MD_MAX)
+	if (b->len - start <= KC_MARKDOWN_MAX)
 		return;
-	size_t cut = start + KC_REPORT_MD_MAX - (sizeof note - 1);
+	size_t cut = start + KC_MARKDOWN_MAX - (sizeof note - 1);
 	while (cut > start && b->data[cut - 1] != '\n')
 		cut--;
 	b->len = cut;
@@ -330,11 +333,11 @@ static void md_cap(struct kc_buf *b, size_t start)
 	kc_buf_puts(b, note);
 }
 
-void kc_report_markdown_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m)
+void kc_markdown_write(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m)
 {
 	const struct kc_analysis *an = rf->an;
 	size_t start = b->len;
-	const struct kc_machine *mc = kc_report_machine(m);
+	const struct kc_machine *mc = kc_figures_machine(m);
 	const struct kc_cost_figures *figs = rf->functions;
 	kc_buf_puts(b, "## kcost report\n\n");
 	if (mc) {
@@ -346,19 +349,11 @@ void kc_report_markdown_with(struct kc_buf *b, struct kc_report_figures *rf, con
 	}
 	kc_buf_puts(b, "Bytes and intensity name their traffic model: *min* (compulsory), *streaming* (each loop "
 	               "nest moves what it touches), *naive* (no cache).\n\n");
-	if (kc_report_n_functions(an) > 0)
-		md_table(b, an, figs, m, start + KC_REPORT_MD_MAX);
+	if (kc_figures_n_functions(an) > 0)
+		md_table(b, an, figs, m, start + KC_MARKDOWN_MAX);
 	else
 		kc_buf_puts(b, "No function was analyzed.\n");
-	md_findings(b, an, figs, m, start + KC_REPORT_MD_MAX);
-	md_diagnostics(b, an, start + KC_REPORT_MD_MAX);
+	md_findings(b, an, figs, m, start + KC_MARKDOWN_MAX);
+	md_diagnostics(b, an, start + KC_MARKDOWN_MAX);
 	md_cap(b, start);
-}
-
-void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m)
-{
-	struct kc_report_figures rf;
-	kc_report_figures_init(&rf, an);
-	kc_report_markdown_with(b, &rf, m);
-	kc_report_figures_release(&rf);
 }

@@ -1,15 +1,28 @@
-/* report.c — writing the report directory: index.html, report.json, summary.md, roofline.svg. */
+/* report.c — running the outputs: which ones, into which files (written atomically), on how many threads, from
+ * one derivation of the figures; the rest of reporter/ renders one output each. */
 #define _POSIX_C_SOURCE 200809L
+#include "report.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "figures.h"
-#include "report.h"
+#include "graphs.h"
+#include "html.h"
+#include "html_section.h"
+#include "json.h"
+#include "markdown.h"
+#include "output.h"
+#include "roofline.h"
+#include "text.h"
+
+_Static_assert(KC_MARKDOWN_MAX == KC_REPORT_MD_MAX, "report.h promises markdown.h's limit");
 
 static char error_text[1024];
 
@@ -50,15 +63,6 @@ static int make_dirs(const char *dir, const char **err)
 	return 0;
 }
 
-void kc_report_drain(struct kc_report_sink *s, int all)
-{
-	if (!s->out || (!all && s->b->len < KC_REPORT_CHUNK))
-		return;
-	if (s->b->len && fwrite(s->b->data, 1, s->b->len, s->out) != s->b->len && !s->errnum)
-		s->errnum = errno ? errno : EIO;
-	kc_buf_reset(s->b);
-}
-
 /* ---- a helper thread -----------------------------------------------------------------------------------
  *
  * The functions' figures, JSON objects and HTML sections are most of a large report's work, and independent
@@ -82,15 +86,16 @@ struct helper {
 	int front[STAGE_N], back[STAGE_N]; /* per stage, the next function for this thread and for the helper */
 	int done;                     /* the helper's stages finished (STAGE_N: all) */
 	int figures_here;             /* this thread has derived all the figures it took */
-	struct kc_report_text *json;  /* [n_functions]: the helper's texts, in rf->helper_arena (s NULL elsewhere) */
-	struct kc_report_text *html;
+	struct kc_output_text *json;  /* [n_functions]: the helper's texts, in rf->helper_arena (s NULL elsewhere) */
+	struct kc_output_text *html;
 };
 
 /* What every file of the report is rendered from. */
 struct job {
 	struct kc_report_figures *rf;
 	const struct kc_measurements *m;
-	const struct kc_report_opts *o;
+	const struct kc_report_opts *o;     /* never NULL */
+	const struct kc_output_meta *meta;
 	struct helper *helper; /* NULL: this thread renders everything */
 };
 
@@ -120,9 +125,9 @@ static void helper_wait(struct helper *h, int stage)
 	pthread_mutex_unlock(&h->mu);
 }
 
-static struct kc_report_text keep_text(struct kc_arena *a, const struct kc_buf *b)
+static struct kc_output_text keep_text(struct kc_arena *a, const struct kc_buf *b)
 {
-	return (struct kc_report_text){kc_arena_strndup(a, kc_buf_str(b), b->len), b->len};
+	return (struct kc_output_text){kc_arena_strndup(a, kc_buf_str(b), b->len), b->len};
 }
 
 static void *helper_main(void *arg)
@@ -133,7 +138,7 @@ static void *helper_main(void *arg)
 	struct kc_buf b = KC_BUF_INIT;
 	int i;
 	while ((i = claim(h, STAGE_FIGURES, 1)) >= 0)
-		kc_report_figures_derive(rf, a, i, i + 1, 1);
+		kc_figures_derive(rf, a, i, i + 1, 1);
 	helper_done(h, STAGE_FIGURES);
 	pthread_mutex_lock(&h->mu); /* a JSON object shows figures this thread may not have derived */
 	while (!h->figures_here)
@@ -152,7 +157,7 @@ static void *helper_main(void *arg)
 	}
 	kc_json_text_close(t);
 	helper_done(h, STAGE_JSON);
-	struct kc_html_sections *hs = kc_html_sections_open(rf, h->j->m, h->j->o);
+	struct kc_html_sections *hs = kc_html_sections_open(rf, h->j->m);
 	while (hs && (i = claim(h, STAGE_HTML, 1)) >= 0) {
 		if (rf->an->functions[i]->skip)
 			continue;
@@ -174,7 +179,7 @@ static void *helper_main(void *arg)
 static void helper_start(struct helper *h, const struct job *j, int wanted)
 {
 	const struct kc_analysis *an = j->rf->an;
-	int threads = j->o ? j->o->threads : 0;
+	int threads = j->o->threads;
 	memset(h, 0, sizeof *h);
 	h->j = j;
 	for (int st = 0; st < STAGE_N; st++)
@@ -182,11 +187,11 @@ static void helper_start(struct helper *h, const struct job *j, int wanted)
 	pthread_mutex_init(&h->mu, NULL);
 	pthread_cond_init(&h->cv, NULL);
 	if (threads == 0)
-		threads = kc_report_n_functions(an) >= HELPER_MIN_FUNCTIONS && sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+		threads = kc_figures_n_functions(an) >= HELPER_MIN_FUNCTIONS && sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
 	if (!wanted || threads < 2 || an->n_functions < 2)
 		return;
-	h->json = KC_NEW_N(&j->rf->helper_arena, struct kc_report_text, an->n_functions);
-	h->html = KC_NEW_N(&j->rf->helper_arena, struct kc_report_text, an->n_functions);
+	h->json = KC_NEW_N(&j->rf->helper_arena, struct kc_output_text, an->n_functions);
+	h->html = KC_NEW_N(&j->rf->helper_arena, struct kc_output_text, an->n_functions);
 	h->running = pthread_create(&h->thread, NULL, helper_main, h) == 0;
 }
 
@@ -196,7 +201,7 @@ static void figures_here(struct helper *h)
 	struct kc_report_figures *rf = h->j->rf;
 	int i;
 	while ((i = claim(h, STAGE_FIGURES, 0)) >= 0)
-		kc_report_figures_derive(rf, &rf->arena, i, i + 1, 1);
+		kc_figures_derive(rf, &rf->arena, i, i + 1, 1);
 	pthread_mutex_lock(&h->mu);
 	h->figures_here = 1;
 	pthread_cond_broadcast(&h->cv);
@@ -215,50 +220,50 @@ static void helper_finish(struct helper *h)
 }
 
 /* Render one file into the sink: 0, or -1 when it could not be built (out of memory). */
-typedef int render_fn(struct kc_report_sink *s, const struct job *j);
+typedef int render_fn(struct kc_output_sink *s, const struct job *j);
 
-/* This thread's side of the helper's stages, for kc_report_pieces. */
+/* This thread's side of the helper's stages, for kc_output_pieces. */
 static int claim_json(void *h) { return claim(h, STAGE_JSON, 0); }
 static void wait_json(void *h) { helper_wait(h, STAGE_JSON); }
 static int claim_html(void *h) { return claim(h, STAGE_HTML, 0); }
 static void wait_html(void *h) { helper_wait(h, STAGE_HTML); }
 
 /* The helper's texts of one stage, or NULL without a helper. */
-static const struct kc_report_pieces *pieces(const struct job *j, struct kc_report_pieces *p, int stage)
+static const struct kc_output_pieces *pieces(const struct job *j, struct kc_output_pieces *p, int stage)
 {
 	struct helper *h = j->helper;
 	if (!h || !h->running)
 		return NULL;
-	*p = stage == STAGE_JSON ? (struct kc_report_pieces){claim_json, wait_json, h->json, h}
-	                         : (struct kc_report_pieces){claim_html, wait_html, h->html, h};
+	*p = stage == STAGE_JSON ? (struct kc_output_pieces){claim_json, wait_json, h->json, h}
+	                         : (struct kc_output_pieces){claim_html, wait_html, h->html, h};
 	return p;
 }
 
-static int render_json(struct kc_report_sink *s, const struct job *j)
+static int render_json(struct kc_output_sink *s, const struct job *j)
 {
-	struct kc_report_pieces p;
-	if (kc_report_json_text(s, j->rf, j->m, j->o, pieces(j, &p, STAGE_JSON)) < 0)
+	struct kc_output_pieces p;
+	if (kc_json_write(s, j->rf, j->m, j->meta, pieces(j, &p, STAGE_JSON)) < 0)
 		return -1;
 	kc_buf_putc(s->b, '\n'); /* the file ends with a newline */
 	return 0;
 }
 
-static int render_html(struct kc_report_sink *s, const struct job *j)
+static int render_html(struct kc_output_sink *s, const struct job *j)
 {
-	struct kc_report_pieces p;
-	kc_report_html_with(s, j->rf, j->m, j->o, pieces(j, &p, STAGE_HTML));
+	struct kc_output_pieces p;
+	kc_html_page(s, j->rf, j->m, j->meta, pieces(j, &p, STAGE_HTML));
 	return 0;
 }
 
-static int render_markdown(struct kc_report_sink *s, const struct job *j)
+static int render_markdown(struct kc_output_sink *s, const struct job *j)
 {
-	kc_report_markdown_with(s->b, j->rf, j->m);
+	kc_markdown_write(s->b, j->rf, j->m);
 	return 0;
 }
 
-static int render_svg(struct kc_report_sink *s, const struct job *j)
+static int render_svg(struct kc_output_sink *s, const struct job *j)
 {
-	kc_report_roofline_svg_with(s->b, j->rf, j->m);
+	kc_roofline_document(s->b, j->rf, j->m);
 	return 0;
 }
 
@@ -267,11 +272,11 @@ static int write_atomically(const char *path, const char *tmp, const char *name,
                             const char **err)
 {
 	struct kc_buf b = KC_BUF_INIT;
-	struct kc_report_sink s = {&b, fopen(tmp, "wb"), 0};
+	struct kc_output_sink s = {&b, fopen(tmp, "wb"), 0};
 	if (!s.out)
 		return fail(err, "cannot write", tmp, errno);
 	int built = render(&s, j) == 0;
-	kc_report_drain(&s, 1);
+	kc_output_drain(&s, 1);
 	kc_buf_release(&b);
 	if (fclose(s.out) != 0 && !s.errnum)
 		s.errnum = errno ? errno : EIO;
@@ -318,7 +323,7 @@ static int write_graphs(const char *dir, const struct job *j, const char **err)
 	kc_buf_printf(&sub, "%s/graphs", dir);
 	int rc = mkdir(kc_buf_str(&sub), 0777) < 0 && errno != EEXIST ? fail(err, "cannot create", kc_buf_str(&sub), errno) : 0;
 	kc_buf_release(&sub);
-	kc_report_graphs(rf);
+	kc_graphs_render(rf);
 	for (int i = 0; rc == 0 && i < rf->an->n_functions; i++) {
 		const struct kc_report_graph *g = &rf->graphs[i];
 		if (!g->svg)
@@ -370,27 +375,115 @@ static void print_output(const struct job *j)
 {
 	const struct kc_report_opts *o = j->o;
 	struct kc_buf b = KC_BUF_INIT;
-	struct kc_report_sink s = {&b, o->print_to, 0};
+	struct kc_output_sink s = {&b, o->print_to, 0};
 	switch (o->print) {
-	case KC_PRINT_TEXT: kc_report_text_with(o->print_to, j->rf, j->m, o->print_color); break;
+	case KC_PRINT_TEXT: kc_text_write(o->print_to, j->rf, j->m, o->print_color); break;
 	case KC_PRINT_JSON: render_json(&s, j); break;
 	case KC_PRINT_MD: render_markdown(&s, j); break;
 	case KC_PRINT_NONE: break;
 	}
-	kc_report_drain(&s, 1);
+	kc_output_drain(&s, 1);
 	kc_buf_release(&b);
+}
+
+/* The report time as ISO-8601 UTC ("2025-01-31T12:00:00Z"): o_created if not NULL, else $SOURCE_DATE_EPOCH
+ * when set, else now. Written into out[size]. */
+static void created_time(const char *o_created, char *out, size_t size)
+{
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	struct tm tm;
+	time_t t = time(NULL);
+	if (o_created) {
+		snprintf(out, size, "%s", o_created);
+		return;
+	}
+	if (epoch && *epoch)
+		t = (time_t)strtoll(epoch, NULL, 10);
+	if (!gmtime_r(&t, &tm) || !strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(out, size, "1970-01-01T00:00:00Z");
+}
+
+/* The facts of the run every output records, resolved once (the page and report.json show the same time). */
+struct run_meta {
+	struct kc_output_meta meta;
+	char created[64];
+};
+
+static const struct kc_output_meta *resolve_meta(const struct kc_report_opts *o, struct run_meta *rm)
+{
+	created_time(o ? o->created : NULL, rm->created, sizeof rm->created);
+	rm->meta = (struct kc_output_meta){
+	    .version = o && o->version ? o->version : "unknown",
+	    .command = o && o->command ? o->command : NULL,
+	    .n_command = o && o->command ? o->n_command : 0,
+	    .created = rm->created,
+	    .no_run = o && o->no_run,
+	};
+	return &rm->meta;
 }
 
 int kc_report_write(const struct kc_analysis *an, const struct kc_measurements *m, const struct kc_report_opts *o,
                     const char **err)
 {
-	const char *dir = o && o->out_dir ? o->out_dir : "kcost-report";
+	static const struct kc_report_opts defaults; /* everything chosen, nothing printed */
+	const struct kc_report_opts *opts = o ? o : &defaults;
+	const char *dir = opts->out_dir ? opts->out_dir : "kcost-report";
+	struct run_meta rm;
 	struct kc_report_figures rf;
-	kc_report_figures_alloc(&rf, an); /* derived by write_files, in parallel when it can */
-	struct job j = {&rf, m, o, NULL};
+	kc_figures_alloc(&rf, an); /* derived by write_files, in parallel when it can */
+	struct job j = {&rf, m, opts, resolve_meta(o, &rm), NULL};
 	int rc = write_files(dir, make_dirs(dir, err) == 0, &j, err);
-	if (o && o->print != KC_PRINT_NONE && o->print_to)
+	if (opts->print != KC_PRINT_NONE && opts->print_to)
 		print_output(&j);
-	kc_report_figures_release(&rf);
+	kc_figures_release(&rf);
 	return rc;
+}
+
+/* ---- one output alone ----------------------------------------------------------------------------------- */
+
+struct cJSON *kc_report_json(const struct kc_analysis *an, const struct kc_measurements *m,
+                             const struct kc_report_opts *o)
+{
+	struct run_meta rm;
+	struct kc_report_figures rf;
+	kc_figures_init(&rf, an);
+	struct cJSON *doc = kc_json_document(&rf, m, resolve_meta(o, &rm));
+	kc_figures_release(&rf);
+	return doc;
+}
+
+void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_measurements *m, int color)
+{
+	struct kc_report_figures rf;
+	kc_figures_init(&rf, an);
+	kc_text_write(out, &rf, m, color);
+	kc_figures_release(&rf);
+}
+
+void kc_report_markdown(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m)
+{
+	struct kc_report_figures rf;
+	kc_figures_init(&rf, an);
+	kc_markdown_write(b, &rf, m);
+	kc_figures_release(&rf);
+}
+
+void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m,
+                    const struct kc_report_opts *o)
+{
+	struct run_meta rm;
+	struct kc_report_figures rf;
+	struct kc_output_sink sink = {b, NULL, 0};
+	kc_figures_init(&rf, an);
+	kc_graphs_render(&rf); /* the page inlines them */
+	kc_html_page(&sink, &rf, m, resolve_meta(o, &rm), NULL);
+	kc_figures_release(&rf);
+}
+
+void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m)
+{
+	struct kc_report_figures rf;
+	kc_figures_init(&rf, an);
+	kc_roofline_document(b, &rf, m);
+	kc_figures_release(&rf);
 }

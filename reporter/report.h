@@ -18,10 +18,10 @@
 
 struct cJSON;
 
-/* How the report was produced. Every field may be NULL/0. */
 /* What kc_report_write also prints (the CLI's stdout), from the same derived figures as the files. */
 enum kc_report_print { KC_PRINT_NONE, KC_PRINT_TEXT, KC_PRINT_JSON, KC_PRINT_MD };
 
+/* How the report was produced and where it goes. Every field may be NULL/0. */
 struct kc_report_opts {
 	const char *out_dir;        /* kc_report_write's directory, "kcost-report" when NULL */
 	enum kc_report_print print; /* kc_report_write: also print this output to print_to */
@@ -60,9 +60,11 @@ void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct
 /* The roofline chart alone as a standalone SVG document (XML declaration, xmlns), appended to b. */
 void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m);
 
-/* Write index.html, report.json, summary.md and roofline.svg into o->out_dir, creating it and its parents
- * when missing, then print o->print to o->print_to (even when writing failed): deriving the figures is
- * most of the work, so every output shares one derivation; the printed JSON is report.json's bytes. Each file is written to a temporary name and renamed, so a reader never sees half a file.
+/* Write index.html, report.json, summary.md, roofline.svg and graphs/ into o->out_dir, creating it and its
+ * parents when missing, then print o->print to o->print_to (even when writing failed): deriving the figures
+ * is most of the work, so every output shares one derivation; the printed JSON is report.json's bytes. The
+ * four files are each written to a temporary name and renamed, so a reader never sees half of one (the
+ * graphs, graphs/<name>.svg and .dot, are written in place). o may be NULL (all defaults, nothing printed).
  * Returns 0, or -1 with *err pointing at a message such as "cannot create out/x: Permission denied"
  * (static storage, valid until the next call). */
 int kc_report_write(const struct kc_analysis *an, const struct kc_measurements *m, const struct kc_report_opts *o,

@@ -1,15 +1,15 @@
 /* roofline.c — the roofline chart as SVG: log-log axes (FLOP/byte against GFLOP/s), the machine's compute and
  * bandwidth roofs when measured, and each function's predicted intensity (min and streaming models). Without
  * ceilings the chart shows the intensities alone, as labelled ticks on the x axis. */
+#include "roofline.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
-#include "figures.h"
-#include "report.h"
-#include "roofline.h"
+#include "format.h"
 
 /* Geometry of the chart, in SVG user units. */
 #define W          760.0
@@ -94,7 +94,7 @@ static void chart_ranges(struct chart *c)
 		for (int model = KC_MODEL_MIN; model <= KC_MODEL_STREAMING; model++)
 			if (p->cf->has_intensity[model]) {
 				extend(&xl, &xh, p->cf->intensity[model]);
-				extend(&yl, &yh, kc_report_roof(c->mc, p->prec, p->cf->intensity[model], NULL));
+				extend(&yl, &yh, kc_figures_roof(c->mc, p->prec, p->cf->intensity[model], NULL));
 			}
 		if (p->has_meas) {
 			extend(&xl, &xh, p->x_meas);
@@ -271,7 +271,7 @@ static int hits_roof_label(const struct chart *c, double from, double to, double
 /* The baseline of p's name at label row `level` above its roof point (machine measured). */
 static double label_y(const struct chart *c, const struct point *p, int level)
 {
-	double roof = kc_report_roof(c->mc, p->prec, p->cf->intensity[KC_MODEL_MIN], NULL);
+	double roof = kc_figures_roof(c->mc, p->prec, p->cf->intensity[KC_MODEL_MIN], NULL);
 	return py(c, roof > 0 ? roof : pow(10, c->ylo)) - 8 - level * LABEL_H;
 }
 
@@ -300,7 +300,7 @@ static void marker_title(struct kc_buf *b, const struct point *p, int model)
 	kc_buf_puts(b, "<title>");
 	kc_escape_html(b, p->f->name);
 	kc_buf_printf(b, ": %s model, ", kc_model_name((enum kc_model)model));
-	kc_report_sig3(b, p->cf->intensity[model]);
+	kc_format_sig3(b, p->cf->intensity[model]);
 	kc_buf_puts(b, " FLOP/B");
 	if (p->cf->intensity_expr[model]) {
 		kc_buf_puts(b, " = ");
@@ -360,7 +360,7 @@ static void point_measured(const struct chart *c, const struct point *p)
 {
 	for (int model = KC_MODEL_STREAMING; model >= KC_MODEL_MIN; model--) {
 		double ai = p->cf->intensity[model], roof;
-		if (!p->cf->has_intensity[model] || (roof = kc_report_roof(c->mc, p->prec, ai, NULL)) <= 0)
+		if (!p->cf->has_intensity[model] || (roof = kc_figures_roof(c->mc, p->prec, ai, NULL)) <= 0)
 			continue;
 		marker(c->b, p, model, px(c, ai), py(c, roof));
 	}
@@ -380,7 +380,7 @@ static void point_label(const struct chart *c, const struct point *p)
 		return;
 	if (!c->mc)
 		label(c->b, p, px(c, ai), H - BOTTOM - 18 - p->level * LABEL_H);
-	else if (kc_report_roof(c->mc, p->prec, ai, NULL) > 0)
+	else if (kc_figures_roof(c->mc, p->prec, ai, NULL) > 0)
 		label(c->b, p, px(c, ai) + 4, label_y(c, p, p->level));
 }
 
@@ -432,8 +432,8 @@ static void fusion_arrow(const struct chart *c, const struct point *p)
 		return;
 	double x0 = p->cf->intensity[KC_MODEL_STREAMING], x1 = p->x_fused, y0, y1;
 	if (c->mc) {
-		y0 = py(c, kc_report_roof(c->mc, p->prec, x0, NULL));
-		y1 = py(c, kc_report_roof(c->mc, p->prec, x1, NULL));
+		y0 = py(c, kc_figures_roof(c->mc, p->prec, x0, NULL));
+		y1 = py(c, kc_figures_roof(c->mc, p->prec, x1, NULL));
 	} else {
 		y0 = y1 = H - BOTTOM - 8;
 	}
@@ -450,7 +450,8 @@ static void fusion_arrow(const struct chart *c, const struct point *p)
 static void measured_link(const struct chart *c, const struct point *p)
 {
 	double ai = p->cf->intensity[KC_MODEL_STREAMING], roof;
-	if (!p->has_meas || !p->cf->has_intensity[KC_MODEL_STREAMING] || (roof = kc_report_roof(c->mc, p->prec, ai, NULL)) <= 0)
+	if (!p->has_meas || !p->cf->has_intensity[KC_MODEL_STREAMING] ||
+	    (roof = kc_figures_roof(c->mc, p->prec, ai, NULL)) <= 0)
 		return;
 	kc_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\" "
 	              "stroke-dasharray=\"2 2\"/>\n", px(c, ai), py(c, roof), px(c, p->x_meas), py(c, p->y_meas), p->color);
@@ -463,19 +464,19 @@ static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysi
 	for (int i = 0; i < an->n_functions; i++) {
 		const struct kc_function *f = an->functions[i];
 		struct point *p = &c->pts[c->n];
-		const struct kc_measurement *me = kc_report_find_measurement(m, f);
+		struct kc_measured_figures mf;
 		if (f->skip)
 			continue;
 		p->f = f;
 		p->order = c->n;
 		p->color = palette[c->n % N_COLORS];
 		p->cf = &figs[i];
-		p->prec = kc_report_main_prec(p->cf);
+		p->prec = kc_figures_main_prec(p->cf);
 		fused_intensity(a, p);
-		if (c->mc && me && !me->error && me->seconds_median > 0 && p->cf->flops.has_value) {
-			double flops = (double)p->cf->flops.value;
-			p->x_meas = me->traffic_bytes > 0 ? flops / me->traffic_bytes : p->cf->intensity[KC_MODEL_MIN];
-			p->y_meas = flops / me->seconds_median / 1e9;
+		kc_figures_measured(m, f, p->cf, &mf);
+		if (c->mc && mf.has_rate) {
+			p->x_meas = mf.at;
+			p->y_meas = mf.gflops;
 			p->has_meas = p->x_meas > 0 && p->y_meas > 0;
 		}
 		c->n++;
@@ -499,10 +500,10 @@ static void sort_points(struct chart *c)
 		qsort(c->pts, (size_t)c->n, sizeof c->pts[0], by_intensity);
 }
 
-void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
+void kc_roofline_chart(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
                         const struct kc_cost_figures *figs, const struct kc_measurements *m)
 {
-	struct chart c = {.b = b, .mc = kc_report_machine(m)};
+	struct chart c = {.b = b, .mc = kc_figures_machine(m)};
 	if (c.mc && peak(c.mc) <= 0)
 		c.mc = NULL; /* a machine without compute ceilings has no roof to draw */
 	collect(&c, a, an, figs, m);
@@ -548,18 +549,10 @@ void kc_report_roofline(struct kc_buf *b, struct kc_arena *a, const struct kc_an
 	kc_buf_puts(b, "</svg>\n");
 }
 
-void kc_report_roofline_svg_with(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m)
+void kc_roofline_document(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m)
 {
 	struct kc_arena a = KC_ARENA_INIT;
 	kc_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	kc_report_roofline(b, &a, rf->an, rf->functions, m);
+	kc_roofline_chart(b, &a, rf->an, rf->functions, m);
 	kc_arena_release(&a);
-}
-
-void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m)
-{
-	struct kc_report_figures rf;
-	kc_report_figures_init(&rf, an);
-	kc_report_roofline_svg_with(b, &rf, m);
-	kc_report_figures_release(&rf);
 }

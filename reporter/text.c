@@ -1,10 +1,12 @@
-/* text.c — the terminal summary: an aligned table, one row per function, then each function's formulas. */
+/* text.c — the terminal summary: a table of the functions, then their formulas and their compact dataflow. */
+#include "text.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "figures.h"
-#include "graph.h"
-#include "report.h"
+#include "escape.h"
+#include "format.h"
+#include "words.h"
 
 enum {
 	COL_NAME,
@@ -39,31 +41,21 @@ static size_t display_width(const char *s)
 	return n;
 }
 
-static void intensity_cell(struct kc_buf *b, const struct kc_cost_figures *cf, int model)
+static void measured_cells(struct row *r, const struct kc_measured_figures *mf)
 {
-	if (!cf->has_intensity[model]) {
-		kc_buf_puts(b, "n/a");
-		return;
-	}
-	kc_report_sig3(b, cf->intensity[model]);
-	kc_buf_puts(b, " FLOP/B");
-}
-
-static void measured_cells(struct row *r, const struct kc_measurement *me, const struct kc_cost_figures *cf)
-{
-	if (!me) {
+	if (!mf->me) {
 		kc_buf_puts(&r->cell[COL_TIME], "not measured");
 		kc_buf_puts(&r->cell[COL_GFLOPS], "not measured");
 		return;
 	}
-	if (me->error || me->seconds_median <= 0) {
+	if (!mf->timed) {
 		kc_buf_puts(&r->cell[COL_TIME], "failed");
 		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
 		return;
 	}
-	kc_report_seconds(&r->cell[COL_TIME], me->seconds_median);
-	if (cf->flops.has_value)
-		kc_report_si(&r->cell[COL_GFLOPS], (double)cf->flops.value / me->seconds_median, "FLOP/s");
+	kc_format_seconds(&r->cell[COL_TIME], mf->me->seconds_median);
+	if (mf->has_rate)
+		kc_format_si(&r->cell[COL_GFLOPS], mf->flop_per_s, "FLOP/s");
 	else
 		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
 }
@@ -74,7 +66,7 @@ static void value_or_formula(struct kc_buf *b, const struct kc_figure *fig, cons
 	if (!fig->has_value && fig->expr)
 		kc_buf_printf(b, "%s %s", fig->expr, unit);
 	else
-		kc_report_si_figure(b, fig, unit);
+		kc_format_si_figure(b, fig, unit);
 }
 
 static void fill_row(struct row *r, const struct kc_measurements *m)
@@ -84,11 +76,13 @@ static void fill_row(struct row *r, const struct kc_measurements *m)
 	value_or_formula(&r->cell[COL_FLOPS], &cf->flops, "FLOP");
 	value_or_formula(&r->cell[COL_TRANS], &cf->transcendentals, "calls");
 	value_or_formula(&r->cell[COL_BYTES], &cf->bytes[KC_MODEL_MIN], "B");
-	intensity_cell(&r->cell[COL_AI_MIN], cf, KC_MODEL_MIN);
-	intensity_cell(&r->cell[COL_AI_STREAM], cf, KC_MODEL_STREAMING);
-	intensity_cell(&r->cell[COL_AI_NAIVE], cf, KC_MODEL_NAIVE);
-	kc_report_exactness(&r->cell[COL_EXACT], r->f);
-	measured_cells(r, kc_report_find_measurement(m, r->f), cf);
+	kc_format_intensity(&r->cell[COL_AI_MIN], cf, KC_MODEL_MIN);
+	kc_format_intensity(&r->cell[COL_AI_STREAM], cf, KC_MODEL_STREAMING);
+	kc_format_intensity(&r->cell[COL_AI_NAIVE], cf, KC_MODEL_NAIVE);
+	kc_format_exactness(&r->cell[COL_EXACT], r->f);
+	struct kc_measured_figures mf;
+	kc_figures_measured(m, r->f, cf, &mf);
+	measured_cells(r, &mf);
 }
 
 /* Print one cell padded to width; names and the exact flag are left-aligned, numbers right-aligned. The
@@ -156,12 +150,12 @@ static void print_dataflow(FILE *out, const struct kc_function *f, int color)
 	if (f->dataflow.n_passes < 2)
 		return;
 	struct kc_buf b = KC_BUF_INIT;
-	kc_graph_text(f, &b);
+	kc_text_dataflow(f, &b);
 	fprintf(out, "\n%s%s dataflow:%s\n%s", color ? "\033[1m" : "", f->name, color ? "\033[0m" : "", kc_buf_str(&b));
 	kc_buf_release(&b);
 }
 
-void kc_report_text_with(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color)
+void kc_text_write(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color)
 {
 	const struct kc_analysis *an = rf->an;
 	int n = 0, ncols = m && m->n_measured > 0 ? COL_N : COL_TIME;
@@ -188,10 +182,155 @@ void kc_report_text_with(FILE *out, struct kc_report_figures *rf, const struct k
 	free(rows);
 }
 
-void kc_report_text(FILE *out, const struct kc_analysis *an, const struct kc_measurements *m, int color)
+/* ---- the compact dataflow ---------------------------------------------------------------------------- */
+
+/* Characters (not bytes) of s. */
+static int text_width(const char *s)
 {
-	struct kc_report_figures rf;
-	kc_report_figures_init(&rf, an);
-	kc_report_text_with(out, &rf, m, color);
-	kc_report_figures_release(&rf);
+	int n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* Append the first-column text `col` padded to `width` (at least one space after it). */
+static void put_column(struct kc_buf *out, const char *col, int width)
+{
+	int pad = width - text_width(col);
+	kc_buf_printf(out, "  %s%*s", col, pad > 1 ? pad : 1, "");
+}
+
+/* Buffer b's name escaped for a terminal, or "?" for an index out of range, into out. */
+static void put_buffer_name(const struct kc_words *w, struct kc_buf *out, int b)
+{
+	if (b < 0 || b >= w->f->n_buffers || !w->f->buffers[b].name)
+		kc_buf_putc(out, '?');
+	else
+		w->put(out, w->f->buffers[b].name);
+}
+
+/* "  reads x, w" */
+static void put_buffer_list(const struct kc_words *w, struct kc_buf *out, const char *verb, const int *list, int n)
+{
+	for (int k = 0; k < n; k++) {
+		kc_buf_puts(out, k ? ", " : verb);
+		put_buffer_name(w, out, list ? list[k] : -1);
+	}
+}
+
+/* Width of the first column: the longest of "pass N" and the intermediates' names, plus two spaces. */
+static int first_column_width(const struct kc_words *w)
+{
+	const struct kc_dataflow *df = &w->f->dataflow;
+	char pass[32];
+	snprintf(pass, sizeof pass, "pass %d", df->n_passes);
+	int width = text_width(pass);
+	for (int k = 0; k < df->n_intermediates; k++) {
+		struct kc_buf name = KC_BUF_INIT;
+		put_buffer_name(w, &name, df->intermediates ? df->intermediates[k] : -1);
+		int n = text_width(kc_buf_str(&name));
+		width = n > width ? n : width;
+		kc_buf_release(&name);
+	}
+	return width + 2;
+}
+
+/* "  pass 1  lines 35-36  2*n FLOP  8*n B (streaming)  reads x  writes t1" */
+static void text_pass(const struct kc_words *w, struct kc_buf *out, int i, int width)
+{
+	const struct kc_pass *p = &w->f->dataflow.passes[i];
+	char col[32];
+	snprintf(col, sizeof col, "pass %d", i + 1);
+	put_column(out, col, width);
+	kc_words_pass_place(w, out, p);
+	kc_buf_puts(out, p->callee || p->begin.line ? "  " : "");
+	kc_words_count(w, out, p->flops, "FLOP", KC_COUNT_FORMULA);
+	kc_buf_puts(out, "  ");
+	kc_words_count(w, out, kc_words_traffic_total(w->arena, &p->streaming), "B (streaming)", KC_COUNT_FORMULA);
+	put_buffer_list(w, out, "  reads ", p->reads, p->n_reads);
+	put_buffer_list(w, out, "  writes ", p->writes, p->n_writes);
+	for (int k = 0; k < p->n_scalars_out; k++) {
+		kc_buf_puts(out, k ? ", " : "  leaves ");
+		w->put(out, p->scalars_out[k]);
+	}
+	kc_buf_putc(out, '\n');
+}
+
+/* "  t1      intermediate float[n] 16.8 MB  removed by fusion (group 1)" */
+static void text_intermediate(const struct kc_words *w, struct kc_buf *out, int b, int width)
+{
+	struct kc_buf name = KC_BUF_INIT;
+	put_buffer_name(w, &name, b);
+	put_column(out, kc_buf_str(&name), width);
+	kc_buf_release(&name);
+	if (b < 0 || b >= w->f->n_buffers) {
+		kc_buf_puts(out, "not a buffer of the function\n");
+		return;
+	}
+	const struct kc_buffer *buf = &w->f->buffers[b];
+	kc_buf_printf(out, "%s ", kc_role_name(buf->role));
+	kc_words_buffer_shape(w, out, buf);
+	kc_buf_putc(out, ' ');
+	kc_words_buffer_bytes(w, out, buf);
+	int g = kc_words_group_removing(&w->f->dataflow, b);
+	if (g >= 0)
+		kc_buf_printf(out, "  removed by fusion (group %d)\n", g + 1);
+	else
+		kc_buf_puts(out, "  kept\n");
+}
+
+/* "  group 1 passes 1-8  streaming 72*n -> 8*n B (302.0 MB -> 33.6 MB)  0.111 -> 1.00 FLOP/B  removes 7" */
+static void text_group(const struct kc_words *w, struct kc_buf *out, int g, int width)
+{
+	const struct kc_dataflow *df = &w->f->dataflow;
+	const struct kc_fusion_group *grp = &df->groups[g];
+	int valid = grp->first >= 0 && grp->first <= grp->last && grp->last < df->n_passes;
+	struct kc_poly *flops = valid ? kc_words_group_flops(w->arena, df, grp) : NULL;
+	struct kc_poly *before = kc_words_traffic_total(w->arena, &grp->before);
+	struct kc_poly *after = kc_words_traffic_total(w->arena, &grp->after);
+	char col[32];
+	snprintf(col, sizeof col, "group %d", g + 1);
+	put_column(out, col, width);
+	kc_buf_printf(out, "passes %d-%d  streaming ", grp->first + 1, grp->last + 1);
+	kc_words_change(w, out, before, after, "B");
+	kc_buf_puts(out, "  ");
+	kc_words_intensity(w, out, flops, before);
+	kc_buf_printf(out, " %s ", w->arrow);
+	kc_words_intensity(w, out, flops, after);
+	kc_buf_printf(out, " FLOP/B  removes %d\n", grp->n_removes);
+}
+
+/* "  pass 2 -> 3  not fusable (reduction): <reason>" */
+static void text_edge(const struct kc_words *w, struct kc_buf *out, const struct kc_fusion_edge *e)
+{
+	kc_buf_printf(out, "  pass %d -> %d  ", e->from + 1, e->to + 1);
+	kc_words_edge_verdict(out, e);
+	if (e->reason) {
+		kc_buf_puts(out, ": ");
+		w->put(out, e->reason);
+	}
+	kc_buf_putc(out, '\n');
+}
+
+void kc_text_dataflow(const struct kc_function *f, struct kc_buf *out)
+{
+	struct kc_arena arena = KC_ARENA_INIT;
+	struct kc_figure_memo memo;
+	kc_figure_memo_init(&memo, &arena);
+	const struct kc_words w = {&arena, &memo, f, kc_escape_terminal, "-", "->"};
+	const struct kc_dataflow *df = &f->dataflow;
+	int width = first_column_width(&w);
+	if (df->n_passes <= 0 || !df->passes)
+		kc_buf_puts(out, "  no passes\n");
+	for (int i = 0; df->passes && i < df->n_passes; i++)
+		text_pass(&w, out, i, width);
+	for (int k = 0; df->intermediates && k < df->n_intermediates; k++)
+		text_intermediate(&w, out, df->intermediates[k], width);
+	for (int g = 0; df->groups && g < df->n_groups; g++)
+		text_group(&w, out, g, width);
+	for (int i = 0; df->edges && i < df->n_passes - 1; i++)
+		if (kc_words_edge_noted(&df->edges[i]))
+			text_edge(&w, out, &df->edges[i]);
+	kc_figure_memo_release(&memo);
+	kc_arena_release(&arena);
 }

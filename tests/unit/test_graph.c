@@ -13,6 +13,7 @@
 #include <graphviz/cgraph.h>
 
 #include "graph.h"
+#include "text.h"
 
 #define N_VALUE 4194304LL /* 2^22 floats: 16.8 MB per buffer */
 #define EN_DASH "\xe2\x80\x93"
@@ -418,7 +419,7 @@ static void test_text_gelu(void **state)
 	struct fixture fx;
 	struct kc_buf out = KC_BUF_INIT;
 	make_chain(&fx, "gelu_unfused", 8, 1);
-	kc_graph_text(&fx.f, &out);
+	kc_text_dataflow(&fx.f, &out);
 	const char *text = kc_buf_str(&out);
 	assert_true(strncmp(text, "  pass 1  lines 35-36  n FLOP  8*n B (streaming)  reads x  writes t1\n", 69) == 0);
 	assert_non_null(strstr(text, "\n  pass 8  lines 49-50  n FLOP  8*n B (streaming)  reads t7  writes y\n"));
@@ -438,7 +439,7 @@ static void test_text_softmax(void **state)
 	struct fixture fx;
 	struct kc_buf out = KC_BUF_INIT;
 	make_softmax(&fx);
-	kc_graph_text(&fx.f, &out);
+	kc_text_dataflow(&fx.f, &out);
 	assert_string_equal(kc_buf_str(&out),
 	                    "  pass 1  lines 12-13  n FLOP  4*n B (streaming)  reads x  leaves m\n"
 	                    "  pass 2  lines 14-15  3*n FLOP  8*n B (streaming)  reads x  writes y  leaves s\n"
@@ -457,7 +458,7 @@ static void test_text_escapes_and_formulas(void **state)
 	struct kc_buf out = KC_BUF_INIT;
 	make_chain(&fx, "f", 2, 0);
 	fx.f.buffers[1].name = "t\x1b[31m\n\xc2\x9b";
-	kc_graph_text(&fx.f, &out);
+	kc_text_dataflow(&fx.f, &out);
 	const char *text = kc_buf_str(&out);
 	assert_null(strchr(text, '\x1b'));
 	assert_non_null(
@@ -481,7 +482,7 @@ static void test_zero_passes(void **state)
 	assert_true(strncmp(kc_buf_str(&r.svg), "<svg", 4) == 0);
 	assert_true(xml_ok(kc_buf_str(&r.svg)));
 	assert_non_null(strstr(kc_buf_str(&r.svg), ">empty: 0 passes, 0 intermediates</text>"));
-	kc_graph_text(&fx.f, &text);
+	kc_text_dataflow(&fx.f, &text);
 	assert_string_equal(kc_buf_str(&text), "  no passes\n");
 	kc_buf_release(&text);
 	rendered_release(&r);

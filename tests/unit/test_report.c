@@ -1,6 +1,8 @@
-/* test_report.c — the reporter on a hand-built analysis: JSON values, escaping in HTML/Markdown/SVG, the
- * terminal table, the Markdown cap and writing the report directory. */
+/* test_report.c — the reporter on a hand-built analysis: JSON values, escaping in HTML/Markdown/SVG/terminals,
+ * the terminal table, the Markdown cap, numbers and units, the walk through two threads' pieces and writing the
+ * report directory. */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +18,8 @@
 #include <cjson/cJSON.h>
 
 #include "escape.h"
-#include "figures.h"
+#include "format.h"
+#include "output.h"
 #include "report.h"
 #include "source.h"
 
@@ -310,6 +313,78 @@ static void test_escape_html(void **state)
 	kc_buf_release(&b);
 }
 
+/* No byte that could start a terminal escape sequence passes: ESC, C1 controls (U+0085 as C2 85), bad UTF-8. */
+static void test_escape_terminal(void **state)
+{
+	(void)state;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_escape_terminal(&b, "a\nb\x1b[31m\xc2\x85\xff \xc2\xb5s");
+	assert_string_equal(kc_buf_str(&b), "a\\nb\\x1b[31m\\xc2\\x85\\xff \xc2\xb5s");
+	kc_buf_release(&b);
+}
+
+/* The pieces of two threads in the order of the functions: this thread's first, the other's after wait. */
+struct piece_log {
+	int next_claim, last_claim; /* claim hands out next_claim..last_claim */
+	int waits;
+	char order[64]; /* "0-1-2c4e": i, then the text when the piece came from the other thread */
+	int fail_at;    /* emit returns -1 for this function */
+};
+
+static int log_claim(void *ctx)
+{
+	struct piece_log *l = ctx;
+	return l->next_claim <= l->last_claim ? l->next_claim++ : -1;
+}
+
+static void log_wait(void *ctx)
+{
+	((struct piece_log *)ctx)->waits++;
+}
+
+static int log_emit(void *ctx, int i, const struct kc_output_text *text)
+{
+	struct piece_log *l = ctx;
+	size_t n = strlen(l->order);
+	snprintf(l->order + n, sizeof l->order - n, "%s%d%.*s", n ? "-" : "", i, text ? (int)text->len : 0,
+	         text ? text->s : "");
+	return i == l->fail_at ? -1 : 0;
+}
+
+static void test_output_pieces(void **state)
+{
+	(void)state;
+	struct kc_function fns[5];
+	struct kc_function *ptrs[5];
+	memset(fns, 0, sizeof fns);
+	for (int i = 0; i < 5; i++)
+		ptrs[i] = &fns[i];
+	fns[3].skip = 1;
+	struct kc_analysis an = {.functions = ptrs, .n_functions = 5};
+	const struct kc_output_text texts[5] = {{NULL, 0}, {NULL, 0}, {"c", 1}, {"d", 1}, {"e", 1}};
+	struct piece_log l = {.next_claim = 0, .last_claim = 1, .fail_at = -1};
+	struct kc_output_pieces p = {log_claim, log_wait, texts, &l};
+	assert_int_equal(kc_output_each_piece(&p, &an, log_emit, &l), 0);
+	assert_string_equal(l.order, "0-1-2c-4e");
+	assert_int_equal(l.waits, 1);
+	/* without the other thread's text of a piece, this thread renders it */
+	const struct kc_output_text missing[5] = {{NULL, 0}};
+	l = (struct piece_log){.next_claim = 0, .last_claim = 0, .fail_at = -1};
+	p.text = missing;
+	assert_int_equal(kc_output_each_piece(&p, &an, log_emit, &l), 0);
+	assert_string_equal(l.order, "0-1-2-4");
+	/* no other thread: every reported function, in order */
+	l = (struct piece_log){.fail_at = -1};
+	assert_int_equal(kc_output_each_piece(NULL, &an, log_emit, &l), 0);
+	assert_string_equal(l.order, "0-1-2-4");
+	/* a failure stops the walk, and the other thread is still waited for */
+	l = (struct piece_log){.next_claim = 0, .last_claim = 4, .fail_at = 1};
+	p.text = texts;
+	assert_int_equal(kc_output_each_piece(&p, &an, log_emit, &l), -1);
+	assert_string_equal(l.order, "0-1");
+	assert_int_equal(l.waits, 1);
+}
+
 static void test_escape_markdown(void **state)
 {
 	(void)state;
@@ -412,25 +487,41 @@ static void test_si_formatting(void **state)
 {
 	(void)state;
 	struct kc_buf b = KC_BUF_INIT;
-	kc_report_si(&b, 134217728, "FLOP");
+	kc_format_si(&b, 134217728, "FLOP");
 	kc_buf_puts(&b, "|");
-	kc_report_si(&b, 16777216, "B");
+	kc_format_si(&b, 16777216, "B");
 	kc_buf_puts(&b, "|");
-	kc_report_si(&b, 999, "B");
+	kc_format_si(&b, 999, "B");
 	kc_buf_puts(&b, "|");
-	kc_report_si(&b, 999960, "B");
+	kc_format_si(&b, 999960, "B");
 	kc_buf_puts(&b, "|");
-	kc_report_si(&b, 0.5, "B");
+	kc_format_si(&b, 0.5, "B");
 	kc_buf_puts(&b, "|");
-	kc_report_sig3(&b, 1.0);
+	kc_format_sig3(&b, 1.0);
 	kc_buf_puts(&b, "|");
-	kc_report_sig3(&b, 1.0 / 9);
+	kc_format_sig3(&b, 1.0 / 9);
 	kc_buf_puts(&b, "|");
-	kc_report_sig3(&b, 123.4);
+	kc_format_sig3(&b, 123.4);
 	kc_buf_puts(&b, "|");
-	kc_report_seconds(&b, 1.234e-3);
+	kc_format_seconds(&b, 1.234e-3);
 	assert_string_equal(kc_buf_str(&b), "134.2 MFLOP|16.8 MB|999 B|1.0 MB|0.500 B|1.00|0.111|123|1.23 ms");
 	kc_buf_release(&b);
+}
+
+/* kc_format_int writes what "%lld" writes, from 0 to both ends of the range. */
+static void test_int_formatting(void **state)
+{
+	(void)state;
+	static const long long values[] = {0, 7, -7, 4194304, -1234567890123, LLONG_MAX, LLONG_MIN};
+	char digits[KC_FORMAT_DIGITS], expected[32];
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		struct kc_buf b = KC_BUF_INIT;
+		snprintf(expected, sizeof expected, "%lld", values[i]);
+		kc_format_int(&b, values[i]);
+		assert_string_equal(kc_buf_str(&b), expected);
+		assert_string_equal(kc_format_digits(digits, values[i]), expected);
+		kc_buf_release(&b);
+	}
 }
 
 static void test_write_directory(void **state)
@@ -693,11 +784,14 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_json_nests_and_buffers, setup, teardown),
 	    cmocka_unit_test(test_escape_html),
 	    cmocka_unit_test(test_escape_markdown),
+	    cmocka_unit_test(test_escape_terminal),
+	    cmocka_unit_test(test_output_pieces),
 	    cmocka_unit_test_setup_teardown(test_html_escapes_everything, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_markdown_is_capped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_text_table, setup, teardown),
 	    cmocka_unit_test(test_si_formatting),
+	    cmocka_unit_test(test_int_formatting),
 	    cmocka_unit_test_setup_teardown(test_write_directory, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_threads_write_the_same_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roofline_svg_standalone, setup, teardown),
