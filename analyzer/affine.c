@@ -25,13 +25,18 @@ int kc_sym_named(struct kc_function *f, const char *name)
 
 /* same_decl over the variables, with each variable's kind and location looked up once (in add_var) and
  * the declaration's only when a kind matches: references are resolved for every operand of a body. */
+static struct var *var_at(struct fctx *fc, int i)
+{
+	return i < KC_VAR_CHUNK ? &fc->vars[i] : &fc->more[i / KC_VAR_CHUNK - 1][i % KC_VAR_CHUNK];
+}
+
 static struct var *find_var(struct fctx *fc, CXCursor decl)
 {
 	enum CXCursorKind kind = clang_getCursorKind(decl);
 	CXSourceLocation loc;
 	int have_loc = 0;
 	for (int i = fc->n_vars - 1; i >= 0; i--) {
-		struct var *v = &fc->vars[i];
+		struct var *v = var_at(fc, i);
 		if (clang_equalCursors(v->decl, decl))
 			return v;
 		if (v->decl_kind != kind)
@@ -50,9 +55,15 @@ struct var *kc_affine_add_var(struct fctx *fc, CXCursor decl, enum var_kind kind
 {
 	struct var *v = find_var(fc, decl);
 	if (!v) {
-		if (fc->n_vars >= MAX_VARS)
-			return NULL;
-		v = &fc->vars[fc->n_vars++];
+		int chunk = fc->n_vars / KC_VAR_CHUNK - 1;
+		if (chunk >= fc->n_more) { /* the chunks in use are full (a variable table never drops entries) */
+			struct var **grown = KC_NEW_N(fc->fe->a, struct var *, fc->n_more + 1);
+			if (fc->n_more)
+				memcpy(grown, fc->more, sizeof *grown * (size_t)fc->n_more);
+			grown[fc->n_more++] = KC_NEW_N(fc->fe->a, struct var, KC_VAR_CHUNK);
+			fc->more = grown;
+		}
+		v = var_at(fc, fc->n_vars++);
 	}
 	memset(v, 0, sizeof *v);
 	v->decl = decl;
@@ -76,7 +87,7 @@ struct var *kc_affine_var_of(struct fctx *fc, CXCursor c)
 
 /* A cheap necessary condition for is_constant (clang_Cursor_Evaluate is costly and most expressions of a
  * kernel read a variable): no array access, and no reference to a variable of the function. */
-int kc_affine_may_be_constant(struct fctx *fc, CXCursor c)
+static int may_be_constant(struct fctx *fc, CXCursor c)
 {
 	c = kc_cx_strip(c);
 	switch (clang_getCursorKind(c)) {
@@ -99,6 +110,15 @@ int kc_affine_may_be_constant(struct fctx *fc, CXCursor c)
 	}
 	default: return 1;
 	}
+}
+
+int kc_affine_may_be_constant(struct fctx *fc, CXCursor c)
+{
+	if (kc_cx_enter(fc, c) < 0)
+		return 0;
+	int rc = may_be_constant(fc, c);
+	kc_cx_leave(fc);
+	return rc;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -131,9 +151,8 @@ static int bind_args(struct fctx *fc, CXCursor call, CXCursor fn)
 	int nargs = clang_Cursor_getNumArguments(call);
 	if (nargs != clang_Cursor_getNumArguments(fn))
 		return -1;
-	struct kc_poly *vals[16];
-	if (nargs > 16)
-		return -1;
+	struct kc_poly *in_place[16];
+	struct kc_poly **vals = nargs > 16 ? KC_NEW_N(fc->fe->a, struct kc_poly *, nargs) : in_place;
 	for (int i = 0; i < nargs; i++)
 		if (kc_affine_expr(fc, clang_Cursor_getArgument(call, (unsigned)i), &vals[i]) < 0)
 			return -1;
@@ -194,7 +213,7 @@ static int binop_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 
 /* Convert an integer expression to a polynomial in size symbols and loop variables; -1 when it is not one
  * (data-dependent, floating, or an unsupported operator). */
-int kc_affine_expr(struct fctx *fc, CXCursor c, struct kc_poly **out)
+static int expr_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 {
 	struct kc_arena *a = fc->fe->a;
 	long long v;
@@ -208,7 +227,7 @@ int kc_affine_expr(struct fctx *fc, CXCursor c, struct kc_poly **out)
 		return 0;
 	case CXCursor_DeclRefExpr: {
 		struct var *var = kc_affine_var_of(fc, c);
-		if (var && (var->kind == V_SIZE || var->kind == V_LOOP)) {
+		if (var && (var->kind == V_SIZE || var->kind == V_LOOP) && var->sym >= 0) {
 			*out = kc_poly_sym(a, var->sym);
 			return 0;
 		}
@@ -244,6 +263,15 @@ int kc_affine_expr(struct fctx *fc, CXCursor c, struct kc_poly **out)
 		}
 		return -1;
 	}
+}
+
+int kc_affine_expr(struct fctx *fc, CXCursor c, struct kc_poly **out)
+{
+	if (kc_cx_enter(fc, c) < 0)
+		return -1;
+	int rc = expr_poly(fc, c, out);
+	kc_cx_leave(fc);
+	return rc;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -303,9 +331,12 @@ static int minmax_operands(struct fctx *fc, CXCursor c, int want, struct kc_poly
 		CXCursor ret = single_return_body(c, &fn);
 		if (clang_Cursor_isNull(ret))
 			return -1;
+		if (kc_cx_enter(fc, c) < 0)
+			return -1;
 		int saved = fc->n_vars;
 		int n = bind_args(fc, c, fn) < 0 ? -1 : minmax_operands(fc, ret, want, out, cap);
 		fc->n_vars = saved;
+		kc_cx_leave(fc);
 		return n;
 	}
 	return -1;
@@ -374,9 +405,15 @@ struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struc
 		return NULL;
 	char *name = kc_cx_spelling(fc->fe->a, decl);
 	v->sym = kc_sym_named(fc->fn, name);
-	if (v->sym >= 0 && v->sym >= fc->fn->n_size_params && !fc->fn->syms.syms[v->sym].has_value)
+	if (v->sym < 0) {
+		v->kind = V_INT; /* of unknown value */
+		kc_cx_warn(fc, decl, KC_WARNING, "more than " KC_TEXT(KC_POLY_MAX_SYMS) " size parameters and loop variables: "
+		           "loop variable '%s' is not a symbol", name);
+		return NULL;
+	}
+	if (v->sym >= fc->fn->n_size_params && !fc->fn->syms.syms[v->sym].has_value)
 		fc->fn->syms.syms[v->sym].is_loop = 1;
-	return v->sym < 0 ? NULL : v;
+	return v;
 }
 
 /* The step from the increment: ++, --, += c, -= c, v = v + c. */
@@ -415,7 +452,7 @@ int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long 
 }
 
 /* Turn one comparison into bounds on the loop variable: lhs OP rhs with v's coefficient +-1 on one side.
- * Appends to upper[] (v <= bound) or lower[] (v >= bound). */
+ * Appends to upper[] (v <= bound) or lower[] (v >= bound); -2 when they are full. */
 int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, long long step)
 {
 	struct kc_arena *a = fc->fe->a;
@@ -427,8 +464,15 @@ int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, lo
 	kc_cx_children(cond, &l);
 	if (l.n != 2)
 		return -1;
-	if (k == CXBinaryOperator_LAnd)
-		return kc_affine_loop_cond(fc, l.c[0], loop, step) < 0 ? -1 : kc_affine_loop_cond(fc, l.c[1], loop, step);
+	if (k == CXBinaryOperator_LAnd) {
+		if (kc_cx_enter(fc, cond) < 0)
+			return -1;
+		int rc = kc_affine_loop_cond(fc, l.c[0], loop, step);
+		if (rc == 0)
+			rc = kc_affine_loop_cond(fc, l.c[1], loop, step);
+		kc_cx_leave(fc);
+		return rc;
+	}
 	/* normalize to  coef*v + rest  OP'  0  with rest free of v, then to v <= / >= bound */
 	struct kc_poly *ops[KC_MAX_BOUNDS];
 	int want = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE || (k == CXBinaryOperator_NE && step > 0)
@@ -452,34 +496,21 @@ int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, lo
 			kk = k == CXBinaryOperator_LT ? CXBinaryOperator_GT : k == CXBinaryOperator_LE ? CXBinaryOperator_GE
 			   : k == CXBinaryOperator_GT ? CXBinaryOperator_LT : k == CXBinaryOperator_GE ? CXBinaryOperator_LE : k;
 		struct kc_poly *one = kc_poly_const(a, 1, 1);
-		switch (kk) {
-		case CXBinaryOperator_LT: kc_poly_sub(a, bound, one, &bound); /* fall through */
-		case CXBinaryOperator_LE:
-			if (loop->n_upper >= KC_MAX_BOUNDS)
-				return -1;
-			loop->upper[loop->n_upper++] = bound;
-			break;
-		case CXBinaryOperator_GT: kc_poly_add(a, bound, one, &bound); /* fall through */
-		case CXBinaryOperator_GE:
-			if (loop->n_lower >= KC_MAX_BOUNDS)
-				return -1;
-			loop->lower[loop->n_lower++] = bound;
-			break;
-		case CXBinaryOperator_NE: /* v != b stepping by +-1 toward b */
-			if (step == 1 || step == -1) {
-				if (step > 0)
-					kc_poly_sub(a, bound, one, &bound);
-				else
-					kc_poly_add(a, bound, one, &bound);
-				if (step > 0)
-					loop->upper[loop->n_upper++] = bound;
-				else
-					loop->lower[loop->n_lower++] = bound;
-				break;
-			}
+		/* v < b is v <= b - 1, v > b is v >= b + 1; v != b stepping by +1 (-1) toward b is v <= b - 1 (v >= b + 1) */
+		int upper = kk == CXBinaryOperator_LT || kk == CXBinaryOperator_LE || (kk == CXBinaryOperator_NE && step == 1);
+		int lower = kk == CXBinaryOperator_GT || kk == CXBinaryOperator_GE || (kk == CXBinaryOperator_NE && step == -1);
+		if (!upper && !lower)
 			return -1;
-		default: return -1;
-		}
+		if ((kk == CXBinaryOperator_LT || (kk == CXBinaryOperator_NE && upper)) && kc_poly_sub(a, bound, one, &bound) < 0)
+			return -1;
+		if ((kk == CXBinaryOperator_GT || (kk == CXBinaryOperator_NE && lower)) && kc_poly_add(a, bound, one, &bound) < 0)
+			return -1;
+		if ((upper ? loop->n_upper : loop->n_lower) >= KC_MAX_BOUNDS)
+			return -2;
+		if (upper)
+			loop->upper[loop->n_upper++] = bound;
+		else
+			loop->lower[loop->n_lower++] = bound;
 	}
 	return 0;
 }
@@ -497,7 +528,7 @@ struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v)
 static int is_loop_sym(struct fctx *fc, const struct kc_poly *p)
 {
 	for (int i = 0; i < fc->n_vars; i++)
-		if (fc->vars[i].kind == V_LOOP && kc_poly_has_sym(p, fc->vars[i].sym))
+		if (var_at(fc, i)->kind == V_LOOP && kc_poly_has_sym(p, var_at(fc, i)->sym))
 			return 1;
 	return 0;
 }
@@ -532,7 +563,7 @@ struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop
 }
 
 
-/* Guards `lhs OP rhs` (&&-joined) as affine constraints g >= 0 on integers. */
+/* Guards `lhs OP rhs` (&&-joined) as affine constraints g >= 0 on integers; -2 when n->guard[] is full. */
 int kc_affine_guards(struct fctx *fc, CXCursor c, struct kc_node *n)
 {
 	struct kc_arena *a = fc->fe->a;
@@ -544,21 +575,27 @@ int kc_affine_guards(struct fctx *fc, CXCursor c, struct kc_node *n)
 	kc_cx_children(c, &l);
 	if (l.n != 2)
 		return -1;
-	if (k == CXBinaryOperator_LAnd)
-		return kc_affine_guards(fc, l.c[0], n) < 0 ? -1 : kc_affine_guards(fc, l.c[1], n);
-	struct kc_poly *x, *y, *g;
-	if (kc_affine_expr(fc, l.c[0], &x) < 0 || kc_affine_expr(fc, l.c[1], &y) < 0 || n->n_guards >= KC_MAX_BOUNDS)
-		return -1;
-	struct kc_poly *one = kc_poly_const(a, 1, 1);
-	switch (k) {
-	case CXBinaryOperator_LT: kc_poly_sub(a, y, x, &g); kc_poly_sub(a, g, one, &g); break;
-	case CXBinaryOperator_LE: kc_poly_sub(a, y, x, &g); break;
-	case CXBinaryOperator_GT: kc_poly_sub(a, x, y, &g); kc_poly_sub(a, g, one, &g); break;
-	case CXBinaryOperator_GE: kc_poly_sub(a, x, y, &g); break;
-	default: return -1;
+	if (k == CXBinaryOperator_LAnd) {
+		if (kc_cx_enter(fc, c) < 0)
+			return -1;
+		int rc = kc_affine_guards(fc, l.c[0], n);
+		if (rc == 0)
+			rc = kc_affine_guards(fc, l.c[1], n);
+		kc_cx_leave(fc);
+		return rc;
 	}
-	if (!kc_poly_is_affine(g))
+	struct kc_poly *x, *y, *g;
+	if (kc_affine_expr(fc, l.c[0], &x) < 0 || kc_affine_expr(fc, l.c[1], &y) < 0)
 		return -1;
+	/* x < y: y - x - 1 >= 0;  x <= y: y - x >= 0;  x > y: x - y - 1 >= 0;  x >= y: x - y >= 0 */
+	int less = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE, strict = k == CXBinaryOperator_LT || k == CXBinaryOperator_GT;
+	if (!less && k != CXBinaryOperator_GT && k != CXBinaryOperator_GE)
+		return -1;
+	if (kc_poly_sub(a, less ? y : x, less ? x : y, &g) < 0 || (strict && kc_poly_sub(a, g, kc_poly_const(a, 1, 1), &g) < 0) ||
+	    !kc_poly_is_affine(g))
+		return -1;
+	if (n->n_guards >= KC_MAX_BOUNDS)
+		return -2;
 	n->guard[n->n_guards++] = g;
 	return 0;
 }

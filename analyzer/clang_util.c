@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check.h"
 #include "clang_util.h"
 #include "fe_int.h"
 #include "source.h"
@@ -11,12 +12,20 @@
 /* ------------------------------------------------------------------------------------------------ */
 /* Children lists */
 
+static struct kc_arena *long_lists; /* where lists longer than KC_CX_INLINE_CHILDREN go (kc_cx_begin) */
+
 static enum CXChildVisitResult push_child(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct child_list *l = data;
-	if (l->n < MAX_CHILDREN)
-		l->c[l->n++] = c;
+	if (l->n == l->cap) {
+		KC_ASSERT(long_lists);
+		CXCursor *grown = kc_arena_alloc_uninit(long_lists, sizeof *grown * (size_t)l->cap * 2);
+		memcpy(grown, l->c, sizeof *grown * (size_t)l->n);
+		l->c = grown;
+		l->cap *= 2;
+	}
+	l->c[l->n++] = c;
 	return CXChildVisit_Continue;
 }
 
@@ -33,12 +42,18 @@ static struct child_cache_entry {
 	CXCursor c[CHILD_CACHE_LIST];
 } child_cache[CHILD_CACHE];
 
-void kc_cx_cache_clear(void) { memset(child_cache, 0, sizeof child_cache); }
+void kc_cx_begin(struct kc_arena *a)
+{
+	memset(child_cache, 0, sizeof child_cache);
+	long_lists = a;
+}
 
 void kc_cx_children(CXCursor c, struct child_list *l)
 {
 	uintptr_t h = (uintptr_t)c.data[0] ^ ((uintptr_t)c.data[1] >> 3) ^ (uintptr_t)c.kind ^ (uintptr_t)c.xdata;
 	struct child_cache_entry *e = &child_cache[(h ^ (h >> 10)) & (CHILD_CACHE - 1)];
+	l->c = l->in_place;
+	l->cap = KC_CX_INLINE_CHILDREN;
 	if (!memcmp(&e->key, &c, sizeof c)) {
 		l->n = e->n;
 		memcpy(l->c, e->c, sizeof l->c[0] * (size_t)e->n);
@@ -318,7 +333,25 @@ void kc_cx_split_for(CXCursor c, struct kc_cx_for_parts *p)
 
 void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *fmt, const char *arg)
 {
+	if (fc->too_deep && sev != KC_ERROR)
+		return; /* the function is not analyzed: what its lowering found past the limit is noise */
 	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), sev, fc->fn->name, fmt, arg);
 	if (sev != KC_NOTE)
 		fc->fn->exact = 0;
 }
+
+int kc_cx_enter(struct fctx *fc, CXCursor at)
+{
+	if (!fc->too_deep && fc->fe->depth < KC_MAX_DEPTH) {
+		fc->fe->depth++;
+		return 0;
+	}
+	if (!fc->too_deep) {
+		fc->too_deep = 1;
+		kc_cx_warn(fc, at, KC_ERROR, "statements and expressions nested more than %s levels deep: the function is not "
+		           "analyzed", KC_TEXT(KC_MAX_DEPTH));
+	}
+	return -1;
+}
+
+void kc_cx_leave(struct fctx *fc) { fc->fe->depth--; }

@@ -11,18 +11,22 @@
 struct fe;
 struct fctx;
 
-#define MAX_CHILDREN 64
+/* Children held in the list itself; longer lists (a block of many statements) go into the arena given to
+ * kc_cx_begin. Most lists are short: this is on the front end's hot path. */
+#define KC_CX_INLINE_CHILDREN 16
 
-/* The children of a cursor, in libclang's visiting order (at most MAX_CHILDREN of them). */
+/* The children of a cursor, in libclang's visiting order: c[0 .. n-1]. */
 struct child_list {
-	CXCursor c[MAX_CHILDREN];
-	int n;
+	CXCursor *c; /* in_place, or an array in the arena */
+	int n, cap;
+	CXCursor in_place[KC_CX_INLINE_CHILDREN];
 };
 
-/* Fill l with c's children. Short lists of recently asked cursors come from a cache, which must be emptied
- * with kc_cx_cache_clear before a new translation unit is analyzed (its AST may reuse the old addresses). */
+/* Fill l with all of c's children. Short lists of recently asked cursors come from a cache. */
 void kc_cx_children(CXCursor c, struct child_list *l);
-void kc_cx_cache_clear(void);
+/* Start a translation unit: empty the cache (a new AST may reuse the old one's addresses) and allocate long
+ * children lists in `a` from now on (it must outlive the unit's lowering). */
+void kc_cx_begin(struct kc_arena *a);
 
 /* The cursor's spelling, copied into a. */
 char *kc_cx_spelling(struct kc_arena *a, CXCursor c);
@@ -66,8 +70,13 @@ struct kc_cx_for_parts {
 };
 void kc_cx_split_for(CXCursor c, struct kc_cx_for_parts *p);
 
+/* Enter one level of the lowering's recursion at `at`: 0, or -1 (nothing more of fc's function is lowered)
+ * when KC_MAX_DEPTH is reached, reported once as an error of the function. Each 0 is paired with kc_cx_leave. */
+int kc_cx_enter(struct fctx *fc, CXCursor at);
+void kc_cx_leave(struct fctx *fc);
+
 /* A diagnostic at `at` for fc's function (fmt has one %s, filled with arg); anything above a note clears the
- * function's exact flag. */
+ * function's exact flag. Only errors are kept once the function is too deep to be analyzed (kc_cx_enter). */
 void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *fmt, const char *arg);
 
 #endif

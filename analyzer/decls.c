@@ -87,10 +87,11 @@ struct kc_poly *kc_decl_product(struct fctx *fc, struct kc_poly **dims, int n)
 /* ------------------------------------------------------------------------------------------------ */
 /* Function setup: parameters, annotations */
 
+/* The function's KCOST_SIZES and KCOST_TRIPS texts (arrays in the arena, one entry per attribute at most). */
 struct annots {
-	const char *sizes[4];
+	const char **sizes;
 	int n_sizes;
-	const char *trips[MAX_TRIPS];
+	const char **trips;
 	int n_trips;
 	int skip;
 };
@@ -100,6 +101,8 @@ static void read_annotations(struct fctx *fc, CXCursor fn, struct annots *an)
 	struct child_list l;
 	kc_cx_children(fn, &l);
 	memset(an, 0, sizeof *an);
+	an->sizes = KC_NEW_N(fc->fe->a, const char *, l.n + 1);
+	an->trips = KC_NEW_N(fc->fe->a, const char *, l.n + 1);
 	for (int i = 0; i < l.n; i++) {
 		if (clang_getCursorKind(l.c[i]) != CXCursor_AnnotateAttr)
 			continue;
@@ -107,13 +110,13 @@ static void read_annotations(struct fctx *fc, CXCursor fn, struct annots *an)
 		if (strncmp(text, "kcost:", 6) != 0)
 			continue;
 		text += 6;
-		if (!strncmp(text, "sizes ", 6) && an->n_sizes < 4)
+		if (!strncmp(text, "sizes ", 6))
 			an->sizes[an->n_sizes++] = text + 6;
 		else if (!strncmp(text, "reference ", 10))
 			fc->fn->reference = text + 10;
 		else if (!strncmp(text, "init ", 5))
 			fc->fn->init = text + 5;
-		else if (!strncmp(text, "trips ", 6) && an->n_trips < MAX_TRIPS)
+		else if (!strncmp(text, "trips ", 6))
 			an->trips[an->n_trips++] = text + 6;
 		else if (!strcmp(text, "skip"))
 			an->skip = 1;
@@ -169,6 +172,11 @@ static void setup_param(struct fctx *fc, CXCursor p)
 		if (v && *name) {
 			v->sym = pr->sym = kc_sym_named(fc->fn, name);
 			fc->fn->n_size_params = fc->fn->syms.n;
+			if (v->sym < 0) {
+				v->kind = V_OTHER; /* expressions that use it are not affine */
+				kc_cx_warn(fc, p, KC_WARNING, "more than " KC_TEXT(KC_POLY_MAX_SYMS) " size parameters and loop "
+				           "variables: '%s' is not a size symbol, counts that depend on it are unknown", name);
+			}
 		}
 		return;
 	}
@@ -185,7 +193,11 @@ static void setup_param(struct fctx *fc, CXCursor p)
 	b->is_param = 1;
 	struct kc_dims *d = &fc->dims[id];
 	d->ndims = kc_decl_dims(fc, p, d->dim, KC_MAX_DIMS);
-	if (d->ndims < ndims) {
+	if (ndims > KC_MAX_DIMS) {
+		kc_cx_warn(fc, p, KC_WARNING, "'%s' has more than " KC_TEXT(KC_MAX_DIMS) " dimensions: its extent is unknown",
+		           name);
+		d->ndims = 0;
+	} else if (d->ndims < ndims) {
 		/* T *p, or T (*p)[k]: a leading dimension not written in the declarator */
 		memmove(d->dim + 1, d->dim, sizeof d->dim[0] * (size_t)d->ndims);
 		d->dim[0] = NULL;
@@ -227,10 +239,12 @@ static void apply_sizes(struct fctx *fc, CXCursor fn, struct annots *an)
 				fc->fn->syms.syms[s].value = o->value;
 			}
 	}
+	fc->trips_var = KC_NEW_N(fc->fe->a, const char *, an->n_trips + 1);
+	fc->trips_total = KC_NEW_N(fc->fe->a, struct kc_poly *, an->n_trips + 1);
 	for (int i = 0; i < an->n_trips; i++) {
 		const char *sp = strchr(an->trips[i], ' ');
 		struct kc_poly *total;
-		if (!sp || fc->n_trips >= MAX_TRIPS) {
+		if (!sp) {
 			kc_cx_warn(fc, fn, KC_WARNING, "bad KCOST_TRIPS '%s': expected VARIABLE, TOTAL", an->trips[i]);
 			continue;
 		}

@@ -9,8 +9,13 @@
 #include "analyzer.h"
 #include "ir.h"
 
-#define MAX_VARS 512
-#define MAX_TRIPS 8
+/* Statements and expressions nested in one another (the lowering recurses once per level, as clang's parser
+ * does; clang itself stops at 256 nested brackets, not at long chains such as a + b + ... or else-if). */
+#define KC_MAX_DEPTH 1000
+
+/* A limit's value in a diagnostic's text: "more than " KC_TEXT(KC_MAX_BOUNDS) " bounds". */
+#define KC_TEXT_(n) #n
+#define KC_TEXT(n) KC_TEXT_(n)
 
 struct kc_passes;
 struct kc_source;
@@ -38,6 +43,7 @@ struct fe {
 	int n_funcs, cap_funcs;
 	struct fctx *spare;    /* one per-function state kept for reuse (it is large) */
 	struct kc_passes *passes; /* while the file's functions are lowered (kc_lower_file) */
+	int depth;                /* of the lowering's recursion, callees' lowering included (kc_cx_enter) */
 	regex_t re;
 	int has_re;
 };
@@ -57,19 +63,25 @@ struct var {
 	struct kc_poly *offset; /* V_ALIAS: flattened element offset */
 };
 
+/* Variables are kept in chunks that never move: lowering holds pointers to them while it adds others. */
+#define KC_VAR_CHUNK 512
+
 /* The function being lowered. */
 struct fctx {
 	struct fe *fe;
 	struct kc_function *fn;
 	struct kc_fn_ir *ir;
-	int n_vars;
+	int n_vars;             /* variable i is vars[i], then more[i / KC_VAR_CHUNK - 1][i % KC_VAR_CHUNK] */
+	struct var **more;      /* [n_more] further chunks, in the arena */
+	int n_more;
 	struct kc_dims *dims; /* parallel to fn->buffers */
 	int cap_buffers;
 	int loop_depth;
-	const char *trips_var[MAX_TRIPS];
-	struct kc_poly *trips_total[MAX_TRIPS];
+	const char **trips_var; /* [n_trips] KCOST_TRIPS variables and totals */
+	struct kc_poly **trips_total;
 	int n_trips;
-	struct var vars[MAX_VARS]; /* last: a reused state clears only what comes before (vars[n_vars..] unused) */
+	int too_deep;           /* KC_MAX_DEPTH was reached (kc_cx_enter) */
+	struct var vars[KC_VAR_CHUNK]; /* last: a reused state clears only what comes before (vars[n_vars..] unused) */
 };
 
 /* How an expression uses the element or scalar it names. */

@@ -30,8 +30,11 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 	if (fe->n_funcs == fe->cap_funcs) {
 		int cap = fe->cap_funcs ? 2 * fe->cap_funcs : 64;
 		struct tu_func *grown = realloc(fe->funcs, sizeof *grown * (size_t)cap);
-		if (!grown)
-			return CXChildVisit_Break; /* out of memory: analyze what was collected */
+		if (!grown) { /* analyze what was collected */
+			kc_diag_add(fe->a, &fe->an->diags, kc_cx_loc(fe, c), KC_ERROR, NULL,
+			            "out of memory: this and the following functions are not analyzed");
+			return CXChildVisit_Break;
+		}
 		fe->funcs = grown;
 		fe->cap_funcs = cap;
 	}
@@ -61,39 +64,42 @@ static void report_clang_diags(struct fe *fe, CXTranslationUnit tu, int *errors)
 	}
 }
 
-/* Flags for one file: the user's, plus those of its compile_commands.json entry (-p). */
-static int build_args(struct fe *fe, const char *file, const char **argv, int cap)
+/* Flags for one file: the user's, plus those of its compile_commands.json entry (-p), into *argv (in the
+ * arena). Returns their number. */
+static int build_args(struct fe *fe, const char *file, const char ***argv_out)
 {
+	CXCompileCommand cmd = NULL;
+	CXCompileCommands cmds = NULL;
+	CXCompilationDatabase db = NULL;
+	if (fe->opts->compile_db) {
+		CXCompilationDatabase_Error err;
+		db = clang_CompilationDatabase_fromDirectory(fe->opts->compile_db, &err);
+		cmds = db ? clang_CompilationDatabase_getCompileCommands(db, file) : NULL;
+		if (cmds && clang_CompileCommands_getSize(cmds) > 0)
+			cmd = clang_CompileCommands_getCommand(cmds, 0);
+	}
+	unsigned na = cmd ? clang_CompileCommand_getNumArgs(cmd) : 0;
+	const char **argv = *argv_out = KC_NEW_N(fe->a, const char *, 3 + (size_t)na + (size_t)fe->opts->n_args);
 	int n = 0;
 	argv[n++] = "-xc";
 	if (fe->opts->include_dir) {
 		argv[n++] = "-I";
 		argv[n++] = fe->opts->include_dir;
 	}
-	if (fe->opts->compile_db) {
-		CXCompilationDatabase_Error err;
-		CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(fe->opts->compile_db, &err);
-		if (db) {
-			CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, file);
-			if (cmds && clang_CompileCommands_getSize(cmds) > 0) {
-				CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
-				unsigned na = clang_CompileCommand_getNumArgs(cmd);
-				for (unsigned i = 1; i < na && n < cap - fe->opts->n_args - 1; i++) {
-					CXString s = clang_CompileCommand_getArg(cmd, i);
-					const char *t = clang_getCString(s);
-					/* keep the flags that shape the parse; drop -c, -o X and the file itself */
-					if (!strncmp(t, "-I", 2) || !strncmp(t, "-D", 2) || !strncmp(t, "-U", 2) ||
-					    !strncmp(t, "-std=", 5) || !strncmp(t, "-include", 8) || !strncmp(t, "-isystem", 8) ||
-					    !strncmp(t, "-f", 2) || !strncmp(t, "-m", 2))
-						argv[n++] = kc_arena_strdup(fe->a, t);
-					clang_disposeString(s);
-				}
-			}
-			clang_CompileCommands_dispose(cmds);
-			clang_CompilationDatabase_dispose(db);
-		}
+	for (unsigned i = 1; i < na; i++) {
+		CXString s = clang_CompileCommand_getArg(cmd, i);
+		const char *t = clang_getCString(s);
+		/* keep the flags that shape the parse; drop -c, -o X and the file itself */
+		if (!strncmp(t, "-I", 2) || !strncmp(t, "-D", 2) || !strncmp(t, "-U", 2) || !strncmp(t, "-std=", 5) ||
+		    !strncmp(t, "-include", 8) || !strncmp(t, "-isystem", 8) || !strncmp(t, "-f", 2) || !strncmp(t, "-m", 2))
+			argv[n++] = kc_arena_strdup(fe->a, t);
+		clang_disposeString(s);
 	}
-	for (int i = 0; i < fe->opts->n_args && n < cap; i++)
+	if (db) {
+		clang_CompileCommands_dispose(cmds);
+		clang_CompilationDatabase_dispose(db);
+	}
+	for (int i = 0; i < fe->opts->n_args; i++)
 		argv[n++] = fe->opts->args[i];
 	return n;
 }
@@ -128,8 +134,8 @@ static struct kc_function *file_function(struct fe *fe, const char *name)
 static int parse_file(struct fe *fe, CXIndex index, int file_index)
 {
 	const char *file = fe->an->files[file_index];
-	const char *argv[256];
-	int argc = build_args(fe, file, argv, 256);
+	const char **argv;
+	int argc = build_args(fe, file, &argv);
 	CXTranslationUnit tu = NULL;
 	enum CXErrorCode ec = clang_parseTranslationUnit2(index, file, argv, argc, NULL, 0,
 	                                                  CXTranslationUnit_KeepGoing, &tu);
@@ -141,7 +147,7 @@ static int parse_file(struct fe *fe, CXIndex index, int file_index)
 		fe->an->parse_failed = 1;
 		return 0;
 	}
-	kc_cx_cache_clear(); /* a new AST may reuse the old one's addresses */
+	kc_cx_begin(fe->a);
 	fe->main_file = clang_getFile(tu, file);
 	kc_cx_index_main_file(fe, tu);
 	int errors = 0;
@@ -170,8 +176,10 @@ static int parse_file(struct fe *fe, CXIndex index, int file_index)
 int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, const struct kc_analyze_opts *o)
 {
 	struct fe *fe = calloc(1, sizeof *fe);
-	if (!fe)
+	if (!fe) {
+		kc_diag_add(&an->arena, &an->diags, (struct kc_loc){0}, KC_ERROR, NULL, "out of memory%s", "");
 		return -1;
+	}
 	fe->an = an;
 	fe->a = &an->arena;
 	fe->opts = o;

@@ -8,7 +8,6 @@
 
 #define KC_MAX_DIMS 8
 #define KC_MAX_BOUNDS 4
-#define KC_MAX_SCALAR_USES 16
 
 enum kc_node_kind { KC_NODE_BLOCK, KC_NODE_LOOP, KC_NODE_IF, KC_NODE_STMT };
 
@@ -26,8 +25,8 @@ struct kc_access {
 struct kc_stmt_cost {
 	long long ops[KC_OP_N][KC_PREC_N];
 	long long cmp;
-	const char *trans_name[8];
-	long long trans_count[8];
+	const char **trans_name; /* [n_trans] the transcendental functions called, each once, and their counts */
+	long long *trans_count;
 	int n_trans;
 };
 
@@ -75,10 +74,10 @@ struct kc_node {
 	struct kc_cost lib_cost;   /* its cost in the caller's symbols */
 	struct kc_traffic lib_min; /* its min traffic */
 
-	/* STMT: local scalars read and written (ids into kc_fn_ir.scalar_names), for the dataflow's
+	/* STMT: local scalars read and written (ids into kc_fn_ir.scalar_names, each once), for the dataflow's
 	 * reduction check: a pass that leaves a scalar a later pass reads cannot be fused with it */
-	int sc_reads[KC_MAX_SCALAR_USES], n_sc_reads;
-	int sc_writes[KC_MAX_SCALAR_USES], n_sc_writes;
+	int *sc_reads, n_sc_reads;
+	int *sc_writes, n_sc_writes;
 
 	int inexact;   /* this node's count is not exact (reason already reported) */
 	int collapsed; /* LOOP: a tile loop folded into its point loops (see count.c); counts as a block */

@@ -39,13 +39,18 @@ static struct kc_node *new_node(struct fctx *fc, enum kc_node_kind kind, CXCurso
 }
 
 /* A local floating-point scalar gets an id for the dataflow's reduction check. */
+/* Arrays that grow in the arena: 1 when one of n entries needs a larger array (its capacity is the next power
+ * of two of n, at least `least`). */
+static int full(int n, int least) { return n == 0 || (n >= least && (n & (n - 1)) == 0); }
+static int grown_cap(int n, int least) { return n ? 2 * n : least; }
+
 static void number_scalar(struct fctx *fc, struct var *v, CXCursor decl)
 {
 	struct kc_fn_ir *ir = fc->ir;
-	if (!v || ir->n_scalars >= 256)
+	if (!v)
 		return;
-	if (ir->n_scalars % 16 == 0) {
-		const char **grown = KC_NEW_N(fc->fe->a, const char *, ir->n_scalars + 16);
+	if (full(ir->n_scalars, 16)) {
+		const char **grown = KC_NEW_N(fc->fe->a, const char *, grown_cap(ir->n_scalars, 16));
 		if (ir->n_scalars)
 			memcpy(grown, ir->scalar_names, sizeof *grown * (size_t)ir->n_scalars);
 		ir->scalar_names = grown;
@@ -54,14 +59,29 @@ static void number_scalar(struct fctx *fc, struct var *v, CXCursor decl)
 	v->scalar = ir->n_scalars++;
 }
 
-static void scalar_use(struct kc_node *st, const struct var *v, int role)
+/* Add id to the set ids[0 .. *n - 1]. */
+static void add_id(struct kc_arena *a, int **ids, int *n, int id)
+{
+	for (int i = 0; i < *n; i++)
+		if ((*ids)[i] == id)
+			return;
+	if (full(*n, 4)) {
+		int *grown = KC_NEW_N(a, int, grown_cap(*n, 4));
+		if (*n)
+			memcpy(grown, *ids, sizeof *grown * (size_t)*n);
+		*ids = grown;
+	}
+	(*ids)[(*n)++] = id;
+}
+
+static void scalar_use(struct fctx *fc, struct kc_node *st, const struct var *v, int role)
 {
 	if (!v || v->kind != V_SCALAR || v->scalar < 0 || !st)
 		return;
-	if ((role & ROLE_READ) && st->n_sc_reads < KC_MAX_SCALAR_USES)
-		st->sc_reads[st->n_sc_reads++] = v->scalar;
-	if ((role & ROLE_WRITE) && st->n_sc_writes < KC_MAX_SCALAR_USES)
-		st->sc_writes[st->n_sc_writes++] = v->scalar;
+	if (role & ROLE_READ)
+		add_id(fc->fe->a, &st->sc_reads, &st->n_sc_reads, v->scalar);
+	if (role & ROLE_WRITE)
+		add_id(fc->fe->a, &st->sc_writes, &st->n_sc_writes, v->scalar);
 }
 /* ------------------------------------------------------------------------------------------------ */
 /* Accesses */
@@ -97,7 +117,8 @@ static struct var *field_buffer(struct fctx *fc, CXCursor member, struct var *ou
 	return out;
 }
 
-/* Resolve an lvalue expression to a buffer access: a[i], a[i][j], *(p + i), p[i] through an alias. */
+/* Resolve an lvalue expression to a buffer access: a[i], a[i][j], *(p + i), p[i] through an alias. 0, or -1
+ * (unsupported form), -2 (a scalar), -3 (no known buffer), -4 (more subscripts than KC_MAX_DIMS). */
 static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 {
 	struct kc_arena *a = fc->fe->a;
@@ -130,6 +151,8 @@ static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 			idx[n++] = l.c[1];
 			c = kc_cx_strip(l.c[0]);
 		}
+		if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr)
+			return -4; /* more subscripts than KC_MAX_DIMS */
 		if (n == 0)
 			return clang_getCursorKind(c) == CXCursor_DeclRefExpr || clang_getCursorKind(c) == CXCursor_MemberRefExpr ? -2 : -1;
 	}
@@ -200,12 +223,15 @@ static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int r
 	acc.loc = kc_cx_loc(fc->fe, c);
 	int rc = resolve_access(fc, c, &acc);
 	if (rc == -2)
-		scalar_use(st, kc_affine_var_of(fc, c), role);
+		scalar_use(fc, st, kc_affine_var_of(fc, c), role);
 	if (rc == -1)
 		kc_cx_warn(fc, c, KC_WARNING, "unsupported access expression%s: traffic not counted", "");
 	if (rc == -3)
 		kc_cx_warn(fc, c, KC_WARNING, "access through a pointer kcost cannot trace to a parameter, a local array or an "
 		     "allocation%s: its traffic is not counted", "");
+	if (rc == -4)
+		kc_cx_warn(fc, c, KC_WARNING, "access with more than " KC_TEXT(KC_MAX_DIMS) " subscripts%s: its traffic is not "
+		           "counted", "");
 	if (rc == 0) {
 		if (role & ROLE_READ) {
 			acc.is_write = 0;
@@ -216,7 +242,7 @@ static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int r
 			add_access(fc, st, &acc);
 		}
 		for (int d = 0; d < acc.ndims; d++)
-			if (!acc.index[d] && fc->loop_depth > 0) {
+			if (!acc.index[d] && fc->loop_depth > 0 && !fc->too_deep) {
 				kc_diag_add(fc->fe->a, &fc->fn->diags, acc.loc, KC_NOTE, fc->fn->name,
 				            "data-dependent index into '%s': its footprint is taken as the whole buffer",
 				            fc->fn->buffers[acc.buffer].name);
@@ -258,10 +284,19 @@ static void add_transcendental(struct fctx *fc, struct kc_node *st, const char *
 			st->cost.trans_count[i]++;
 			return;
 		}
-	if (st->cost.n_trans < 8) {
-		st->cost.trans_name[st->cost.n_trans] = kc_arena_strdup(fc->fe->a, name);
-		st->cost.trans_count[st->cost.n_trans++] = 1;
+	struct kc_stmt_cost *c = &st->cost;
+	if (full(c->n_trans, 4)) {
+		const char **names = KC_NEW_N(fc->fe->a, const char *, grown_cap(c->n_trans, 4));
+		long long *counts = KC_NEW_N(fc->fe->a, long long, grown_cap(c->n_trans, 4));
+		if (c->n_trans) {
+			memcpy(names, c->trans_name, sizeof *names * (size_t)c->n_trans);
+			memcpy(counts, c->trans_count, sizeof *counts * (size_t)c->n_trans);
+		}
+		c->trans_name = names;
+		c->trans_count = counts;
 	}
+	c->trans_name[c->n_trans] = kc_arena_strdup(fc->fe->a, name);
+	c->trans_count[c->n_trans++] = 1;
 }
 
 static int is_analyzed_call(struct fctx *fc, CXCursor call, struct tu_func **out);
@@ -368,7 +403,7 @@ static void collect_unop(struct fctx *fc, CXCursor c, struct kc_node *st)
 }
 
 /* Walk an expression, adding its FLOPs, comparisons, transcendental calls and accesses to st. */
-static void collect_expr(struct fctx *fc, CXCursor c, struct kc_node *st, int role)
+static void collect_expr_at(struct fctx *fc, CXCursor c, struct kc_node *st, int role)
 {
 	c = kc_cx_strip(c);
 	enum CXCursorKind kind = clang_getCursorKind(c);
@@ -380,7 +415,7 @@ static void collect_expr(struct fctx *fc, CXCursor c, struct kc_node *st, int ro
 	case CXCursor_UnaryOperator: collect_unop(fc, c, st); return;
 	case CXCursor_ArraySubscriptExpr: access_lvalue(fc, c, st, role ? role : ROLE_READ); return;
 	case CXCursor_CallExpr: collect_call(fc, c, st); return;
-	case CXCursor_DeclRefExpr: scalar_use(st, kc_affine_var_of(fc, c), ROLE_READ); return;
+	case CXCursor_DeclRefExpr: scalar_use(fc, st, kc_affine_var_of(fc, c), ROLE_READ); return;
 	case CXCursor_IntegerLiteral:
 	case CXCursor_FloatingLiteral:
 	case CXCursor_UnaryExpr: return;
@@ -403,6 +438,14 @@ static void collect_expr(struct fctx *fc, CXCursor c, struct kc_node *st, int ro
 	}
 }
 
+static void collect_expr(struct fctx *fc, CXCursor c, struct kc_node *st, int role)
+{
+	if (kc_cx_enter(fc, c) < 0)
+		return;
+	collect_expr_at(fc, c, st, role);
+	kc_cx_leave(fc);
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Calls to analyzed functions and library calls */
 
@@ -422,7 +465,13 @@ static int is_analyzed_call(struct fctx *fc, CXCursor call, struct tu_func **out
 /* Map the callee's pointer argument to a caller buffer (plain name, &a[0][0], a + off). */
 static int arg_buffer(struct fctx *fc, CXCursor arg)
 {
-	arg = kc_cx_strip(arg);
+	for (arg = kc_cx_strip(arg); clang_getCursorKind(arg) == CXCursor_BinaryOperator; arg = kc_cx_strip(arg)) {
+		struct child_list l; /* a + off: the buffer of a */
+		kc_cx_children(arg, &l);
+		if (l.n != 2)
+			return -1;
+		arg = l.c[0];
+	}
 	if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
 	    clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
 		struct kc_access acc;
@@ -431,11 +480,6 @@ static int arg_buffer(struct fctx *fc, CXCursor arg)
 		if (l.n == 1 && resolve_access(fc, l.c[0], &acc) == 0)
 			return acc.buffer;
 		return -1;
-	}
-	if (clang_getCursorKind(arg) == CXCursor_BinaryOperator) {
-		struct child_list l;
-		kc_cx_children(arg, &l);
-		return l.n == 2 ? arg_buffer(fc, l.c[0]) : -1;
 	}
 	struct var *v = kc_affine_var_of(fc, arg);
 	return v && (v->kind == V_BUFFER || v->kind == V_ALIAS) ? v->buffer : -1;
@@ -598,6 +642,11 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 		int id = kc_decl_buffer(fc, d, elem);
 		fc->fn->buffers[id].is_local_array = 1;
 		fc->dims[id].ndims = kc_decl_dims(fc, d, fc->dims[id].dim, KC_MAX_DIMS);
+		if (ndims > KC_MAX_DIMS) {
+			kc_cx_warn(fc, d, KC_WARNING, "'%s' has more than " KC_TEXT(KC_MAX_DIMS) " dimensions: its extent is "
+			           "unknown", fc->fn->buffers[id].name);
+			fc->dims[id].ndims = 0;
+		}
 		fc->fn->buffers[id].extent = kc_decl_product(fc, fc->dims[id].dim, fc->dims[id].ndims);
 		struct var *v = kc_affine_add_var(fc, d, V_BUFFER);
 		if (v)
@@ -616,10 +665,14 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 				struct kc_poly *bytes = NULL, *n2;
 				int nargs = clang_Cursor_getNumArguments(s);
 				if (nargs >= 1 && kc_affine_expr(fc, clang_Cursor_getArgument(s, (unsigned)nargs - 1), &bytes) == 0) {
+					int ok = 1;
 					if (!strcmp(callee, "calloc") && nargs == 2 &&
 					    kc_affine_expr(fc, clang_Cursor_getArgument(s, 0), &n2) == 0)
-						kc_poly_mul(fc->fe->a, bytes, n2, &bytes);
-					kc_poly_scale(fc->fe->a, bytes, (struct kc_rat){1, b->elem_size}, &b->extent);
+						ok = kc_poly_mul(fc->fe->a, bytes, n2, &bytes) == 0;
+					if (!ok || kc_poly_scale(fc->fe->a, bytes, (struct kc_rat){1, b->elem_size}, &b->extent) < 0) {
+						b->extent = NULL;
+						kc_cx_warn(fc, s, KC_WARNING, "the size of '%s' overflows: its extent is unknown", b->name);
+					}
 				}
 				fc->dims[id].dim[0] = b->extent;
 				struct var *v = kc_affine_add_var(fc, d, V_BUFFER);
@@ -647,7 +700,9 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 			    (v = kc_affine_add_var(fc, d, V_ALIAS))) {
 				v->buffer = b2->buffer;
 				struct kc_poly *base_off = b2->kind == V_ALIAS ? b2->offset : kc_poly_zero(fc->fe->a);
-				kc_poly_add(fc->fe->a, base_off, off, &v->offset);
+				if (kc_poly_add(fc->fe->a, base_off, off, &v->offset) < 0)
+					kc_cx_warn(fc, s, KC_WARNING, "the offset of '%s' overflows: its accesses' footprint is unknown",
+					           kc_cx_spelling(fc->fe->a, d));
 			}
 		} else if (clang_getCursorKind(s) == CXCursor_UnaryOperator || clang_getCursorKind(s) == CXCursor_ArraySubscriptExpr) {
 			CXCursor target = s;
@@ -682,7 +737,7 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 	if (!clang_Cursor_isNull(init)) {
 		struct kc_node *st = stmt_node(fc, d, parent);
 		collect_expr(fc, init, st, ROLE_READ);
-		scalar_use(st, v, ROLE_WRITE);
+		scalar_use(fc, st, v, ROLE_WRITE);
 		drop_if_empty(parent, st);
 	}
 }
@@ -722,6 +777,7 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	struct kc_poly *start;
 	struct var *v = kc_affine_loop_var(fc, &p, &start);
 	long long step = 0;
+	int bounds = -1;
 	if (v && kc_affine_loop_step(fc, p.inc, v, &step) == 0) {
 		loop->var = v->sym;
 		loop->step = step;
@@ -731,7 +787,7 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			loop->lower[loop->n_lower++] = start;
 		else
 			loop->upper[loop->n_upper++] = start;
-		if (!clang_Cursor_isNull(p.cond) && kc_affine_loop_cond(fc, p.cond, loop, step) == 0 &&
+		if (!clang_Cursor_isNull(p.cond) && (bounds = kc_affine_loop_cond(fc, p.cond, loop, step)) == 0 &&
 		    (step > 0 ? loop->n_upper : loop->n_lower) > 0) {
 			lower_body(fc, p.body, loop);
 			/* after the loop, v holds its exit value (used by a following remainder loop) */
@@ -756,8 +812,14 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			v->value = NULL;
 			return;
 		}
-		kc_cx_warn(fc, c, KC_WARNING, "loop bounds of '%s' are not affine functions of the sizes and outer loop variables: "
-		     "trip count unknown, the body is counted once (annotate the total with KCOST_TRIPS)", kc_cx_spelling(fc->fe->a, v->decl));
+		if (bounds == -2)
+			kc_cx_warn(fc, c, KC_WARNING, "loop condition of '%s' has more than " KC_TEXT(KC_MAX_BOUNDS) " lower or upper bounds: "
+			           "trip count unknown, the body is counted once (annotate the total with KCOST_TRIPS)",
+			           kc_cx_spelling(fc->fe->a, v->decl));
+		else
+			kc_cx_warn(fc, c, KC_WARNING, "loop bounds of '%s' are not affine functions of the sizes and outer loop variables: "
+			           "trip count unknown, the body is counted once (annotate the total with KCOST_TRIPS)",
+			           kc_cx_spelling(fc->fe->a, v->decl));
 	} else {
 		kc_cx_warn(fc, c, KC_WARNING, "unsupported loop form%s: trip count unknown", "");
 	}
@@ -784,7 +846,8 @@ static void lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	if (l.n < 2)
 		return;
 	struct kc_node *n = new_node(fc, KC_NODE_IF, c, parent);
-	if (kc_affine_guards(fc, l.c[0], n) < 0) {
+	int guards = kc_affine_guards(fc, l.c[0], n);
+	if (guards < 0) {
 		n->n_guards = 0;
 		struct kc_node *st = stmt_node(fc, l.c[0], parent);
 		collect_expr(fc, l.c[0], st, ROLE_READ);
@@ -797,7 +860,10 @@ static void lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		lower_stmt(fc, l.c[2], n->orelse);
 	}
 	if (n->inexact && (n->first || (n->orelse && n->orelse->first))) {
-		if (fc->loop_depth > 0)
+		if (guards == -2)
+			kc_cx_warn(fc, l.c[0], KC_WARNING, "condition of more than " KC_TEXT(KC_MAX_BOUNDS) " comparisons%s: its branch is "
+			           "counted as always taken", "");
+		else if (fc->loop_depth > 0)
 			kc_cx_warn(fc, l.c[0], KC_WARNING, "data-dependent condition%s: its branch is counted as always taken", "");
 		else
 			kc_cx_warn(fc, l.c[0], KC_WARNING, "data-dependent condition%s outside loops: its branch is counted as taken", "");
@@ -806,7 +872,7 @@ static void lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	}
 }
 
-static void lower_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
+static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 {
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_CompoundStmt: lower_children(fc, c, parent); return;
@@ -866,6 +932,14 @@ static void lower_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		return;
 	}
 }
+
+static void lower_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
+{
+	if (kc_cx_enter(fc, c) < 0)
+		return;
+	lower_stmt_at(fc, c, parent);
+	kc_cx_leave(fc);
+}
 /* Room for the model's nests, at most one per top-level statement: kc_count_function fills them. */
 static void reserve_nests(struct fctx *fc)
 {
@@ -884,6 +958,8 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	fe->spare = NULL;
 	if (!fc) {
 		tf->state = FN_DONE;
+		kc_diag_add(fe->a, &fe->an->diags, kc_cx_loc(fe, tf->cursor), KC_ERROR, tf->name,
+		            "out of memory: '%s' is not analyzed", tf->name);
 		return NULL;
 	}
 	memset(fc, 0, offsetof(struct fctx, vars));
@@ -902,6 +978,8 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	fc->ir->body = new_node(fc, KC_NODE_BLOCK, tf->cursor, NULL);
 	if (l.n && clang_getCursorKind(l.c[l.n - 1]) == CXCursor_CompoundStmt)
 		lower_stmt(fc, l.c[l.n - 1], fc->ir->body);
+	if (fc->too_deep)
+		fc->ir->body->first = fc->ir->body->last = NULL; /* a part of the body would be a wrong count */
 	reserve_nests(fc);
 	fc->ir->dims = fc->dims;
 	tf->ir = fc->ir;
