@@ -4,6 +4,7 @@
 
 #include "affine.h"
 #include "annotate.h"
+#include "check.h"
 #include "clang_util.h"
 #include "decls.h"
 #include "fe_int.h"
@@ -45,6 +46,7 @@ int kc_decl_buffer(struct fctx *fc, CXCursor decl, CXType elem)
 /* Size expressions written in a declarator (VLA and constant dimensions), outermost first. */
 int kc_decl_dims(struct fctx *fc, CXCursor decl, struct kc_poly **dims, int cap)
 {
+	KC_ASSERT(cap <= KC_MAX_DIMS);
 	struct child_list l;
 	kc_cx_children(decl, &l);
 	int n = 0;

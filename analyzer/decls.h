@@ -10,7 +10,7 @@
 int kc_decl_buffer(struct fctx *fc, CXCursor decl, CXType elem);
 
 /* The size expressions written in decl's declarator (VLA and constant dimensions), outermost first, at most
- * cap of them, into dims[] (NULL entries: not affine). Returns their number. */
+ * cap (at most KC_MAX_DIMS) of them, into dims[] (NULL entries: not affine). Returns their number. */
 int kc_decl_dims(struct fctx *fc, CXCursor decl, struct kc_poly **dims, int cap);
 
 /* The product of n dimensions, or NULL if one is unknown (NULL) or the product overflows. */

@@ -113,15 +113,48 @@ static void bounds_and_helper_arguments(void **state)
 	assert_false(exact(five));
 	cJSON *d = cJSON_GetArrayItem(at(five, "diagnostics"), 0);
 	assert_string_equal(text(d, "severity"), "warning");
-	assert_int_equal(at(d, "line")->valueint, 6);
+	assert_int_equal(at(d, "line")->valueint, 7);
 	assert_int_equal(at(d, "col")->valueint, 2);
 	assert_non_null(strstr(text(d, "message"), "loop condition of 'i' has more than 4 lower or upper bounds"));
-	assert_non_null(strstr(err, "limits_misc.c:6:2: warning: loop condition of 'i' has more than 4 lower or upper "
+	assert_non_null(strstr(err, "limits_misc.c:7:2: warning: loop condition of 'i' has more than 4 lower or upper "
 	                            "bounds: trip count unknown"));
 	assert_string_equal(text(helper, "bytes.min.expr"), "8*n");
 	assert_int_equal(cJSON_GetArraySize(at(helper, "diagnostics")), 0);
 	assert_true(exact(helper));
 	free(err);
+	cJSON_Delete(rep);
+}
+
+/* The message of a function's diagnostic i, after checking its severity and line:col. */
+static const char *diag(cJSON *f, int i, const char *severity, int line, int col)
+{
+	cJSON *d = cJSON_GetArrayItem(at(f, "diagnostics"), i);
+	assert_non_null(d);
+	assert_string_equal(text(d, "severity"), severity);
+	assert_int_equal(at(d, "line")->valueint, line);
+	assert_int_equal(at(d, "col")->valueint, col);
+	return text(d, "message");
+}
+
+/* nine dimensions, an index helper that calls itself, 600 local scalars */
+static void dimensions_recursion_and_variables(void **state)
+{
+	(void)state;
+	cJSON *rep = analyze("limits_misc2", "tests/fixtures/limits_misc.c", "--quiet", NULL);
+	cJSON *dims = function(rep, "nine_dims"), *rec = function(rep, "recursive_index"), *many = function(rep, "many_locals");
+	assert_false(exact(dims));
+	assert_string_equal(diag(dims, 0, "warning", 18, 29), "'a' has more than 8 dimensions: its extent is unknown");
+	assert_string_equal(diag(dims, 1, "warning", 21, 3), "access with more than 8 subscripts: its traffic is not counted");
+	assert_false(exact(rec));
+	assert_int_equal(cJSON_GetArraySize(at(rec, "diagnostics")), 1);
+	assert_string_equal(diag(rec, 0, "error", 25, 44),
+	                    "statements and expressions nested more than 1000 levels deep: the function is not analyzed");
+	assert_string_equal(text(rec, "flops.expr"), "0");
+	assert_string_equal(text(many, "flops.expr"), "3*n");
+	assert_true(exact(many));
+	cJSON *nf = at(many, "dataflow.not_fusable");
+	assert_int_equal(cJSON_GetArraySize(nf), 1);
+	assert_string_equal(text(cJSON_GetArrayItem(nf, 0), "kind"), "reduction");
 	cJSON_Delete(rep);
 }
 
@@ -170,6 +203,7 @@ int main(void)
 		cmocka_unit_test(every_math_function_is_counted),
 		cmocka_unit_test(late_read_of_a_reduction_blocks_fusion),
 		cmocka_unit_test(bounds_and_helper_arguments),
+		cmocka_unit_test(dimensions_recursion_and_variables),
 		cmocka_unit_test(too_deep_a_function_is_an_error_of_its_own),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
