@@ -90,6 +90,7 @@ void kc_cx_index_main_file(struct fe *fe, CXTranslationUnit tu)
 	/* the text clang parsed is the file's (the same bytes, or libclang is asked) */
 	fe->main_src = text && src && src->text && src->len == size && src->n_lines ? src : NULL;
 }
+
 struct kc_loc kc_cx_location(struct fe *fe, CXSourceLocation l)
 {
 	CXFile file;

@@ -38,12 +38,12 @@ static struct kc_node *new_node(struct fctx *fc, enum kc_node_kind kind, CXCurso
 	return n;
 }
 
-/* A local floating-point scalar gets an id for the dataflow's reduction check. */
 /* Arrays that grow in the arena: 1 when one of n entries needs a larger array (its capacity is the next power
  * of two of n, at least `least`). */
 static int full(int n, int least) { return n == 0 || (n >= least && (n & (n - 1)) == 0); }
 static int grown_cap(int n, int least) { return n ? 2 * n : least; }
 
+/* A local floating-point scalar gets an id for the dataflow's reduction check. */
 static void number_scalar(struct fctx *fc, struct var *v, CXCursor decl)
 {
 	struct kc_fn_ir *ir = fc->ir;
@@ -83,6 +83,7 @@ static void scalar_use(struct fctx *fc, struct kc_node *st, const struct var *v,
 	if (role & ROLE_WRITE)
 		add_id(fc->fe->a, &st->sc_writes, &st->n_sc_writes, v->scalar);
 }
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Accesses */
 
@@ -759,6 +760,7 @@ static void collect_init(struct fctx *fc, CXCursor init, struct kc_node *st)
 				collect_expr(fc, l.c[k], st, ROLE_READ);
 	}
 }
+
 static void lower_body(struct fctx *fc, CXCursor body, struct kc_node *parent)
 {
 	if (clang_Cursor_isNull(body))
@@ -839,6 +841,7 @@ static void lower_children(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	for (int i = 0; i < l.n; i++)
 		lower_stmt(fc, l.c[i], parent);
 }
+
 static void lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent)
 {
 	struct child_list l;
@@ -940,6 +943,7 @@ static void lower_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	lower_stmt_at(fc, c, parent);
 	kc_cx_leave(fc);
 }
+
 /* Room for the model's nests, at most one per top-level statement: kc_count_function fills them. */
 static void reserve_nests(struct fctx *fc)
 {
