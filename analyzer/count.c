@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "frontend.h"
+#include "count.h"
 
 /* Constraints per piece: a piece is copied by value at every step, so its constraints stay a fixed array;
  * a domain needing more (a loop nest about twelve deep, or guards on top) is reported, not truncated. */
@@ -130,43 +130,6 @@ static int trans_slot(struct counter *k, const char *name, struct kc_loc loc)
 	}
 	ir->trans_names[ir->n_trans_names] = name;
 	return KC_VEC_TRANS + ir->n_trans_names++;
-}
-
-/* ------------------------------------------------------------------------------------------------ */
-/* Symbols */
-
-int kc_sym_floor(struct kc_arena *keep, struct kc_function *f, const struct kc_poly *p, long long div)
-{
-	for (int i = 0; i < f->syms.n; i++)
-		if (f->syms.syms[i].floor_of && f->syms.syms[i].floor_div == div && kc_poly_equal(f->syms.syms[i].floor_of, p))
-			return i;
-	if (f->syms.n >= KC_POLY_MAX_SYMS)
-		return -1;
-	int s = f->syms.n++;
-	struct kc_sym *sym = &f->syms.syms[s];
-	struct kc_buf b = KC_BUF_INIT;
-	kc_buf_puts(&b, "floor(");
-	int paren = kc_poly_nterms(p) > 1;
-	if (paren)
-		kc_buf_putc(&b, '(');
-	kc_poly_format(p, f->syms.names, &b);
-	kc_buf_printf(&b, "%s/%lld)", paren ? ")" : "", div);
-	sym->name = kc_arena_strdup(keep, kc_buf_str(&b));
-	kc_buf_release(&b);
-	f->syms.names[s] = sym->name;
-	sym->floor_of = kc_poly_copy(keep, p);
-	sym->floor_div = div;
-	/* its benchmark value, when the sizes it depends on have one */
-	long long v;
-	const char *why;
-	if (kc_function_eval(f, p, &v, &why) == 0) {
-		long long q = v / div;
-		if ((v % div != 0) && ((v < 0) != (div < 0)))
-			q--;
-		sym->has_value = 1;
-		sym->value = q;
-	}
-	return s;
 }
 
 /* 1 if p contains no loop variable: only sizes and derived symbols. */

@@ -15,7 +15,9 @@
  * call's arguments and its loop variables by the caller's placeholders. */
 #include <string.h>
 
-#include "frontend.h"
+#include "count.h"
+#include "dataflow.h"
+#include "footprint.h"
 
 /* Loops of a pass's space compared position by position: each takes a placeholder symbol from the
  * function's table (KC_POLY_MAX_SYMS), so the prefix stays short; loops below it are the pass's inner

@@ -14,7 +14,8 @@
  *              temporaries and KCOST_SCRATCH parameters are intermediates and cost nothing). */
 #include <string.h>
 
-#include "frontend.h"
+#include "count.h"
+#include "footprint.h"
 
 struct fp {
 	struct kc_arena *a;    /* hulls and sums on the way (scratch in kc_footprint_function) */

@@ -4,7 +4,57 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend.h"
+#include "ir.h"
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Symbols */
+
+int kc_sym_named(struct kc_function *f, const char *name)
+{
+	for (int i = 0; i < f->syms.n; i++)
+		if (!f->syms.syms[i].floor_of && strcmp(f->syms.syms[i].name, name) == 0)
+			return i;
+	if (f->syms.n >= KC_POLY_MAX_SYMS)
+		return -1;
+	int s = f->syms.n++;
+	f->syms.syms[s].name = name;
+	f->syms.names[s] = name;
+	return s;
+}
+
+int kc_sym_floor(struct kc_arena *keep, struct kc_function *f, const struct kc_poly *p, long long div)
+{
+	for (int i = 0; i < f->syms.n; i++)
+		if (f->syms.syms[i].floor_of && f->syms.syms[i].floor_div == div && kc_poly_equal(f->syms.syms[i].floor_of, p))
+			return i;
+	if (f->syms.n >= KC_POLY_MAX_SYMS)
+		return -1;
+	int s = f->syms.n++;
+	struct kc_sym *sym = &f->syms.syms[s];
+	struct kc_buf b = KC_BUF_INIT;
+	kc_buf_puts(&b, "floor(");
+	int paren = kc_poly_nterms(p) > 1;
+	if (paren)
+		kc_buf_putc(&b, '(');
+	kc_poly_format(p, f->syms.names, &b);
+	kc_buf_printf(&b, "%s/%lld)", paren ? ")" : "", div);
+	sym->name = kc_arena_strdup(keep, kc_buf_str(&b));
+	kc_buf_release(&b);
+	f->syms.names[s] = sym->name;
+	sym->floor_of = kc_poly_copy(keep, p);
+	sym->floor_div = div;
+	/* its benchmark value, when the sizes it depends on have one */
+	long long v;
+	const char *why;
+	if (kc_function_eval(f, p, &v, &why) == 0) {
+		long long q = v / div;
+		if ((v % div != 0) && ((v < 0) != (div < 0)))
+			q--;
+		sym->has_value = 1;
+		sym->value = q;
+	}
+	return s;
+}
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Functions, symbols, buffers, scalars */
@@ -40,14 +90,17 @@ int kc_ir_loop_sym(struct kc_fn_ir *ir, const char *name)
 }
 
 /* Arrays that grow by doubling keep no capacity: it is the next power of two from 16 on. */
-static int needs_growth(int n)
+/* Arrays that only grow, in the arena: an array of n entries has room for the next power of two of n, at
+ * least `least`; needs_growth says when one more entry needs a larger one, grown makes it (the old storage
+ * stays in the arena). */
+static int needs_growth(int n, int least)
 {
-	return n == 0 || (n >= 16 && (n & (n - 1)) == 0);
+	return n == 0 || (n >= least && (n & (n - 1)) == 0);
 }
 
-static void *grown(struct kc_arena *a, const void *old, int n, size_t size)
+static void *grown(struct kc_arena *a, const void *old, int n, size_t size, int least)
 {
-	void *p = kc_arena_alloc(a, size * (size_t)(n ? 2 * n : 16));
+	void *p = kc_arena_alloc(a, size * (size_t)(n ? 2 * n : least));
 	if (n)
 		memcpy(p, old, size * (size_t)n);
 	return p;
@@ -57,9 +110,9 @@ int kc_ir_buffer_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name, 
                      int is_param, int ndims, struct kc_poly *const *dims)
 {
 	struct kc_function *fn = ir->fn;
-	if (needs_growth(fn->n_buffers)) {
-		fn->buffers = grown(a, fn->buffers, fn->n_buffers, sizeof *fn->buffers);
-		ir->dims = grown(a, ir->dims, fn->n_buffers, sizeof *ir->dims);
+	if (needs_growth(fn->n_buffers, 16)) {
+		fn->buffers = grown(a, fn->buffers, fn->n_buffers, sizeof *fn->buffers, 16);
+		ir->dims = grown(a, ir->dims, fn->n_buffers, sizeof *ir->dims, 16);
 	}
 	int id = fn->n_buffers++;
 	struct kc_buffer *b = &fn->buffers[id];
@@ -82,8 +135,8 @@ int kc_ir_buffer_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name, 
 
 int kc_ir_scalar_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name)
 {
-	if (needs_growth(ir->n_scalars))
-		ir->scalar_names = grown(a, ir->scalar_names, ir->n_scalars, sizeof *ir->scalar_names);
+	if (needs_growth(ir->n_scalars, 16))
+		ir->scalar_names = grown(a, ir->scalar_names, ir->n_scalars, sizeof *ir->scalar_names, 16);
 	ir->scalar_names[ir->n_scalars] = name;
 	return ir->n_scalars++;
 }
@@ -168,28 +221,31 @@ void kc_ir_access_add(struct kc_arena *a, struct kc_node *st, const struct kc_ac
 	st->accesses[st->n_accesses++] = *acc;
 }
 
-int kc_ir_trans_add(struct kc_node *st, const char *name, long long count)
+void kc_ir_trans_add(struct kc_arena *a, struct kc_node *st, const char *name, long long count)
 {
 	struct kc_stmt_cost *c = &st->cost;
 	for (int i = 0; i < c->n_trans; i++)
 		if (!strcmp(c->trans_name[i], name)) {
 			c->trans_count[i] += count;
-			return 0;
+			return;
 		}
-	if (c->n_trans >= (int)(sizeof c->trans_name / sizeof c->trans_name[0]))
-		return -1;
+	if (needs_growth(c->n_trans, 4)) {
+		c->trans_name = grown(a, c->trans_name, c->n_trans, sizeof *c->trans_name, 4);
+		c->trans_count = grown(a, c->trans_count, c->n_trans, sizeof *c->trans_count, 4);
+	}
 	c->trans_name[c->n_trans] = name;
 	c->trans_count[c->n_trans++] = count;
-	return 0;
 }
 
-int kc_ir_scalar_use(struct kc_node *st, int id, int is_write)
+void kc_ir_scalar_use(struct kc_arena *a, struct kc_node *st, int id, int is_write)
 {
-	int *ids = is_write ? st->sc_writes : st->sc_reads, *n = is_write ? &st->n_sc_writes : &st->n_sc_reads;
-	if (*n >= KC_MAX_SCALAR_USES)
-		return -1;
-	ids[(*n)++] = id;
-	return 0;
+	int **ids = is_write ? &st->sc_writes : &st->sc_reads, *n = is_write ? &st->n_sc_writes : &st->n_sc_reads;
+	for (int i = 0; i < *n; i++)
+		if ((*ids)[i] == id)
+			return;
+	if (needs_growth(*n, 4))
+		*ids = grown(a, *ids, *n, sizeof **ids, 4);
+	(*ids)[(*n)++] = id;
 }
 
 void kc_ir_reserve_nests(struct kc_arena *a, struct kc_fn_ir *ir)

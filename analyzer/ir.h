@@ -1,6 +1,7 @@
 /* ir.h — the kernel IR inside the analyzer: loop trees with affine bounds, statements with their
- * per-execution costs and accesses. Plain data built by the libclang front end (frontend.c) and read by
- * the counting (count.c) and footprint (footprint.c) passes. Never exposed outside analyzer/. */
+ * per-execution costs and accesses. Plain data built by the libclang front end (lower.c, with the
+ * constructors of ir.c) or by hand (tests/unit/test_ir.c), and read by counting (count.c), footprints
+ * (footprint.c) and dataflow (dataflow.c). Never exposed outside analyzer/. */
 #ifndef KC_IR_H
 #define KC_IR_H
 
@@ -8,7 +9,6 @@
 
 #define KC_MAX_DIMS 8
 #define KC_MAX_BOUNDS 4
-#define KC_MAX_SCALAR_USES 16
 
 enum kc_node_kind { KC_NODE_BLOCK, KC_NODE_LOOP, KC_NODE_IF, KC_NODE_STMT };
 
@@ -26,8 +26,8 @@ struct kc_access {
 struct kc_stmt_cost {
 	long long ops[KC_OP_N][KC_PREC_N];
 	long long cmp;
-	const char *trans_name[8];
-	long long trans_count[8];
+	const char **trans_name; /* [n_trans] the transcendental functions called, each once, and their counts */
+	long long *trans_count;
 	int n_trans;
 };
 
@@ -75,10 +75,10 @@ struct kc_node {
 	struct kc_cost lib_cost;   /* its cost in the caller's symbols */
 	struct kc_traffic lib_min; /* its min traffic */
 
-	/* STMT: local scalars read and written (ids into kc_fn_ir.scalar_names), for the dataflow's
+	/* STMT: local scalars read and written (ids into kc_fn_ir.scalar_names, each once), for the dataflow's
 	 * reduction check: a pass that leaves a scalar a later pass reads cannot be fused with it */
-	int sc_reads[KC_MAX_SCALAR_USES], n_sc_reads;
-	int sc_writes[KC_MAX_SCALAR_USES], n_sc_writes;
+	int *sc_reads, n_sc_reads;
+	int *sc_writes, n_sc_writes;
 
 	int inexact;   /* this node's count is not exact (reason already reported) */
 	int collapsed; /* LOOP: a tile loop folded into its point loops (see count.c); counts as a block */
@@ -140,6 +140,12 @@ struct kc_fn_ir {
  * add to a fixed per-node capacity (KC_MAX_BOUNDS, the 8 transcendental names of a kc_stmt_cost,
  * KC_MAX_SCALAR_USES) return -1 when it is full and change nothing: the caller reports it. */
 
+/* Add a derived symbol floor(p / div) to f's symbol table (reusing an equal one); -1 if the table is full. The
+ * symbol's name and a copy of p go into `keep`, an arena that lives as long as f. */
+int kc_sym_floor(struct kc_arena *keep, struct kc_function *f, const struct kc_poly *p, long long div);
+/* Add a symbol named `name` (reusing an existing one of that name); -1 if the table is full. */
+int kc_sym_named(struct kc_function *f, const char *name);
+
 /* A function named `name` at loc with an empty body block: exact until a pass says otherwise, no
  * symbols, buffers, scalars or nests yet. */
 struct kc_fn_ir *kc_ir_function_new(struct kc_arena *a, const char *name, struct kc_loc loc);
@@ -176,10 +182,10 @@ struct kc_node *kc_ir_else(struct kc_arena *a, struct kc_node *n, struct kc_loc 
  * one the statement already has (same buffer, direction and affine indices) is not added: repeated
  * identical accesses in one statement count once, the naive model's rule. */
 void kc_ir_access_add(struct kc_arena *a, struct kc_node *st, const struct kc_access *acc);
-/* `count` more calls of the transcendental `name` (not copied) per execution of st. */
-int kc_ir_trans_add(struct kc_node *st, const char *name, long long count);
-/* st reads (is_write == 0) or writes the local scalar `id`. */
-int kc_ir_scalar_use(struct kc_node *st, int id, int is_write);
+/* `count` more calls of the transcendental `name` (not copied) per execution of st; the names grow in a. */
+void kc_ir_trans_add(struct kc_arena *a, struct kc_node *st, const char *name, long long count);
+/* st reads (is_write == 0) or writes the local scalar `id`: a set, growing in a. */
+void kc_ir_scalar_use(struct kc_arena *a, struct kc_node *st, int id, int is_write);
 
 /* Room for the model's nests, at most one per top-level statement of the body (kc_count_function fills
  * them): call once the body is complete, before the passes. */

@@ -1,0 +1,574 @@
+/* affine.c — the front end's variable table, and integer expressions, loop headers and guards turned into
+ * polynomials in size symbols and loop variables. */
+#include <string.h>
+
+#include "affine.h"
+#include "clang_util.h"
+#include "fe_int.h"
+#include "ir.h"
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Symbols and variables */
+
+/* same_decl over the variables, with each variable's kind and location looked up once (in add_var) and
+ * the declaration's only when a kind matches: references are resolved for every operand of a body. */
+static struct var *var_at(struct fctx *fc, int i)
+{
+	return i < KC_VAR_CHUNK ? &fc->vars[i] : &fc->more[i / KC_VAR_CHUNK - 1][i % KC_VAR_CHUNK];
+}
+
+static struct var *find_var(struct fctx *fc, CXCursor decl)
+{
+	enum CXCursorKind kind = clang_getCursorKind(decl);
+	CXSourceLocation loc;
+	int have_loc = 0;
+	for (int i = fc->n_vars - 1; i >= 0; i--) {
+		struct var *v = var_at(fc, i);
+		if (clang_equalCursors(v->decl, decl))
+			return v;
+		if (v->decl_kind != kind)
+			continue;
+		if (!have_loc) {
+			loc = clang_getCursorLocation(decl);
+			have_loc = 1;
+		}
+		if (clang_equalLocations(v->decl_loc, loc))
+			return v;
+	}
+	return NULL;
+}
+
+struct var *kc_affine_add_var(struct fctx *fc, CXCursor decl, enum var_kind kind)
+{
+	struct var *v = find_var(fc, decl);
+	if (!v) {
+		int chunk = fc->n_vars / KC_VAR_CHUNK - 1;
+		if (chunk >= fc->n_more) { /* the chunks in use are full (a variable table never drops entries) */
+			struct var **grown = KC_NEW_N(fc->fe->a, struct var *, fc->n_more + 1);
+			if (fc->n_more)
+				memcpy(grown, fc->more, sizeof *grown * (size_t)fc->n_more);
+			grown[fc->n_more++] = KC_NEW_N(fc->fe->a, struct var, KC_VAR_CHUNK);
+			fc->more = grown;
+		}
+		v = var_at(fc, fc->n_vars++);
+	}
+	memset(v, 0, sizeof *v);
+	v->decl = decl;
+	v->decl_kind = clang_getCursorKind(decl);
+	v->decl_loc = clang_getCursorLocation(decl);
+	v->kind = kind;
+	v->sym = -1;
+	v->buffer = -1;
+	v->scalar = -1;
+	return v;
+}
+
+
+struct var *kc_affine_var_of(struct fctx *fc, CXCursor c)
+{
+	c = kc_cx_strip(c);
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return NULL;
+	return find_var(fc, clang_getCursorReferenced(c));
+}
+
+/* A cheap necessary condition for is_constant (clang_Cursor_Evaluate is costly and most expressions of a
+ * kernel read a variable): no array access, and no reference to a variable of the function. */
+static int may_be_constant(struct fctx *fc, CXCursor c)
+{
+	c = kc_cx_strip(c);
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_FloatingLiteral:
+	case CXCursor_UnaryExpr: return 1;
+	case CXCursor_DeclRefExpr: return !find_var(fc, clang_getCursorReferenced(c));
+	case CXCursor_ArraySubscriptExpr:
+	case CXCursor_CompoundAssignOperator: return 0;
+	case CXCursor_BinaryOperator:
+	case CXCursor_UnaryOperator:
+	case CXCursor_CallExpr:
+	case CXCursor_ConditionalOperator: {
+		struct child_list l;
+		kc_cx_children(c, &l);
+		for (int i = 0; i < l.n; i++)
+			if (clang_isExpression(clang_getCursorKind(l.c[i])) && !kc_affine_may_be_constant(fc, l.c[i]))
+				return 0;
+		return 1;
+	}
+	default: return 1;
+	}
+}
+
+int kc_affine_may_be_constant(struct fctx *fc, CXCursor c)
+{
+	if (kc_cx_enter(fc, c) < 0)
+		return 0;
+	int rc = may_be_constant(fc, c);
+	kc_cx_leave(fc);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Integer expressions -> polynomials */
+
+/* A call to a function of this file whose body is `return EXPR;`: bind its parameters to the argument
+ * values and convert EXPR (index helpers such as idx(i, j, n) or min_int(a, b) in bounds). */
+static CXCursor single_return_body(CXCursor call, CXCursor *fn_out)
+{
+	CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(call));
+	*fn_out = fn;
+	if (clang_Cursor_isNull(fn) || clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+		return clang_getNullCursor();
+	struct child_list l;
+	kc_cx_children(fn, &l);
+	if (!l.n || clang_getCursorKind(l.c[l.n - 1]) != CXCursor_CompoundStmt)
+		return clang_getNullCursor();
+	struct child_list body;
+	kc_cx_children(l.c[l.n - 1], &body);
+	if (body.n != 1 || clang_getCursorKind(body.c[0]) != CXCursor_ReturnStmt)
+		return clang_getNullCursor();
+	struct child_list ret;
+	kc_cx_children(body.c[0], &ret);
+	return ret.n == 1 ? ret.c[0] : clang_getNullCursor();
+}
+
+/* Bind a helper's parameters to the argument values; returns the number of bindings pushed or -1. */
+static int bind_args(struct fctx *fc, CXCursor call, CXCursor fn)
+{
+	int nargs = clang_Cursor_getNumArguments(call);
+	if (nargs != clang_Cursor_getNumArguments(fn))
+		return -1;
+	struct kc_poly *in_place[16];
+	struct kc_poly **vals = nargs > 16 ? KC_NEW_N(fc->fe->a, struct kc_poly *, nargs) : in_place;
+	for (int i = 0; i < nargs; i++)
+		if (kc_affine_expr(fc, clang_Cursor_getArgument(call, (unsigned)i), &vals[i]) < 0)
+			return -1;
+	for (int i = 0; i < nargs; i++) {
+		struct var *v = kc_affine_add_var(fc, clang_Cursor_getArgument(fn, (unsigned)i), V_INT);
+		if (!v)
+			return -1;
+		v->value = vals[i];
+	}
+	return nargs;
+}
+
+static int call_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
+{
+	CXCursor fn;
+	CXCursor ret = single_return_body(c, &fn);
+	if (clang_Cursor_isNull(ret))
+		return -1;
+	int saved = fc->n_vars;
+	int rc = bind_args(fc, c, fn) < 0 ? -1 : kc_affine_expr(fc, ret, out);
+	fc->n_vars = saved;
+	return rc;
+}
+
+static int binop_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
+{
+	struct child_list l;
+	kc_cx_children(c, &l);
+	struct kc_poly *x, *y;
+	if (l.n != 2 || kc_affine_expr(fc, l.c[0], &x) < 0 || kc_affine_expr(fc, l.c[1], &y) < 0)
+		return -1;
+	struct kc_arena *a = fc->fe->a;
+	struct kc_rat k;
+	switch (clang_getCursorBinaryOperatorKind(c)) {
+	case CXBinaryOperator_Add: return kc_poly_add(a, x, y, out);
+	case CXBinaryOperator_Sub: return kc_poly_sub(a, x, y, out);
+	case CXBinaryOperator_Mul: return kc_poly_mul(a, x, y, out);
+	case CXBinaryOperator_Shl:
+		if (!kc_poly_is_const(y, &k) || k.den != 1 || k.num < 0 || k.num > 62)
+			return -1;
+		return kc_poly_scale(a, x, kc_rat_int(1LL << (int)k.num), out);
+	case CXBinaryOperator_Div: {
+		/* integer division is exact only when every coefficient is divisible by the constant */
+		struct kc_rat inv;
+		struct kc_poly *q;
+		if (!kc_poly_is_const(y, &k) || k.num == 0 || k.den != 1 || kc_rat_div(kc_rat_int(1), k, &inv) < 0 ||
+		    kc_poly_scale(a, x, inv, &q) < 0)
+			return -1;
+		for (int t = 0; t < kc_poly_nterms(q); t++)
+			if (kc_poly_term_coef(q, t).den != 1)
+				return -1;
+		*out = q;
+		return 0;
+	}
+	default: return -1;
+	}
+}
+
+/* Convert an integer expression to a polynomial in size symbols and loop variables; -1 when it is not one
+ * (data-dependent, floating, or an unsupported operator). */
+static int expr_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
+{
+	struct kc_arena *a = fc->fe->a;
+	long long v;
+	c = kc_cx_strip(c);
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_UnaryExpr: /* sizeof */
+		if (!kc_cx_eval_int(c, &v))
+			return -1;
+		*out = kc_poly_const(a, v, 1);
+		return 0;
+	case CXCursor_DeclRefExpr: {
+		struct var *var = kc_affine_var_of(fc, c);
+		if (var && (var->kind == V_SIZE || var->kind == V_LOOP) && var->sym >= 0) {
+			*out = kc_poly_sym(a, var->sym);
+			return 0;
+		}
+		if (var && var->kind == V_INT && var->value) {
+			*out = var->value;
+			return 0;
+		}
+		if (!var && kc_cx_eval_int(c, &v)) { /* enumerators, constants */
+			*out = kc_poly_const(a, v, 1);
+			return 0;
+		}
+		return -1;
+	}
+	case CXCursor_BinaryOperator: return binop_poly(fc, c, out);
+	case CXCursor_UnaryOperator: {
+		struct child_list l;
+		kc_cx_children(c, &l);
+		struct kc_poly *x;
+		if (l.n != 1 || kc_affine_expr(fc, l.c[0], &x) < 0)
+			return -1;
+		enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(c);
+		if (k == CXUnaryOperator_Plus) {
+			*out = x;
+			return 0;
+		}
+		return k == CXUnaryOperator_Minus ? kc_poly_neg(a, x, out) : -1;
+	}
+	case CXCursor_CallExpr: return call_poly(fc, c, out);
+	default:
+		if (kc_cx_is_integer_type(clang_getCursorType(c)) && kc_cx_eval_int(c, &v)) {
+			*out = kc_poly_const(a, v, 1);
+			return 0;
+		}
+		return -1;
+	}
+}
+
+int kc_affine_expr(struct fctx *fc, CXCursor c, struct kc_poly **out)
+{
+	if (kc_cx_enter(fc, c) < 0)
+		return -1;
+	int rc = expr_poly(fc, c, out);
+	kc_cx_leave(fc);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* min()/max() bounds: `a < b ? a : b`, and helpers whose body returns such a conditional. */
+
+enum { BOUND_MIN = 1, BOUND_MAX = 2 };
+
+/* Collect the operands of a min (want == BOUND_MIN) or max expression into out[]; a plain expression is
+ * a one-operand min/max. Returns the operand count or -1. */
+static int minmax_operands(struct fctx *fc, CXCursor c, int want, struct kc_poly **out, int cap);
+
+static int conditional_minmax(struct fctx *fc, CXCursor c, int want, struct kc_poly **out, int cap)
+{
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if (l.n != 3)
+		return -1;
+	CXCursor cond = kc_cx_strip(l.c[0]);
+	if (clang_getCursorKind(cond) != CXCursor_BinaryOperator)
+		return -1;
+	struct child_list cl;
+	kc_cx_children(cond, &cl);
+	struct kc_poly *p, *q, *x, *y, *d1, *d2;
+	if (cl.n != 2 || kc_affine_expr(fc, cl.c[0], &p) < 0 || kc_affine_expr(fc, cl.c[1], &q) < 0 ||
+	    kc_affine_expr(fc, l.c[1], &x) < 0 || kc_affine_expr(fc, l.c[2], &y) < 0)
+		return -1;
+	enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(cond);
+	int less = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE;
+	int greater = k == CXBinaryOperator_GT || k == CXBinaryOperator_GE;
+	if (!less && !greater)
+		return -1;
+	/* p < q ? p : q is min(p, q); p < q ? q : p is max(p, q) */
+	if (kc_poly_sub(fc->fe->a, p, x, &d1) < 0 || kc_poly_sub(fc->fe->a, q, y, &d2) < 0)
+		return -1;
+	int picks_first = kc_poly_is_zero(d1) && kc_poly_is_zero(d2);
+	if (!picks_first && !(kc_poly_equal(p, y) && kc_poly_equal(q, x)))
+		return -1;
+	int is_min = less == picks_first;
+	if ((is_min ? BOUND_MIN : BOUND_MAX) != want || cap < 2)
+		return -1;
+	out[0] = p;
+	out[1] = q;
+	return 2;
+}
+
+static int minmax_operands(struct fctx *fc, CXCursor c, int want, struct kc_poly **out, int cap)
+{
+	c = kc_cx_strip(c);
+	if (cap < 1)
+		return -1;
+	if (kc_affine_expr(fc, c, &out[0]) == 0)
+		return 1;
+	if (clang_getCursorKind(c) == CXCursor_ConditionalOperator)
+		return conditional_minmax(fc, c, want, out, cap);
+	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+		CXCursor fn;
+		CXCursor ret = single_return_body(c, &fn);
+		if (clang_Cursor_isNull(ret))
+			return -1;
+		if (kc_cx_enter(fc, c) < 0)
+			return -1;
+		int saved = fc->n_vars;
+		int n = bind_args(fc, c, fn) < 0 ? -1 : minmax_operands(fc, ret, want, out, cap);
+		fc->n_vars = saved;
+		kc_cx_leave(fc);
+		return n;
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Loop headers and guards */
+
+/* The loop variable and its start value from the init clause (declaration or assignment) or, without an
+ * init, from the variable's tracked value (the remainder loop after an unrolled one). */
+struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struct kc_poly **start)
+{
+	*start = NULL;
+	CXCursor decl = clang_getNullCursor(), init = clang_getNullCursor();
+	if (!clang_Cursor_isNull(p->init)) {
+		CXCursor s = kc_cx_strip(p->init);
+		if (clang_getCursorKind(s) == CXCursor_DeclStmt) {
+			struct child_list l;
+			kc_cx_children(s, &l);
+			if (l.n != 1)
+				return NULL;
+			decl = l.c[0];
+			struct child_list vl;
+			kc_cx_children(decl, &vl);
+			for (int i = 0; i < vl.n; i++)
+				if (clang_isExpression(clang_getCursorKind(vl.c[i])))
+					init = vl.c[i];
+		} else if (clang_getCursorKind(s) == CXCursor_BinaryOperator &&
+		           clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Assign) {
+			struct child_list l;
+			kc_cx_children(s, &l);
+			if (l.n != 2 || clang_getCursorKind(kc_cx_strip(l.c[0])) != CXCursor_DeclRefExpr)
+				return NULL;
+			decl = clang_getCursorReferenced(kc_cx_strip(l.c[0]));
+			init = l.c[1];
+		} else {
+			return NULL;
+		}
+		if (clang_Cursor_isNull(init) || kc_affine_expr(fc, init, start) < 0)
+			*start = NULL; /* data-dependent start (CSR rowptr[i]): only KCOST_TRIPS can count it */
+	} else {
+		/* no init: the variable of the condition keeps the value it had */
+		CXCursor cond = kc_cx_strip(p->cond);
+		struct child_list l;
+		kc_cx_children(cond, &l);
+		for (int i = 0; i < l.n && clang_Cursor_isNull(decl); i++) {
+			CXCursor s = kc_cx_strip(l.c[i]);
+			if (clang_getCursorKind(s) == CXCursor_BinaryOperator) {
+				struct child_list sl;
+				kc_cx_children(s, &sl);
+				s = sl.n ? kc_cx_strip(sl.c[0]) : s;
+			}
+			if (clang_getCursorKind(s) == CXCursor_DeclRefExpr) {
+				struct var *v = kc_affine_var_of(fc, s);
+				if (v && (v->kind == V_INT || v->kind == V_LOOP)) {
+					decl = v->decl;
+					*start = v->kind == V_INT ? v->value : NULL;
+				}
+			}
+		}
+		if (!*start)
+			return NULL;
+	}
+	struct var *v = kc_affine_add_var(fc, decl, V_LOOP);
+	if (!v)
+		return NULL;
+	char *name = kc_cx_spelling(fc->fe->a, decl);
+	v->sym = kc_sym_named(fc->fn, name);
+	if (v->sym < 0) {
+		v->kind = V_INT; /* of unknown value */
+		kc_cx_warn(fc, decl, KC_WARNING, "more than " KC_TEXT(KC_POLY_MAX_SYMS) " size parameters and loop variables: "
+		           "loop variable '%s' is not a symbol", name);
+		return NULL;
+	}
+	if (v->sym >= fc->fn->n_size_params && !fc->fn->syms.syms[v->sym].has_value)
+		fc->fn->syms.syms[v->sym].is_loop = 1;
+	return v;
+}
+
+/* The step from the increment: ++, --, += c, -= c, v = v + c. */
+int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long *step)
+{
+	CXCursor s = kc_cx_strip(inc);
+	struct child_list l;
+	kc_cx_children(s, &l);
+	if (clang_Cursor_isNull(s) || l.n < 1 || kc_affine_var_of(fc, l.c[0]) != v)
+		return -1;
+	if (clang_getCursorKind(s) == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(s);
+		*step = k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc ? 1 : k == CXUnaryOperator_PostDec || k == CXUnaryOperator_PreDec ? -1 : 0;
+		return *step ? 0 : -1;
+	}
+	struct kc_poly *d;
+	struct kc_rat r;
+	enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(s);
+	if (l.n != 2)
+		return -1;
+	if (k == CXBinaryOperator_AddAssign || k == CXBinaryOperator_SubAssign) {
+		if (kc_affine_expr(fc, l.c[1], &d) < 0 || !kc_poly_is_const(d, &r) || r.den != 1 || r.num == 0)
+			return -1;
+		*step = k == CXBinaryOperator_AddAssign ? (long long)r.num : -(long long)r.num;
+		return 0;
+	}
+	if (k == CXBinaryOperator_Assign) {
+		struct kc_poly *val, *sym = kc_poly_sym(fc->fe->a, v->sym);
+		if (kc_affine_expr(fc, l.c[1], &val) < 0 || kc_poly_sub(fc->fe->a, val, sym, &d) < 0 ||
+		    !kc_poly_is_const(d, &r) || r.den != 1 || r.num == 0)
+			return -1;
+		*step = (long long)r.num;
+		return 0;
+	}
+	return -1;
+}
+
+/* Turn one comparison into bounds on the loop variable: lhs OP rhs with v's coefficient +-1 on one side.
+ * Appends to upper[] (v <= bound) or lower[] (v >= bound); -2 when they are full. */
+int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, long long step)
+{
+	struct kc_arena *a = fc->fe->a;
+	cond = kc_cx_strip(cond);
+	if (clang_getCursorKind(cond) != CXCursor_BinaryOperator)
+		return -1;
+	enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(cond);
+	struct child_list l;
+	kc_cx_children(cond, &l);
+	if (l.n != 2)
+		return -1;
+	if (k == CXBinaryOperator_LAnd) {
+		if (kc_cx_enter(fc, cond) < 0)
+			return -1;
+		int rc = kc_affine_loop_cond(fc, l.c[0], loop, step);
+		if (rc == 0)
+			rc = kc_affine_loop_cond(fc, l.c[1], loop, step);
+		kc_cx_leave(fc);
+		return rc;
+	}
+	/* normalize to  coef*v + rest  OP'  0  with rest free of v, then to v <= / >= bound */
+	struct kc_poly *ops[KC_MAX_BOUNDS];
+	int want = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE || (k == CXBinaryOperator_NE && step > 0)
+	               ? BOUND_MIN : BOUND_MAX;
+	struct kc_poly *lhs;
+	int nr = 0;
+	if (kc_affine_expr(fc, l.c[0], &lhs) < 0 || (nr = minmax_operands(fc, l.c[1], want, ops, KC_MAX_BOUNDS)) < 0)
+		return -1;
+	for (int i = 0; i < nr; i++) {
+		struct kc_poly *diff, *rest;
+		struct kc_rat coef;
+		if (kc_poly_sub(a, lhs, ops[i], &diff) < 0 || kc_poly_affine_split(a, diff, loop->var, &coef, &rest) < 0 ||
+		    coef.den != 1 || (coef.num != 1 && coef.num != -1) || kc_poly_has_sym(rest, loop->var))
+			return -1;
+		/* coef*v + rest OP 0, coef = +-1:  v OP' -coef*rest */
+		struct kc_poly *bound;
+		if (kc_poly_scale(a, rest, kc_rat_int(coef.num == 1 ? -1 : 1), &bound) < 0)
+			return -1;
+		enum CXBinaryOperatorKind kk = k;
+		if (coef.num == -1) /* -v + rest < 0  <=>  v > rest */
+			kk = k == CXBinaryOperator_LT ? CXBinaryOperator_GT : k == CXBinaryOperator_LE ? CXBinaryOperator_GE
+			   : k == CXBinaryOperator_GT ? CXBinaryOperator_LT : k == CXBinaryOperator_GE ? CXBinaryOperator_LE : k;
+		struct kc_poly *one = kc_poly_const(a, 1, 1);
+		/* v < b is v <= b - 1, v > b is v >= b + 1; v != b stepping by +1 (-1) toward b is v <= b - 1 (v >= b + 1) */
+		int upper = kk == CXBinaryOperator_LT || kk == CXBinaryOperator_LE || (kk == CXBinaryOperator_NE && step == 1);
+		int lower = kk == CXBinaryOperator_GT || kk == CXBinaryOperator_GE || (kk == CXBinaryOperator_NE && step == -1);
+		if (!upper && !lower)
+			return -1;
+		if ((kk == CXBinaryOperator_LT || (kk == CXBinaryOperator_NE && upper)) && kc_poly_sub(a, bound, one, &bound) < 0)
+			return -1;
+		if ((kk == CXBinaryOperator_GT || (kk == CXBinaryOperator_NE && lower)) && kc_poly_add(a, bound, one, &bound) < 0)
+			return -1;
+		if ((upper ? loop->n_upper : loop->n_lower) >= KC_MAX_BOUNDS)
+			return -2;
+		if (upper)
+			loop->upper[loop->n_upper++] = bound;
+		else
+			loop->lower[loop->n_lower++] = bound;
+	}
+	return 0;
+}
+
+struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v)
+{
+	char *name = kc_cx_spelling(fc->fe->a, v->decl);
+	for (int i = 0; i < fc->n_trips; i++)
+		if (!strcmp(fc->trips_var[i], name))
+			return fc->trips_total[i];
+	return NULL;
+}
+
+
+/* The value of the loop variable after the loop:
+ *   for (v = start; v <= end; v += s)  ->  start + s*(last + 1), last = floor((end - start)/s)  (s > 0)
+ * with last as kc_ir_loop_last_step gives it; NULL when it has several bounds or needs a floor of loop
+ * variables. */
+struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop)
+{
+	struct kc_arena *a = fc->fe->a;
+	if (loop->n_lower != 1 || loop->n_upper != 1)
+		return NULL;
+	int loop_vars[KC_POLY_MAX_SYMS] = {0};
+	for (int i = 0; i < fc->n_vars; i++)
+		if (var_at(fc, i)->kind == V_LOOP && var_at(fc, i)->sym >= 0 && var_at(fc, i)->sym < KC_POLY_MAX_SYMS)
+			loop_vars[var_at(fc, i)->sym] = 1;
+	struct kc_poly *last, *q, *r;
+	const struct kc_poly *start = loop->step > 0 ? loop->lower[0] : loop->upper[0];
+	const struct kc_poly *end = loop->step > 0 ? loop->upper[0] : loop->lower[0];
+	if (kc_ir_loop_last_step(a, a, fc->fn, loop, end, loop_vars, &last, NULL) < 0 ||
+	    kc_poly_add(a, last, kc_poly_const(a, 1, 1), &q) < 0 || kc_poly_scale(a, q, kc_rat_int(loop->step), &q) < 0 ||
+	    kc_poly_add(a, start, q, &r) < 0)
+		return NULL;
+	return r;
+}
+
+/* Guards `lhs OP rhs` (&&-joined) as affine constraints g >= 0 on integers; -2 when n->guard[] is full. */
+int kc_affine_guards(struct fctx *fc, CXCursor c, struct kc_node *n)
+{
+	struct kc_arena *a = fc->fe->a;
+	c = kc_cx_strip(c);
+	if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
+		return -1;
+	enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if (l.n != 2)
+		return -1;
+	if (k == CXBinaryOperator_LAnd) {
+		if (kc_cx_enter(fc, c) < 0)
+			return -1;
+		int rc = kc_affine_guards(fc, l.c[0], n);
+		if (rc == 0)
+			rc = kc_affine_guards(fc, l.c[1], n);
+		kc_cx_leave(fc);
+		return rc;
+	}
+	struct kc_poly *x, *y, *g;
+	if (kc_affine_expr(fc, l.c[0], &x) < 0 || kc_affine_expr(fc, l.c[1], &y) < 0)
+		return -1;
+	/* x < y: y - x - 1 >= 0;  x <= y: y - x >= 0;  x > y: x - y - 1 >= 0;  x >= y: x - y >= 0 */
+	int less = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE, strict = k == CXBinaryOperator_LT || k == CXBinaryOperator_GT;
+	if (!less && k != CXBinaryOperator_GT && k != CXBinaryOperator_GE)
+		return -1;
+	if (kc_poly_sub(a, less ? y : x, less ? x : y, &g) < 0 || (strict && kc_poly_sub(a, g, kc_poly_const(a, 1, 1), &g) < 0) ||
+	    !kc_poly_is_affine(g))
+		return -1;
+	if (n->n_guards >= KC_MAX_BOUNDS)
+		return -2;
+	n->guard[n->n_guards++] = g;
+	return 0;
+}
+

@@ -1,0 +1,41 @@
+/* affine.h — private to the front end: the variable table of the function being lowered, and integer
+ * expressions, loop headers and guards as polynomials in its size symbols and loop variables. */
+#ifndef KC_AFFINE_H
+#define KC_AFFINE_H
+
+#include "clang_util.h"
+#include "fe_int.h"
+
+/* The variable declared by decl, entered (or re-entered, cleared) with the given kind; NULL if the table is
+ * full. Its sym, buffer and scalar are -1. The pointer stays valid while the function is lowered. */
+struct var *kc_affine_add_var(struct fctx *fc, CXCursor decl, enum var_kind kind);
+/* The variable an expression names (through parentheses and casts), or NULL. */
+struct var *kc_affine_var_of(struct fctx *fc, CXCursor c);
+
+/* 0 when c cannot be a constant (it reads an array or a variable of the function): a cheap test before
+ * kc_cx_is_constant, which is costly. */
+int kc_affine_may_be_constant(struct fctx *fc, CXCursor c);
+
+/* Convert an integer expression to a polynomial in size symbols and loop variables (index helpers of the file
+ * whose body is `return EXPR;` are expanded); -1 when it is not one (data-dependent, floating, or an
+ * unsupported operator). */
+int kc_affine_expr(struct fctx *fc, CXCursor c, struct kc_poly **out);
+
+/* The loop variable of a for statement (entered as V_LOOP with its symbol) and its start value (*start NULL
+ * when data-dependent); NULL when the header has no variable kcost can follow. */
+struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struct kc_poly **start);
+/* The constant step of the increment (++, --, += c, -= c, v = v + c); -1 when it has none. */
+int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long *step);
+/* Add the bounds a condition puts on loop->var to loop->upper[] (v <= bound) or loop->lower[] (v >= bound);
+ * -1 when the condition is not affine in v with coefficient +-1. */
+int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, long long step);
+/* The value of the loop variable after the loop, or NULL. */
+struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop);
+/* The KCOST_TRIPS total annotated for the loop variable v, or NULL. */
+struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v);
+
+/* The guards of an if condition (&&-joined comparisons) as affine constraints n->guard[g] >= 0; -1 when the
+ * condition is not one. */
+int kc_affine_guards(struct fctx *fc, CXCursor c, struct kc_node *n);
+
+#endif

@@ -1,0 +1,23 @@
+/* decls.h — private to the front end: the buffers and parameters a function declares, and its annotations. */
+#ifndef KC_DECLS_H
+#define KC_DECLS_H
+
+#include "clang_util.h"
+#include "fe_int.h"
+
+/* A new buffer of fc's function for the declaration decl with element type elem (name, location, element
+ * type, size and class filled; the role KC_ROLE_UNUSED); fc->dims grows with the buffers. Returns its id. */
+int kc_decl_buffer(struct fctx *fc, CXCursor decl, CXType elem);
+
+/* The size expressions written in decl's declarator (VLA and constant dimensions), outermost first, at most
+ * cap (at most KC_MAX_DIMS) of them, into dims[] (NULL entries: not affine). Returns their number. */
+int kc_decl_dims(struct fctx *fc, CXCursor decl, struct kc_poly **dims, int cap);
+
+/* The product of n dimensions, or NULL if one is unknown (NULL) or the product overflows. */
+struct kc_poly *kc_decl_product(struct fctx *fc, struct kc_poly **dims, int n);
+
+/* Enter the parameters of fc's function fn (buffers, size symbols, scalars) and apply its kcost annotations
+ * and the --size overrides. Returns 1 if it has a KCOST_SIZES annotation. */
+int kc_decl_function(struct fctx *fc, CXCursor fn);
+
+#endif

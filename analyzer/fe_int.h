@@ -1,0 +1,90 @@
+/* fe_int.h — private to the front end: the state of a translation unit (struct fe) and of the function being
+ * lowered (struct fctx) that its files share. Types only; each file's functions are in its own header. */
+#ifndef KC_FE_INT_H
+#define KC_FE_INT_H
+
+#include <clang-c/Index.h>
+#include <regex.h>
+
+#include "analyzer.h"
+#include "ir.h"
+
+/* Statements and expressions nested in one another (the lowering recurses once per level, as clang's parser
+ * does; clang itself stops at 256 nested brackets, not at long chains such as a + b + ... or else-if). */
+#define KC_MAX_DEPTH 1000
+
+/* A limit's value in a diagnostic's text: "more than " KC_TEXT(KC_MAX_BOUNDS) " bounds". */
+#define KC_TEXT_(n) #n
+#define KC_TEXT(n) KC_TEXT_(n)
+
+struct kc_passes;
+struct kc_source;
+
+enum fn_state { FN_UNSEEN, FN_ACTIVE, FN_DONE };
+
+/* A function definition of the file being analyzed. */
+struct tu_func {
+	CXCursor cursor;
+	const char *name;
+	enum fn_state state;
+	struct kc_fn_ir *ir; /* NULL until analyzed (or if it failed) */
+	int job;             /* its place in the counter's queue (kc_passes_submit) */
+};
+
+/* One translation unit at a time. */
+struct fe {
+	struct kc_analysis *an;
+	struct kc_arena *a;
+	const struct kc_analyze_opts *opts;
+	const char *path; /* the input as the user named it */
+	CXFile main_file;
+	const struct kc_source *main_src; /* the main file's lines (source.h), for kc_cx_location; NULL: ask libclang */
+	struct tu_func *funcs; /* the file's function definitions (malloc'd, grown by doubling) */
+	int n_funcs, cap_funcs;
+	struct fctx *spare;    /* one per-function state kept for reuse (it is large) */
+	struct kc_passes *passes; /* while the file's functions are lowered (kc_lower_file) */
+	int depth;                /* of the lowering's recursion, callees' lowering included (kc_cx_enter) */
+	regex_t re;
+	int has_re;
+};
+
+/* A variable the body refers to. */
+enum var_kind { V_SIZE, V_LOOP, V_INT, V_BUFFER, V_ALIAS, V_SCALAR, V_OTHER };
+
+struct var {
+	CXCursor decl;
+	enum CXCursorKind decl_kind; /* of decl, and its location: what find_var compares */
+	CXSourceLocation decl_loc;
+	enum var_kind kind;
+	int sym;              /* V_SIZE, V_LOOP */
+	struct kc_poly *value; /* V_INT: known affine value (NULL: unknown) */
+	int buffer;           /* V_BUFFER, V_ALIAS */
+	int scalar;           /* V_SCALAR locals: id into the IR's scalar table, else -1 */
+	struct kc_poly *offset; /* V_ALIAS: flattened element offset */
+};
+
+/* Variables are kept in chunks that never move: lowering holds pointers to them while it adds others. */
+#define KC_VAR_CHUNK 512
+
+/* The function being lowered. */
+struct fctx {
+	struct fe *fe;
+	struct kc_function *fn;
+	struct kc_fn_ir *ir;
+	int n_vars;             /* variable i is vars[i], then more[i / KC_VAR_CHUNK - 1][i % KC_VAR_CHUNK] */
+	struct var **more;      /* [n_more] further chunks, in the arena */
+	int n_more;
+	struct kc_dims *dims; /* parallel to fn->buffers */
+	int cap_buffers;
+	int loop_depth;
+	const char **trips_var; /* [n_trips] KCOST_TRIPS variables and totals */
+	struct kc_poly **trips_total;
+	int n_trips;
+	int too_deep;           /* KC_MAX_DEPTH was reached (kc_cx_enter) */
+	struct var vars[KC_VAR_CHUNK]; /* last: a reused state clears only what comes before (vars[n_vars..] unused) */
+};
+
+/* How an expression uses the element or scalar it names. */
+enum { ROLE_READ = 1, ROLE_WRITE = 2, ROLE_RW = 3 };
+
+#endif

@@ -1,0 +1,46 @@
+/* libcalls.h — private to the front end: the built-in cost models of library calls, as plain data (no
+ * libclang): libm functions by name, CBLAS routines as a table of argument positions and cost formulas. */
+#ifndef KC_LIBCALLS_H
+#define KC_LIBCALLS_H
+
+#include "analysis.h"
+
+/* What a libm call costs. */
+enum kc_libm_kind {
+	KC_LIBM_NONE,           /* not a libm function with a model */
+	KC_LIBM_TRANSCENDENTAL, /* exp, tanh, sqrt, ... in their f, l and __builtin_ forms: one call of its name */
+	KC_LIBM_COMPARE,        /* fmin, fmax, fabs, copysign: one comparison */
+	KC_LIBM_FMA,            /* fma, fmaf, fmal: one fused multiply-add */
+};
+enum kc_libm_kind kc_libcall_math(const char *name);
+
+/* The name a transcendental call is counted under: name without a __builtin_ prefix (a suffix of name). */
+const char *kc_libcall_math_name(const char *name);
+
+/* 1 for the allocation functions (malloc, calloc, free, aligned_alloc, posix_memalign): no FLOPs. */
+int kc_libcall_is_alloc(const char *name);
+
+/* How a CBLAS routine uses a buffer argument. */
+enum { KC_LIB_READ = 1, KC_LIB_WRITE = 2, KC_LIB_RW = 3, KC_LIB_OUT = 4 /* written; read unless beta is 0 */ };
+
+#define KC_LIB_MAX_ARGS 3
+
+/* A CBLAS routine: where its sizes (m, n, k: the ones it has, in this order), its beta and its buffers are in
+ * the argument list, and its cost. */
+struct kc_libcall {
+	const char *op; /* the name after the precision prefix: "gemm" */
+	int nargs;
+	int n_sizes, size_arg[KC_LIB_MAX_ARGS];
+	int beta_arg; /* -1: none */
+	int n_buffers, buffer_arg[KC_LIB_MAX_ARGS], buffer_role[KC_LIB_MAX_ARGS];
+	/* cost of one call with the given sizes, elements of es bytes, and C read (beta != 0) or not: FLOPs into
+	 * cost->ops[..][prec], the minimum traffic into *min; -1 on overflow */
+	int (*cost)(struct kc_arena *a, struct kc_poly *const *size, long long es, int reads_c, int prec,
+	            struct kc_cost *cost, struct kc_traffic *min);
+};
+
+/* 0 if name is no CBLAS routine (it does not start with cblas_s or cblas_d). Else 1, with *prec its precision
+ * and *model its model for a call with nargs arguments, or NULL when there is none (the call is not counted). */
+int kc_libcall_find(const char *name, int nargs, int *prec, const struct kc_libcall **model);
+
+#endif

@@ -1,0 +1,938 @@
+/* lower.c — the recursive core of the front end: a function's body lowered to the kernel IR. Statements,
+ * expressions, accesses, costs and calls call each other (a call to a function of the file lowers the callee
+ * first), so they live together here; what is not recursive is in clang_util.c, affine.c, decls.c and
+ * libcalls.c. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "affine.h"
+#include "clang_util.h"
+#include "decls.h"
+#include "fe_int.h"
+#include "libcalls.h"
+#include "lower.h"
+#include "passes.h"
+
+static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf);
+static void lower_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent);
+static void collect_expr(struct fctx *fc, CXCursor c, struct kc_node *st, int role);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* IR construction */
+
+static struct kc_node *new_node(struct fctx *fc, enum kc_node_kind kind, CXCursor c, struct kc_node *parent)
+{
+	return kc_ir_node_new(fc->fe->a, kind, parent, kc_cx_loc(fc->fe, c), kc_cx_end(fc->fe, c));
+}
+
+
+/* A local floating-point scalar gets an id for the dataflow's reduction check. */
+static void number_scalar(struct fctx *fc, struct var *v, CXCursor decl)
+{
+	if (v)
+		v->scalar = kc_ir_scalar_add(fc->fe->a, fc->ir, kc_cx_spelling(fc->fe->a, decl));
+}
+
+static void scalar_use(struct fctx *fc, struct kc_node *st, const struct var *v, int role)
+{
+	if (!v || v->kind != V_SCALAR || v->scalar < 0 || !st)
+		return;
+	if (role & ROLE_READ)
+		kc_ir_scalar_use(fc->fe->a, st, v->scalar, 0);
+	if (role & ROLE_WRITE)
+		kc_ir_scalar_use(fc->fe->a, st, v->scalar, 1);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Accesses */
+
+/* A struct-of-arrays field, s->x or s.x, as a buffer of its own named "s->x": its elements are counted like
+ * a parameter's when s is a parameter (the caller owns them), like a local's otherwise. Fills *out as a
+ * buffer variable; NULL when the field is not a pointer or an array. */
+static struct var *field_buffer(struct fctx *fc, CXCursor member, struct var *out)
+{
+	struct child_list l;
+	kc_cx_children(member, &l);
+	struct var *base = l.n == 1 ? kc_affine_var_of(fc, l.c[0]) : NULL;
+	int ndims, is_buffer;
+	CXType elem = kc_cx_element_type(clang_getCursorType(member), &ndims, &is_buffer);
+	if (!base || !is_buffer)
+		return NULL;
+	int arrow = clang_getCanonicalType(clang_getCursorType(kc_cx_strip(l.c[0]))).kind == CXType_Pointer;
+	char *base_name = kc_cx_spelling(fc->fe->a, base->decl), *field = kc_cx_spelling(fc->fe->a, member);
+	char *name = kc_arena_printf(fc->fe->a, "%s%s%s", base_name, arrow ? "->" : ".", field);
+	int id = -1;
+	for (int b = 0; b < fc->fn->n_buffers && id < 0; b++)
+		if (!strcmp(fc->fn->buffers[b].name, name))
+			id = b;
+	if (id < 0) {
+		id = kc_decl_buffer(fc, member, elem);
+		fc->fn->buffers[id].name = name;
+		fc->fn->buffers[id].is_param = clang_getCursorKind(base->decl) == CXCursor_ParmDecl;
+		fc->dims[id].ndims = ndims; /* extents unknown: footprints come from the indices */
+	}
+	out->kind = V_BUFFER;
+	out->buffer = id;
+	out->scalar = -1;
+	return out;
+}
+
+/* Resolve an lvalue expression to a buffer access: a[i], a[i][j], *(p + i), p[i] through an alias. 0, or -1
+ * (unsupported form), -2 (a scalar), -3 (no known buffer), -4 (more subscripts than KC_MAX_DIMS). */
+static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
+{
+	struct kc_arena *a = fc->fe->a;
+	CXCursor idx[KC_MAX_DIMS];
+	int n = 0;
+	struct kc_poly *deref_offset = NULL;
+	c = kc_cx_strip(c);
+	if (clang_getCursorKind(c) == CXCursor_UnaryOperator &&
+	    clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) {
+		struct child_list l;
+		kc_cx_children(c, &l);
+		if (l.n != 1)
+			return -1;
+		c = kc_cx_strip(l.c[0]);
+		deref_offset = kc_poly_zero(a);
+		if (clang_getCursorKind(c) == CXCursor_BinaryOperator &&
+		    clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Add) {
+			struct child_list pl;
+			kc_cx_children(c, &pl);
+			if (pl.n != 2 || kc_affine_expr(fc, pl.c[1], &deref_offset) < 0)
+				return -1;
+			c = kc_cx_strip(pl.c[0]);
+		}
+	} else {
+		while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr && n < KC_MAX_DIMS) {
+			struct child_list l;
+			kc_cx_children(c, &l);
+			if (l.n != 2)
+				return -1;
+			idx[n++] = l.c[1];
+			c = kc_cx_strip(l.c[0]);
+		}
+		if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr)
+			return -4; /* more subscripts than KC_MAX_DIMS */
+		if (n == 0)
+			return clang_getCursorKind(c) == CXCursor_DeclRefExpr || clang_getCursorKind(c) == CXCursor_MemberRefExpr ? -2 : -1;
+	}
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && n == 0 && !deref_offset)
+		return -2; /* a scalar variable: no memory traffic */
+	struct var field = {0};
+	struct var *v = clang_getCursorKind(c) == CXCursor_MemberRefExpr ? field_buffer(fc, c, &field)
+	                                                                  : kc_affine_var_of(fc, c);
+	if (!v || (v->kind != V_BUFFER && v->kind != V_ALIAS))
+		return -3; /* an element through a pointer that is no known buffer (unknown aliasing) */
+	acc->buffer = v->buffer;
+	struct kc_dims *d = &fc->dims[v->buffer];
+	/* indices come outermost last from the walk above */
+	struct kc_poly *index[KC_MAX_DIMS];
+	for (int i = 0; i < n; i++)
+		if (kc_affine_expr(fc, idx[n - 1 - i], &index[i]) < 0)
+			index[i] = NULL;
+	if (v->kind == V_BUFFER && !deref_offset && n == d->ndims) {
+		acc->ndims = n;
+		memcpy(acc->index, index, sizeof index[0] * (size_t)n);
+		return 0;
+	}
+	/* flattened element offset: alias offset + deref offset + row-major index */
+	struct kc_poly *flat = v->kind == V_ALIAS ? v->offset : kc_poly_zero(a);
+	if (deref_offset && flat && kc_poly_add(a, flat, deref_offset, &flat) < 0)
+		flat = NULL;
+	if (v->kind == V_ALIAS && n > 1)
+		flat = NULL; /* an alias is a pointer to elements: p[i][j] is not one */
+	for (int i = 0; i < n && flat; i++) {
+		struct kc_poly *term = index[i];
+		for (int k = i + 1; term && v->kind == V_BUFFER && k < d->ndims; k++)
+			if (!d->dim[k] || kc_poly_mul(a, term, d->dim[k], &term) < 0)
+				term = NULL;
+		if (!term || kc_poly_add(a, flat, term, &flat) < 0)
+			flat = NULL;
+	}
+	acc->ndims = 1;
+	acc->index[0] = flat;
+	return 0;
+}
+
+static void add_access(struct fctx *fc, struct kc_node *st, const struct kc_access *acc)
+{
+	kc_ir_access_add(fc->fe->a, st, acc);
+}
+
+/* Record the access of an lvalue with the given role, and the reads inside its index expressions. */
+static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int role)
+{
+	struct kc_access acc = {0};
+	acc.loc = kc_cx_loc(fc->fe, c);
+	int rc = resolve_access(fc, c, &acc);
+	if (rc == -2)
+		scalar_use(fc, st, kc_affine_var_of(fc, c), role);
+	if (rc == -1)
+		kc_cx_warn(fc, c, KC_WARNING, "unsupported access expression%s: traffic not counted", "");
+	if (rc == -3)
+		kc_cx_warn(fc, c, KC_WARNING, "access through a pointer kcost cannot trace to a parameter, a local array or an "
+		     "allocation%s: its traffic is not counted", "");
+	if (rc == -4)
+		kc_cx_warn(fc, c, KC_WARNING, "access with more than " KC_TEXT(KC_MAX_DIMS) " subscripts%s: its traffic is not "
+		           "counted", "");
+	if (rc == 0) {
+		if (role & ROLE_READ) {
+			acc.is_write = 0;
+			add_access(fc, st, &acc);
+		}
+		if (role & ROLE_WRITE) {
+			acc.is_write = 1;
+			add_access(fc, st, &acc);
+		}
+		for (int d = 0; d < acc.ndims; d++)
+			if (!acc.index[d] && fc->loop_depth > 0 && !fc->too_deep) {
+				kc_diag_add(fc->fe->a, &fc->fn->diags, acc.loc, KC_NOTE, fc->fn->name,
+				            "data-dependent index into '%s': its footprint is taken as the whole buffer",
+				            fc->fn->buffers[acc.buffer].name);
+				break;
+			}
+	}
+	/* index sub-expressions may read other buffers (x[col[j]]) */
+	CXCursor s = kc_cx_strip(c);
+	while (clang_getCursorKind(s) == CXCursor_ArraySubscriptExpr) {
+		struct child_list l;
+		kc_cx_children(s, &l);
+		if (l.n != 2)
+			break;
+		collect_expr(fc, l.c[1], st, ROLE_READ);
+		s = kc_cx_strip(l.c[0]);
+	}
+	if (clang_getCursorKind(s) == CXCursor_UnaryOperator) {
+		/* *(p + i): the pointer expression may read other buffers; never re-enter the dereference */
+		struct child_list l;
+		kc_cx_children(s, &l);
+		if (l.n == 1)
+			collect_expr(fc, l.c[0], st, ROLE_READ);
+	}
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Expression costs */
+
+static void add_op(struct kc_node *st, enum kc_op op, int prec)
+{
+	if (prec >= 0)
+		st->cost.ops[op][prec]++;
+}
+
+static void add_transcendental(struct fctx *fc, struct kc_node *st, const char *name)
+{
+	for (int i = 0; i < st->cost.n_trans; i++)
+		if (strcmp(st->cost.trans_name[i], name) == 0) {
+			st->cost.trans_count[i]++;
+			return;
+		}
+	kc_ir_trans_add(fc->fe->a, st, kc_arena_strdup(fc->fe->a, name), 1);
+}
+
+static int is_analyzed_call(struct fctx *fc, CXCursor call, struct tu_func **out);
+static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct kc_node *st);
+static int library_call(struct fctx *fc, CXCursor c, const char *name, struct kc_node *st);
+
+static void collect_call(struct fctx *fc, CXCursor c, struct kc_node *st)
+{
+	char *name = kc_cx_spelling(fc->fe->a, c);
+	struct tu_func *tf;
+	int nargs = clang_Cursor_getNumArguments(c);
+	enum kc_libm_kind math = kc_libcall_math(name);
+	if (math == KC_LIBM_TRANSCENDENTAL) {
+		add_transcendental(fc, st, kc_libcall_math_name(name));
+	} else if (math == KC_LIBM_COMPARE) {
+		st->cost.cmp++;
+	} else if (math == KC_LIBM_FMA) {
+		add_op(st, KC_OP_FMA, kc_cx_float_prec(clang_getCursorType(c)));
+	} else if (is_analyzed_call(fc, c, &tf)) {
+		lower_call(fc, c, tf, st);
+		return;
+	} else if (library_call(fc, c, name, st)) {
+		/* costed by its built-in model */
+	} else if (kc_libcall_is_alloc(name)) {
+		/* allocation: no FLOPs */
+	} else if (fc->loop_depth > 0) {
+		kc_cx_warn(fc, c, KC_WARNING, "call to unknown function '%s' inside a loop is not counted", name);
+	}
+	for (int i = 0; i < nargs; i++)
+		collect_expr(fc, clang_Cursor_getArgument(c, (unsigned)i), st, ROLE_READ);
+}
+
+static enum kc_op binop_category(enum CXBinaryOperatorKind k)
+{
+	switch (k) {
+	case CXBinaryOperator_Add:
+	case CXBinaryOperator_AddAssign: return KC_OP_ADD;
+	case CXBinaryOperator_Sub:
+	case CXBinaryOperator_SubAssign: return KC_OP_SUB;
+	case CXBinaryOperator_Mul:
+	case CXBinaryOperator_MulAssign: return KC_OP_MUL;
+	case CXBinaryOperator_Div:
+	case CXBinaryOperator_DivAssign: return KC_OP_DIV;
+	default: return KC_OP_N;
+	}
+}
+
+static void collect_binop(struct fctx *fc, CXCursor c, struct kc_node *st)
+{
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if (l.n != 2)
+		return;
+	enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
+	if (k == CXBinaryOperator_Assign) {
+		/* program order: the right-hand side is read before the element is written */
+		collect_expr(fc, l.c[1], st, ROLE_READ);
+		access_lvalue(fc, l.c[0], st, ROLE_WRITE);
+		return;
+	}
+	if (k >= CXBinaryOperator_MulAssign && k <= CXBinaryOperator_OrAssign) {
+		enum kc_op op = binop_category(k);
+		if (op != KC_OP_N)
+			add_op(st, op, kc_cx_float_prec(clang_getCursorType(l.c[0])));
+		access_lvalue(fc, l.c[0], st, ROLE_RW);
+		collect_expr(fc, l.c[1], st, ROLE_READ);
+		return;
+	}
+	if (kc_affine_may_be_constant(fc, c) && kc_cx_is_constant(c))
+		return; /* folded */
+	enum kc_op op = binop_category(k);
+	if (op != KC_OP_N)
+		add_op(st, op, kc_cx_float_prec(clang_getCursorType(c)));
+	if (k >= CXBinaryOperator_LT && k <= CXBinaryOperator_NE &&
+	    (kc_cx_float_prec(clang_getCursorType(l.c[0])) >= 0 || kc_cx_float_prec(clang_getCursorType(l.c[1])) >= 0))
+		st->cost.cmp++;
+	collect_expr(fc, l.c[0], st, ROLE_READ);
+	collect_expr(fc, l.c[1], st, ROLE_READ);
+}
+
+static void collect_unop(struct fctx *fc, CXCursor c, struct kc_node *st)
+{
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if (l.n != 1)
+		return;
+	enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(c);
+	if (k == CXUnaryOperator_Deref) {
+		access_lvalue(fc, c, st, ROLE_READ);
+		return;
+	}
+	if (k >= CXUnaryOperator_PostInc && k <= CXUnaryOperator_PreDec) {
+		int prec = kc_cx_float_prec(clang_getCursorType(l.c[0]));
+		if (prec >= 0)
+			add_op(st, k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc ? KC_OP_ADD : KC_OP_SUB, prec);
+		struct kc_access acc;
+		if (resolve_access(fc, l.c[0], &acc) == 0)
+			access_lvalue(fc, l.c[0], st, ROLE_RW);
+		return;
+	}
+	if (k == CXUnaryOperator_AddrOf)
+		return; /* &a[i] passes an address: no access here */
+	collect_expr(fc, l.c[0], st, ROLE_READ);
+}
+
+/* Walk an expression, adding its FLOPs, comparisons, transcendental calls and accesses to st. */
+static void collect_expr_at(struct fctx *fc, CXCursor c, struct kc_node *st, int role)
+{
+	c = kc_cx_strip(c);
+	enum CXCursorKind kind = clang_getCursorKind(c);
+	if ((kind == CXCursor_CallExpr || kind == CXCursor_UnaryOperator) && kc_affine_may_be_constant(fc, c) && kc_cx_is_constant(c))
+		return; /* folded: -INFINITY, __builtin_nanf("") */
+	switch (kind) {
+	case CXCursor_BinaryOperator:
+	case CXCursor_CompoundAssignOperator: collect_binop(fc, c, st); return;
+	case CXCursor_UnaryOperator: collect_unop(fc, c, st); return;
+	case CXCursor_ArraySubscriptExpr: access_lvalue(fc, c, st, role ? role : ROLE_READ); return;
+	case CXCursor_CallExpr: collect_call(fc, c, st); return;
+	case CXCursor_DeclRefExpr: scalar_use(fc, st, kc_affine_var_of(fc, c), ROLE_READ); return;
+	case CXCursor_IntegerLiteral:
+	case CXCursor_FloatingLiteral:
+	case CXCursor_UnaryExpr: return;
+	case CXCursor_ConditionalOperator: {
+		struct child_list l;
+		kc_cx_children(c, &l);
+		for (int i = 0; i < l.n; i++)
+			collect_expr(fc, l.c[i], st, ROLE_READ);
+		if (l.n == 3 && !kc_cx_is_constant(l.c[0]))
+			kc_cx_warn(fc, c, KC_NOTE, "both arms of a data-dependent conditional expression are counted%s", "");
+		return;
+	}
+	default: {
+		struct child_list l;
+		kc_cx_children(c, &l);
+		for (int i = 0; i < l.n; i++)
+			if (clang_isExpression(clang_getCursorKind(l.c[i])))
+				collect_expr(fc, l.c[i], st, ROLE_READ);
+	}
+	}
+}
+
+static void collect_expr(struct fctx *fc, CXCursor c, struct kc_node *st, int role)
+{
+	if (kc_cx_enter(fc, c) < 0)
+		return;
+	collect_expr_at(fc, c, st, role);
+	kc_cx_leave(fc);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Calls to analyzed functions and library calls */
+
+static int is_analyzed_call(struct fctx *fc, CXCursor call, struct tu_func **out)
+{
+	CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call));
+	if (clang_Cursor_isNull(def))
+		return 0;
+	for (int i = 0; i < fc->fe->n_funcs; i++)
+		if (kc_cx_same_decl(fc->fe->funcs[i].cursor, def)) {
+			*out = &fc->fe->funcs[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* Map the callee's pointer argument to a caller buffer (plain name, &a[0][0], a + off). */
+static int arg_buffer(struct fctx *fc, CXCursor arg)
+{
+	for (arg = kc_cx_strip(arg); clang_getCursorKind(arg) == CXCursor_BinaryOperator; arg = kc_cx_strip(arg)) {
+		struct child_list l; /* a + off: the buffer of a */
+		kc_cx_children(arg, &l);
+		if (l.n != 2)
+			return -1;
+		arg = l.c[0];
+	}
+	if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
+	    clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
+		struct kc_access acc;
+		struct child_list l;
+		kc_cx_children(arg, &l);
+		if (l.n == 1 && resolve_access(fc, l.c[0], &acc) == 0)
+			return acc.buffer;
+		return -1;
+	}
+	struct var *v = kc_affine_var_of(fc, arg);
+	return v && (v->kind == V_BUFFER || v->kind == V_ALIAS) ? v->buffer : -1;
+}
+
+static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct kc_node *st)
+{
+	if (tf->state == FN_ACTIVE) {
+		kc_cx_warn(fc, c, KC_WARNING, "recursive call to '%s' is not counted", tf->name);
+		return;
+	}
+	struct kc_fn_ir *callee = tf->state == FN_DONE ? tf->ir : lower_function(fc->fe, tf);
+	if (callee)
+		kc_passes_wait(fc->fe->passes, tf->job); /* its counts and exactness are read below and when this one is counted */
+	if (!callee) {
+		kc_cx_warn(fc, c, KC_WARNING, "call to '%s', which could not be analyzed, is not counted", tf->name);
+		return;
+	}
+	const struct kc_function *g = callee->fn;
+	struct kc_call *call = KC_NEW(fc->fe->a, struct kc_call);
+	call->callee = g;
+	call->callee_ir = callee;
+	call->size_args = KC_NEW_N(fc->fe->a, struct kc_poly *, KC_POLY_MAX_SYMS);
+	call->n_buffers = g->n_buffers;
+	call->buffer_args = KC_NEW_N(fc->fe->a, int, g->n_buffers + 1);
+	for (int b = 0; b < g->n_buffers; b++)
+		call->buffer_args[b] = -1;
+	int nargs = clang_Cursor_getNumArguments(c);
+	CXCursor def = tf->cursor;
+	for (int i = 0; i < nargs && i < clang_Cursor_getNumArguments(def); i++) {
+		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+		char *pname = kc_cx_spelling(fc->fe->a, clang_Cursor_getArgument(def, (unsigned)i));
+		for (int s = 0; s < g->n_size_params; s++)
+			if (!strcmp(g->syms.syms[s].name, pname) && kc_affine_expr(fc, arg, &call->size_args[s]) < 0) {
+				kc_cx_warn(fc, arg, KC_WARNING, "size argument '%s' is not an affine expression of the sizes", pname);
+				call->size_args[s] = NULL;
+			}
+		for (int b = 0; b < g->n_buffers; b++)
+			if (g->buffers[b].is_param && !strcmp(g->buffers[b].name, pname))
+				call->buffer_args[b] = arg_buffer(fc, arg);
+	}
+	st->call = call;
+	if (!g->exact)
+		kc_cx_warn(fc, c, KC_WARNING, "'%s' is not counted exactly (see its diagnostics)", g->name);
+}
+
+/* A library call touches whole buffers: record that as accesses with ndims == 0. */
+static void lib_access(struct fctx *fc, struct kc_node *st, CXCursor call, int argi, int role)
+{
+	if (argi >= clang_Cursor_getNumArguments(call))
+		return;
+	int b = arg_buffer(fc, clang_Cursor_getArgument(call, (unsigned)argi));
+	if (b < 0)
+		return;
+	struct kc_access acc = {0};
+	acc.buffer = b;
+	acc.loc = kc_cx_loc(fc->fe, call);
+	if (role & ROLE_READ)
+		add_access(fc, st, &acc);
+	acc.is_write = 1;
+	if (role & ROLE_WRITE)
+		add_access(fc, st, &acc);
+}
+
+/* A CBLAS call costed by its built-in model (libcalls.c): 1 if name is a CBLAS routine (counted, or not with a
+ * warning), 0 if it is none. */
+static int library_call(struct fctx *fc, CXCursor c, const char *name, struct kc_node *st)
+{
+	const struct kc_libcall *lc;
+	int prec;
+	if (!kc_libcall_find(name, clang_Cursor_getNumArguments(c), &prec, &lc))
+		return 0;
+	struct kc_poly *size[KC_LIB_MAX_ARGS];
+	for (int i = 0; lc && i < lc->n_sizes; i++)
+		if (kc_affine_expr(fc, clang_Cursor_getArgument(c, (unsigned)lc->size_arg[i]), &size[i]) < 0)
+			lc = NULL;
+	if (!lc) {
+		kc_cx_warn(fc, c, KC_WARNING, "no cost model for '%s': not counted", name);
+		return 1;
+	}
+	int reads_c = lc->beta_arg >= 0 && !kc_cx_is_zero_literal(clang_Cursor_getArgument(c, (unsigned)lc->beta_arg));
+	if (lc->cost(fc->fe->a, size, prec == KC_PREC_F32 ? 4 : 8, reads_c, prec, &st->lib_cost, &st->lib_min) < 0) {
+		memset(&st->lib_cost, 0, sizeof st->lib_cost);
+		memset(&st->lib_min, 0, sizeof st->lib_min);
+		kc_cx_warn(fc, c, KC_WARNING, "the cost of '%s' overflows: not counted", name);
+		return 1;
+	}
+	for (int i = 0; i < lc->n_buffers; i++) {
+		int role = lc->buffer_role[i];
+		lib_access(fc, st, c, lc->buffer_arg[i], role == KC_LIB_OUT ? (reads_c ? ROLE_RW : ROLE_WRITE) : role);
+	}
+	st->lib_call = kc_arena_strdup(fc->fe->a, name);
+	return 1;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Statements */
+
+static struct kc_node *stmt_node(struct fctx *fc, CXCursor c, struct kc_node *parent)
+{
+	return new_node(fc, KC_NODE_STMT, c, parent);
+}
+
+/* Drop a statement node that turned out to cost nothing. */
+static void drop_if_empty(struct kc_node *parent, struct kc_node *st)
+{
+	if (st->n_accesses || st->call || st->lib_call || st->cost.cmp || st->cost.n_trans || st->n_sc_reads ||
+	    st->n_sc_writes)
+		return;
+	for (int o = 0; o < KC_OP_N; o++)
+		for (int p = 0; p < KC_PREC_N; p++)
+			if (st->cost.ops[o][p])
+				return;
+	struct kc_node *prev = NULL;
+	for (struct kc_node *n = parent->first; n; prev = n, n = n->next)
+		if (n == st) {
+			if (prev)
+				prev->next = NULL;
+			else
+				parent->first = NULL;
+			parent->last = prev;
+			return;
+		}
+}
+
+static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
+{
+	/* integer bookkeeping on tracked variables: i = expr, i += c */
+	CXCursor s = kc_cx_strip(c);
+	if (clang_getCursorKind(s) == CXCursor_BinaryOperator || clang_getCursorKind(s) == CXCursor_CompoundAssignOperator) {
+		struct child_list l;
+		kc_cx_children(s, &l);
+		struct var *v = l.n == 2 ? kc_affine_var_of(fc, l.c[0]) : NULL;
+		if (v && v->kind == V_INT) {
+			struct kc_poly *val;
+			int assign = clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Assign;
+			v->value = assign && fc->loop_depth == 0 && kc_affine_expr(fc, l.c[1], &val) == 0 ? val : NULL;
+		}
+	}
+	struct kc_node *st = stmt_node(fc, c, parent);
+	collect_expr(fc, c, st, 0);
+	drop_if_empty(parent, st);
+}
+
+static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
+{
+	CXType t = clang_getCursorType(d);
+	struct child_list l;
+	kc_cx_children(d, &l);
+	CXCursor init = clang_getNullCursor();
+	for (int i = l.n - 1; i >= 0; i--)
+		if (clang_isExpression(clang_getCursorKind(l.c[i]))) {
+			init = l.c[i];
+			break;
+		}
+	int ndims, is_pointer;
+	CXType elem = kc_cx_element_type(t, &ndims, &is_pointer);
+	enum CXTypeKind tk = clang_getCanonicalType(t).kind;
+	if (tk == CXType_ConstantArray || tk == CXType_VariableArray) {
+		int id = kc_decl_buffer(fc, d, elem);
+		fc->fn->buffers[id].is_local_array = 1;
+		fc->dims[id].ndims = kc_decl_dims(fc, d, fc->dims[id].dim, KC_MAX_DIMS);
+		if (ndims > KC_MAX_DIMS) {
+			kc_cx_warn(fc, d, KC_WARNING, "'%s' has more than " KC_TEXT(KC_MAX_DIMS) " dimensions: its extent is "
+			           "unknown", fc->fn->buffers[id].name);
+			fc->dims[id].ndims = 0;
+		}
+		fc->fn->buffers[id].extent = kc_decl_product(fc, fc->dims[id].dim, fc->dims[id].ndims);
+		struct var *v = kc_affine_add_var(fc, d, V_BUFFER);
+		if (v)
+			v->buffer = id;
+		return;
+	}
+	if (is_pointer && !clang_Cursor_isNull(init)) {
+		CXCursor s = kc_cx_strip(init);
+		if (clang_getCursorKind(s) == CXCursor_CallExpr) {
+			char *callee = kc_cx_spelling(fc->fe->a, s);
+			if (!strcmp(callee, "malloc") || !strcmp(callee, "calloc") || !strcmp(callee, "aligned_alloc")) {
+				int id = kc_decl_buffer(fc, d, elem);
+				struct kc_buffer *b = &fc->fn->buffers[id];
+				b->is_heap = 1;
+				fc->dims[id].ndims = 1;
+				struct kc_poly *bytes = NULL, *n2;
+				int nargs = clang_Cursor_getNumArguments(s);
+				if (nargs >= 1 && kc_affine_expr(fc, clang_Cursor_getArgument(s, (unsigned)nargs - 1), &bytes) == 0) {
+					int ok = 1;
+					if (!strcmp(callee, "calloc") && nargs == 2 &&
+					    kc_affine_expr(fc, clang_Cursor_getArgument(s, 0), &n2) == 0)
+						ok = kc_poly_mul(fc->fe->a, bytes, n2, &bytes) == 0;
+					if (!ok || kc_poly_scale(fc->fe->a, bytes, (struct kc_rat){1, b->elem_size}, &b->extent) < 0) {
+						b->extent = NULL;
+						kc_cx_warn(fc, s, KC_WARNING, "the size of '%s' overflows: its extent is unknown", b->name);
+					}
+				}
+				fc->dims[id].dim[0] = b->extent;
+				struct var *v = kc_affine_add_var(fc, d, V_BUFFER);
+				if (v)
+					v->buffer = id;
+				return;
+			}
+		}
+		/* an alias: p = a + off, p = &a[i][0], p = a[i] */
+		struct kc_access acc;
+		struct var *base = kc_affine_var_of(fc, s);
+		struct var *v = NULL;
+		if (base && (base->kind == V_BUFFER || base->kind == V_ALIAS)) {
+			v = kc_affine_add_var(fc, d, V_ALIAS);
+			if (v) {
+				v->buffer = base->buffer;
+				v->offset = base->kind == V_ALIAS ? base->offset : kc_poly_zero(fc->fe->a);
+			}
+		} else if (clang_getCursorKind(s) == CXCursor_BinaryOperator) {
+			struct child_list bl;
+			kc_cx_children(s, &bl);
+			struct var *b2 = bl.n == 2 ? kc_affine_var_of(fc, bl.c[0]) : NULL;
+			struct kc_poly *off;
+			if (b2 && (b2->kind == V_BUFFER || b2->kind == V_ALIAS) && kc_affine_expr(fc, bl.c[1], &off) == 0 &&
+			    (v = kc_affine_add_var(fc, d, V_ALIAS))) {
+				v->buffer = b2->buffer;
+				struct kc_poly *base_off = b2->kind == V_ALIAS ? b2->offset : kc_poly_zero(fc->fe->a);
+				if (kc_poly_add(fc->fe->a, base_off, off, &v->offset) < 0)
+					kc_cx_warn(fc, s, KC_WARNING, "the offset of '%s' overflows: its accesses' footprint is unknown",
+					           kc_cx_spelling(fc->fe->a, d));
+			}
+		} else if (clang_getCursorKind(s) == CXCursor_UnaryOperator || clang_getCursorKind(s) == CXCursor_ArraySubscriptExpr) {
+			CXCursor target = s;
+			if (clang_getCursorKind(s) == CXCursor_UnaryOperator) {
+				struct child_list ul;
+				kc_cx_children(s, &ul);
+				target = ul.n == 1 ? ul.c[0] : s;
+			}
+			if (resolve_access(fc, target, &acc) == 0 && acc.ndims == 1 && acc.index[0] && (v = kc_affine_add_var(fc, d, V_ALIAS))) {
+				v->buffer = acc.buffer;
+				v->offset = acc.index[0];
+			}
+		}
+		if (v)
+			return;
+	}
+	if (kc_cx_is_integer_type(t)) {
+		struct var *v = kc_affine_add_var(fc, d, V_INT);
+		struct kc_poly *val;
+		if (v && !clang_Cursor_isNull(init) && kc_affine_expr(fc, init, &val) == 0)
+			v->value = val;
+		if (!clang_Cursor_isNull(init)) {
+			struct kc_node *st = stmt_node(fc, d, parent);
+			collect_expr(fc, init, st, ROLE_READ);
+			drop_if_empty(parent, st);
+		}
+		return;
+	}
+	struct var *v = kc_affine_add_var(fc, d, kc_cx_float_prec(t) >= 0 ? V_SCALAR : V_OTHER);
+	if (v && v->kind == V_SCALAR)
+		number_scalar(fc, v, d);
+	if (!clang_Cursor_isNull(init)) {
+		struct kc_node *st = stmt_node(fc, d, parent);
+		collect_expr(fc, init, st, ROLE_READ);
+		scalar_use(fc, st, v, ROLE_WRITE);
+		drop_if_empty(parent, st);
+	}
+}
+
+/* The expressions of a for-init: an expression, or a declaration's initializers. */
+static void collect_init(struct fctx *fc, CXCursor init, struct kc_node *st)
+{
+	if (clang_getCursorKind(init) != CXCursor_DeclStmt) {
+		collect_expr(fc, init, st, ROLE_READ);
+		return;
+	}
+	struct child_list decls;
+	kc_cx_children(init, &decls);
+	for (int i = 0; i < decls.n; i++) {
+		struct child_list l;
+		kc_cx_children(decls.c[i], &l);
+		for (int k = 0; k < l.n; k++)
+			if (clang_isExpression(clang_getCursorKind(l.c[k])))
+				collect_expr(fc, l.c[k], st, ROLE_READ);
+	}
+}
+
+static void lower_body(struct fctx *fc, CXCursor body, struct kc_node *parent)
+{
+	if (clang_Cursor_isNull(body))
+		return;
+	fc->loop_depth++;
+	lower_stmt(fc, body, parent);
+	fc->loop_depth--;
+}
+
+static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
+{
+	struct kc_cx_for_parts p;
+	kc_cx_split_for(c, &p);
+	struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);
+	fc->fn->has_loops = 1;
+	struct kc_poly *start;
+	struct var *v = kc_affine_loop_var(fc, &p, &start);
+	long long step = 0;
+	int bounds = -1;
+	if (v && kc_affine_loop_step(fc, p.inc, v, &step) == 0) {
+		loop->var = v->sym;
+		loop->step = step;
+		if (!start)
+			goto data_dependent;
+		if (step > 0)
+			loop->lower[loop->n_lower++] = start;
+		else
+			loop->upper[loop->n_upper++] = start;
+		if (!clang_Cursor_isNull(p.cond) && (bounds = kc_affine_loop_cond(fc, p.cond, loop, step)) == 0 &&
+		    (step > 0 ? loop->n_upper : loop->n_lower) > 0) {
+			lower_body(fc, p.body, loop);
+			/* after the loop, v holds its exit value (used by a following remainder loop) */
+			v->kind = V_INT;
+			v->value = kc_affine_exit_value(fc, loop);
+			return;
+		}
+	data_dependent:;
+		struct kc_poly *total = kc_affine_trips(fc, v);
+		/* the bound expressions are evaluated at run time: their reads are traffic */
+		struct kc_node *st = stmt_node(fc, c, parent);
+		if (!clang_Cursor_isNull(p.init))
+			collect_init(fc, p.init, st);
+		if (!clang_Cursor_isNull(p.cond))
+			collect_expr(fc, p.cond, st, ROLE_READ);
+		drop_if_empty(parent, st);
+		if (total) {
+			loop->trips_annotated = total;
+			loop->n_lower = loop->n_upper = 0;
+			lower_body(fc, p.body, loop);
+			v->kind = V_INT;
+			v->value = NULL;
+			return;
+		}
+		if (bounds == -2)
+			kc_cx_warn(fc, c, KC_WARNING, "loop condition of '%s' has more than " KC_TEXT(KC_MAX_BOUNDS) " lower or upper bounds: "
+			           "trip count unknown, the body is counted once (annotate the total with KCOST_TRIPS)",
+			           kc_cx_spelling(fc->fe->a, v->decl));
+		else
+			kc_cx_warn(fc, c, KC_WARNING, "loop bounds of '%s' are not affine functions of the sizes and outer loop variables: "
+			           "trip count unknown, the body is counted once (annotate the total with KCOST_TRIPS)",
+			           kc_cx_spelling(fc->fe->a, v->decl));
+	} else {
+		kc_cx_warn(fc, c, KC_WARNING, "unsupported loop form%s: trip count unknown", "");
+	}
+	loop->inexact = 1;
+	loop->n_lower = loop->n_upper = 0;
+	lower_body(fc, p.body, loop);
+	if (v) {
+		v->kind = V_INT;
+		v->value = NULL;
+	}
+}
+
+static void lower_children(struct fctx *fc, CXCursor c, struct kc_node *parent)
+{
+	struct child_list l;
+	kc_cx_children(c, &l);
+	for (int i = 0; i < l.n; i++)
+		lower_stmt(fc, l.c[i], parent);
+}
+
+static void lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent)
+{
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if (l.n < 2)
+		return;
+	struct kc_node *n = new_node(fc, KC_NODE_IF, c, parent);
+	int guards = kc_affine_guards(fc, l.c[0], n);
+	if (guards < 0) {
+		n->n_guards = 0;
+		struct kc_node *st = stmt_node(fc, l.c[0], parent);
+		collect_expr(fc, l.c[0], st, ROLE_READ);
+		drop_if_empty(parent, st);
+		n->inexact = 1; /* decided below, once we know whether the branches cost anything */
+	}
+	lower_stmt(fc, l.c[1], n);
+	if (l.n > 2) {
+		n->orelse = new_node(fc, KC_NODE_BLOCK, l.c[2], NULL);
+		lower_stmt(fc, l.c[2], n->orelse);
+	}
+	if (n->inexact && (n->first || (n->orelse && n->orelse->first))) {
+		if (guards == -2)
+			kc_cx_warn(fc, l.c[0], KC_WARNING, "condition of more than " KC_TEXT(KC_MAX_BOUNDS) " comparisons%s: its branch is "
+			           "counted as always taken", "");
+		else if (fc->loop_depth > 0)
+			kc_cx_warn(fc, l.c[0], KC_WARNING, "data-dependent condition%s: its branch is counted as always taken", "");
+		else
+			kc_cx_warn(fc, l.c[0], KC_WARNING, "data-dependent condition%s outside loops: its branch is counted as taken", "");
+	} else {
+		n->inexact = 0;
+	}
+}
+
+static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
+{
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_CompoundStmt: lower_children(fc, c, parent); return;
+	case CXCursor_DeclStmt: {
+		struct child_list l;
+		kc_cx_children(c, &l);
+		for (int i = 0; i < l.n; i++)
+			if (clang_getCursorKind(l.c[i]) == CXCursor_VarDecl)
+				lower_var_decl(fc, l.c[i], parent);
+		return;
+	}
+	case CXCursor_ForStmt: lower_for(fc, c, parent); return;
+	case CXCursor_IfStmt: lower_if(fc, c, parent); return;
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt: {
+		fc->fn->has_loops = 1;
+		struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);
+		loop->inexact = 1;
+		kc_cx_warn(fc, c, KC_WARNING, "%s loop: trip count unknown, its body is counted once", clang_getCursorKind(c) == CXCursor_WhileStmt ? "while" : "do-while");
+		struct child_list l;
+		kc_cx_children(c, &l);
+		for (int i = 0; i < l.n; i++)
+			if (!clang_isExpression(clang_getCursorKind(l.c[i])))
+				lower_body(fc, l.c[i], loop);
+		return;
+	}
+	case CXCursor_ReturnStmt: {
+		if (fc->loop_depth > 0)
+			kc_cx_warn(fc, c, KC_WARNING, "early return inside a loop%s: counted as if the loop ran to completion", "");
+		else if (parent->kind == KC_NODE_IF)
+			kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
+			            "counts assume this early return is not taken");
+		lower_children(fc, c, parent);
+		return;
+	}
+	case CXCursor_BreakStmt:
+	case CXCursor_ContinueStmt:
+		if (fc->loop_depth > 0)
+			kc_cx_warn(fc, c, KC_WARNING, "'%s' inside a loop: counted as if every iteration ran to completion",
+			     clang_getCursorKind(c) == CXCursor_BreakStmt ? "break" : "continue");
+		return;
+	case CXCursor_GotoStmt:
+	case CXCursor_IndirectGotoStmt:
+		kc_cx_warn(fc, c, KC_WARNING, "'goto'%s is not supported: counts ignore the jump", "");
+		return;
+	case CXCursor_SwitchStmt:
+		kc_cx_warn(fc, c, KC_WARNING, "'switch'%s is not supported: every case is counted once", "");
+		lower_children(fc, c, parent);
+		return;
+	case CXCursor_LabelStmt:
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt: lower_children(fc, c, parent); return;
+	case CXCursor_NullStmt: return;
+	default:
+		if (clang_isExpression(clang_getCursorKind(c)))
+			lower_expr_stmt(fc, c, parent);
+		return;
+	}
+}
+
+static void lower_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
+{
+	if (kc_cx_enter(fc, c) < 0)
+		return;
+	lower_stmt_at(fc, c, parent);
+	kc_cx_leave(fc);
+}
+
+/* Room for the model's nests, at most one per top-level statement: kc_count_function fills them. */
+static void reserve_nests(struct fctx *fc)
+{
+	kc_ir_reserve_nests(fc->fe->a, fc->ir);
+}
+
+static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
+{
+	tf->state = FN_ACTIVE;
+	/* calls analyze their callee first, so several states can be live at once: reuse one spare */
+	struct fctx *fc = fe->spare ? fe->spare : malloc(sizeof *fc);
+	fe->spare = NULL;
+	if (!fc) {
+		tf->state = FN_DONE;
+		kc_diag_add(fe->a, &fe->an->diags, kc_cx_loc(fe, tf->cursor), KC_ERROR, tf->name,
+		            "out of memory: '%s' is not analyzed", tf->name);
+		return NULL;
+	}
+	memset(fc, 0, offsetof(struct fctx, vars));
+	fc->fe = fe;
+	struct kc_function *fn = fc->fn = KC_NEW(fe->a, struct kc_function);
+	fc->ir = KC_NEW(fe->a, struct kc_fn_ir);
+	fc->ir->fn = fn;
+	fn->name = tf->name;
+	fn->loc = kc_cx_loc(fe, tf->cursor);
+	fn->end = kc_cx_end(fe, tf->cursor);
+	fn->exact = 1;
+	fn->is_static = clang_getCursorLinkage(tf->cursor) == CXLinkage_Internal;
+	int sized = kc_decl_function(fc, tf->cursor);
+	struct child_list l;
+	kc_cx_children(tf->cursor, &l);
+	fc->ir->body = new_node(fc, KC_NODE_BLOCK, tf->cursor, NULL);
+	if (l.n && clang_getCursorKind(l.c[l.n - 1]) == CXCursor_CompoundStmt)
+		lower_stmt(fc, l.c[l.n - 1], fc->ir->body);
+	if (fc->too_deep)
+		fc->ir->body->first = fc->ir->body->last = NULL; /* a part of the body would be a wrong count */
+	reserve_nests(fc);
+	fc->ir->dims = fc->dims;
+	tf->ir = fc->ir;
+	tf->state = FN_DONE;
+	tf->job = kc_passes_submit(fe->passes, fe->a, &(struct kc_pass_job){fc->ir, sized});
+	if (fe->spare)
+		free(fc);
+	else
+		fe->spare = fc;
+	return tf->ir;
+}
+
+void kc_lower_file(struct fe *fe)
+{
+	struct kc_passes passes;
+	kc_passes_start(&passes, fe->opts->threads, fe->n_funcs, &fe->an->arena2);
+	fe->passes = &passes;
+	for (int i = 0; i < fe->n_funcs; i++) {
+		struct tu_func *tf = &fe->funcs[i];
+		if (tf->state == FN_UNSEEN)
+			lower_function(fe, tf);
+	}
+	kc_passes_stop(&passes);
+	fe->passes = NULL;
+}
