@@ -63,7 +63,6 @@ struct var *kc_affine_add_var(struct fctx *fc, CXCursor decl, enum var_kind kind
 	return v;
 }
 
-
 struct var *kc_affine_var_of(struct fctx *fc, CXCursor c)
 {
 	c = kc_cx_strip(c);
@@ -80,10 +79,13 @@ static int may_be_constant(struct fctx *fc, CXCursor c)
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_IntegerLiteral:
 	case CXCursor_FloatingLiteral:
-	case CXCursor_UnaryExpr: return 1;
-	case CXCursor_DeclRefExpr: return !find_var(fc, clang_getCursorReferenced(c));
+	case CXCursor_UnaryExpr:
+		return 1;
+	case CXCursor_DeclRefExpr:
+		return !find_var(fc, clang_getCursorReferenced(c));
 	case CXCursor_ArraySubscriptExpr:
-	case CXCursor_CompoundAssignOperator: return 0;
+	case CXCursor_CompoundAssignOperator:
+		return 0;
 	case CXCursor_BinaryOperator:
 	case CXCursor_UnaryOperator:
 	case CXCursor_CallExpr:
@@ -95,7 +97,8 @@ static int may_be_constant(struct fctx *fc, CXCursor c)
 				return 0;
 		return 1;
 	}
-	default: return 1;
+	default:
+		return 1;
 	}
 }
 
@@ -174,9 +177,12 @@ static int binop_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 	struct kc_arena *a = fc->fe->a;
 	struct kc_rat k;
 	switch (clang_getCursorBinaryOperatorKind(c)) {
-	case CXBinaryOperator_Add: return kc_poly_add(a, x, y, out);
-	case CXBinaryOperator_Sub: return kc_poly_sub(a, x, y, out);
-	case CXBinaryOperator_Mul: return kc_poly_mul(a, x, y, out);
+	case CXBinaryOperator_Add:
+		return kc_poly_add(a, x, y, out);
+	case CXBinaryOperator_Sub:
+		return kc_poly_sub(a, x, y, out);
+	case CXBinaryOperator_Mul:
+		return kc_poly_mul(a, x, y, out);
 	case CXBinaryOperator_Shl:
 		if (!kc_poly_is_const(y, &k) || k.den != 1 || k.num < 0 || k.num > 62)
 			return -1;
@@ -194,7 +200,8 @@ static int binop_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 		*out = q;
 		return 0;
 	}
-	default: return -1;
+	default:
+		return -1;
 	}
 }
 
@@ -228,7 +235,8 @@ static int expr_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 		}
 		return -1;
 	}
-	case CXCursor_BinaryOperator: return binop_poly(fc, c, out);
+	case CXCursor_BinaryOperator:
+		return binop_poly(fc, c, out);
 	case CXCursor_UnaryOperator: {
 		struct child_list l;
 		kc_cx_children(c, &l);
@@ -242,7 +250,8 @@ static int expr_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 		}
 		return k == CXUnaryOperator_Minus ? kc_poly_neg(a, x, out) : -1;
 	}
-	case CXCursor_CallExpr: return call_poly(fc, c, out);
+	case CXCursor_CallExpr:
+		return call_poly(fc, c, out);
 	default:
 		if (kc_cx_is_integer_type(clang_getCursorType(c)) && kc_cx_eval_int(c, &v)) {
 			*out = kc_poly_const(a, v, 1);
@@ -394,8 +403,10 @@ struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struc
 	v->sym = kc_sym_named(fc->fn, name);
 	if (v->sym < 0) {
 		v->kind = V_INT; /* of unknown value */
-		kc_cx_warn(fc, decl, KC_WARNING, "more than " KC_TEXT(KC_POLY_MAX_SYMS) " size parameters and loop variables: "
-		           "loop variable '%s' is not a symbol", name);
+		kc_cx_warn(fc, decl, KC_WARNING,
+		           "more than " KC_TEXT(KC_POLY_MAX_SYMS) " size parameters and loop variables: "
+		                                                  "loop variable '%s' is not a symbol",
+		           name);
 		return NULL;
 	}
 	if (v->sym >= fc->fn->n_size_params && !fc->fn->syms.syms[v->sym].has_value)
@@ -413,7 +424,9 @@ int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long 
 		return -1;
 	if (clang_getCursorKind(s) == CXCursor_UnaryOperator) {
 		enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(s);
-		*step = k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc ? 1 : k == CXUnaryOperator_PostDec || k == CXUnaryOperator_PreDec ? -1 : 0;
+		*step = k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc   ? 1
+		        : k == CXUnaryOperator_PostDec || k == CXUnaryOperator_PreDec ? -1
+		                                                                      : 0;
 		return *step ? 0 : -1;
 	}
 	struct kc_poly *d;
@@ -463,7 +476,8 @@ int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, lo
 	/* normalize to  coef*v + rest  OP'  0  with rest free of v, then to v <= / >= bound */
 	struct kc_poly *ops[KC_MAX_BOUNDS];
 	int want = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE || (k == CXBinaryOperator_NE && step > 0)
-	               ? BOUND_MIN : BOUND_MAX;
+	               ? BOUND_MIN
+	               : BOUND_MAX;
 	struct kc_poly *lhs;
 	int nr = 0;
 	if (kc_affine_expr(fc, l.c[0], &lhs) < 0 || (nr = minmax_operands(fc, l.c[1], want, ops, KC_MAX_BOUNDS)) < 0)
@@ -471,8 +485,9 @@ int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, lo
 	for (int i = 0; i < nr; i++) {
 		struct kc_poly *diff, *rest;
 		struct kc_rat coef;
-		if (kc_poly_sub(a, lhs, ops[i], &diff) < 0 || kc_poly_affine_split(a, diff, loop->var, &coef, &rest) < 0 ||
-		    coef.den != 1 || (coef.num != 1 && coef.num != -1) || kc_poly_has_sym(rest, loop->var))
+		if (kc_poly_sub(a, lhs, ops[i], &diff) < 0 ||
+		    kc_poly_affine_split(a, diff, loop->var, &coef, &rest) < 0 || coef.den != 1 ||
+		    (coef.num != 1 && coef.num != -1) || kc_poly_has_sym(rest, loop->var))
 			return -1;
 		/* coef*v + rest OP 0, coef = +-1:  v OP' -coef*rest */
 		struct kc_poly *bound;
@@ -480,17 +495,25 @@ int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, lo
 			return -1;
 		enum CXBinaryOperatorKind kk = k;
 		if (coef.num == -1) /* -v + rest < 0  <=>  v > rest */
-			kk = k == CXBinaryOperator_LT ? CXBinaryOperator_GT : k == CXBinaryOperator_LE ? CXBinaryOperator_GE
-			   : k == CXBinaryOperator_GT ? CXBinaryOperator_LT : k == CXBinaryOperator_GE ? CXBinaryOperator_LE : k;
+			kk = k == CXBinaryOperator_LT   ? CXBinaryOperator_GT
+			     : k == CXBinaryOperator_LE ? CXBinaryOperator_GE
+			     : k == CXBinaryOperator_GT ? CXBinaryOperator_LT
+			     : k == CXBinaryOperator_GE ? CXBinaryOperator_LE
+			                                : k;
 		struct kc_poly *one = kc_poly_const(a, 1, 1);
-		/* v < b is v <= b - 1, v > b is v >= b + 1; v != b stepping by +1 (-1) toward b is v <= b - 1 (v >= b + 1) */
-		int upper = kk == CXBinaryOperator_LT || kk == CXBinaryOperator_LE || (kk == CXBinaryOperator_NE && step == 1);
-		int lower = kk == CXBinaryOperator_GT || kk == CXBinaryOperator_GE || (kk == CXBinaryOperator_NE && step == -1);
+		/* v < b is v <= b - 1, v > b is v >= b + 1; v != b stepping by +1 (-1) toward b is v <= b - 1 (v >= b +
+		 * 1) */
+		int upper =
+		    kk == CXBinaryOperator_LT || kk == CXBinaryOperator_LE || (kk == CXBinaryOperator_NE && step == 1);
+		int lower =
+		    kk == CXBinaryOperator_GT || kk == CXBinaryOperator_GE || (kk == CXBinaryOperator_NE && step == -1);
 		if (!upper && !lower)
 			return -1;
-		if ((kk == CXBinaryOperator_LT || (kk == CXBinaryOperator_NE && upper)) && kc_poly_sub(a, bound, one, &bound) < 0)
+		if ((kk == CXBinaryOperator_LT || (kk == CXBinaryOperator_NE && upper)) &&
+		    kc_poly_sub(a, bound, one, &bound) < 0)
 			return -1;
-		if ((kk == CXBinaryOperator_GT || (kk == CXBinaryOperator_NE && lower)) && kc_poly_add(a, bound, one, &bound) < 0)
+		if ((kk == CXBinaryOperator_GT || (kk == CXBinaryOperator_NE && lower)) &&
+		    kc_poly_add(a, bound, one, &bound) < 0)
 			return -1;
 		if ((upper ? loop->n_upper : loop->n_lower) >= KC_MAX_BOUNDS)
 			return -2;
@@ -511,7 +534,6 @@ struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v)
 	return NULL;
 }
 
-
 /* The value of the loop variable after the loop:
  *   for (v = start; v <= end; v += s)  ->  start + s*(last + 1), last = floor((end - start)/s)  (s > 0)
  * with last as kc_ir_loop_last_step gives it; NULL when it has several bounds or needs a floor of loop
@@ -529,8 +551,8 @@ struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop
 	const struct kc_poly *start = loop->step > 0 ? loop->lower[0] : loop->upper[0];
 	const struct kc_poly *end = loop->step > 0 ? loop->upper[0] : loop->lower[0];
 	if (kc_ir_loop_last_step(a, a, fc->fn, loop, end, loop_vars, &last, NULL) < 0 ||
-	    kc_poly_add(a, last, kc_poly_const(a, 1, 1), &q) < 0 || kc_poly_scale(a, q, kc_rat_int(loop->step), &q) < 0 ||
-	    kc_poly_add(a, start, q, &r) < 0)
+	    kc_poly_add(a, last, kc_poly_const(a, 1, 1), &q) < 0 ||
+	    kc_poly_scale(a, q, kc_rat_int(loop->step), &q) < 0 || kc_poly_add(a, start, q, &r) < 0)
 		return NULL;
 	return r;
 }
@@ -560,15 +582,15 @@ int kc_affine_guards(struct fctx *fc, CXCursor c, struct kc_node *n)
 	if (kc_affine_expr(fc, l.c[0], &x) < 0 || kc_affine_expr(fc, l.c[1], &y) < 0)
 		return -1;
 	/* x < y: y - x - 1 >= 0;  x <= y: y - x >= 0;  x > y: x - y - 1 >= 0;  x >= y: x - y >= 0 */
-	int less = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE, strict = k == CXBinaryOperator_LT || k == CXBinaryOperator_GT;
+	int less = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE,
+	    strict = k == CXBinaryOperator_LT || k == CXBinaryOperator_GT;
 	if (!less && k != CXBinaryOperator_GT && k != CXBinaryOperator_GE)
 		return -1;
-	if (kc_poly_sub(a, less ? y : x, less ? x : y, &g) < 0 || (strict && kc_poly_sub(a, g, kc_poly_const(a, 1, 1), &g) < 0) ||
-	    !kc_poly_is_affine(g))
+	if (kc_poly_sub(a, less ? y : x, less ? x : y, &g) < 0 ||
+	    (strict && kc_poly_sub(a, g, kc_poly_const(a, 1, 1), &g) < 0) || !kc_poly_is_affine(g))
 		return -1;
 	if (n->n_guards >= KC_MAX_BOUNDS)
 		return -2;
 	n->guard[n->n_guards++] = g;
 	return 0;
 }
-

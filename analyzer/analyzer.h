@@ -11,9 +11,9 @@ struct kc_size_override {
 };
 
 struct kc_analyze_opts {
-	const char *const *args;  /* compiler flags for the parse (-I, -D, -std=, ...) */
+	const char *const *args; /* compiler flags for the parse (-I, -D, -std=, ...) */
 	int n_args;
-	const char *compile_db;   /* -p BUILD_DIR: flags from BUILD_DIR/compile_commands.json, or NULL */
+	const char *compile_db; /* -p BUILD_DIR: flags from BUILD_DIR/compile_commands.json, or NULL */
 	const struct kc_size_override *sizes;
 	int n_sizes;
 	const char *function_regex; /* POSIX extended regex over function names; NULL for all */

@@ -131,8 +131,8 @@ static struct kc_poly *parse_shift(struct parser *p)
 	return x;
 }
 
-int kc_annot_parse_expr(struct kc_arena *a, const char *text, kc_name_resolver resolve, void *ctx,
-                        struct kc_poly **out, const char **err)
+int kc_annot_parse_expr(struct kc_arena *a, const char *text, kc_name_resolver resolve, void *ctx, struct kc_poly **out,
+                        const char **err)
 {
 	struct parser p = {a, text, resolve, ctx, NULL};
 	struct kc_poly *x = parse_shift(&p);
@@ -164,7 +164,8 @@ int kc_annot_parse_sizes(struct kc_arena *a, const char *text, kc_size_setter se
 		struct kc_rat c;
 		if (!v || !kc_poly_is_const(v, &c) || c.den != 1 || c.num > (__int128)0x7fffffffffffffffLL ||
 		    c.num < 0) {
-			*err = p.err ? p.err : kc_arena_printf(a, "size '%.*s' is not a non-negative integer", (int)len, name);
+			*err = p.err ? p.err
+			             : kc_arena_printf(a, "size '%.*s' is not a non-negative integer", (int)len, name);
 			return -1;
 		}
 		if (set(ctx, name, len, (long long)c.num) < 0) {

@@ -11,8 +11,8 @@
 typedef struct kc_poly *(*kc_name_resolver)(void *ctx, const char *name, size_t len);
 
 /* Parse `text` into *out. Returns 0, or -1 with a message (arena string) in *err. */
-int kc_annot_parse_expr(struct kc_arena *a, const char *text, kc_name_resolver resolve, void *ctx,
-                        struct kc_poly **out, const char **err);
+int kc_annot_parse_expr(struct kc_arena *a, const char *text, kc_name_resolver resolve, void *ctx, struct kc_poly **out,
+                        const char **err);
 
 /* Parse "n = 1 << 20, m = 512" calling `set` for each pair. 0, or -1 with *err set. The value
  * expression may not use names. */

@@ -33,7 +33,7 @@ static enum CXChildVisitResult push_child(CXCursor c, CXCursor parent, CXClientD
  * (constant? affine? which accesses?), each time visiting its children: a small direct-mapped cache of
  * recent short children lists saves a third of the clang_visitChildren calls, the front end's largest
  * cost after the parse. libclang is used from one thread only; the cache is emptied with each TU. */
-#define CHILD_CACHE 1024 /* entries, a power of two */
+#define CHILD_CACHE      1024 /* entries, a power of two */
 #define CHILD_CACHE_LIST 4
 
 static struct child_cache_entry {
@@ -113,7 +113,10 @@ struct kc_loc kc_cx_location(struct fe *fe, CXSourceLocation l)
 	return loc;
 }
 
-struct kc_loc kc_cx_loc(struct fe *fe, CXCursor c) { return kc_cx_location(fe, clang_getCursorLocation(c)); }
+struct kc_loc kc_cx_loc(struct fe *fe, CXCursor c)
+{
+	return kc_cx_location(fe, clang_getCursorLocation(c));
+}
 
 struct kc_loc kc_cx_end(struct fe *fe, CXCursor c)
 {
@@ -148,11 +151,16 @@ int kc_cx_float_prec(CXType t)
 {
 	switch (clang_getCanonicalType(t).kind) {
 	case CXType_Half:
-	case CXType_Float16: return KC_PREC_F16;
-	case CXType_Float: return KC_PREC_F32;
-	case CXType_Double: return KC_PREC_F64;
-	case CXType_LongDouble: return KC_PREC_F80;
-	default: return -1;
+	case CXType_Float16:
+		return KC_PREC_F16;
+	case CXType_Float:
+		return KC_PREC_F32;
+	case CXType_Double:
+		return KC_PREC_F64;
+	case CXType_LongDouble:
+		return KC_PREC_F80;
+	default:
+		return -1;
 	}
 }
 
@@ -223,7 +231,8 @@ enum kc_elem_class kc_cx_elem_class(CXType t)
 	case CXType_Float16:
 	case CXType_BFloat16:
 	case CXType_Float128:
-	case CXType_Ibm128: return KC_ELEM_FLOATING;
+	case CXType_Ibm128:
+		return KC_ELEM_FLOATING;
 	case CXType_Bool:
 	case CXType_Char_U:
 	case CXType_UChar:
@@ -239,7 +248,8 @@ enum kc_elem_class kc_cx_elem_class(CXType t)
 	case CXType_Long:
 	case CXType_LongLong:
 	case CXType_Int128:
-	case CXType_Enum: return KC_ELEM_INTEGER;
+	case CXType_Enum:
+		return KC_ELEM_INTEGER;
 	case CXType_Pointer:
 	case CXType_BlockPointer:
 	case CXType_ConstantArray:
@@ -247,8 +257,10 @@ enum kc_elem_class kc_cx_elem_class(CXType t)
 	case CXType_VariableArray:
 	case CXType_DependentSizedArray:
 	case CXType_FunctionProto:
-	case CXType_FunctionNoProto: return KC_ELEM_POINTER;
-	default: return KC_ELEM_OPAQUE;
+	case CXType_FunctionNoProto:
+		return KC_ELEM_POINTER;
+	default:
+		return KC_ELEM_OPAQUE;
 	}
 }
 
@@ -287,8 +299,9 @@ void kc_cx_split_for(CXCursor c, struct kc_cx_for_parts *p)
 		p->body = l.c[3];
 		return;
 	}
-	/* a clause is missing: which one, only the semicolons tell. The header's tokens only: up to where the body (always the last child) starts. Tokenizing the whole
-	 * statement would tokenize a nest's inner loops once per enclosing loop. */
+	/* a clause is missing: which one, only the semicolons tell. The header's tokens only: up to where the body
+	 * (always the last child) starts. Tokenizing the whole statement would tokenize a nest's inner loops once per
+	 * enclosing loop. */
 	CXSourceRange whole = clang_getCursorExtent(c), header = whole;
 	if (l.n > 0) {
 		CXSourceLocation body = clang_getRangeStart(clang_getCursorExtent(l.c[l.n - 1]));
@@ -349,10 +362,15 @@ int kc_cx_enter(struct fctx *fc, CXCursor at)
 	}
 	if (!fc->too_deep) {
 		fc->too_deep = 1;
-		kc_cx_warn(fc, at, KC_ERROR, "statements and expressions nested more than %s levels deep: the function is not "
-		           "analyzed", KC_TEXT(KC_MAX_DEPTH));
+		kc_cx_warn(fc, at, KC_ERROR,
+		           "statements and expressions nested more than %s levels deep: the function is not "
+		           "analyzed",
+		           KC_TEXT(KC_MAX_DEPTH));
 	}
 	return -1;
 }
 
-void kc_cx_leave(struct fctx *fc) { fc->fe->depth--; }
+void kc_cx_leave(struct fctx *fc)
+{
+	fc->fe->depth--;
+}

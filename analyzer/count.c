@@ -232,7 +232,9 @@ static void pieces_of(struct counter *k, const struct kc_node *n, struct pieces 
 			overflow(k, n->loc);
 		push_piece(k, out, &p);
 		return;
-	case KC_NODE_BLOCK: pieces_of_children(k, n->first, out, lv); return;
+	case KC_NODE_BLOCK:
+		pieces_of_children(k, n->first, out, lv);
+		return;
 	case KC_NODE_IF: {
 		struct pieces then = {0};
 		pieces_of_children(k, n->first, &then, lv);
@@ -294,7 +296,8 @@ int kc_call_compose(struct kc_arena *a, struct kc_arena *keep, struct kc_functio
 				arg = kc_poly_sym(k->a, d);
 			}
 			if (!arg && g->syms.syms[s].has_value)
-				arg = kc_poly_const(k->a, g->syms.syms[s].value, 1); /* a callee-only size (annotation) */
+				arg =
+				    kc_poly_const(k->a, g->syms.syms[s].value, 1); /* a callee-only size (annotation) */
 			if (!arg || kc_poly_pow(k->a, arg, e, &pw) < 0 || kc_poly_mul(k->a, term, pw, &term) < 0)
 				return -1;
 		}
@@ -445,8 +448,8 @@ static int extreme_bound(struct counter *k, const struct piece *pc, struct kc_po
 	return best;
 }
 
-static void sum_piece(struct counter *k, const struct kc_node *loop, struct piece *p, struct pieces *out,
-                      const int *lv, int depth);
+static void sum_piece(struct counter *k, const struct kc_node *loop, struct piece *p, struct pieces *out, const int *lv,
+                      int depth);
 
 /* Split p on d >= 0 and d <= -1, and sum each half. */
 static void split_and_sum(struct counter *k, const struct kc_node *loop, struct piece *p, struct kc_poly *d,
@@ -470,8 +473,8 @@ static void split_and_sum(struct counter *k, const struct kc_node *loop, struct 
 	sum_piece(k, loop, &b, out, lv, depth + 1);
 }
 
-static void sum_piece(struct counter *k, const struct kc_node *loop, struct piece *p, struct pieces *out,
-                      const int *lv, int depth)
+static void sum_piece(struct counter *k, const struct kc_node *loop, struct piece *p, struct pieces *out, const int *lv,
+                      int depth)
 {
 	struct kc_poly *lo[MAX_CONS], *hi[MAX_CONS], *d = NULL;
 	int nlo, nhi;

@@ -29,18 +29,18 @@
 struct view_access {
 	int buffer, is_write, ndims;
 	struct kc_poly *index[KC_MAX_DIMS];
-	const struct kc_access *orig;       /* as written, for messages */
-	const struct kc_function *owner;    /* whose symbols orig uses */
+	const struct kc_access *orig;    /* as written, for messages */
+	const struct kc_function *owner; /* whose symbols orig uses */
 };
 
 struct view {
-	int depth;                                  /* prefix length */
+	int depth; /* prefix length */
 	struct kc_poly *lo[MAX_PREFIX], *hi[MAX_PREFIX];
 	long long step[MAX_PREFIX];
-	int has_inner;                              /* the prefix body holds more loops (a reduction) */
-	struct view_access *acc;                    /* n_acc of them, growing in the df's views arena */
+	int has_inner;           /* the prefix body holds more loops (a reduction) */
+	struct view_access *acc; /* n_acc of them, growing in the df's views arena */
 	int n_acc, cap_acc;
-	int opaque;                                 /* could not be described */
+	int opaque; /* could not be described */
 };
 
 struct df {
@@ -48,11 +48,11 @@ struct df {
 	struct kc_arena *views; /* scratch memory of the views */
 	struct kc_fn_ir *ir;
 	struct kc_function *fn;
-	const struct kc_node *outer;                /* loop the passes sit in, or NULL */
+	const struct kc_node *outer; /* loop the passes sit in, or NULL */
 	const struct kc_node **pass;
 	int n;
-	int placeholder[MAX_PREFIX];                /* symbol ids of P0..P7 */
-	struct kc_loc at;                           /* the pass being described, for a limit's diagnostic */
+	int placeholder[MAX_PREFIX]; /* symbol ids of P0..P7 */
+	struct kc_loc at;            /* the pass being described, for a limit's diagnostic */
 };
 
 /* Exact arithmetic overflowed: what the dataflow says about this pass is not exact. */
@@ -167,8 +167,8 @@ static int placeholder(struct df *d, int k)
  * one-by-one substitution would be wrong). A symbol without a replacement stays itself in the caller's
  * own passes (`keep`), or in a callee's becomes its benchmark value when it has one. NULL when p keeps
  * a symbol of `inner` (a loop below the prefix) or an unmapped one. */
-static struct kc_poly *to_placeholders(struct df *d, const struct kc_poly *p, struct kc_poly *const *sub, const int *inner,
-                              const struct kc_function *owner)
+static struct kc_poly *to_placeholders(struct df *d, const struct kc_poly *p, struct kc_poly *const *sub,
+                                       const int *inner, const struct kc_function *owner)
 {
 	struct kc_poly *r = kc_poly_zero(d->a);
 	int keep = owner == d->fn;
@@ -333,7 +333,8 @@ static int same_space(const struct view *a, const struct view *b)
 	if (a->depth != b->depth || !a->depth)
 		return 0;
 	for (int k = 0; k < a->depth; k++)
-		if (a->step[k] != b->step[k] || !kc_poly_equal(a->lo[k], b->lo[k]) || !kc_poly_equal(a->hi[k], b->hi[k]))
+		if (a->step[k] != b->step[k] || !kc_poly_equal(a->lo[k], b->lo[k]) ||
+		    !kc_poly_equal(a->hi[k], b->hi[k]))
 			return 0;
 	return 1;
 }
@@ -415,14 +416,20 @@ static void classify_flow(struct df *d, const struct view *va, const struct view
 		e->kind = va->has_inner ? KC_FUSE_EPILOGUE : KC_FUSE_ELEMENTWISE;
 		e->legal = 1;
 		e->reason = va->has_inner
-		                ? kc_arena_printf(d->a, "epilogue: legal per output element of %s; the producer's inner "
-		                                        "loop (a reduction) stays inside", d->fn->buffers[e->buffers[0]].name)
-		                : kc_arena_printf(d->a, "elementwise: each iteration reads the %s element the same "
-		                                        "iteration wrote", d->fn->buffers[e->buffers[0]].name);
+		                ? kc_arena_printf(d->a,
+		                                  "epilogue: legal per output element of %s; the producer's inner "
+		                                  "loop (a reduction) stays inside",
+		                                  d->fn->buffers[e->buffers[0]].name)
+		                : kc_arena_printf(d->a,
+		                                  "elementwise: each iteration reads the %s element the same "
+		                                  "iteration wrote",
+		                                  d->fn->buffers[e->buffers[0]].name);
 	} else if (worst == MATCH_SHIFTED) {
 		e->kind = KC_FUSE_SHIFTED;
-		e->reason = kc_arena_printf(d->a, "reads neighbours written by other iterations (%s): not fusable "
-		                                  "without skewing", index_text(d, culprit));
+		e->reason = kc_arena_printf(d->a,
+		                            "reads neighbours written by other iterations (%s): not fusable "
+		                            "without skewing",
+		                            index_text(d, culprit));
 	} else {
 		e->kind = KC_FUSE_SPACE;
 		e->reason = kc_arena_printf(d->a, "reads %s with another access pattern than it was written",
@@ -437,8 +444,10 @@ static void decide_edge(struct df *d, int i, const struct view *va, const struct
 	int sc = reduction_between(d, d->pass[i], d->pass[i + 1]);
 	if (sc >= 0) {
 		e->kind = KC_FUSE_REDUCTION;
-		e->reason = kc_arena_printf(d->a, "reduction in between: the second pass needs '%s', which the first "
-		                                  "completes only after its last iteration", d->ir->scalar_names[sc]);
+		e->reason = kc_arena_printf(d->a,
+		                            "reduction in between: the second pass needs '%s', which the first "
+		                            "completes only after its last iteration",
+		                            d->ir->scalar_names[sc]);
 		return;
 	}
 	if (va->opaque || vb->opaque) {
@@ -512,7 +521,8 @@ static void make_group(struct df *d, int first, int last)
 	for (int p = first; p <= last; p++)
 		add_traffic(d, &g->before, &df->passes[p].streaming);
 	int *r, nr, *w, nw;
-	kc_footprint_region(d->a, d->ir, d->outer, &d->pass[first], last - first + 1, skip, &g->after, &r, &nr, &w, &nw);
+	kc_footprint_region(d->a, d->ir, d->outer, &d->pass[first], last - first + 1, skip, &g->after, &r, &nr, &w,
+	                    &nw);
 }
 
 static void find_intermediates(struct df *d)

@@ -176,8 +176,12 @@ static void setup_param(struct fctx *fc, CXCursor p)
 			fc->fn->n_size_params = fc->fn->syms.n;
 			if (v->sym < 0) {
 				v->kind = V_OTHER; /* expressions that use it are not affine */
-				kc_cx_warn(fc, p, KC_WARNING, "more than " KC_TEXT(KC_POLY_MAX_SYMS) " size parameters and loop "
-				           "variables: '%s' is not a size symbol, counts that depend on it are unknown", name);
+				kc_cx_warn(
+				    fc, p, KC_WARNING,
+				    "more than " KC_TEXT(KC_POLY_MAX_SYMS) " size parameters and loop "
+				                                           "variables: '%s' is not a size symbol, "
+				                                           "counts that depend on it are unknown",
+				    name);
 			}
 		}
 		return;
@@ -186,7 +190,8 @@ static void setup_param(struct fctx *fc, CXCursor p)
 	CXType elem = kc_cx_element_type(t, &ndims, &is_pointer);
 	if (!is_pointer || !*name) {
 		kc_affine_add_var(fc, p, kc_cx_float_prec(t) >= 0 ? V_SCALAR : V_OTHER);
-		new_param(fc, p, name, kc_cx_float_prec(t) >= 0 ? KC_PARAM_SCALAR : KC_PARAM_OTHER)->is_float = kc_cx_float_prec(t) >= 0;
+		new_param(fc, p, name, kc_cx_float_prec(t) >= 0 ? KC_PARAM_SCALAR : KC_PARAM_OTHER)->is_float =
+		    kc_cx_float_prec(t) >= 0;
 		return;
 	}
 	int id = kc_decl_buffer(fc, p, elem);
@@ -196,8 +201,8 @@ static void setup_param(struct fctx *fc, CXCursor p)
 	struct kc_dims *d = &fc->dims[id];
 	d->ndims = kc_decl_dims(fc, p, d->dim, KC_MAX_DIMS);
 	if (ndims > KC_MAX_DIMS) {
-		kc_cx_warn(fc, p, KC_WARNING, "'%s' has more than " KC_TEXT(KC_MAX_DIMS) " dimensions: its extent is unknown",
-		           name);
+		kc_cx_warn(fc, p, KC_WARNING,
+		           "'%s' has more than " KC_TEXT(KC_MAX_DIMS) " dimensions: its extent is unknown", name);
 		d->ndims = 0;
 	} else if (d->ndims < ndims) {
 		/* T *p, or T (*p)[k]: a leading dimension not written in the declarator */

@@ -15,7 +15,7 @@
 
 /* A limit's value in a diagnostic's text: "more than " KC_TEXT(KC_MAX_BOUNDS) " bounds". */
 #define KC_TEXT_(n) #n
-#define KC_TEXT(n) KC_TEXT_(n)
+#define KC_TEXT(n)  KC_TEXT_(n)
 
 struct kc_passes;
 struct kc_source;
@@ -39,9 +39,9 @@ struct fe {
 	const char *path; /* the input as the user named it */
 	CXFile main_file;
 	const struct kc_source *main_src; /* the main file's lines (source.h), for kc_cx_location; NULL: ask libclang */
-	struct tu_func *funcs; /* the file's function definitions (malloc'd, grown by doubling) */
+	struct tu_func *funcs;            /* the file's function definitions (malloc'd, grown by doubling) */
 	int n_funcs, cap_funcs;
-	struct fctx *spare;    /* one per-function state kept for reuse (it is large) */
+	struct fctx *spare;       /* one per-function state kept for reuse (it is large) */
 	struct kc_passes *passes; /* while the file's functions are lowered (kc_lower_file) */
 	int depth;                /* of the lowering's recursion, callees' lowering included (kc_cx_enter) */
 	regex_t re;
@@ -56,10 +56,10 @@ struct var {
 	enum CXCursorKind decl_kind; /* of decl, and its location: what find_var compares */
 	CXSourceLocation decl_loc;
 	enum var_kind kind;
-	int sym;              /* V_SIZE, V_LOOP */
-	struct kc_poly *value; /* V_INT: known affine value (NULL: unknown) */
-	int buffer;           /* V_BUFFER, V_ALIAS */
-	int scalar;           /* V_SCALAR locals: id into the IR's scalar table, else -1 */
+	int sym;                /* V_SIZE, V_LOOP */
+	struct kc_poly *value;  /* V_INT: known affine value (NULL: unknown) */
+	int buffer;             /* V_BUFFER, V_ALIAS */
+	int scalar;             /* V_SCALAR locals: id into the IR's scalar table, else -1 */
 	struct kc_poly *offset; /* V_ALIAS: flattened element offset */
 };
 
@@ -71,8 +71,8 @@ struct fctx {
 	struct fe *fe;
 	struct kc_function *fn;
 	struct kc_fn_ir *ir;
-	int n_vars;             /* variable i is vars[i], then more[i / KC_VAR_CHUNK - 1][i % KC_VAR_CHUNK] */
-	struct var **more;      /* [n_more] further chunks, in the arena */
+	int n_vars;        /* variable i is vars[i], then more[i / KC_VAR_CHUNK - 1][i % KC_VAR_CHUNK] */
+	struct var **more; /* [n_more] further chunks, in the arena */
 	int n_more;
 	struct kc_dims *dims; /* parallel to fn->buffers */
 	int cap_buffers;
@@ -80,7 +80,7 @@ struct fctx {
 	const char **trips_var; /* [n_trips] KCOST_TRIPS variables and totals */
 	struct kc_poly **trips_total;
 	int n_trips;
-	int too_deep;           /* KC_MAX_DEPTH was reached (kc_cx_enter) */
+	int too_deep;                  /* KC_MAX_DEPTH was reached (kc_cx_enter) */
 	struct var vars[KC_VAR_CHUNK]; /* last: a reused state clears only what comes before (vars[n_vars..] unused) */
 };
 

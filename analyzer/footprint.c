@@ -249,8 +249,8 @@ static int box_covers(struct fp *f, const struct kc_box *outer, const struct kc_
 		return 0;
 	for (int d = 0; d < inner->ndims; d++) {
 		int ok1, ok2;
-		if (!ge_at_sizes(f, inner->lo[d], outer->lo[d], &ok1) || !ge_at_sizes(f, outer->hi[d], inner->hi[d], &ok2) ||
-		    !ok1 || !ok2)
+		if (!ge_at_sizes(f, inner->lo[d], outer->lo[d], &ok1) ||
+		    !ge_at_sizes(f, outer->hi[d], inner->hi[d], &ok2) || !ok1 || !ok2)
 			return 0;
 	}
 	return 1;
@@ -315,7 +315,8 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 				ok = kc_call_compose(f->a, f->keep, f->fn, call, boxes[i]->lo[d], &mapped.lo[d]) == 0 &&
 				     kc_call_compose(f->a, f->keep, f->fn, call, boxes[i]->hi[d], &mapped.hi[d]) == 0;
 			/* the caller may see the buffer with other dimensions: compare element counts only */
-			if (ok && mapped.ndims != (f->flatten[cb] ? 1 : (f->ir->dims[cb].ndims ? f->ir->dims[cb].ndims : 1))) {
+			if (ok && mapped.ndims !=
+			              (f->flatten[cb] ? 1 : (f->ir->dims[cb].ndims ? f->ir->dims[cb].ndims : 1))) {
 				struct kc_poly *cnt = box_count(f, &mapped), *one = kc_poly_const(f->a, 1, 1);
 				mapped.ndims = 1;
 				mapped.lo[0] = kc_poly_zero(f->a);
@@ -467,7 +468,10 @@ static void decide_flattening(struct fp *f, const struct kc_node *n)
 		decide_flattening(f, n->orelse);
 }
 
-static struct kc_poly *keep_poly(struct kc_arena *a, struct kc_poly *p) { return p ? kc_poly_copy(a, p) : NULL; }
+static struct kc_poly *keep_poly(struct kc_arena *a, struct kc_poly *p)
+{
+	return p ? kc_poly_copy(a, p) : NULL;
+}
 
 static void keep_traffic(struct kc_arena *a, struct kc_traffic *t)
 {

@@ -54,8 +54,8 @@ static void report_clang_diags(struct fe *fe, CXTranslationUnit tu, int *errors)
 		if (sev >= CXDiagnostic_Warning) {
 			CXString msg = clang_getDiagnosticSpelling(d);
 			enum kc_severity ks = sev >= CXDiagnostic_Error ? KC_ERROR : KC_WARNING;
-			kc_diag_add(fe->a, &fe->an->diags, kc_cx_location(fe, clang_getDiagnosticLocation(d)), ks, NULL, "%s",
-			            clang_getCString(msg));
+			kc_diag_add(fe->a, &fe->an->diags, kc_cx_location(fe, clang_getDiagnosticLocation(d)), ks, NULL,
+			            "%s", clang_getCString(msg));
 			clang_disposeString(msg);
 			if (ks == KC_ERROR)
 				(*errors)++;
@@ -91,7 +91,8 @@ static int build_args(struct fe *fe, const char *file, const char ***argv_out)
 		const char *t = clang_getCString(s);
 		/* keep the flags that shape the parse; drop -c, -o X and the file itself */
 		if (!strncmp(t, "-I", 2) || !strncmp(t, "-D", 2) || !strncmp(t, "-U", 2) || !strncmp(t, "-std=", 5) ||
-		    !strncmp(t, "-include", 8) || !strncmp(t, "-isystem", 8) || !strncmp(t, "-f", 2) || !strncmp(t, "-m", 2))
+		    !strncmp(t, "-include", 8) || !strncmp(t, "-isystem", 8) || !strncmp(t, "-f", 2) ||
+		    !strncmp(t, "-m", 2))
 			argv[n++] = kc_arena_strdup(fe->a, t);
 		clang_disposeString(s);
 	}
@@ -137,12 +138,13 @@ static int parse_file(struct fe *fe, CXIndex index, int file_index)
 	const char **argv;
 	int argc = build_args(fe, file, &argv);
 	CXTranslationUnit tu = NULL;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(index, file, argv, argc, NULL, 0,
-	                                                  CXTranslationUnit_KeepGoing, &tu);
+	enum CXErrorCode ec =
+	    clang_parseTranslationUnit2(index, file, argv, argc, NULL, 0, CXTranslationUnit_KeepGoing, &tu);
 	fe->path = file;
 	if (ec != CXError_Success || !tu) {
 		kc_diag_add(fe->a, &fe->an->diags, (struct kc_loc){file, 0, 0}, KC_ERROR, NULL,
-		            ec == CXError_ASTReadError ? "could not read the file" : "could not parse the file (libclang error %d)",
+		            ec == CXError_ASTReadError ? "could not read the file"
+		                                       : "could not parse the file (libclang error %d)",
 		            (int)ec);
 		fe->an->parse_failed = 1;
 		return 0;
@@ -187,8 +189,8 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 	an->n_files = n_files;
 	if (o->function_regex) {
 		if (regcomp(&fe->re, o->function_regex, REG_EXTENDED | REG_NOSUB) != 0) {
-			kc_diag_add(fe->a, &an->diags, (struct kc_loc){0}, KC_ERROR, NULL, "invalid --function regex '%s'",
-			            o->function_regex);
+			kc_diag_add(fe->a, &an->diags, (struct kc_loc){0}, KC_ERROR, NULL,
+			            "invalid --function regex '%s'", o->function_regex);
 			free(fe);
 			return -1;
 		}

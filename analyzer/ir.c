@@ -25,7 +25,8 @@ int kc_sym_named(struct kc_function *f, const char *name)
 int kc_sym_floor(struct kc_arena *keep, struct kc_function *f, const struct kc_poly *p, long long div)
 {
 	for (int i = 0; i < f->syms.n; i++)
-		if (f->syms.syms[i].floor_of && f->syms.syms[i].floor_div == div && kc_poly_equal(f->syms.syms[i].floor_of, p))
+		if (f->syms.syms[i].floor_of && f->syms.syms[i].floor_div == div &&
+		    kc_poly_equal(f->syms.syms[i].floor_of, p))
 			return i;
 	if (f->syms.n >= KC_POLY_MAX_SYMS)
 		return -1;

@@ -7,13 +7,14 @@
 
 #include "analysis.h"
 
-#define KC_MAX_DIMS 8
+#define KC_MAX_DIMS   8
 #define KC_MAX_BOUNDS 4
 
 enum kc_node_kind { KC_NODE_BLOCK, KC_NODE_LOOP, KC_NODE_IF, KC_NODE_STMT };
 
-/* One array access (ndims == 0: the whole buffer, as a library call touches it). index[d] is affine in loop variables with size-symbol coefficients (i*n + j is
- * allowed); NULL when the index is not an affine function of them (data-dependent: x[col[j]]). */
+/* One array access (ndims == 0: the whole buffer, as a library call touches it). index[d] is affine in loop variables
+ * with size-symbol coefficients (i*n + j is allowed); NULL when the index is not an affine function of them
+ * (data-dependent: x[col[j]]). */
 struct kc_access {
 	int buffer;
 	int ndims;
@@ -70,8 +71,8 @@ struct kc_node {
 	struct kc_stmt_cost cost;
 	struct kc_access *accesses;
 	int n_accesses;
-	struct kc_call *call; /* non-NULL for a call to an analyzed function */
-	const char *lib_call; /* a library call with a built-in model ("cblas_sgemm") */
+	struct kc_call *call;      /* non-NULL for a call to an analyzed function */
+	const char *lib_call;      /* a library call with a built-in model ("cblas_sgemm") */
 	struct kc_cost lib_cost;   /* its cost in the caller's symbols */
 	struct kc_traffic lib_min; /* its min traffic */
 
@@ -125,12 +126,12 @@ struct kc_buffer_use {
 struct kc_fn_ir {
 	struct kc_function *fn;
 	struct kc_node *body;
-	struct kc_vec total;                          /* whole function */
-	const char *trans_names[KC_MAX_TRANS_NAMES];  /* names of the KC_VEC_TRANS entries */
+	struct kc_vec total;                         /* whole function */
+	const char *trans_names[KC_MAX_TRANS_NAMES]; /* names of the KC_VEC_TRANS entries */
 	int n_trans_names;
-	struct kc_buffer_use *uses;                   /* per buffer */
-	struct kc_dims *dims;                         /* per buffer: declared dimensions */
-	const char **scalar_names;                    /* local scalars (float s, m, ...) by id */
+	struct kc_buffer_use *uses; /* per buffer */
+	struct kc_dims *dims;       /* per buffer: declared dimensions */
+	const char **scalar_names;  /* local scalars (float s, m, ...) by id */
 	int n_scalars;
 };
 
@@ -216,8 +217,8 @@ int kc_ir_loop_last_step(struct kc_arena *a, struct kc_arena *keep, struct kc_fu
  * The message is printf-formatted into keep. */
 void kc_ir_limit(struct kc_arena *keep, struct kc_function *fn, struct kc_loc loc, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 4, 5)))
+    __attribute__((format(printf, 4, 5)))
 #endif
-	;
+    ;
 
 #endif

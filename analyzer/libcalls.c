@@ -5,9 +5,9 @@
 #include "libcalls.h"
 
 static const char *const transcendental_names[] = {
-	"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "sqrt", "cbrt", "sin", "cos", "tan",
-	"asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc",
-	"tgamma", "lgamma", "hypot", "rsqrt", NULL};
+    "exp",   "exp2",  "expm1", "log",  "log2", "log10",  "log1p",  "pow",   "sqrt",  "cbrt",
+    "sin",   "cos",   "tan",   "asin", "acos", "atan",   "atan2",  "sinh",  "cosh",  "tanh",
+    "asinh", "acosh", "atanh", "erf",  "erfc", "tgamma", "lgamma", "hypot", "rsqrt", NULL};
 static const char *const cmp_names[] = {"fmin", "fmax", "fabs", "copysign", NULL};
 
 /* 1 if name is base, basef or basel (and the __builtin_ forms). */
@@ -17,8 +17,7 @@ static int math_family(const char *name, const char *const *bases)
 	size_t n = strlen(name);
 	for (int i = 0; bases[i]; i++) {
 		size_t b = strlen(bases[i]);
-		if (strncmp(name, bases[i], b) == 0 &&
-		    (n == b || (n == b + 1 && (name[b] == 'f' || name[b] == 'l'))))
+		if (strncmp(name, bases[i], b) == 0 && (n == b || (n == b + 1 && (name[b] == 'f' || name[b] == 'l'))))
 			return 1;
 	}
 	return 0;
@@ -70,7 +69,8 @@ static int gemv_cost(struct kc_arena *a, struct kc_poly *const *size, long long 
 	(void)reads_c;
 	struct kc_poly *m = size[0], *n = size[1], *mn, *sum;
 	if (kc_poly_mul(a, m, n, &mn) < 0 || kc_poly_add(a, m, n, &sum) < 0 || kc_poly_add(a, mn, sum, &sum) < 0 ||
-	    kc_poly_scale(a, sum, kc_rat_int(es), &min->read) < 0 || kc_poly_scale(a, m, kc_rat_int(es), &min->write) < 0)
+	    kc_poly_scale(a, sum, kc_rat_int(es), &min->read) < 0 ||
+	    kc_poly_scale(a, m, kc_rat_int(es), &min->write) < 0)
 		return -1;
 	cost->ops[KC_OP_FMA][prec] = mn;
 	return 0;
@@ -82,7 +82,8 @@ static int axpy_cost(struct kc_arena *a, struct kc_poly *const *size, long long 
 {
 	(void)reads_c;
 	struct kc_poly *n = size[0];
-	if (kc_poly_scale(a, n, kc_rat_int(2 * es), &min->read) < 0 || kc_poly_scale(a, n, kc_rat_int(es), &min->write) < 0)
+	if (kc_poly_scale(a, n, kc_rat_int(2 * es), &min->read) < 0 ||
+	    kc_poly_scale(a, n, kc_rat_int(es), &min->write) < 0)
 		return -1;
 	cost->ops[KC_OP_FMA][prec] = n;
 	return 0;
@@ -116,11 +117,11 @@ static int scal_cost(struct kc_arena *a, struct kc_poly *const *size, long long 
 /* Argument positions as in the CBLAS prototypes, e.g. cblas_sgemm(layout, transA, transB, M, N, K, alpha, A,
  * lda, B, ldb, beta, C, ldc). */
 static const struct kc_libcall cblas[] = {
-	{"gemm", 14, 3, {3, 4, 5}, 11, 3, {7, 9, 12}, {KC_LIB_READ, KC_LIB_READ, KC_LIB_OUT}, gemm_cost},
-	{"gemv", 12, 2, {2, 3}, -1, 3, {5, 7, 10}, {KC_LIB_READ, KC_LIB_READ, KC_LIB_RW}, gemv_cost},
-	{"axpy", 6, 1, {0}, -1, 2, {2, 4}, {KC_LIB_READ, KC_LIB_RW}, axpy_cost},
-	{"dot", 5, 1, {0}, -1, 2, {1, 3}, {KC_LIB_READ, KC_LIB_READ}, dot_cost},
-	{"scal", 4, 1, {0}, -1, 1, {2}, {KC_LIB_RW}, scal_cost},
+    {"gemm", 14, 3, {3, 4, 5}, 11, 3, {7, 9, 12}, {KC_LIB_READ, KC_LIB_READ, KC_LIB_OUT}, gemm_cost},
+    {"gemv", 12, 2, {2, 3}, -1, 3, {5, 7, 10}, {KC_LIB_READ, KC_LIB_READ, KC_LIB_RW}, gemv_cost},
+    {"axpy", 6, 1, {0}, -1, 2, {2, 4}, {KC_LIB_READ, KC_LIB_RW}, axpy_cost},
+    {"dot", 5, 1, {0}, -1, 2, {1, 3}, {KC_LIB_READ, KC_LIB_READ}, dot_cost},
+    {"scal", 4, 1, {0}, -1, 1, {2}, {KC_LIB_RW}, scal_cost},
 };
 
 int kc_libcall_find(const char *name, int nargs, int *prec, const struct kc_libcall **model)

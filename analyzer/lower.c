@@ -26,7 +26,6 @@ static struct kc_node *new_node(struct fctx *fc, enum kc_node_kind kind, CXCurso
 	return kc_ir_node_new(fc->fe->a, kind, parent, kc_cx_loc(fc->fe, c), kc_cx_end(fc->fe, c));
 }
 
-
 /* A local floating-point scalar gets an id for the dataflow's reduction check. */
 static void number_scalar(struct fctx *fc, struct var *v, CXCursor decl)
 {
@@ -115,13 +114,16 @@ static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 		if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr)
 			return -4; /* more subscripts than KC_MAX_DIMS */
 		if (n == 0)
-			return clang_getCursorKind(c) == CXCursor_DeclRefExpr || clang_getCursorKind(c) == CXCursor_MemberRefExpr ? -2 : -1;
+			return clang_getCursorKind(c) == CXCursor_DeclRefExpr ||
+			               clang_getCursorKind(c) == CXCursor_MemberRefExpr
+			           ? -2
+			           : -1;
 	}
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && n == 0 && !deref_offset)
 		return -2; /* a scalar variable: no memory traffic */
 	struct var field = {0};
-	struct var *v = clang_getCursorKind(c) == CXCursor_MemberRefExpr ? field_buffer(fc, c, &field)
-	                                                                  : kc_affine_var_of(fc, c);
+	struct var *v =
+	    clang_getCursorKind(c) == CXCursor_MemberRefExpr ? field_buffer(fc, c, &field) : kc_affine_var_of(fc, c);
 	if (!v || (v->kind != V_BUFFER && v->kind != V_ALIAS))
 		return -3; /* an element through a pointer that is no known buffer (unknown aliasing) */
 	acc->buffer = v->buffer;
@@ -171,11 +173,15 @@ static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int r
 	if (rc == -1)
 		kc_cx_warn(fc, c, KC_WARNING, "unsupported access expression%s: traffic not counted", "");
 	if (rc == -3)
-		kc_cx_warn(fc, c, KC_WARNING, "access through a pointer kcost cannot trace to a parameter, a local array or an "
-		     "allocation%s: its traffic is not counted", "");
+		kc_cx_warn(fc, c, KC_WARNING,
+		           "access through a pointer kcost cannot trace to a parameter, a local array or an "
+		           "allocation%s: its traffic is not counted",
+		           "");
 	if (rc == -4)
-		kc_cx_warn(fc, c, KC_WARNING, "access with more than " KC_TEXT(KC_MAX_DIMS) " subscripts%s: its traffic is not "
-		           "counted", "");
+		kc_cx_warn(fc, c, KC_WARNING,
+		           "access with more than " KC_TEXT(KC_MAX_DIMS) " subscripts%s: its traffic is not "
+		                                                         "counted",
+		           "");
 	if (rc == 0) {
 		if (role & ROLE_READ) {
 			acc.is_write = 0;
@@ -187,9 +193,10 @@ static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int r
 		}
 		for (int d = 0; d < acc.ndims; d++)
 			if (!acc.index[d] && fc->loop_depth > 0 && !fc->too_deep) {
-				kc_diag_add(fc->fe->a, &fc->fn->diags, acc.loc, KC_NOTE, fc->fn->name,
-				            "data-dependent index into '%s': its footprint is taken as the whole buffer",
-				            fc->fn->buffers[acc.buffer].name);
+				kc_diag_add(
+				    fc->fe->a, &fc->fn->diags, acc.loc, KC_NOTE, fc->fn->name,
+				    "data-dependent index into '%s': its footprint is taken as the whole buffer",
+				    fc->fn->buffers[acc.buffer].name);
 				break;
 			}
 	}
@@ -265,14 +272,19 @@ static enum kc_op binop_category(enum CXBinaryOperatorKind k)
 {
 	switch (k) {
 	case CXBinaryOperator_Add:
-	case CXBinaryOperator_AddAssign: return KC_OP_ADD;
+	case CXBinaryOperator_AddAssign:
+		return KC_OP_ADD;
 	case CXBinaryOperator_Sub:
-	case CXBinaryOperator_SubAssign: return KC_OP_SUB;
+	case CXBinaryOperator_SubAssign:
+		return KC_OP_SUB;
 	case CXBinaryOperator_Mul:
-	case CXBinaryOperator_MulAssign: return KC_OP_MUL;
+	case CXBinaryOperator_MulAssign:
+		return KC_OP_MUL;
 	case CXBinaryOperator_Div:
-	case CXBinaryOperator_DivAssign: return KC_OP_DIV;
-	default: return KC_OP_N;
+	case CXBinaryOperator_DivAssign:
+		return KC_OP_DIV;
+	default:
+		return KC_OP_N;
 	}
 }
 
@@ -323,7 +335,8 @@ static void collect_unop(struct fctx *fc, CXCursor c, struct kc_node *st)
 	if (k >= CXUnaryOperator_PostInc && k <= CXUnaryOperator_PreDec) {
 		int prec = kc_cx_float_prec(clang_getCursorType(l.c[0]));
 		if (prec >= 0)
-			add_op(st, k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc ? KC_OP_ADD : KC_OP_SUB, prec);
+			add_op(st, k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreInc ? KC_OP_ADD : KC_OP_SUB,
+			       prec);
 		struct kc_access acc;
 		if (resolve_access(fc, l.c[0], &acc) == 0)
 			access_lvalue(fc, l.c[0], st, ROLE_RW);
@@ -339,25 +352,38 @@ static void collect_expr_at(struct fctx *fc, CXCursor c, struct kc_node *st, int
 {
 	c = kc_cx_strip(c);
 	enum CXCursorKind kind = clang_getCursorKind(c);
-	if ((kind == CXCursor_CallExpr || kind == CXCursor_UnaryOperator) && kc_affine_may_be_constant(fc, c) && kc_cx_is_constant(c))
+	if ((kind == CXCursor_CallExpr || kind == CXCursor_UnaryOperator) && kc_affine_may_be_constant(fc, c) &&
+	    kc_cx_is_constant(c))
 		return; /* folded: -INFINITY, __builtin_nanf("") */
 	switch (kind) {
 	case CXCursor_BinaryOperator:
-	case CXCursor_CompoundAssignOperator: collect_binop(fc, c, st); return;
-	case CXCursor_UnaryOperator: collect_unop(fc, c, st); return;
-	case CXCursor_ArraySubscriptExpr: access_lvalue(fc, c, st, role ? role : ROLE_READ); return;
-	case CXCursor_CallExpr: collect_call(fc, c, st); return;
-	case CXCursor_DeclRefExpr: scalar_use(fc, st, kc_affine_var_of(fc, c), ROLE_READ); return;
+	case CXCursor_CompoundAssignOperator:
+		collect_binop(fc, c, st);
+		return;
+	case CXCursor_UnaryOperator:
+		collect_unop(fc, c, st);
+		return;
+	case CXCursor_ArraySubscriptExpr:
+		access_lvalue(fc, c, st, role ? role : ROLE_READ);
+		return;
+	case CXCursor_CallExpr:
+		collect_call(fc, c, st);
+		return;
+	case CXCursor_DeclRefExpr:
+		scalar_use(fc, st, kc_affine_var_of(fc, c), ROLE_READ);
+		return;
 	case CXCursor_IntegerLiteral:
 	case CXCursor_FloatingLiteral:
-	case CXCursor_UnaryExpr: return;
+	case CXCursor_UnaryExpr:
+		return;
 	case CXCursor_ConditionalOperator: {
 		struct child_list l;
 		kc_cx_children(c, &l);
 		for (int i = 0; i < l.n; i++)
 			collect_expr(fc, l.c[i], st, ROLE_READ);
 		if (l.n == 3 && !kc_cx_is_constant(l.c[0]))
-			kc_cx_warn(fc, c, KC_NOTE, "both arms of a data-dependent conditional expression are counted%s", "");
+			kc_cx_warn(fc, c, KC_NOTE, "both arms of a data-dependent conditional expression are counted%s",
+			           "");
 		return;
 	}
 	default: {
@@ -425,7 +451,8 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 	}
 	struct kc_fn_ir *callee = tf->state == FN_DONE ? tf->ir : lower_function(fc->fe, tf);
 	if (callee)
-		kc_passes_wait(fc->fe->passes, tf->job); /* its counts and exactness are read below and when this one is counted */
+		kc_passes_wait(fc->fe->passes,
+		               tf->job); /* its counts and exactness are read below and when this one is counted */
 	if (!callee) {
 		kc_cx_warn(fc, c, KC_WARNING, "call to '%s', which could not be analyzed, is not counted", tf->name);
 		return;
@@ -446,7 +473,8 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 		char *pname = kc_cx_spelling(fc->fe->a, clang_Cursor_getArgument(def, (unsigned)i));
 		for (int s = 0; s < g->n_size_params; s++)
 			if (!strcmp(g->syms.syms[s].name, pname) && kc_affine_expr(fc, arg, &call->size_args[s]) < 0) {
-				kc_cx_warn(fc, arg, KC_WARNING, "size argument '%s' is not an affine expression of the sizes", pname);
+				kc_cx_warn(fc, arg, KC_WARNING,
+				           "size argument '%s' is not an affine expression of the sizes", pname);
 				call->size_args[s] = NULL;
 			}
 		for (int b = 0; b < g->n_buffers; b++)
@@ -541,7 +569,8 @@ static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 {
 	/* integer bookkeeping on tracked variables: i = expr, i += c */
 	CXCursor s = kc_cx_strip(c);
-	if (clang_getCursorKind(s) == CXCursor_BinaryOperator || clang_getCursorKind(s) == CXCursor_CompoundAssignOperator) {
+	if (clang_getCursorKind(s) == CXCursor_BinaryOperator ||
+	    clang_getCursorKind(s) == CXCursor_CompoundAssignOperator) {
 		struct child_list l;
 		kc_cx_children(s, &l);
 		struct var *v = l.n == 2 ? kc_affine_var_of(fc, l.c[0]) : NULL;
@@ -575,8 +604,10 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 		fc->fn->buffers[id].is_local_array = 1;
 		fc->dims[id].ndims = kc_decl_dims(fc, d, fc->dims[id].dim, KC_MAX_DIMS);
 		if (ndims > KC_MAX_DIMS) {
-			kc_cx_warn(fc, d, KC_WARNING, "'%s' has more than " KC_TEXT(KC_MAX_DIMS) " dimensions: its extent is "
-			           "unknown", fc->fn->buffers[id].name);
+			kc_cx_warn(fc, d, KC_WARNING,
+			           "'%s' has more than " KC_TEXT(KC_MAX_DIMS) " dimensions: its extent is "
+			                                                      "unknown",
+			           fc->fn->buffers[id].name);
 			fc->dims[id].ndims = 0;
 		}
 		fc->fn->buffers[id].extent = kc_decl_product(fc, fc->dims[id].dim, fc->dims[id].ndims);
@@ -589,21 +620,26 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 		CXCursor s = kc_cx_strip(init);
 		if (clang_getCursorKind(s) == CXCursor_CallExpr) {
 			char *callee = kc_cx_spelling(fc->fe->a, s);
-			if (!strcmp(callee, "malloc") || !strcmp(callee, "calloc") || !strcmp(callee, "aligned_alloc")) {
+			if (!strcmp(callee, "malloc") || !strcmp(callee, "calloc") ||
+			    !strcmp(callee, "aligned_alloc")) {
 				int id = kc_decl_buffer(fc, d, elem);
 				struct kc_buffer *b = &fc->fn->buffers[id];
 				b->is_heap = 1;
 				fc->dims[id].ndims = 1;
 				struct kc_poly *bytes = NULL, *n2;
 				int nargs = clang_Cursor_getNumArguments(s);
-				if (nargs >= 1 && kc_affine_expr(fc, clang_Cursor_getArgument(s, (unsigned)nargs - 1), &bytes) == 0) {
+				if (nargs >= 1 &&
+				    kc_affine_expr(fc, clang_Cursor_getArgument(s, (unsigned)nargs - 1), &bytes) == 0) {
 					int ok = 1;
 					if (!strcmp(callee, "calloc") && nargs == 2 &&
 					    kc_affine_expr(fc, clang_Cursor_getArgument(s, 0), &n2) == 0)
 						ok = kc_poly_mul(fc->fe->a, bytes, n2, &bytes) == 0;
-					if (!ok || kc_poly_scale(fc->fe->a, bytes, (struct kc_rat){1, b->elem_size}, &b->extent) < 0) {
+					if (!ok || kc_poly_scale(fc->fe->a, bytes, (struct kc_rat){1, b->elem_size},
+					                         &b->extent) < 0) {
 						b->extent = NULL;
-						kc_cx_warn(fc, s, KC_WARNING, "the size of '%s' overflows: its extent is unknown", b->name);
+						kc_cx_warn(fc, s, KC_WARNING,
+						           "the size of '%s' overflows: its extent is unknown",
+						           b->name);
 					}
 				}
 				fc->dims[id].dim[0] = b->extent;
@@ -628,22 +664,25 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 			kc_cx_children(s, &bl);
 			struct var *b2 = bl.n == 2 ? kc_affine_var_of(fc, bl.c[0]) : NULL;
 			struct kc_poly *off;
-			if (b2 && (b2->kind == V_BUFFER || b2->kind == V_ALIAS) && kc_affine_expr(fc, bl.c[1], &off) == 0 &&
-			    (v = kc_affine_add_var(fc, d, V_ALIAS))) {
+			if (b2 && (b2->kind == V_BUFFER || b2->kind == V_ALIAS) &&
+			    kc_affine_expr(fc, bl.c[1], &off) == 0 && (v = kc_affine_add_var(fc, d, V_ALIAS))) {
 				v->buffer = b2->buffer;
 				struct kc_poly *base_off = b2->kind == V_ALIAS ? b2->offset : kc_poly_zero(fc->fe->a);
 				if (kc_poly_add(fc->fe->a, base_off, off, &v->offset) < 0)
-					kc_cx_warn(fc, s, KC_WARNING, "the offset of '%s' overflows: its accesses' footprint is unknown",
+					kc_cx_warn(fc, s, KC_WARNING,
+					           "the offset of '%s' overflows: its accesses' footprint is unknown",
 					           kc_cx_spelling(fc->fe->a, d));
 			}
-		} else if (clang_getCursorKind(s) == CXCursor_UnaryOperator || clang_getCursorKind(s) == CXCursor_ArraySubscriptExpr) {
+		} else if (clang_getCursorKind(s) == CXCursor_UnaryOperator ||
+		           clang_getCursorKind(s) == CXCursor_ArraySubscriptExpr) {
 			CXCursor target = s;
 			if (clang_getCursorKind(s) == CXCursor_UnaryOperator) {
 				struct child_list ul;
 				kc_cx_children(s, &ul);
 				target = ul.n == 1 ? ul.c[0] : s;
 			}
-			if (resolve_access(fc, target, &acc) == 0 && acc.ndims == 1 && acc.index[0] && (v = kc_affine_add_var(fc, d, V_ALIAS))) {
+			if (resolve_access(fc, target, &acc) == 0 && acc.ndims == 1 && acc.index[0] &&
+			    (v = kc_affine_add_var(fc, d, V_ALIAS))) {
 				v->buffer = acc.buffer;
 				v->offset = acc.index[0];
 			}
@@ -746,13 +785,18 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			return;
 		}
 		if (bounds == -2)
-			kc_cx_warn(fc, c, KC_WARNING, "loop condition of '%s' has more than " KC_TEXT(KC_MAX_BOUNDS) " lower or upper bounds: "
-			           "trip count unknown, the body is counted once (annotate the total with KCOST_TRIPS)",
+			kc_cx_warn(fc, c, KC_WARNING,
+			           "loop condition of '%s' has more than " KC_TEXT(
+			               KC_MAX_BOUNDS) " lower or upper bounds: "
+			                              "trip count unknown, the body is counted once (annotate the "
+			                              "total with KCOST_TRIPS)",
 			           kc_cx_spelling(fc->fe->a, v->decl));
 		else
-			kc_cx_warn(fc, c, KC_WARNING, "loop bounds of '%s' are not affine functions of the sizes and outer loop variables: "
-			           "trip count unknown, the body is counted once (annotate the total with KCOST_TRIPS)",
-			           kc_cx_spelling(fc->fe->a, v->decl));
+			kc_cx_warn(
+			    fc, c, KC_WARNING,
+			    "loop bounds of '%s' are not affine functions of the sizes and outer loop variables: "
+			    "trip count unknown, the body is counted once (annotate the total with KCOST_TRIPS)",
+			    kc_cx_spelling(fc->fe->a, v->decl));
 	} else {
 		kc_cx_warn(fc, c, KC_WARNING, "unsupported loop form%s: trip count unknown", "");
 	}
@@ -795,12 +839,16 @@ static void lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	}
 	if (n->inexact && (n->first || (n->orelse && n->orelse->first))) {
 		if (guards == -2)
-			kc_cx_warn(fc, l.c[0], KC_WARNING, "condition of more than " KC_TEXT(KC_MAX_BOUNDS) " comparisons%s: its branch is "
-			           "counted as always taken", "");
+			kc_cx_warn(fc, l.c[0], KC_WARNING,
+			           "condition of more than " KC_TEXT(KC_MAX_BOUNDS) " comparisons%s: its branch is "
+			                                                            "counted as always taken",
+			           "");
 		else if (fc->loop_depth > 0)
-			kc_cx_warn(fc, l.c[0], KC_WARNING, "data-dependent condition%s: its branch is counted as always taken", "");
+			kc_cx_warn(fc, l.c[0], KC_WARNING,
+			           "data-dependent condition%s: its branch is counted as always taken", "");
 		else
-			kc_cx_warn(fc, l.c[0], KC_WARNING, "data-dependent condition%s outside loops: its branch is counted as taken", "");
+			kc_cx_warn(fc, l.c[0], KC_WARNING,
+			           "data-dependent condition%s outside loops: its branch is counted as taken", "");
 	} else {
 		n->inexact = 0;
 	}
@@ -809,7 +857,9 @@ static void lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent)
 static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 {
 	switch (clang_getCursorKind(c)) {
-	case CXCursor_CompoundStmt: lower_children(fc, c, parent); return;
+	case CXCursor_CompoundStmt:
+		lower_children(fc, c, parent);
+		return;
 	case CXCursor_DeclStmt: {
 		struct child_list l;
 		kc_cx_children(c, &l);
@@ -818,14 +868,19 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 				lower_var_decl(fc, l.c[i], parent);
 		return;
 	}
-	case CXCursor_ForStmt: lower_for(fc, c, parent); return;
-	case CXCursor_IfStmt: lower_if(fc, c, parent); return;
+	case CXCursor_ForStmt:
+		lower_for(fc, c, parent);
+		return;
+	case CXCursor_IfStmt:
+		lower_if(fc, c, parent);
+		return;
 	case CXCursor_WhileStmt:
 	case CXCursor_DoStmt: {
 		fc->fn->has_loops = 1;
 		struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);
 		loop->inexact = 1;
-		kc_cx_warn(fc, c, KC_WARNING, "%s loop: trip count unknown, its body is counted once", clang_getCursorKind(c) == CXCursor_WhileStmt ? "while" : "do-while");
+		kc_cx_warn(fc, c, KC_WARNING, "%s loop: trip count unknown, its body is counted once",
+		           clang_getCursorKind(c) == CXCursor_WhileStmt ? "while" : "do-while");
 		struct child_list l;
 		kc_cx_children(c, &l);
 		for (int i = 0; i < l.n; i++)
@@ -835,7 +890,8 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	}
 	case CXCursor_ReturnStmt: {
 		if (fc->loop_depth > 0)
-			kc_cx_warn(fc, c, KC_WARNING, "early return inside a loop%s: counted as if the loop ran to completion", "");
+			kc_cx_warn(fc, c, KC_WARNING,
+			           "early return inside a loop%s: counted as if the loop ran to completion", "");
 		else if (parent->kind == KC_NODE_IF)
 			kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
 			            "counts assume this early return is not taken");
@@ -845,8 +901,9 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	case CXCursor_BreakStmt:
 	case CXCursor_ContinueStmt:
 		if (fc->loop_depth > 0)
-			kc_cx_warn(fc, c, KC_WARNING, "'%s' inside a loop: counted as if every iteration ran to completion",
-			     clang_getCursorKind(c) == CXCursor_BreakStmt ? "break" : "continue");
+			kc_cx_warn(fc, c, KC_WARNING,
+			           "'%s' inside a loop: counted as if every iteration ran to completion",
+			           clang_getCursorKind(c) == CXCursor_BreakStmt ? "break" : "continue");
 		return;
 	case CXCursor_GotoStmt:
 	case CXCursor_IndirectGotoStmt:
@@ -858,8 +915,11 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		return;
 	case CXCursor_LabelStmt:
 	case CXCursor_CaseStmt:
-	case CXCursor_DefaultStmt: lower_children(fc, c, parent); return;
-	case CXCursor_NullStmt: return;
+	case CXCursor_DefaultStmt:
+		lower_children(fc, c, parent);
+		return;
+	case CXCursor_NullStmt:
+		return;
 	default:
 		if (clang_isExpression(clang_getCursorKind(c)))
 			lower_expr_stmt(fc, c, parent);

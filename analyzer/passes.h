@@ -21,11 +21,11 @@ struct kc_passes {
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct kc_arena *a;        /* where the counts go: the analysis's second arena */
-	struct kc_pass_job *jobs;  /* [cap]: at most one per function of the file */
-	int queued, done, cap;     /* under mu */
-	int closing;               /* under mu: no more jobs */
-	int sleeping;              /* under mu: the counter waits for jobs */
+	struct kc_arena *a;       /* where the counts go: the analysis's second arena */
+	struct kc_pass_job *jobs; /* [cap]: at most one per function of the file */
+	int queued, done, cap;    /* under mu */
+	int closing;              /* under mu: no more jobs */
+	int sleeping;             /* under mu: the counter waits for jobs */
 };
 
 /* Prepare p for a file of n_funcs functions. threads: 0 starts the counter thread for 16+ functions on 2+

@@ -30,13 +30,13 @@
 #define KCOST_ANNOTATE_(text)
 #endif
 
-#define KCOST_SIZES(...) KCOST_ANNOTATE_("sizes " #__VA_ARGS__)
-#define KCOST_REFERENCE(fn) KCOST_ANNOTATE_("reference " #fn)
-#define KCOST_ASSUME(...) KCOST_ANNOTATE_("assume " #__VA_ARGS__)
+#define KCOST_SIZES(...)        KCOST_ANNOTATE_("sizes " #__VA_ARGS__)
+#define KCOST_REFERENCE(fn)     KCOST_ANNOTATE_("reference " #fn)
+#define KCOST_ASSUME(...)       KCOST_ANNOTATE_("assume " #__VA_ARGS__)
 #define KCOST_TRIPS(var, total) KCOST_ANNOTATE_("trips " #var " " #total)
-#define KCOST_INIT(fn) KCOST_ANNOTATE_("init " #fn)
-#define KCOST_SKIP KCOST_ANNOTATE_("skip")
-#define KCOST_EXTENT(...) KCOST_ANNOTATE_("extent " #__VA_ARGS__)
-#define KCOST_SCRATCH KCOST_ANNOTATE_("scratch")
+#define KCOST_INIT(fn)          KCOST_ANNOTATE_("init " #fn)
+#define KCOST_SKIP              KCOST_ANNOTATE_("skip")
+#define KCOST_EXTENT(...)       KCOST_ANNOTATE_("extent " #__VA_ARGS__)
+#define KCOST_SCRATCH           KCOST_ANNOTATE_("scratch")
 
 #endif

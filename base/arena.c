@@ -20,16 +20,19 @@
 struct kc_arena_block {
 	struct kc_arena_block *prev;
 	size_t used, cap;
-	size_t dirty;     /* data[0 .. dirty) is not known to be zero (all of a malloc'ed block) */
-	void *map;        /* the mapping holding this block (large blocks), else NULL: the block was malloc'ed */
+	size_t dirty; /* data[0 .. dirty) is not known to be zero (all of a malloc'ed block) */
+	void *map;    /* the mapping holding this block (large blocks), else NULL: the block was malloc'ed */
 	size_t map_bytes;
 	alignas(max_align_t) unsigned char data[];
 };
 
 #define KC_ARENA_MIN_BLOCK (64 * 1024)
-#define HUGE_PAGE ((size_t)2 << 20)
+#define HUGE_PAGE          ((size_t)2 << 20)
 
-static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+static size_t round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
 
 /* A block. Large ones are zeroed: mapped at a 2 MiB boundary and offered to the kernel as huge pages: on a
  * VM a first touch of a 4 KiB page costs microseconds, and an analysis touches thousands of them. */
@@ -94,9 +97,15 @@ static void *bump(struct kc_arena *a, size_t size, int zero)
 	return p;
 }
 
-void *kc_arena_alloc(struct kc_arena *a, size_t size) { return bump(a, size, 1); }
+void *kc_arena_alloc(struct kc_arena *a, size_t size)
+{
+	return bump(a, size, 1);
+}
 
-void *kc_arena_alloc_uninit(struct kc_arena *a, size_t size) { return bump(a, size, 0); }
+void *kc_arena_alloc_uninit(struct kc_arena *a, size_t size)
+{
+	return bump(a, size, 0);
+}
 
 char *kc_arena_strndup(struct kc_arena *a, const char *s, size_t len)
 {
@@ -106,7 +115,10 @@ char *kc_arena_strndup(struct kc_arena *a, const char *s, size_t len)
 	return p;
 }
 
-char *kc_arena_strdup(struct kc_arena *a, const char *s) { return kc_arena_strndup(a, s, strlen(s)); }
+char *kc_arena_strdup(struct kc_arena *a, const char *s)
+{
+	return kc_arena_strndup(a, s, strlen(s));
+}
 
 char *kc_arena_printf(struct kc_arena *a, const char *fmt, ...)
 {

@@ -21,7 +21,7 @@ void *kc_arena_alloc(struct kc_arena *a, size_t size);
 void *kc_arena_alloc_uninit(struct kc_arena *a, size_t size);
 
 /* Typed helpers. */
-#define KC_NEW(a, type) ((type *)kc_arena_alloc((a), sizeof(type)))
+#define KC_NEW(a, type)      ((type *)kc_arena_alloc((a), sizeof(type)))
 #define KC_NEW_N(a, type, n) ((type *)kc_arena_alloc((a), sizeof(type) * (size_t)(n)))
 
 /* Copy `len` bytes of `s` into the arena as a NUL-terminated string. */
@@ -30,9 +30,9 @@ char *kc_arena_strdup(struct kc_arena *a, const char *s);
 /* printf into the arena. */
 char *kc_arena_printf(struct kc_arena *a, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 
 /* A point in an arena's life, and a return to it: kc_arena_reset(a, m) frees everything allocated after
  * kc_arena_mark(a) returned m, keeping one block for reuse (scratch memory for a loop: mark once, reset at

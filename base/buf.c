@@ -36,7 +36,10 @@ void kc_buf_add(struct kc_buf *b, const char *s, size_t len)
 	b->data[b->len] = '\0';
 }
 
-void kc_buf_puts(struct kc_buf *b, const char *s) { kc_buf_add(b, s, strlen(s)); }
+void kc_buf_puts(struct kc_buf *b, const char *s)
+{
+	kc_buf_add(b, s, strlen(s));
+}
 
 void kc_buf_putc(struct kc_buf *b, char c)
 {
@@ -74,7 +77,10 @@ void kc_buf_reset(struct kc_buf *b)
 		b->data[0] = '\0';
 }
 
-const char *kc_buf_str(const struct kc_buf *b) { return b->data ? b->data : ""; }
+const char *kc_buf_str(const struct kc_buf *b)
+{
+	return b->data ? b->data : "";
+}
 
 char *kc_buf_detach(struct kc_buf *b)
 {

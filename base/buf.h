@@ -17,9 +17,9 @@ void kc_buf_puts(struct kc_buf *b, const char *s);
 void kc_buf_putc(struct kc_buf *b, char c);
 void kc_buf_printf(struct kc_buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3)))
 #endif
-	;
+    ;
 /* Make the storage at least `cap` bytes (contents kept). */
 void kc_buf_reserve(struct kc_buf *b, size_t cap);
 /* Empty the buffer, keeping its storage. */

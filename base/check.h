@@ -13,6 +13,6 @@ __attribute__((noreturn, cold))
 void kc_check_fail(const char *file, int line, const char *what, const char *msg);
 
 #define KC_ASSERT(cond) ((cond) ? (void)0 : kc_check_fail(__FILE__, __LINE__, #cond, NULL))
-#define KC_BUG(msg) kc_check_fail(__FILE__, __LINE__, NULL, (msg))
+#define KC_BUG(msg)     kc_check_fail(__FILE__, __LINE__, NULL, (msg))
 
 #endif

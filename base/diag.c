@@ -39,9 +39,12 @@ struct kc_diag *kc_diag_add(struct kc_arena *a, struct kc_diags *list, struct kc
 const char *kc_severity_name(enum kc_severity sev)
 {
 	switch (sev) {
-	case KC_NOTE: return "note";
-	case KC_WARNING: return "warning";
-	case KC_ERROR: return "error";
+	case KC_NOTE:
+		return "note";
+	case KC_WARNING:
+		return "warning";
+	case KC_ERROR:
+		return "error";
 	}
 	return "error";
 }
@@ -49,9 +52,12 @@ const char *kc_severity_name(enum kc_severity sev)
 static const char *severity_color(enum kc_severity sev)
 {
 	switch (sev) {
-	case KC_NOTE: return "\033[1;36m";
-	case KC_WARNING: return "\033[1;35m";
-	case KC_ERROR: return "\033[1;31m";
+	case KC_NOTE:
+		return "\033[1;36m";
+	case KC_WARNING:
+		return "\033[1;35m";
+	case KC_ERROR:
+		return "\033[1;31m";
 	}
 	return "";
 }

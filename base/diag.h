@@ -18,7 +18,7 @@ enum kc_severity { KC_NOTE, KC_WARNING, KC_ERROR };
 struct kc_diag {
 	struct kc_loc loc;
 	enum kc_severity severity;
-	const char *message; /* lowercase, no trailing period, like a compiler's */
+	const char *message;  /* lowercase, no trailing period, like a compiler's */
 	const char *function; /* function it belongs to, or NULL */
 	struct kc_diag *next;
 };
@@ -33,9 +33,9 @@ struct kc_diags {
 struct kc_diag *kc_diag_add(struct kc_arena *a, struct kc_diags *list, struct kc_loc loc, enum kc_severity sev,
                             const char *function, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 6, 7)))
+    __attribute__((format(printf, 6, 7)))
 #endif
-	;
+    ;
 
 const char *kc_severity_name(enum kc_severity sev);
 

@@ -121,7 +121,8 @@ int kc_buf_read_file(struct kc_buf *b, const char *path, size_t max)
 	size_t start = b->len, n;
 	int rc = 0;
 	do {
-		kc_buf_reserve(b, b->len + 64 * 1024 + 1); /* room for a large read; doubles the storage as it goes on */
+		kc_buf_reserve(b,
+		               b->len + 64 * 1024 + 1); /* room for a large read; doubles the storage as it goes on */
 		n = fread(b->data + b->len, 1, b->cap - b->len - 1, f);
 		b->len += n;
 		b->data[b->len] = '\0';
@@ -178,4 +179,3 @@ size_t *kc_line_starts(const char *text, size_t len, unsigned *n)
 	}
 	return starts;
 }
-

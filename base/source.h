@@ -26,8 +26,8 @@ struct kc_source {
 };
 
 /* The file at `path` (spelled as the caller spells it), read and split on first use and kept until
- * kc_sources_release; read again when its size, modification time or inode has changed since. Safe to call from several threads. Never NULL (an unreadable file has text NULL);
- * NULL only on out-of-memory. */
+ * kc_sources_release; read again when its size, modification time or inode has changed since. Safe to call from several
+ * threads. Never NULL (an unreadable file has text NULL); NULL only on out-of-memory. */
 const struct kc_source *kc_source_get(const char *path);
 
 /* Line `line` (1-based) of s without its end: sets *text and *len and returns 0; -1 when there is no such line. */

@@ -47,8 +47,8 @@ static int check_inputs(struct kc_options *o, int color)
 		else if (access(f, R_OK) != 0)
 			why = strerror(errno);
 		if (why) {
-			fprintf(stderr, "%skcost: %serror:%s %s: '%s'\n", color ? "\033[1m" : "", color ? "\033[1;31m" : "",
-			        color ? "\033[0m" : "", why, f);
+			fprintf(stderr, "%skcost: %serror:%s %s: '%s'\n", color ? "\033[1m" : "",
+			        color ? "\033[1;31m" : "", color ? "\033[0m" : "", why, f);
 			bad++;
 			continue;
 		}
@@ -90,9 +90,17 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 {
 	struct kc_diags diags = {0};
 	struct kc_runner_opts ro = {
-		.cc = o->cc, .cflags = o->cflags, .extra_args = o->clang_args, .n_extra_args = o->n_clang_args,
-		.include_dir = KCOST_ANNOTATIONS_DIR, .time_budget = o->time_budget, .timeout = o->timeout,
-		.remeasure = o->remeasure, .verbose = o->verbose, .progress = kc_progress, .threads = o->threads,
+	    .cc = o->cc,
+	    .cflags = o->cflags,
+	    .extra_args = o->clang_args,
+	    .n_extra_args = o->n_clang_args,
+	    .include_dir = KCOST_ANNOTATIONS_DIR,
+	    .time_budget = o->time_budget,
+	    .timeout = o->timeout,
+	    .remeasure = o->remeasure,
+	    .verbose = o->verbose,
+	    .progress = kc_progress,
+	    .threads = o->threads,
 	};
 	int rc = kc_run(an, &ro, &an->arena, m, &diags);
 	kc_progress_done();
@@ -112,9 +120,14 @@ static int run(struct kc_options *o, int argc, char **argv)
 	int missing = check_inputs(o, color);
 	struct kc_analysis an = {0};
 	struct kc_analyze_opts ao = {
-		.args = o->clang_args, .n_args = o->n_clang_args, .compile_db = o->compile_db,
-		.sizes = o->sizes, .n_sizes = o->n_sizes, .function_regex = o->function_regex,
-		.include_dir = KCOST_ANNOTATIONS_DIR, .threads = o->jobs,
+	    .args = o->clang_args,
+	    .n_args = o->n_clang_args,
+	    .compile_db = o->compile_db,
+	    .sizes = o->sizes,
+	    .n_sizes = o->n_sizes,
+	    .function_regex = o->function_regex,
+	    .include_dir = KCOST_ANNOTATIONS_DIR,
+	    .threads = o->jobs,
 	};
 	kc_progress("analyzing", 0, 0, o->n_files == 1 ? o->files[0] : "");
 	int rc = o->n_files ? kc_analyze(&an, o->files, o->n_files, &ao) : 0;
@@ -131,8 +144,8 @@ static int run(struct kc_options *o, int argc, char **argv)
 	int input_errors = missing || an.parse_failed;
 	if (o->n_files && !t.functions && !an.parse_failed) {
 		for (int i = 0; i < o->n_files; i++)
-			fprintf(stderr, "%s: %serror:%s no functions with loops or kernel calls to analyze%s\n", o->files[i],
-			        color ? "\033[1;31m" : "", color ? "\033[0m" : "",
+			fprintf(stderr, "%s: %serror:%s no functions with loops or kernel calls to analyze%s\n",
+			        o->files[i], color ? "\033[1;31m" : "", color ? "\033[0m" : "",
 			        o->function_regex ? " (after --function)" : "");
 		input_errors = 1;
 	}
@@ -141,13 +154,18 @@ static int run(struct kc_options *o, int argc, char **argv)
 		return KC_EXIT_INPUT;
 	}
 	struct kc_report_opts ro = {
-		.out_dir = o->out_dir ? o->out_dir : "kcost-report", .command = (const char *const *)argv,
-		.n_command = argc, .version = KCOST_VERSION, .no_run = o->no_run, .print_to = stdout,
-		.print = o->format == KC_FORMAT_JSON ? KC_PRINT_JSON
-		       : o->format == KC_FORMAT_MD   ? KC_PRINT_MD
-		       : o->quiet                    ? KC_PRINT_NONE
-		                                     : KC_PRINT_TEXT,
-		.print_color = use_color(o, stdout), .threads = o->jobs,
+	    .out_dir = o->out_dir ? o->out_dir : "kcost-report",
+	    .command = (const char *const *)argv,
+	    .n_command = argc,
+	    .version = KCOST_VERSION,
+	    .no_run = o->no_run,
+	    .print_to = stdout,
+	    .print = o->format == KC_FORMAT_JSON ? KC_PRINT_JSON
+	             : o->format == KC_FORMAT_MD ? KC_PRINT_MD
+	             : o->quiet                  ? KC_PRINT_NONE
+	                                         : KC_PRINT_TEXT,
+	    .print_color = use_color(o, stdout),
+	    .threads = o->jobs,
 	};
 	struct kc_measurements m = {0};
 	const char *err;
@@ -163,9 +181,10 @@ static int run(struct kc_options *o, int argc, char **argv)
 		status = KC_EXIT_INTERNAL;
 	}
 	if (!o->quiet)
-		fprintf(stderr, "kcost: %d function%s analyzed (%d exact), %d error%s, %d warning%s; report: %s/index.html\n",
-		        t.functions, t.functions == 1 ? "" : "s", t.exact, t.errors, t.errors == 1 ? "" : "s", t.warnings,
-		        t.warnings == 1 ? "" : "s", ro.out_dir);
+		fprintf(stderr,
+		        "kcost: %d function%s analyzed (%d exact), %d error%s, %d warning%s; report: %s/index.html\n",
+		        t.functions, t.functions == 1 ? "" : "s", t.exact, t.errors, t.errors == 1 ? "" : "s",
+		        t.warnings, t.warnings == 1 ? "" : "s", ro.out_dir);
 	kc_analysis_release(&an);
 	return status;
 }

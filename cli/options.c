@@ -193,7 +193,8 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 			return usage_error("option '%s' requires flags", a);
 		o->cflags = v;
 	} else if (takes_value(argc, argv, i, "--time-budget", &v)) {
-		return v ? parse_seconds("--time-budget", v, &o->time_budget) : usage_error("option '%s' requires seconds", a);
+		return v ? parse_seconds("--time-budget", v, &o->time_budget)
+		         : usage_error("option '%s' requires seconds", a);
 	} else if (takes_value(argc, argv, i, "--timeout", &v)) {
 		return v ? parse_seconds("--timeout", v, &o->timeout) : usage_error("option '%s' requires seconds", a);
 	} else if (takes_value(argc, argv, i, "--threads", &v)) {

@@ -15,17 +15,17 @@ struct kc_options {
 	int n_files;
 	const char **clang_args; /* -I/-D/-U/-std= and everything after `--` */
 	int n_clang_args;
-	const char *compile_db;  /* -p */
-	const char *out_dir;     /* -o */
+	const char *compile_db; /* -p */
+	const char *out_dir;    /* -o */
 	int no_run, quiet, verbose, jobs, remeasure, threads;
 	enum kc_format format;
 	enum kc_color color;
 	struct kc_size_override *sizes;
 	int n_sizes;
 	const char *function_regex;
-	const char *cc, *cflags;  /* --cc, --cflags (runner) */
-	double time_budget;       /* seconds per function */
-	double timeout;           /* seconds per kernel run */
+	const char *cc, *cflags; /* --cc, --cflags (runner) */
+	double time_budget;      /* seconds per function */
+	double timeout;          /* seconds per kernel run */
 	int help, version;
 };
 

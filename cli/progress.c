@@ -5,7 +5,10 @@
 
 static int enabled, shown;
 
-void kc_progress_init(int on) { enabled = on; }
+void kc_progress_init(int on)
+{
+	enabled = on;
+}
 
 void kc_progress(const char *step, int i, int n, const char *what)
 {

@@ -30,7 +30,7 @@ const char *kc_role_name(enum kc_role r)
 const char *kc_fusion_kind_name(enum kc_fusion_kind k)
 {
 	static const char *const names[] = {"elementwise", "epilogue", "independent", "reduction",
-	                                    "shifted", "space", "unknown"};
+	                                    "shifted",     "space",    "unknown"};
 	return (unsigned)k <= KC_FUSE_UNKNOWN ? names[k] : "?";
 }
 

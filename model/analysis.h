@@ -59,10 +59,10 @@ struct kc_buffer {
 
 /* A top-level statement of a function body that costs something: a loop nest or a call. */
 struct kc_nest {
-	struct kc_loc begin, end;  /* source range (lines used in reports) */
-	const char *callee;        /* non-NULL when the nest is a call to an analyzed or library function */
+	struct kc_loc begin, end; /* source range (lines used in reports) */
+	const char *callee;       /* non-NULL when the nest is a call to an analyzed or library function */
 	struct kc_cost cost;
-	struct kc_poly *trips;     /* innermost statement executions (iterations of the body); NULL for calls */
+	struct kc_poly *trips; /* innermost statement executions (iterations of the body); NULL for calls */
 	struct kc_traffic traffic[KC_MODEL_N]; /* MIN is not defined per nest: left NULL */
 	/* buffers (indices into the function's buffers) read and written by this nest */
 	int *reads, n_reads, *writes, n_writes;
@@ -72,11 +72,11 @@ struct kc_nest {
 enum kc_param_kind { KC_PARAM_SIZE, KC_PARAM_BUFFER, KC_PARAM_SCALAR, KC_PARAM_OTHER };
 struct kc_param {
 	const char *name;
-	const char *type;       /* the parameter's type as clang spells it: "const float *restrict", "int" */
+	const char *type; /* the parameter's type as clang spells it: "const float *restrict", "int" */
 	enum kc_param_kind kind;
-	int sym;                /* KC_PARAM_SIZE: its symbol id */
-	int buffer;             /* KC_PARAM_BUFFER: index into buffers */
-	int is_float;           /* KC_PARAM_SCALAR: a floating-point scalar (eps, alpha) */
+	int sym;      /* KC_PARAM_SIZE: its symbol id */
+	int buffer;   /* KC_PARAM_BUFFER: index into buffers */
+	int is_float; /* KC_PARAM_SCALAR: a floating-point scalar (eps, alpha) */
 };
 
 /* Dataflow (analyzer/dataflow.c). The passes of a function are: its top-level loop nests and
@@ -89,7 +89,7 @@ struct kc_pass {
 	struct kc_traffic streaming; /* this op alone under the streaming model */
 	int *reads, n_reads;         /* buffers (indices into kc_function.buffers) */
 	int *writes, n_writes;
-	const char **scalars_out;    /* local scalars it leaves for later passes (a reduction's result) */
+	const char **scalars_out; /* local scalars it leaves for later passes (a reduction's result) */
 	int n_scalars_out;
 };
 
@@ -105,17 +105,17 @@ enum kc_fusion_kind {
 };
 
 struct kc_fusion_edge {
-	int from, to;              /* pass indices: to == from + 1 */
+	int from, to; /* pass indices: to == from + 1 */
 	enum kc_fusion_kind kind;
 	int legal;
-	const char *reason;        /* human-readable, names the buffer/scalar involved */
-	int *buffers, n_buffers;   /* buffers flowing from -> to */
+	const char *reason;      /* human-readable, names the buffer/scalar involved */
+	int *buffers, n_buffers; /* buffers flowing from -> to */
 };
 
 /* A maximal chain of legal fusions. */
 struct kc_fusion_group {
-	int first, last;           /* pass range, inclusive */
-	int *removes, n_removes;   /* intermediates that fusing the chain removes */
+	int first, last;                 /* pass range, inclusive */
+	int *removes, n_removes;         /* intermediates that fusing the chain removes */
 	struct kc_traffic before, after; /* streaming bytes of the chain's passes, unfused and fused */
 };
 
@@ -124,7 +124,7 @@ const char *kc_fusion_kind_name(enum kc_fusion_kind k); /* "elementwise", "epilo
 struct kc_dataflow {
 	struct kc_pass *passes;
 	int n_passes;
-	int in_loop;               /* the passes are inside one outer loop (its lines: loop_begin..loop_end) */
+	int in_loop; /* the passes are inside one outer loop (its lines: loop_begin..loop_end) */
 	struct kc_loc loop_begin, loop_end;
 	int *intermediates, n_intermediates;
 	struct kc_fusion_edge *edges; /* n_passes - 1 */
@@ -135,41 +135,41 @@ struct kc_dataflow {
 
 struct kc_function {
 	const char *name;
-	int index;                /* its place in kc_analysis.functions */
-	int file_index;           /* the input (kc_analysis.files) whose translation unit defined it */
+	int index;      /* its place in kc_analysis.functions */
+	int file_index; /* the input (kc_analysis.files) whose translation unit defined it */
 	struct kc_loc loc, end;
-	int is_static;            /* internal linkage: a harness must include the file to call it */
+	int is_static; /* internal linkage: a harness must include the file to call it */
 	struct kc_param *params;
 	int n_params;
 	struct kc_symtab syms;
-	int n_size_params;        /* syms[0 .. n_size_params-1] are the function's own size parameters */
+	int n_size_params; /* syms[0 .. n_size_params-1] are the function's own size parameters */
 	struct kc_buffer *buffers;
 	int n_buffers;
 	struct kc_nest *nests;
 	int n_nests;
-	struct kc_cost cost;      /* whole function */
+	struct kc_cost cost; /* whole function */
 	struct kc_traffic traffic[KC_MODEL_N];
-	int exact;                /* every count above is an exact closed form */
+	int exact; /* every count above is an exact closed form */
 	int has_loops;
-	int skip;                 /* not reported: KCOST_SKIP, a helper without loops, or excluded by --function */
-	const char *reference;    /* KCOST_REFERENCE */
+	int skip;              /* not reported: KCOST_SKIP, a helper without loops, or excluded by --function */
+	const char *reference; /* KCOST_REFERENCE */
 	const struct kc_function *reference_fn; /* the reference as analyzed (same file), or NULL when it was not */
-	const char *init;         /* KCOST_INIT */
-	const char **assumptions; /* KCOST_ASSUME texts */
+	const char *init;                       /* KCOST_INIT */
+	const char **assumptions;               /* KCOST_ASSUME texts */
 	int n_assumptions;
-	struct kc_diags diags;    /* this function's diagnostics (also printed at the end of the run) */
+	struct kc_diags diags; /* this function's diagnostics (also printed at the end of the run) */
 	struct kc_dataflow dataflow;
 };
 
 struct kc_analysis {
 	struct kc_arena arena;
-	struct kc_arena arena2;   /* what the front end's counter thread allocated (counts, footprints, dataflow) */
-	const char **files;       /* inputs as given on the command line */
+	struct kc_arena arena2; /* what the front end's counter thread allocated (counts, footprints, dataflow) */
+	const char **files;     /* inputs as given on the command line */
 	int n_files;
 	struct kc_function **functions;
 	int n_functions;
-	struct kc_diags diags;    /* file-level diagnostics: parse errors, libclang's own */
-	int parse_failed;         /* at least one input could not be analyzed at all */
+	struct kc_diags diags; /* file-level diagnostics: parse errors, libclang's own */
+	int parse_failed;      /* at least one input could not be analyzed at all */
 };
 
 /* Total FLOPs of a cost: sum over categories and precisions, fma counted twice. NULL-safe: missing

@@ -10,21 +10,21 @@
  * crash, timeout, mismatch with its reference); the other fields are then partial or zero. */
 struct kc_measurement {
 	const char *function;
-	const char *file;     /* the function's file as the analysis spells it (function names repeat across files) */
+	const char *file; /* the function's file as the analysis spells it (function names repeat across files) */
 	double seconds_min, seconds_median, seconds_p90;
 	int samples;
 	double cv;
-	const char *compiler; /* exact command used to build the harness */
-	const char *reference; /* NULL when no reference declared */
-	int equivalent;        /* 1 ok, 0 mismatch, -1 not checked */
+	const char *compiler;         /* exact command used to build the harness */
+	const char *reference;        /* NULL when no reference declared */
+	int equivalent;               /* 1 ok, 0 mismatch, -1 not checked */
 	const char *equivalence_note; /* equivalent == -1 with a reference: why it was not checked */
-	double max_rel_err;    /* max over outputs of |out - ref| / max(|ref|, 1e-5) */
-	double checksum;       /* sum of the output buffers after the timed calls (keeps the work observable) */
-	const char *traffic_source; /* "counters", "cachegrind", "unavailable" */
-	const char *traffic_why;    /* the method (tool, cache configuration, what was subtracted), or why unavailable */
-	double traffic_bytes;       /* last-level (DRAM) bytes; 0 when unavailable */
+	double max_rel_err;           /* max over outputs of |out - ref| / max(|ref|, 1e-5) */
+	double checksum;              /* sum of the output buffers after the timed calls (keeps the work observable) */
+	const char *traffic_source;   /* "counters", "cachegrind", "unavailable" */
+	const char *traffic_why; /* the method (tool, cache configuration, what was subtracted), or why unavailable */
+	double traffic_bytes;    /* last-level (DRAM) bytes; 0 when unavailable */
 	double traffic_l2_bytes;
-	double traffic_seconds;     /* wall-clock time the traffic measurement took */
+	double traffic_seconds; /* wall-clock time the traffic measurement took */
 	const char *error;
 };
 

@@ -33,7 +33,10 @@ struct kc_poly {
 
 /* ---- rationals ---------------------------------------------------------------------------------- */
 
-static u128 uabs(i128 v) { return v < 0 ? -(u128)v : (u128)v; }
+static u128 uabs(i128 v)
+{
+	return v < 0 ? -(u128)v : (u128)v;
+}
 
 static uint64_t gcd64(uint64_t x, uint64_t y)
 {
@@ -73,7 +76,10 @@ static int rat_make(i128 num, i128 den, struct kc_rat *out)
 	return 0;
 }
 
-struct kc_rat kc_rat_int(long long v) { return (struct kc_rat){v, 1}; }
+struct kc_rat kc_rat_int(long long v)
+{
+	return (struct kc_rat){v, 1};
+}
 
 int kc_rat_add(struct kc_rat x, struct kc_rat y, struct kc_rat *out)
 {
@@ -241,7 +247,10 @@ static int finish(struct kc_arena *a, struct tvec *v, struct kc_poly **out)
 	return rc;
 }
 
-static int sym_ok(int sym) { return sym >= 0 && sym < KC_POLY_MAX_SYMS; }
+static int sym_ok(int sym)
+{
+	return sym >= 0 && sym < KC_POLY_MAX_SYMS;
+}
 
 /* Zero is the most common polynomial (an empty count, a missing category): one shared constant. */
 static const struct kc_poly zero_poly = {0};
@@ -462,8 +471,7 @@ static int collect(struct kc_arena *a, const struct kc_poly *p, int sym, struct 
 	return 0;
 }
 
-static int subst_in(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *q,
-                    struct kc_poly **out)
+static int subst_in(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *q, struct kc_poly **out)
 {
 	struct kc_poly **c, *r;
 	int D;
@@ -479,8 +487,7 @@ static int subst_in(struct kc_arena *a, const struct kc_poly *p, int sym, const 
 	return 0;
 }
 
-int kc_poly_subst(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *q,
-                  struct kc_poly **out)
+int kc_poly_subst(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *q, struct kc_poly **out)
 {
 	struct kc_arena scratch = KC_ARENA_INIT;
 	struct kc_poly *r = NULL;
@@ -533,17 +540,16 @@ static int bernoulli(struct kc_arena *a, int D, struct kc_rat *B)
 
 /* *out = sum_{v=lo}^{hi} v^d as sum_k s_{d,k} * delta[k], with delta[k] = hi^k - (lo-1)^k and
  * s_{d,d+1-j} = C(d+1, j) * B[j] / (d+1) from Faulhaber's formula. row holds C(d+1, .). */
-static int power_sum(struct kc_arena *a, int d, const i128 *row, const struct kc_rat *B,
-                     struct kc_poly *const *delta, struct kc_poly **out)
+static int power_sum(struct kc_arena *a, int d, const i128 *row, const struct kc_rat *B, struct kc_poly *const *delta,
+                     struct kc_poly **out)
 {
 	struct kc_poly *r = kc_poly_zero(a), *t;
 	for (int j = 0; j <= d; j++) {
 		struct kc_rat s;
 		if (B[j].num == 0)
 			continue;
-		if (kc_rat_mul((struct kc_rat){row[j], 1}, B[j], &s) < 0 ||
-		    kc_rat_div(s, kc_rat_int(d + 1), &s) < 0 || kc_poly_scale(a, delta[d + 1 - j], s, &t) < 0 ||
-		    kc_poly_add(a, r, t, &r) < 0)
+		if (kc_rat_mul((struct kc_rat){row[j], 1}, B[j], &s) < 0 || kc_rat_div(s, kc_rat_int(d + 1), &s) < 0 ||
+		    kc_poly_scale(a, delta[d + 1 - j], s, &t) < 0 || kc_poly_add(a, r, t, &r) < 0)
 			return -1;
 	}
 	*out = r;
@@ -598,15 +604,18 @@ int kc_poly_sum(struct kc_arena *a, const struct kc_poly *p, int sym, const stru
 		return -1;
 	if (!kc_poly_has_sym(p, sym)) /* the common case, a body whose cost does not depend on sym: p*(hi - lo + 1) */
 		return kc_poly_sub(a, hi, lo, &n) < 0 || kc_poly_add(a, n, kc_poly_const(a, 1, 1), &n) < 0
-		               ? -1
-		               : kc_poly_mul(a, p, n, out);
+		           ? -1
+		           : kc_poly_mul(a, p, n, out);
 	int rc = sum_in(&scratch, p, sym, lo, hi, &r);
 	return keep_result(a, &scratch, rc, r, out);
 }
 
 /* ---- queries ------------------------------------------------------------------------------------ */
 
-int kc_poly_is_zero(const struct kc_poly *p) { return p->n == 0; }
+int kc_poly_is_zero(const struct kc_poly *p)
+{
+	return p->n == 0;
+}
 
 int kc_poly_is_const(const struct kc_poly *p, struct kc_rat *value)
 {
@@ -617,10 +626,16 @@ int kc_poly_is_const(const struct kc_poly *p, struct kc_rat *value)
 	return 1;
 }
 
-int kc_poly_has_sym(const struct kc_poly *p, int sym) { return sym_ok(sym) && kc_poly_degree_in(p, sym) > 0; }
+int kc_poly_has_sym(const struct kc_poly *p, int sym)
+{
+	return sym_ok(sym) && kc_poly_degree_in(p, sym) > 0;
+}
 
 /* The leading term has the largest total degree: the order sorts by it first. */
-int kc_poly_degree(const struct kc_poly *p) { return p->n ? p->t[0].deg : -1; }
+int kc_poly_degree(const struct kc_poly *p)
+{
+	return p->n ? p->t[0].deg : -1;
+}
 
 int kc_poly_degree_in(const struct kc_poly *p, int sym)
 {
@@ -645,7 +660,10 @@ int kc_poly_equal(const struct kc_poly *x, const struct kc_poly *y)
 	return 1;
 }
 
-int kc_poly_is_affine(const struct kc_poly *p) { return kc_poly_degree(p) <= 1; }
+int kc_poly_is_affine(const struct kc_poly *p)
+{
+	return kc_poly_degree(p) <= 1;
+}
 
 int kc_poly_split_linear(struct kc_arena *a, const struct kc_poly *p, int sym, struct kc_poly **coef,
                          struct kc_poly **rest)
@@ -672,7 +690,10 @@ int kc_poly_affine_split(struct kc_arena *a, const struct kc_poly *p, int sym, s
 	return 0;
 }
 
-int kc_poly_nterms(const struct kc_poly *p) { return p->n; }
+int kc_poly_nterms(const struct kc_poly *p)
+{
+	return p->n;
+}
 
 struct kc_rat kc_poly_term_coef(const struct kc_poly *p, int i)
 {
@@ -703,8 +724,8 @@ int kc_poly_eval(const struct kc_poly *p, const long long *values, struct kc_rat
 	struct kc_rat sum = kc_rat_int(0), v;
 	for (int i = 0; i < p->n; i++) {
 		i128 m;
-		if (mono_eval(&p->t[i], values, &m) < 0 || rat_make(m, 1, &v) < 0 ||
-		    kc_rat_mul(p->t[i].c, v, &v) < 0 || kc_rat_add(sum, v, &sum) < 0)
+		if (mono_eval(&p->t[i], values, &m) < 0 || rat_make(m, 1, &v) < 0 || kc_rat_mul(p->t[i].c, v, &v) < 0 ||
+		    kc_rat_add(sum, v, &sum) < 0)
 			return -1;
 	}
 	*out = sum;
@@ -760,8 +781,8 @@ static void put_mono(struct kc_buf *b, const uint8_t *e, const char *const *name
 
 /* The sign as a separator (" + ", " - ", or a bare "-" when leading), then the coefficient k/den unless it
  * is an implicit 1, then the monomial. den is 1 except in the fallback form. */
-static void put_term(struct kc_buf *b, int neg, u128 k, i128 den, const struct term *t,
-                     const char *const *names, int lead)
+static void put_term(struct kc_buf *b, int neg, u128 k, i128 den, const struct term *t, const char *const *names,
+                     int lead)
 {
 	if (lead) {
 		if (neg)
@@ -841,8 +862,7 @@ static void term_div(struct term *t, const uint8_t *e);
 
 /* A sum whose terms share a monomial m is written with m factored out, after the content:
  * "10*tsteps*(n^2 - 4*n + 4)", "n*(n + 1)/2", "-2*n*(m + 1)". */
-static int put_monomial_factored(const struct kc_poly *p, i128 d, i128 g, const char *const *names,
-                                 struct kc_buf *b)
+static int put_monomial_factored(const struct kc_poly *p, i128 d, i128 g, const char *const *names, struct kc_buf *b)
 {
 	uint8_t e[KC_POLY_MAX_SYMS];
 	int any = 0;
@@ -935,14 +955,12 @@ static int mono_div(struct kc_arena *a, const struct kc_poly *p, const uint8_t *
 	return 0;
 }
 
-static int ratio_reduce(struct kc_arena *a, const struct kc_poly *num, const struct kc_poly *den,
-                        struct ratio *q)
+static int ratio_reduce(struct kc_arena *a, const struct kc_poly *num, const struct kc_poly *den, struct ratio *q)
 {
 	struct kc_rat cn, cd;
 	uint8_t e[KC_POLY_MAX_SYMS];
 	memset(e, KC_POLY_MAX_EXP, sizeof(e));
-	if (primitive(a, num, &cn, &q->pn) < 0 || primitive(a, den, &cd, &q->pd) < 0 ||
-	    kc_rat_div(cn, cd, &q->r) < 0)
+	if (primitive(a, num, &cn, &q->pn) < 0 || primitive(a, den, &cd, &q->pd) < 0 || kc_rat_div(cn, cd, &q->r) < 0)
 		return -1;
 	mono_meet(q->pn, e);
 	mono_meet(q->pd, e);

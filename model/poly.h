@@ -29,7 +29,7 @@
 #include "buf.h"
 
 #define KC_POLY_MAX_SYMS 32
-#define KC_POLY_MAX_EXP 255 /* per symbol per term; larger exponents fail with -1 */
+#define KC_POLY_MAX_EXP  255 /* per symbol per term; larger exponents fail with -1 */
 
 /* An exact rational: den > 0 and gcd(|num|, den) == 1; num is never the most negative __int128, so
  * negation cannot overflow. Zero is 0/1. */
@@ -68,8 +68,7 @@ int kc_poly_scale(struct kc_arena *a, const struct kc_poly *x, struct kc_rat c, 
 int kc_poly_pow(struct kc_arena *a, const struct kc_poly *x, int k, struct kc_poly **out);
 
 /* *out = p with every occurrence of symbol `sym` replaced by q. q may itself contain sym (i -> i + 1). */
-int kc_poly_subst(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *q,
-                  struct kc_poly **out);
+int kc_poly_subst(struct kc_arena *a, const struct kc_poly *p, int sym, const struct kc_poly *q, struct kc_poly **out);
 
 /* *out = sum_{sym = lo}^{hi} p, inclusive bounds; lo and hi must not contain sym (-1 otherwise).
  * The result is the polynomial identity S(hi) - S(lo - 1) built from Faulhaber's formula

@@ -8,9 +8,9 @@
  * floor((n - 4)/4) that a quasi-polynomial count needs. Symbol ids index kc_symtab.syms and are the
  * polynomial symbol ids of every kc_poly of that function. */
 struct kc_sym {
-	const char *name;        /* as shown in formulas: "n" or "floor(n/4)" */
-	int has_value;           /* a benchmark value is known (annotation, --size, or derived) */
-	int is_loop;             /* a loop variable (summed away in every count), not a size */
+	const char *name; /* as shown in formulas: "n" or "floor(n/4)" */
+	int has_value;    /* a benchmark value is known (annotation, --size, or derived) */
+	int is_loop;      /* a loop variable (summed away in every count), not a size */
 	long long value;
 	struct kc_poly *floor_of; /* derived: value = floor(floor_of / floor_div) */
 	long long floor_div;

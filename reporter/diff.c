@@ -20,9 +20,9 @@ struct fn_diff {
 	double flops_v[2], streaming_v[2], ai_min[2], ai_streaming[2];
 	double median[2], cv[2];
 	enum verdict verdict;
-	double ratio;        /* head / base median time */
+	double ratio; /* head / base median time */
 	int regressed;
-	const char *why;     /* regression reason, static text */
+	const char *why; /* regression reason, static text */
 };
 
 struct kc_diff {
@@ -207,7 +207,10 @@ struct kc_diff *kc_diff_compare(const cJSON *base, const cJSON *head, const stru
 	return d;
 }
 
-int kc_diff_regressed(const struct kc_diff *d) { return d->regressed; }
+int kc_diff_regressed(const struct kc_diff *d)
+{
+	return d->regressed;
+}
 
 void kc_diff_free(struct kc_diff *d)
 {
@@ -222,11 +225,19 @@ void kc_diff_free(struct kc_diff *d)
 static const char *verdict_text(const struct fn_diff *d, char *buf, size_t size)
 {
 	switch (d->verdict) {
-	case V_UNMEASURED: return "not measured";
-	case V_NOISE: snprintf(buf, size, "no significant change (%.2fx)", d->ratio); return buf;
-	case V_FASTER: snprintf(buf, size, "%.2fx faster", 1 / d->ratio); return buf;
-	case V_SLOWER: snprintf(buf, size, "%.2fx slower", d->ratio); return buf;
-	default: return "";
+	case V_UNMEASURED:
+		return "not measured";
+	case V_NOISE:
+		snprintf(buf, size, "no significant change (%.2fx)", d->ratio);
+		return buf;
+	case V_FASTER:
+		snprintf(buf, size, "%.2fx faster", 1 / d->ratio);
+		return buf;
+	case V_SLOWER:
+		snprintf(buf, size, "%.2fx slower", d->ratio);
+		return buf;
+	default:
+		return "";
 	}
 }
 
@@ -270,7 +281,9 @@ static void render_function(const struct fn_diff *d, struct kc_buf *b, int md)
 	formula_change(b, "bytes (min)", d->bytes_min, md);
 	formula_change(b, "bytes (streaming)", d->bytes_streaming, md);
 	if (!isnan(d->ai_streaming[0]) && !isnan(d->ai_streaming[1]) && d->ai_streaming[0] != d->ai_streaming[1])
-		kc_buf_printf(b, md ? "  - intensity (streaming): %.3g → %.3g FLOP/B\n" : "    intensity (streaming): %.3g -> %.3g FLOP/B\n",
+		kc_buf_printf(b,
+		              md ? "  - intensity (streaming): %.3g → %.3g FLOP/B\n"
+		                 : "    intensity (streaming): %.3g -> %.3g FLOP/B\n",
 		              d->ai_streaming[0], d->ai_streaming[1]);
 }
 
@@ -278,7 +291,8 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 {
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "functions");
 	static const char *const changes[] = {"same", "added", "removed", "changed"};
-	static const char *const verdicts[] = {"", "not measured", "no significant change", "faster", "slower", "error"};
+	static const char *const verdicts[] = {"",       "not measured", "no significant change",
+	                                       "faster", "slower",       "error"};
 	for (int i = 0; i < d->n && arr; i++) {
 		const struct fn_diff *f = &d->fns[i];
 		cJSON *o = cJSON_CreateObject();
@@ -289,8 +303,17 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 			cJSON_AddStringToObject(o, "time", verdicts[f->verdict]);
 			if (f->verdict != V_UNMEASURED)
 				cJSON_AddNumberToObject(o, "time_ratio", f->ratio);
-			cJSON_AddItemToObject(o, "flops", cJSON_CreateStringArray((const char *const[]){f->flops[0] ? f->flops[0] : "", f->flops[1] ? f->flops[1] : ""}, 2));
-			cJSON_AddItemToObject(o, "bytes_streaming", cJSON_CreateStringArray((const char *const[]){f->bytes_streaming[0] ? f->bytes_streaming[0] : "", f->bytes_streaming[1] ? f->bytes_streaming[1] : ""}, 2));
+			cJSON_AddItemToObject(
+			    o, "flops",
+			    cJSON_CreateStringArray(
+			        (const char *const[]){f->flops[0] ? f->flops[0] : "", f->flops[1] ? f->flops[1] : ""},
+			        2));
+			cJSON_AddItemToObject(
+			    o, "bytes_streaming",
+			    cJSON_CreateStringArray(
+			        (const char *const[]){f->bytes_streaming[0] ? f->bytes_streaming[0] : "",
+			                              f->bytes_streaming[1] ? f->bytes_streaming[1] : ""},
+			        2));
 		}
 		cJSON_AddBoolToObject(o, "regressed", f->regressed);
 		cJSON_AddItemToArray(arr, o);
@@ -323,8 +346,10 @@ void kc_diff_render(const struct kc_diff *d, struct kc_buf *b)
 		kc_buf_printf(b, "%sno significant change in %d function%s (formulas identical, times within noise)\n",
 		              md ? "" : "  ", same, same == 1 ? "" : "s");
 	else if (same)
-		kc_buf_printf(b, "%s%d other function%s: no significant change\n", md ? "\n" : "  ", same, same == 1 ? "" : "s");
+		kc_buf_printf(b, "%s%d other function%s: no significant change\n", md ? "\n" : "  ", same,
+		              same == 1 ? "" : "s");
 	if (d->o.fail_on > 0)
 		kc_buf_printf(b, "%s%s\n", md ? "\n" : "  ",
-		              d->regressed ? "regression beyond the --fail-on-regression threshold" : "no regression beyond the threshold");
+		              d->regressed ? "regression beyond the --fail-on-regression threshold"
+		                           : "no regression beyond the threshold");
 }

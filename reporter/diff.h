@@ -15,8 +15,8 @@ struct cJSON;
 enum kc_diff_format { KC_DIFF_MD, KC_DIFF_TEXT, KC_DIFF_JSON };
 
 struct kc_diff_opts {
-	double threshold;  /* relative change that counts, e.g. 0.05 */
-	double fail_on;    /* > 0: a regression beyond this fraction makes kc_diff_regressed() true */
+	double threshold; /* relative change that counts, e.g. 0.05 */
+	double fail_on;   /* > 0: a regression beyond this fraction makes kc_diff_regressed() true */
 	enum kc_diff_format format;
 };
 

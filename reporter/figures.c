@@ -7,7 +7,7 @@
 /* Deriving the figures of one cost: formatting and evaluating is most of a figure's price. */
 struct builder {
 	struct kc_figure_memo *memo;
-	struct kc_arena *a;                 /* memo->a */
+	struct kc_arena *a; /* memo->a */
 	const struct kc_function *f;
 	const struct kc_cost_figures *like; /* the function's figures when deriving a nest's; else NULL */
 };

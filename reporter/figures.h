@@ -74,7 +74,7 @@ struct kc_report_graph; /* graphs.h */
  * them) unless kc_figures_derive was asked for them. */
 struct kc_report_figures {
 	const struct kc_analysis *an;
-	struct kc_report_graph *graphs;    /* indexed like an->functions once kc_graphs_render ran, else NULL */
+	struct kc_report_graph *graphs; /* indexed like an->functions once kc_graphs_render ran, else NULL */
 	struct kc_arena arena;
 	struct kc_arena helper_arena;      /* what a helper thread derived and rendered (report.c) */
 	struct kc_cost_figures *functions; /* indexed like an->functions; skipped functions left zeroed */

@@ -28,7 +28,6 @@ struct kc_graph_ctx {
 	struct kc_buf err; /* the message *err points to */
 };
 
-
 /* Append the label form of the character at s (see graph.h, "Escaping"); returns the bytes it takes in s. */
 static int label_char(struct kc_buf *b, const char *s)
 {

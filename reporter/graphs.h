@@ -10,7 +10,7 @@
 
 /* A function's rendered dataflow graph: written to <out>/<base>.svg and .dot, inlined in the page. */
 struct kc_report_graph {
-	const char *base;  /* "graphs/gelu_unfused"; NULL when the function has no graph (fewer than 2 passes) */
+	const char *base; /* "graphs/gelu_unfused"; NULL when the function has no graph (fewer than 2 passes) */
 	const char *svg, *dot;
 	const char *error; /* why it could not be rendered; svg and dot are then NULL */
 };

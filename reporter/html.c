@@ -122,9 +122,10 @@ static void td_intensity(struct kc_buf *b, const struct kc_cost_figures *cf, int
 static void predicted_bound(struct kc_buf *b, const struct page *h, const struct kc_cost_figures *cf)
 {
 	const char *bound = NULL;
-	double roof = cf->has_intensity[KC_MODEL_MIN] ? kc_figures_roof(kc_figures_machine(h->m), kc_figures_main_prec(cf),
-	                                                               cf->intensity[KC_MODEL_MIN], &bound)
-	                                              : 0;
+	double roof = cf->has_intensity[KC_MODEL_MIN]
+	                  ? kc_figures_roof(kc_figures_machine(h->m), kc_figures_main_prec(cf),
+	                                    cf->intensity[KC_MODEL_MIN], &bound)
+	                  : 0;
 	if (roof <= 0) {
 		kc_buf_puts(b, "<td class=\"not-measured\" title=\"no machine ceilings: the machine was not measured\">"
 		               "N/A</td>");
@@ -223,9 +224,9 @@ static void summary(struct kc_buf *b, const struct page *h)
 	               "<th>AI (min)</th><th>AI (streaming)</th><th>AI (naive)</th><th>predicted bound (min model)</th>"
 	               "<th>exact</th>");
 	kc_buf_puts(b, h->m && h->m->n_measured > 0 ? "<th>time (measured, median)</th><th>FLOP/s (measured)</th>"
-	                                     "<th>DRAM traffic (measured)</th><th>AI (measured, source)</th>"
-	                                     "<th>fraction of roof</th>"
-	                                   : "<th>measured</th>");
+	                                              "<th>DRAM traffic (measured)</th><th>AI (measured, source)</th>"
+	                                              "<th>fraction of roof</th>"
+	                                            : "<th>measured</th>");
 	kc_buf_puts(b, "</tr></thead>\n<tbody>\n");
 	for (int i = 0; i < h->an->n_functions; i++)
 		if (!h->an->functions[i]->skip)
@@ -295,9 +296,8 @@ static void header_machine(struct kc_buf *b, const struct page *h)
 	const struct kc_machine *mc = kc_figures_machine(h->m);
 	if (!mc) {
 		kc_buf_printf(b, "<p class=\"banner\"><b>Static analysis only &mdash; not measured.</b> %s</p>\n",
-		              h->meta->no_run
-		                  ? "Measurement was not requested (--no-run)."
-		                  : "No timings, machine ceilings or measured traffic in this report.");
+		              h->meta->no_run ? "Measurement was not requested (--no-run)."
+		                              : "No timings, machine ceilings or measured traffic in this report.");
 		return;
 	}
 	kc_buf_puts(b, "<p class=\"machine\">Measured on <b>");

@@ -12,7 +12,7 @@
 #include "graphs.h"
 #include "source.h"
 
-#define MAX_SOURCE_LINES 2000       /* per function */
+#define MAX_SOURCE_LINES 2000 /* per function */
 
 struct html {
 	struct kc_arena *a;
@@ -21,15 +21,16 @@ struct html {
 	const struct kc_analysis *an;
 	const struct kc_measurements *m;
 	struct kc_report_figures *rf;
-	int fn;                      /* index in an->functions of the function whose section is being written */
-	int legend_fn;               /* the function whose dataflow comes first: the legend precedes it */
+	int fn;        /* index in an->functions of the function whose section is being written */
+	int legend_fn; /* the function whose dataflow comes first: the legend precedes it */
 };
 
 /* The function whose section shows the first dataflow, or -1 (see fn_dataflow). */
 static int first_dataflow(const struct kc_analysis *an)
 {
 	for (int i = 0; i < an->n_functions; i++)
-		if (!an->functions[i]->skip && (an->functions[i]->dataflow.n_passes >= 2 || an->functions[i]->dataflow.n_groups))
+		if (!an->functions[i]->skip &&
+		    (an->functions[i]->dataflow.n_passes >= 2 || an->functions[i]->dataflow.n_groups))
 			return i;
 	return -1;
 }
@@ -486,19 +487,19 @@ static void fn_extras(struct kc_buf *b, const struct kc_function *f)
 	kc_buf_puts(b, "</ul>\n");
 }
 
-
 /* The legend of the dataflow graphs, once, before the first graph. */
 static void dataflow_legend(struct kc_buf *b)
 {
-	kc_buf_printf(b,
-	              "<p class=\"legend\">Dataflow legend: boxes are passes (loop nests or calls) with their FLOPs and "
-	              "streaming bytes; ellipses are buffers: <span class=\"swatch\" style=\"background:%s\"></span> input, "
-	              "<span class=\"swatch\" style=\"background:%s\"></span> output, <span class=\"swatch\" "
-	              "style=\"background:%s\"></span> in-out, <span class=\"swatch\" style=\"background:%s\"></span> "
-	              "intermediate; <span class=\"swatch removed\" style=\"border-color:%s\"></span> dashed: removed by "
-	              "fusion; blue frames: fusion groups; dotted edges: passes that cannot be fused, with the reason.</p>\n",
-	              KC_GRAPH_COLOR_INPUT, KC_GRAPH_COLOR_OUTPUT, KC_GRAPH_COLOR_INOUT, KC_GRAPH_COLOR_INTERMEDIATE,
-	              KC_GRAPH_COLOR_REMOVED);
+	kc_buf_printf(
+	    b,
+	    "<p class=\"legend\">Dataflow legend: boxes are passes (loop nests or calls) with their FLOPs and "
+	    "streaming bytes; ellipses are buffers: <span class=\"swatch\" style=\"background:%s\"></span> input, "
+	    "<span class=\"swatch\" style=\"background:%s\"></span> output, <span class=\"swatch\" "
+	    "style=\"background:%s\"></span> in-out, <span class=\"swatch\" style=\"background:%s\"></span> "
+	    "intermediate; <span class=\"swatch removed\" style=\"border-color:%s\"></span> dashed: removed by "
+	    "fusion; blue frames: fusion groups; dotted edges: passes that cannot be fused, with the reason.</p>\n",
+	    KC_GRAPH_COLOR_INPUT, KC_GRAPH_COLOR_OUTPUT, KC_GRAPH_COLOR_INOUT, KC_GRAPH_COLOR_INTERMEDIATE,
+	    KC_GRAPH_COLOR_REMOVED);
 }
 
 /* "fusing passes 1-8 removes t1, ..., t7: streaming 72*n -> 8*n bytes" */
@@ -537,7 +538,8 @@ static void fn_dataflow(struct kc_buf *b, struct html *h, const struct kc_functi
 	if (i == h->legend_fn) /* before the first dataflow of the page, whichever thread renders its section */
 		dataflow_legend(b);
 	kc_buf_printf(b, "<p>%d passes%s, %d intermediate%s.</p>\n<ul class=\"fusion\">\n", df->n_passes,
-	              df->in_loop ? " inside one outer loop" : "", df->n_intermediates, df->n_intermediates == 1 ? "" : "s");
+	              df->in_loop ? " inside one outer loop" : "", df->n_intermediates,
+	              df->n_intermediates == 1 ? "" : "s");
 	for (int k = 0; k < df->n_groups; k++)
 		fusion_sentence(b, h, f, &df->groups[k]);
 	for (int e = 0; e + 1 < df->n_passes; e++)

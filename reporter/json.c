@@ -387,7 +387,6 @@ static void json_costs(struct jctx *c, cJSON *o, struct kc_report_figures *rf, i
 		json_nest(c, nests, f, &f->nests[j], kc_figures_nest(rf, i, j));
 }
 
-
 /* The bytes (read + write) of a traffic as a count object, with read and write values. */
 static void json_traffic(struct jctx *c, cJSON *parent, const char *key, const struct kc_function *f,
                          const struct kc_traffic *t)
@@ -648,8 +647,14 @@ struct cJSON *kc_json_document(struct kc_report_figures *rf, const struct kc_mea
  * kc_json_hooks(1) sets them for the duration of the writing (nothing else may use cJSON meanwhile) and
  * nothing built under them outlives it. */
 static _Thread_local struct kc_arena *json_heap;
-static void *json_alloc(size_t size) { return kc_arena_alloc_uninit(json_heap, size); }
-static void json_free(void *p) { (void)p; }
+static void *json_alloc(size_t size)
+{
+	return kc_arena_alloc_uninit(json_heap, size);
+}
+static void json_free(void *p)
+{
+	(void)p;
+}
 
 void kc_json_hooks(int on)
 {

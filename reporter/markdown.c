@@ -103,7 +103,8 @@ static void md_reference_speed(struct kc_buf *b, const struct kc_analysis *an, c
 	if (!me || !rm || me->error || rm->error || me->seconds_median <= 0 || rm->seconds_median <= 0)
 		return;
 	double ratio = me->seconds_median / rm->seconds_median;
-	kc_buf_printf(b, "; measured: %.1f\xc3\x97 %s (", ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "slower" : "faster");
+	kc_buf_printf(b, "; measured: %.1f\xc3\x97 %s (", ratio >= 1 ? ratio : 1 / ratio,
+	              ratio >= 1 ? "slower" : "faster");
 	kc_format_seconds(b, me->seconds_median);
 	kc_buf_puts(b, " vs ");
 	kc_format_seconds(b, rm->seconds_median);
@@ -258,8 +259,8 @@ static int md_fusion_finding(struct kc_buf *b, const struct kc_function *f)
 		kc_figure_make(&a, f, after, &fa);
 		kc_buf_puts(b, "- ");
 		md_name(b, f->name);
-		kc_buf_printf(b, ": fusing passes %d\xe2\x80\x93%d removes %d intermediate%s", gr->first + 1, gr->last + 1,
-		              gr->n_removes, gr->n_removes == 1 ? "" : "s");
+		kc_buf_printf(b, ": fusing passes %d\xe2\x80\x93%d removes %d intermediate%s", gr->first + 1,
+		              gr->last + 1, gr->n_removes, gr->n_removes == 1 ? "" : "s");
 		for (int i = 0; i < gr->n_removes; i++) {
 			kc_buf_puts(b, i ? ", " : " (");
 			kc_escape_md_cell(b, f->buffers[gr->removes[i]].name);

@@ -78,15 +78,15 @@ enum { STAGE_FIGURES, STAGE_JSON, STAGE_HTML, STAGE_N };
 struct job;
 struct helper {
 	const struct job *j;
-	int running;                  /* the thread was started (and must be joined) */
+	int running; /* the thread was started (and must be joined) */
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	/* under mu: */
 	int front[STAGE_N], back[STAGE_N]; /* per stage, the next function for this thread and for the helper */
-	int done;                     /* the helper's stages finished (STAGE_N: all) */
-	int figures_here;             /* this thread has derived all the figures it took */
-	struct kc_output_text *json;  /* [n_functions]: the helper's texts, in rf->helper_arena (s NULL elsewhere) */
+	int done;                          /* the helper's stages finished (STAGE_N: all) */
+	int figures_here;                  /* this thread has derived all the figures it took */
+	struct kc_output_text *json; /* [n_functions]: the helper's texts, in rf->helper_arena (s NULL elsewhere) */
 	struct kc_output_text *html;
 };
 
@@ -94,7 +94,7 @@ struct helper {
 struct job {
 	struct kc_report_figures *rf;
 	const struct kc_measurements *m;
-	const struct kc_report_opts *o;     /* never NULL */
+	const struct kc_report_opts *o; /* never NULL */
 	const struct kc_output_meta *meta;
 	struct helper *helper; /* NULL: this thread renders everything */
 };
@@ -187,7 +187,8 @@ static void helper_start(struct helper *h, const struct job *j, int wanted)
 	pthread_mutex_init(&h->mu, NULL);
 	pthread_cond_init(&h->cv, NULL);
 	if (threads == 0)
-		threads = kc_figures_n_functions(an) >= HELPER_MIN_FUNCTIONS && sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+		threads =
+		    kc_figures_n_functions(an) >= HELPER_MIN_FUNCTIONS && sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
 	if (!wanted || threads < 2 || an->n_functions < 2)
 		return;
 	h->json = KC_NEW_N(&j->rf->helper_arena, struct kc_output_text, an->n_functions);
@@ -223,10 +224,22 @@ static void helper_finish(struct helper *h)
 typedef int render_fn(struct kc_output_sink *s, const struct job *j);
 
 /* This thread's side of the helper's stages, for kc_output_pieces. */
-static int claim_json(void *h) { return claim(h, STAGE_JSON, 0); }
-static void wait_json(void *h) { helper_wait(h, STAGE_JSON); }
-static int claim_html(void *h) { return claim(h, STAGE_HTML, 0); }
-static void wait_html(void *h) { helper_wait(h, STAGE_HTML); }
+static int claim_json(void *h)
+{
+	return claim(h, STAGE_JSON, 0);
+}
+static void wait_json(void *h)
+{
+	helper_wait(h, STAGE_JSON);
+}
+static int claim_html(void *h)
+{
+	return claim(h, STAGE_HTML, 0);
+}
+static void wait_html(void *h)
+{
+	helper_wait(h, STAGE_HTML);
+}
 
 /* The helper's texts of one stage, or NULL without a helper. */
 static const struct kc_output_pieces *pieces(const struct job *j, struct kc_output_pieces *p, int stage)
@@ -321,7 +334,9 @@ static int write_graphs(const char *dir, const struct job *j, const char **err)
 	struct kc_report_figures *rf = j->rf;
 	struct kc_buf sub = KC_BUF_INIT;
 	kc_buf_printf(&sub, "%s/graphs", dir);
-	int rc = mkdir(kc_buf_str(&sub), 0777) < 0 && errno != EEXIST ? fail(err, "cannot create", kc_buf_str(&sub), errno) : 0;
+	int rc = mkdir(kc_buf_str(&sub), 0777) < 0 && errno != EEXIST
+	             ? fail(err, "cannot create", kc_buf_str(&sub), errno)
+	             : 0;
 	kc_buf_release(&sub);
 	kc_graphs_render(rf);
 	for (int i = 0; rc == 0 && i < rf->an->n_functions; i++) {
@@ -377,10 +392,17 @@ static void print_output(const struct job *j)
 	struct kc_buf b = KC_BUF_INIT;
 	struct kc_output_sink s = {&b, o->print_to, 0};
 	switch (o->print) {
-	case KC_PRINT_TEXT: kc_text_write(o->print_to, j->rf, j->m, o->print_color); break;
-	case KC_PRINT_JSON: render_json(&s, j); break;
-	case KC_PRINT_MD: render_markdown(&s, j); break;
-	case KC_PRINT_NONE: break;
+	case KC_PRINT_TEXT:
+		kc_text_write(o->print_to, j->rf, j->m, o->print_color);
+		break;
+	case KC_PRINT_JSON:
+		render_json(&s, j);
+		break;
+	case KC_PRINT_MD:
+		render_markdown(&s, j);
+		break;
+	case KC_PRINT_NONE:
+		break;
 	}
 	kc_output_drain(&s, 1);
 	kc_buf_release(&b);

@@ -34,9 +34,9 @@ struct point {
 	int has_meas;
 	double x_meas, y_meas; /* measured intensity (traffic, else min model) and GFLOP/s */
 	int has_fused;
-	double x_fused;        /* streaming intensity with every legal fusion group fused (the what-if) */
-	int level;             /* label row, from the bottom (no machine) or above the marker */
-	int order;             /* place among the functions, which breaks ties of intensity */
+	double x_fused; /* streaming intensity with every legal fusion group fused (the what-if) */
+	int level;      /* label row, from the bottom (no machine) or above the marker */
+	int order;      /* place among the functions, which breaks ties of intensity */
 };
 
 struct chart {
@@ -442,7 +442,8 @@ static void fusion_arrow(const struct chart *c, const struct point *p)
 	              "stroke-width=\"2\" stroke-dasharray=\"5 3\" marker-end=\"url(#roofline-arrow)\"/><title>",
 	              px(c, x0), y0, px(c, x1), y1, p->color);
 	kc_escape_html(c->b, p->f->name);
-	kc_buf_printf(c->b, ": fusing its passes would raise the streaming intensity from %.3g to %.3g FLOP/B</title></g>\n",
+	kc_buf_printf(c->b,
+	              ": fusing its passes would raise the streaming intensity from %.3g to %.3g FLOP/B</title></g>\n",
 	              x0, x1);
 }
 
@@ -453,8 +454,10 @@ static void measured_link(const struct chart *c, const struct point *p)
 	if (!p->has_meas || !p->cf->has_intensity[KC_MODEL_STREAMING] ||
 	    (roof = kc_figures_roof(c->mc, p->prec, ai, NULL)) <= 0)
 		return;
-	kc_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\" "
-	              "stroke-dasharray=\"2 2\"/>\n", px(c, ai), py(c, roof), px(c, p->x_meas), py(c, p->y_meas), p->color);
+	kc_buf_printf(c->b,
+	              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\" "
+	              "stroke-dasharray=\"2 2\"/>\n",
+	              px(c, ai), py(c, roof), px(c, p->x_meas), py(c, p->y_meas), p->color);
 }
 
 static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysis *an,
@@ -483,7 +486,10 @@ static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysi
 	}
 }
 
-static double sort_key(const struct point *p) { return p->cf->has_intensity[0] ? p->cf->intensity[0] : 0; }
+static double sort_key(const struct point *p)
+{
+	return p->cf->has_intensity[0] ? p->cf->intensity[0] : 0;
+}
 
 static int by_intensity(const void *x, const void *y)
 {
@@ -501,7 +507,7 @@ static void sort_points(struct chart *c)
 }
 
 void kc_roofline_chart(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
-                        const struct kc_cost_figures *figs, const struct kc_measurements *m)
+                       const struct kc_cost_figures *figs, const struct kc_measurements *m)
 {
 	struct chart c = {.b = b, .mc = kc_figures_machine(m)};
 	if (c.mc && peak(c.mc) <= 0)

@@ -34,9 +34,8 @@ KC_NO_SANITIZE static inline __attribute__((always_inline)) void triad_body(doub
 	}
 }
 
-KC_NO_SANITIZE static inline __attribute__((always_inline)) void copy_body(double *restrict a,
-                                                                           const double *restrict b, long long n,
-                                                                           long long passes)
+KC_NO_SANITIZE static inline __attribute__((always_inline)) void copy_body(double *restrict a, const double *restrict b,
+                                                                           long long n, long long passes)
 {
 	for (long long p = 0; p < passes; p++) {
 		for (long long i = 0; i < n; i++)
@@ -45,17 +44,17 @@ KC_NO_SANITIZE static inline __attribute__((always_inline)) void copy_body(doubl
 	}
 }
 
-#define KC_KERNELS(suffix, attributes)                                                                           \
-	KC_NO_SANITIZE attributes __attribute__((noinline)) static void triad_##suffix(                          \
-		double *restrict a, const double *restrict b, const double *restrict c, double s, long long n,   \
-		long long passes)                                                                                \
-	{                                                                                                        \
-		triad_body(a, b, c, s, n, passes);                                                               \
-	}                                                                                                        \
-	KC_NO_SANITIZE attributes __attribute__((noinline)) static void copy_##suffix(                           \
-		double *restrict a, const double *restrict b, long long n, long long passes)                     \
-	{                                                                                                        \
-		copy_body(a, b, n, passes);                                                                      \
+#define KC_KERNELS(suffix, attributes)                                                                                 \
+	KC_NO_SANITIZE attributes __attribute__((noinline)) static void triad_##suffix(                                \
+	    double *restrict a, const double *restrict b, const double *restrict c, double s, long long n,             \
+	    long long passes)                                                                                          \
+	{                                                                                                              \
+		triad_body(a, b, c, s, n, passes);                                                                     \
+	}                                                                                                              \
+	KC_NO_SANITIZE attributes __attribute__((noinline)) static void copy_##suffix(                                 \
+	    double *restrict a, const double *restrict b, long long n, long long passes)                               \
+	{                                                                                                              \
+		copy_body(a, b, n, passes);                                                                            \
 	}
 
 KC_KERNELS(base, )
@@ -85,10 +84,15 @@ static void triad(double *a, const double *b, const double *c, double s, long lo
 {
 	switch (isa_level()) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-	case 2: triad_avx512(a, b, c, s, n, passes); return;
-	case 1: triad_avx2(a, b, c, s, n, passes); return;
+	case 2:
+		triad_avx512(a, b, c, s, n, passes);
+		return;
+	case 1:
+		triad_avx2(a, b, c, s, n, passes);
+		return;
 #endif
-	default: triad_base(a, b, c, s, n, passes);
+	default:
+		triad_base(a, b, c, s, n, passes);
 	}
 }
 
@@ -96,10 +100,15 @@ static void copy(double *a, const double *b, long long n, long long passes)
 {
 	switch (isa_level()) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-	case 2: copy_avx512(a, b, n, passes); return;
-	case 1: copy_avx2(a, b, n, passes); return;
+	case 2:
+		copy_avx512(a, b, n, passes);
+		return;
+	case 1:
+		copy_avx2(a, b, n, passes);
+		return;
 #endif
-	default: copy_base(a, b, n, passes);
+	default:
+		copy_base(a, b, n, passes);
 	}
 }
 

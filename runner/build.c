@@ -110,7 +110,8 @@ static int compile_finish(struct kc_build *b, struct kc_child_job *job, const ch
 	if (!ok && b->verbose)
 		fputs(res->err, stderr);
 	if (!ok && (res->timed_out || res->signaled)) {
-		*why = kc_arena_printf(b->a, "the compiler %s", kc_child_result_describe(res, &job->lim, msg, sizeof msg));
+		*why =
+		    kc_arena_printf(b->a, "the compiler %s", kc_child_result_describe(res, &job->lim, msg, sizeof msg));
 	} else if (!ok) {
 		kc_child_first_error_line(res->err, line, sizeof line);
 		*why = kc_arena_strdup(b->a, line);
@@ -177,8 +178,7 @@ static const char *const *harness_command(struct kc_build *b, const char *user_p
 	return c.argv;
 }
 
-int kc_build_harnesses(struct kc_build *b, const char *dir, const char *user_path, struct kc_build_target *t,
-                       int n)
+int kc_build_harnesses(struct kc_build *b, const char *dir, const char *user_path, struct kc_build_target *t, int n)
 {
 	struct kc_child_job *jobs = KC_NEW_N(b->a, struct kc_child_job, n > 0 ? n : 1);
 	int *started = KC_NEW_N(b->a, int, n > 0 ? n : 1), failed = 0;

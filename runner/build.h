@@ -7,17 +7,17 @@
 
 /* How harnesses are compiled during one run. The caller fills every field but blas, which starts at -1. */
 struct kc_build {
-	struct kc_arena *a;             /* the commands, their words and the error texts */
-	const char *cc;                 /* the compiler, looked up in PATH unless it holds a '/' */
-	const char *cflags;             /* split at whitespace (no shell quoting) */
-	const char *const *extra_args;  /* the user's -I/-D/-U/-std= flags, after cflags */
+	struct kc_arena *a;            /* the commands, their words and the error texts */
+	const char *cc;                /* the compiler, looked up in PATH unless it holds a '/' */
+	const char *cflags;            /* split at whitespace (no shell quoting) */
+	const char *const *extra_args; /* the user's -I/-D/-U/-std= flags, after cflags */
 	int n_extra_args;
-	const char *include_dir;        /* directory of kcost.h (-I), or NULL */
-	int threads;                    /* > 1: -fopenmp */
-	int verbose;                    /* show each command; copy a failed compiler's stderr to stderr */
-	double timeout;                 /* a compiler gets max(timeout, 120) seconds of wall clock */
-	const char *probe_dir;          /* where the OpenBLAS probe is written and built */
-	int blas;                       /* -1: not probed yet; 0: a program calling CBLAS does not link; 1: it does */
+	const char *include_dir; /* directory of kcost.h (-I), or NULL */
+	int threads;             /* > 1: -fopenmp */
+	int verbose;             /* show each command; copy a failed compiler's stderr to stderr */
+	double timeout;          /* a compiler gets max(timeout, 120) seconds of wall clock */
+	const char *probe_dir;   /* where the OpenBLAS probe is written and built */
+	int blas;                /* -1: not probed yet; 0: a program calling CBLAS does not link; 1: it does */
 };
 
 /* One executable to build from harness.c in a directory. */
@@ -37,8 +37,7 @@ int kc_build_write_sources(struct kc_build *b, const char *dir, const char *harn
  *      harness.c kcost_driver.c -o OUTPUT -Wl,--wrap=malloc,... -lm [OpenBLAS -L -lopenblas]
  * OpenBLAS is added when a probe program calling it links (probed once per struct kc_build). Returns 0 when
  * every target built, else -1 (each failed target's why set). */
-int kc_build_harnesses(struct kc_build *b, const char *dir, const char *user_path, struct kc_build_target *t,
-                       int n);
+int kc_build_harnesses(struct kc_build *b, const char *dir, const char *user_path, struct kc_build_target *t, int n);
 
 /* The words of a flags string split at whitespace (no shell quoting), NULL-terminated, from the arena a; *n is
  * their number. */

@@ -96,7 +96,7 @@ void kc_ceilings_working_sets(const long long cache[3], long long ws[KC_LEVEL_N]
 	ws[KC_LEVEL_L2] = l2 > 2 * l1 && l1 > 0 ? l2 / 2 : 0;
 	ws[KC_LEVEL_L3] = l3 > 2 * l2 && l2 > 0 ? (l3 / 4 > 2 * l2 ? l3 / 4 : 2 * l2) : 0;
 	long long largest = l3 > l2 ? l3 : l2 > l1 ? l2 : l1, dram = 4 * largest;
-	ws[KC_LEVEL_DRAM] = dram < (64LL << 20) ? 64LL << 20 : dram > (1LL << 30) ? 1LL << 30 : dram;
+	ws[KC_LEVEL_DRAM] = dram<(64LL << 20) ? 64LL << 20 : dram>(1LL << 30) ? 1LL << 30 : dram;
 }
 
 /* "24 KiB", "8 MiB" */
@@ -211,8 +211,9 @@ static void measure_bandwidth(struct kc_arena *a, struct kc_ceiling *c, enum kc_
 		return;
 	}
 	c->value = bw.gbytes_per_s;
-	c->method = kc_arena_printf(a, "%s %s working set, best of %d batches x %lld passes, 1 thread "
-	                               "(triad %.1f GB/s, copy %.1f GB/s; STREAM byte counting)",
+	c->method = kc_arena_printf(a,
+	                            "%s %s working set, best of %d batches x %lld passes, 1 thread "
+	                            "(triad %.1f GB/s, copy %.1f GB/s; STREAM byte counting)",
 	                            bw.kernel, size_text(a, ws), bw.batches, bw.passes, bw.triad, bw.copy);
 }
 
@@ -298,7 +299,8 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 	cJSON_AddItemToObject(flops, "double_all_threads", ceiling_json(&m->flops_f64_all_threads, "gflops"));
 	cJSON *bw = cJSON_AddObjectToObject(j, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++)
-		cJSON_AddItemToObject(bw, kc_level_name((enum kc_level)l), ceiling_json(&m->bandwidth[l], "gbytes_per_s"));
+		cJSON_AddItemToObject(bw, kc_level_name((enum kc_level)l),
+		                      ceiling_json(&m->bandwidth[l], "gbytes_per_s"));
 	cJSON_AddStringToObject(j, "measured_at", m->measured_at ? m->measured_at : "");
 	cJSON_AddNumberToObject(j, "measure_seconds", m->measure_seconds);
 	return j;

@@ -12,7 +12,7 @@
 
 /* GEMM size and repetitions for the compute peaks (best of KC_CEILINGS_GEMM_REPS timed calls after one
  * warm-up call); large enough for OpenBLAS to saturate, small enough to take well under a second. */
-#define KC_CEILINGS_GEMM_N 1536
+#define KC_CEILINGS_GEMM_N    1536
 #define KC_CEILINGS_GEMM_REPS 3
 /* Bump when the method changes: older cache files are then ignored. */
 #define KC_CEILINGS_VERSION 1

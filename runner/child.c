@@ -269,7 +269,7 @@ static int try_reap(struct kc_child_job *j)
 	if (w == 0 || (w < 0 && errno == EINTR))
 		return 0;
 	if (w < 0)
-		st = 127 << 8; /* reaped elsewhere: report it as having failed to run */
+		st = 127 << 8;  /* reaped elsewhere: report it as having failed to run */
 	kill(-j->pid, SIGKILL); /* grandchildren left in the group */
 	struct kc_child_result *r = &j->result;
 	r->exited = WIFEXITED(st);
@@ -318,7 +318,8 @@ static int collect(struct kc_child_job *jobs, int n, double t, struct pollfd *p,
 			return i;
 		for (int k = 0; k < 2; k++)
 			if (jobs[i].cap[k].fd >= 0)
-				owner[*n_fds] = &jobs[i].cap[k], p[(*n_fds)++] = (struct pollfd){jobs[i].cap[k].fd, POLLIN, 0};
+				owner[*n_fds] = &jobs[i].cap[k],
+				p[(*n_fds)++] = (struct pollfd){jobs[i].cap[k].fd, POLLIN, 0};
 	}
 	return -1;
 }
@@ -381,10 +382,10 @@ const char *kc_child_signal_name(int sig)
 		int sig;
 		const char *name;
 	} names[] = {
-		{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"},
-		{SIGABRT, "SIGABRT"}, {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGXCPU, "SIGXCPU"},
-		{SIGXFSZ, "SIGXFSZ"}, {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGPIPE, "SIGPIPE"},
-		{SIGINT, "SIGINT"},   {SIGHUP, "SIGHUP"},   {SIGQUIT, "SIGQUIT"}, {SIGALRM, "SIGALRM"},
+	    {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"},
+	    {SIGABRT, "SIGABRT"}, {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGXCPU, "SIGXCPU"},
+	    {SIGXFSZ, "SIGXFSZ"}, {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGPIPE, "SIGPIPE"},
+	    {SIGINT, "SIGINT"},   {SIGHUP, "SIGHUP"},   {SIGQUIT, "SIGQUIT"}, {SIGALRM, "SIGALRM"},
 	};
 	static char other[32];
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -398,17 +399,28 @@ const char *kc_child_signal_name(int sig)
 static const char *signal_meaning(int sig)
 {
 	switch (sig) {
-	case SIGSEGV: return "segmentation fault";
-	case SIGBUS: return "bus error";
-	case SIGFPE: return "arithmetic exception";
-	case SIGILL: return "illegal instruction";
-	case SIGABRT: return "aborted";
-	case SIGKILL: return "killed";
-	case SIGTERM: return "terminated";
-	case SIGTRAP: return "trace trap";
-	case SIGSYS: return "bad system call";
-	case SIGPIPE: return "broken pipe";
-	default: return "signal";
+	case SIGSEGV:
+		return "segmentation fault";
+	case SIGBUS:
+		return "bus error";
+	case SIGFPE:
+		return "arithmetic exception";
+	case SIGILL:
+		return "illegal instruction";
+	case SIGABRT:
+		return "aborted";
+	case SIGKILL:
+		return "killed";
+	case SIGTERM:
+		return "terminated";
+	case SIGTRAP:
+		return "trace trap";
+	case SIGSYS:
+		return "bad system call";
+	case SIGPIPE:
+		return "broken pipe";
+	default:
+		return "signal";
 	}
 }
 
@@ -512,8 +524,7 @@ void kc_child_first_error_line(const char *text, char *out, size_t n)
 		snprintf(out, n, "%.*s...", (int)n - 4, pick);
 }
 
-const char *kc_child_failure(const struct kc_child_result *r, const struct kc_child_limits *lim, char *buf,
-                             size_t n)
+const char *kc_child_failure(const struct kc_child_result *r, const struct kc_child_limits *lim, char *buf, size_t n)
 {
 	const char *bytes = r->out ? strstr(r->out, "\"error\":\"alloc\",\"bytes\":") : NULL;
 	if (r->exited && r->exit_code == KCOST_EXIT_ALLOC && bytes) {
@@ -551,8 +562,8 @@ static cJSON *result_line(const char *out)
 	return j;
 }
 
-cJSON *kc_child_run_harness(struct kc_arena *a, const char *dir, const char *const *argv,
-                            const char *const *env_add, const struct kc_child_limits *lim, const char **why)
+cJSON *kc_child_run_harness(struct kc_arena *a, const char *dir, const char *const *argv, const char *const *env_add,
+                            const struct kc_child_limits *lim, const char **why)
 {
 	struct kc_child_result res;
 	char msg[KC_CHILD_MSG_SIZE];
@@ -562,8 +573,9 @@ cJSON *kc_child_run_harness(struct kc_arena *a, const char *dir, const char *con
 	else if (kc_child_failure(&res, lim, msg, sizeof msg))
 		*why = kc_arena_strdup(a, msg);
 	else if (!(j = result_line(res.out)) && res.out_truncated)
-		*why = kc_arena_printf(a, "the harness exited without reporting a result (its output was cut at %u MiB)",
-		                       KC_CHILD_OUT_CAP >> 20);
+		*why =
+		    kc_arena_printf(a, "the harness exited without reporting a result (its output was cut at %u MiB)",
+		                    KC_CHILD_OUT_CAP >> 20);
 	else if (!j)
 		*why = "the harness exited without reporting a result";
 	kc_child_result_release(&res);

@@ -18,13 +18,13 @@ struct kc_child_limits {
 };
 
 struct kc_child_result {
-	int exited, exit_code;  /* exited normally, with this status */
-	int signaled, signal;   /* killed by this signal */
-	int timed_out;          /* the wall-clock limit was hit (the child was then killed with SIGKILL) */
-	double seconds;         /* wall-clock time from fork to reaping */
-	char *out, *err;        /* captured stdout and stderr, NUL-terminated, malloc'd; truncated at the caps */
+	int exited, exit_code; /* exited normally, with this status */
+	int signaled, signal;  /* killed by this signal */
+	int timed_out;         /* the wall-clock limit was hit (the child was then killed with SIGKILL) */
+	double seconds;        /* wall-clock time from fork to reaping */
+	char *out, *err;       /* captured stdout and stderr, NUL-terminated, malloc'd; truncated at the caps */
 	size_t out_len, err_len;
-	int out_truncated;      /* some of stdout was dropped (over KC_CHILD_OUT_CAP, or no memory to keep it) */
+	int out_truncated; /* some of stdout was dropped (over KC_CHILD_OUT_CAP, or no memory to keep it) */
 };
 
 /* Caps on the captured output; the child's further output is read and dropped. */
@@ -116,15 +116,14 @@ long long kc_child_address_space(long long buffer_bytes, long long heap_bytes);
  * (address-space limit 2.1 GiB)" for the harness's allocation-failure status, else kc_child_result_describe
  * ("crashed with SIGSEGV (segmentation fault)", "timed out after 60 s", ...), with the first line of stderr
  * appended for an unexpected exit status. */
-const char *kc_child_failure(const struct kc_child_result *r, const struct kc_child_limits *lim, char *buf,
-                             size_t n);
+const char *kc_child_failure(const struct kc_child_result *r, const struct kc_child_limits *lim, char *buf, size_t n);
 
 /* Run a harness (argv, in dir, with env_add and lim as kc_child_run takes them) and read its result: the JSON
  * object of the last stdout line that starts with '{' (the kernel may print too); the caller cJSON_Deletes it.
  * NULL when the child could not start, failed (kc_child_failure) or printed no such line, with *why set (from
  * a): "the harness exited without reporting a result", "... (its output was cut at 64 MiB)". */
-cJSON *kc_child_run_harness(struct kc_arena *a, const char *dir, const char *const *argv,
-                            const char *const *env_add, const struct kc_child_limits *lim, const char **why);
+cJSON *kc_child_run_harness(struct kc_arena *a, const char *dir, const char *const *argv, const char *const *env_add,
+                            const struct kc_child_limits *lim, const char **why);
 
 /* A number of a harness JSON line; the strings "inf", "nan" the driver writes for non-finite values become
  * those values; absent: 0. */

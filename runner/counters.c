@@ -34,12 +34,17 @@ static int paranoid_level(void)
 static const char *errno_hint(int e)
 {
 	switch (e) {
-	case ENOENT: return "no such hardware event: no PMU, e.g. in a virtual machine";
-	case EOPNOTSUPP: return "the hardware does not support it";
+	case ENOENT:
+		return "no such hardware event: no PMU, e.g. in a virtual machine";
+	case EOPNOTSUPP:
+		return "the hardware does not support it";
 	case EACCES:
-	case EPERM: return "not permitted";
-	case ENOSYS: return "the kernel has no perf events";
-	default: return "";
+	case EPERM:
+		return "not permitted";
+	case ENOSYS:
+		return "the kernel has no perf events";
+	default:
+		return "";
 	}
 }
 
@@ -57,8 +62,8 @@ int kc_counters_available(char *why, size_t n)
 	if (fd < 0) {
 		int e = errno, level = paranoid_level();
 		const char *hint = errno_hint(e);
-		int w = snprintf(why, n, "perf_event_open for last-level cache misses failed: %s (%s%s", strerror(e), hint,
-		                 *hint ? "; " : "");
+		int w = snprintf(why, n, "perf_event_open for last-level cache misses failed: %s (%s%s", strerror(e),
+		                 hint, *hint ? "; " : "");
 		if (w >= 0 && (size_t)w < n && level > -100)
 			snprintf(why + w, n - (size_t)w, "perf_event_paranoid = %d)", level);
 		else if (w >= 0 && (size_t)w < n)

@@ -58,8 +58,8 @@ static int caches_from_sysfs(struct kc_cpu *c)
 	for (int i = 0; i < 16; i++) {
 		char dir[128], level[16], type[32], size[32], line[16], ways[16];
 		snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu0/cache/index%d", i);
-		if (read_sysfs(dir, "level", level, sizeof level) < 0 || read_sysfs(dir, "type", type, sizeof type) < 0 ||
-		    read_sysfs(dir, "size", size, sizeof size) < 0)
+		if (read_sysfs(dir, "level", level, sizeof level) < 0 ||
+		    read_sysfs(dir, "type", type, sizeof type) < 0 || read_sysfs(dir, "size", size, sizeof size) < 0)
 			continue;
 		int l = atoi(level);
 		if (l < 1 || l > 3 || !strcmp(type, "Instruction"))
@@ -97,8 +97,10 @@ long long kc_cpu_plausible_l3(long long l3, const char *source, char *note, unsi
 	note[0] = '\0';
 	if (!strcmp(source, "sysfs") || l3 <= KC_CPU_IMPLAUSIBLE_L3)
 		return l3;
-	snprintf(note, n, "; its L3 of %lld MiB exceeds %lld MiB, taken for a package-wide total no core can use, "
-	                  "replaced by %lld MiB", l3 >> 20, KC_CPU_IMPLAUSIBLE_L3 >> 20, KC_CPU_ASSUMED_L3 >> 20);
+	snprintf(note, n,
+	         "; its L3 of %lld MiB exceeds %lld MiB, taken for a package-wide total no core can use, "
+	         "replaced by %lld MiB",
+	         l3 >> 20, KC_CPU_IMPLAUSIBLE_L3 >> 20, KC_CPU_ASSUMED_L3 >> 20);
 	return KC_CPU_ASSUMED_L3;
 }
 

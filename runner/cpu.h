@@ -5,7 +5,7 @@
 /* Without sysfs cache topology, an L3 larger than this that CPUID reports is taken for a package-wide total no
  * single core can use (a hypervisor's view of a multi-CCD part), and KC_CPU_ASSUMED_L3 is used instead. */
 #define KC_CPU_IMPLAUSIBLE_L3 (64LL << 20)
-#define KC_CPU_ASSUMED_L3 (32LL << 20)
+#define KC_CPU_ASSUMED_L3     (32LL << 20)
 
 struct kc_cpu {
 	char model[256];        /* "model name" of /proc/cpuinfo ("unknown" when absent); CPUID's is 48 bytes */

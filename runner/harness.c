@@ -20,8 +20,8 @@ static const char *not_run_eval(struct kc_arena *a, const struct kc_function *f,
 {
 	const char *size = missing_size(f, p);
 	if (size)
-		return kc_arena_printf(a, "not run: size %s has no benchmark value (annotate KCOST_SIZES or pass --size)",
-		                       size);
+		return kc_arena_printf(
+		    a, "not run: size %s has no benchmark value (annotate KCOST_SIZES or pass --size)", size);
 	return kc_arena_printf(a, "not run: %s: %s", what, why ? why : "cannot be evaluated");
 }
 
@@ -36,8 +36,8 @@ static const char *size_arg(struct kc_arena *a, const struct kc_function *f, con
 	}
 	const struct kc_sym *s = &f->syms.syms[pr->sym];
 	if (!s->has_value) {
-		*error = kc_arena_printf(a, "not run: size %s has no benchmark value (annotate KCOST_SIZES or pass --size)",
-		                         s->name);
+		*error = kc_arena_printf(
+		    a, "not run: size %s has no benchmark value (annotate KCOST_SIZES or pass --size)", s->name);
 		return NULL;
 	}
 	int small = s->value >= -2147483647LL && s->value <= 2147483647LL;
@@ -63,13 +63,14 @@ static const char *buffer_arg(struct kc_arena *a, const struct kc_function *f, c
 		*error = not_run_eval(a, f, b->extent, kc_arena_printf(a, "extent of %s", pr->name), why);
 	else if (count < 0)
 		*error = kc_arena_printf(a, "not run: extent of %s is negative (%lld elements)", pr->name, count);
-	else if (b->elem_size > 0 && (count > (1LL << 62) / b->elem_size || p->bytes > (1LL << 62) - count * b->elem_size))
+	else if (b->elem_size > 0 &&
+	         (count > (1LL << 62) / b->elem_size || p->bytes > (1LL << 62) - count * b->elem_size))
 		*error = kc_arena_printf(a, "not run: the buffers would need more than 2^62 bytes (%s)", pr->name);
 	if (*error)
 		return NULL;
 	struct kc_harness_buffer *hb = &p->buffers[p->n_buffers];
-	*hb = (struct kc_harness_buffer){pr->name, b->elem_type, b->elem_size, cls, count,
-	                                 b->role == KC_ROLE_OUTPUT || b->role == KC_ROLE_INOUT};
+	*hb = (struct kc_harness_buffer){pr->name, b->elem_type, b->elem_size,
+	                                 cls,      count,        b->role == KC_ROLE_OUTPUT || b->role == KC_ROLE_INOUT};
 	p->bytes += count * b->elem_size;
 	return kc_arena_printf(a, "kcost_b[%d]", p->n_buffers++);
 }
@@ -78,16 +79,21 @@ static const char *param_arg(struct kc_arena *a, const struct kc_function *f, co
                              struct kc_harness_plan *p, const char **error)
 {
 	switch (pr->kind) {
-	case KC_PARAM_SIZE: return size_arg(a, f, pr, error);
-	case KC_PARAM_BUFFER: return buffer_arg(a, f, pr, p, error);
+	case KC_PARAM_SIZE:
+		return size_arg(a, f, pr, error);
+	case KC_PARAM_BUFFER:
+		return buffer_arg(a, f, pr, p, error);
 	case KC_PARAM_SCALAR:
 		if (pr->is_float)
 			return kc_arena_printf(a, "(%s)%s", pr->type, KC_HARNESS_FLOAT_SCALAR);
 		break;
-	case KC_PARAM_OTHER: break;
+	case KC_PARAM_OTHER:
+		break;
 	}
-	*error = kc_arena_printf(a, "not run: parameter %s of type '%s' is neither a size, a buffer nor a "
-	                            "floating-point scalar", *pr->name ? pr->name : "(unnamed)", pr->type);
+	*error = kc_arena_printf(a,
+	                         "not run: parameter %s of type '%s' is neither a size, a buffer nor a "
+	                         "floating-point scalar",
+	                         *pr->name ? pr->name : "(unnamed)", pr->type);
 	return NULL;
 }
 
@@ -115,10 +121,9 @@ static const char *ref_mismatch(struct kc_arena *a, const struct kc_function *f,
 		if (fp->kind != KC_PARAM_BUFFER)
 			continue;
 		const struct kc_buffer *fb = &f->buffers[fp->buffer], *rb = &ref->buffers[rp->buffer];
-		if (fb->elem_size != rb->elem_size ||
-		    fb->elem_class != rb->elem_class)
-			return kc_arena_printf(a, "buffer %s holds %s in %s but %s in %s", rp->name, fb->elem_type, f->name,
-			                       rb->elem_type, ref->name);
+		if (fb->elem_size != rb->elem_size || fb->elem_class != rb->elem_class)
+			return kc_arena_printf(a, "buffer %s holds %s in %s but %s in %s", rp->name, fb->elem_type,
+			                       f->name, rb->elem_type, ref->name);
 	}
 	return NULL;
 }
@@ -127,14 +132,16 @@ static void plan_reference(struct kc_arena *a, const struct kc_function *f, cons
                            struct kc_harness_plan *p)
 {
 	if (!ref) {
-		p->reference_note = kc_arena_printf(a, "reference %s not checked: it was not analyzed (KCOST_SKIP, or no "
-		                                       "loops), so its signature is unknown", f->reference);
+		p->reference_note = kc_arena_printf(a,
+		                                    "reference %s not checked: it was not analyzed (KCOST_SKIP, or no "
+		                                    "loops), so its signature is unknown",
+		                                    f->reference);
 		return;
 	}
 	const char *why = ref_mismatch(a, f, ref);
 	if (why) {
 		p->reference_note =
-			kc_arena_printf(a, "reference %s not checked: incompatible signature: %s", f->reference, why);
+		    kc_arena_printf(a, "reference %s not checked: incompatible signature: %s", f->reference, why);
 		return;
 	}
 	p->ref_args = KC_NEW_N(a, const char *, ref->n_params > 0 ? ref->n_params : 1);
@@ -222,8 +229,10 @@ static void emit_accessors(struct kc_buf *b, const char *type, enum kc_elem_clas
 		              "\t%s *v = p;\n\tfor (unsigned long long i = 0; i < n; i++)\n"
 		              "\t\tv[i] = (%s)kcost_uniform(s);\n}\n\n",
 		              i, type, type);
-	kc_buf_printf(b, "static double kcost_get_%d(const void *p, unsigned long long i)\n{\n"
-	                 "\treturn (double)((const %s *)p)[i];\n}\n\n", i, type);
+	kc_buf_printf(b,
+	              "static double kcost_get_%d(const void *p, unsigned long long i)\n{\n"
+	              "\treturn (double)((const %s *)p)[i];\n}\n\n",
+	              i, type);
 }
 
 static void emit_call(struct kc_buf *b, const char *wrapper, int k, const char *callee, const char *const *args,
@@ -249,8 +258,9 @@ static void emit_buffers(struct kc_buf *b, const struct kc_harness_plan *p, int 
 	for (int i = 0; i < p->n_buffers; i++) {
 		const struct kc_harness_buffer *hb = &p->buffers[i];
 		int t = hb->cls == KC_ELEM_OPAQUE ? -1 : type_index(tl, hb->elem_type, hb->cls);
-		const char *cls = hb->cls == KC_ELEM_FLOATING ? "KCOST_FLOATING"
-		                  : hb->cls == KC_ELEM_INTEGER ? "KCOST_INTEGER" : "KCOST_OPAQUE";
+		const char *cls = hb->cls == KC_ELEM_FLOATING  ? "KCOST_FLOATING"
+		                  : hb->cls == KC_ELEM_INTEGER ? "KCOST_INTEGER"
+		                                               : "KCOST_OPAQUE";
 		kc_buf_printf(b, "\t{\"%s\", %lldULL, %dULL, %s, %d, ", hb->name, hb->count, hb->elem_size, cls,
 		              hb->is_output);
 		if (t >= 0 && hb->cls == KC_ELEM_FLOATING)
@@ -310,7 +320,8 @@ int kc_harness_source(struct kc_buf *b, const char *user_path, const struct kc_h
 		*why = "the file's path holds a '\"', a '\\' or a newline, which an #include line cannot name";
 		return -1;
 	}
-	kc_buf_puts(b, "/* harness.c — generated by kcost for the file included below: do not edit. See kcost_driver.h. */\n");
+	kc_buf_puts(
+	    b, "/* harness.c — generated by kcost for the file included below: do not edit. See kcost_driver.h. */\n");
 	kc_buf_puts(b, "#include \"kcost_driver.h\"\n\n");
 	kc_buf_printf(b, "#define main kcost_user_main_\n#include \"%s\"\n#undef main\n\n", user_path);
 	struct type_list tl = {NULL, NULL, 0, 0};

@@ -39,8 +39,8 @@ struct kc_harness_plan {
 	int n_buffers;
 	const char **args; /* the call's argument expressions in parameter order: "(int)4194304", "kcost_b[0]" */
 	int n_args;
-	const char *reference;      /* fn->reference */
-	const char **ref_args;      /* the reference's arguments (matched by parameter name); NULL: not checked */
+	const char *reference; /* fn->reference */
+	const char **ref_args; /* the reference's arguments (matched by parameter name); NULL: not checked */
 	int n_ref_args;
 	const char *reference_note; /* why a declared reference is not checked */
 	long long bytes;            /* sum of the buffers' bytes */

@@ -61,8 +61,12 @@ static int measure_time(struct kc_run_state *r, const struct kc_file_run *fr, co
 {
 	const struct kc_function *f = p->fn;
 	const char *why = NULL;
-	const char *argv[] = {"./harness", f->name, "time", kc_arena_printf(r->a, "%g", r->budget),
-	                      kc_arena_printf(r->a, "%g", r->timeout * 0.5), NULL};
+	const char *argv[] = {"./harness",
+	                      f->name,
+	                      "time",
+	                      kc_arena_printf(r->a, "%g", r->budget),
+	                      kc_arena_printf(r->a, "%g", r->timeout * 0.5),
+	                      NULL};
 	cJSON *j = run_harness(r, fr, p, argv, &why);
 	const cJSON *samples = j ? cJSON_GetObjectItemCaseSensitive(j, "samples") : NULL;
 	int n = cJSON_GetArraySize(samples);
@@ -98,16 +102,17 @@ static void check_reference(struct kc_run_state *r, const struct kc_file_run *fr
 	const char *why = NULL, *argv[] = {"./harness", f->name, "check", NULL};
 	cJSON *j = run_harness(r, fr, p, argv, &why);
 	if (!j) {
-		fail(r, f, item, KC_ERROR, kc_arena_printf(r->a, "checking against reference %s: %s", p->reference, why));
+		fail(r, f, item, KC_ERROR,
+		     kc_arena_printf(r->a, "checking against reference %s: %s", p->reference, why));
 		return;
 	}
 	const cJSON *worst = cJSON_GetObjectItemCaseSensitive(j, "worst");
 	item->max_rel_err = kc_child_json_number(j, "max_rel_err");
 	item->equivalent = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "ok"));
 	if (!item->equivalent) {
-		const char *msg = kc_arena_printf(r->a, "outputs differ from reference %s: max relative error %.3g at %s",
-		                                  p->reference, kc_child_json_number(j, "worst_rel_err"),
-		                                  cJSON_IsString(worst) ? worst->valuestring : "?");
+		const char *msg = kc_arena_printf(
+		    r->a, "outputs differ from reference %s: max relative error %.3g at %s", p->reference,
+		    kc_child_json_number(j, "worst_rel_err"), cJSON_IsString(worst) ? worst->valuestring : "?");
 		item->error = msg;
 		kc_diag_add(r->a, r->diags, f->loc, KC_ERROR, f->name, "%s", msg);
 	}
@@ -182,15 +187,16 @@ static int build_file(struct kc_run_state *r, struct kc_file_run *fr, const char
 		fr->cg_note = "; harness rebuilt with -mno-avx512f, as valgrind cannot run AVX-512";
 	} else if (need_cg) {
 		fr->cg_state = -1;
-		fr->cg_note = kc_arena_printf(r->a, "the harness did not build with -mno-avx512f for valgrind: %s",
-		                              t[1].why);
+		fr->cg_note =
+		    kc_arena_printf(r->a, "the harness did not build with -mno-avx512f for valgrind: %s", t[1].why);
 	}
 	*why = t[0].why;
 	return t[0].why ? -1 : 0;
 }
 
 /* Fail every runnable plan of a file with the same message. */
-static void fail_file(struct kc_run_state *r, struct kc_harness_plan *plans, int n, const char *msg, const char *compiler)
+static void fail_file(struct kc_run_state *r, struct kc_harness_plan *plans, int n, const char *msg,
+                      const char *compiler)
 {
 	for (int i = 0; i < n; i++)
 		if (!plans[i].error) {
@@ -207,19 +213,20 @@ static int prepare_file(struct kc_run_state *r, struct kc_file_run *fr, struct k
 	const char *why = NULL;
 	char abs[PATH_MAX]; /* realpath writes at most PATH_MAX bytes */
 	if (!realpath(fr->path, abs)) {
-		fail_file(r, plans, n, kc_arena_printf(r->a, "harness not built: %s: %s", fr->path, strerror(errno)), NULL);
+		fail_file(r, plans, n, kc_arena_printf(r->a, "harness not built: %s: %s", fr->path, strerror(errno)),
+		          NULL);
 		return -1;
 	}
 	fr->abs = kc_arena_strdup(r->a, abs);
 	if (mkdir(fr->dir, 0700) < 0 || write_harness(r, fr, plans, n, &why) < 0) {
-		fail_file(r, plans, n, kc_arena_printf(r->a, "harness not built: %s", why ? why : strerror(errno)), NULL);
+		fail_file(r, plans, n, kc_arena_printf(r->a, "harness not built: %s", why ? why : strerror(errno)),
+		          NULL);
 		return -1;
 	}
 	return 0;
 }
 
-static void run_file(struct kc_run_state *r, const char *path, const struct file_functions *ff, int index,
-                     int n_files)
+static void run_file(struct kc_run_state *r, const char *path, const struct file_functions *ff, int index, int n_files)
 {
 	struct kc_file_run fr = {.path = path, .dir = kc_arena_printf(r->a, "%s/%d", r->tmpdir, index)};
 	struct kc_harness_plan *plans = KC_NEW_N(r->a, struct kc_harness_plan, ff->n + 1);
@@ -333,16 +340,16 @@ static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 	r->budget = o->time_budget > 0 ? o->time_budget : KC_RUNNER_DEFAULT_BUDGET;
 	r->timeout = o->timeout > 0 ? o->timeout : KC_RUNNER_DEFAULT_TIMEOUT;
 	r->build = (struct kc_build){
-		.a = r->a,
-		.cc = o->cc ? o->cc : KC_RUNNER_DEFAULT_CC,
-		.cflags = o->cflags ? o->cflags : KC_RUNNER_DEFAULT_CFLAGS,
-		.extra_args = o->extra_args,
-		.n_extra_args = o->n_extra_args,
-		.include_dir = o->include_dir,
-		.threads = o->threads,
-		.verbose = o->verbose,
-		.timeout = r->timeout,
-		.blas = -1,
+	    .a = r->a,
+	    .cc = o->cc ? o->cc : KC_RUNNER_DEFAULT_CC,
+	    .cflags = o->cflags ? o->cflags : KC_RUNNER_DEFAULT_CFLAGS,
+	    .extra_args = o->extra_args,
+	    .n_extra_args = o->n_extra_args,
+	    .include_dir = o->include_dir,
+	    .threads = o->threads,
+	    .verbose = o->verbose,
+	    .timeout = r->timeout,
+	    .blas = -1,
 	};
 	set_threads(r, o->threads);
 }

@@ -10,14 +10,14 @@
 #include "diag.h"
 #include "measure.h"
 
-#define KC_RUNNER_DEFAULT_CC "cc"
-#define KC_RUNNER_DEFAULT_CFLAGS "-O3 -march=native"
-#define KC_RUNNER_DEFAULT_BUDGET 0.3   /* seconds of timed calls per function */
+#define KC_RUNNER_DEFAULT_CC      "cc"
+#define KC_RUNNER_DEFAULT_CFLAGS  "-O3 -march=native"
+#define KC_RUNNER_DEFAULT_BUDGET  0.3  /* seconds of timed calls per function */
 #define KC_RUNNER_DEFAULT_TIMEOUT 60.0 /* wall-clock seconds per child */
 
 struct kc_runner_opts {
-	const char *cc;     /* NULL: "cc" (looked up in PATH) */
-	const char *cflags; /* NULL: "-O3 -march=native"; split at whitespace (no shell quoting) */
+	const char *cc;                /* NULL: "cc" (looked up in PATH) */
+	const char *cflags;            /* NULL: "-O3 -march=native"; split at whitespace (no shell quoting) */
 	const char *const *extra_args; /* the user's -I/-D/-U/-std= flags, passed to the compiler too */
 	int n_extra_args;
 	const char *include_dir; /* directory of kcost.h, added with -I (as the analyzer does); NULL: none */
@@ -35,11 +35,10 @@ struct kc_runner_opts {
  * m->machine and m->items[0 .. m->n-1] are filled, all storage from `a`.
  *
  * Per input file (an->files[f->file_index] for function f: a kernel defined in an included header runs in the
- * harness of the input that includes it), one harness is generated in a temporary directory (mkdtemp under $TMPDIR or /tmp; removed
- * afterwards unless verbose) and built once with
- *   CC CFLAGS EXTRA_ARGS -I<dir of the file> [-I<include_dir>] [OpenBLAS -I] harness.c kcost_driver.c -o harness
- *      -Wl,--wrap=malloc,... -lm [OpenBLAS -L -lopenblas]
- * (OpenBLAS only when a probe program including <cblas.h> links); that command is each measurement's
+ * harness of the input that includes it), one harness is generated in a temporary directory (mkdtemp under $TMPDIR or
+ * /tmp; removed afterwards unless verbose) and built once with CC CFLAGS EXTRA_ARGS -I<dir of the file>
+ * [-I<include_dir>] [OpenBLAS -I] harness.c kcost_driver.c -o harness -Wl,--wrap=malloc,... -lm [OpenBLAS -L
+ * -lopenblas] (OpenBLAS only when a probe program including <cblas.h> links); that command is each measurement's
  * `compiler`. Each function then runs in children of that harness: timed (`time`: a warm-up call, then calls
  * until time_budget is spent and at least 10 samples exist, at most 10000, but never past timeout / 2 seconds,
  * so a slow kernel may report fewer than 10 samples), checked against its

@@ -20,16 +20,16 @@ struct kc_run_state {
 	struct kc_arena *a;
 	struct kc_measurements *m;
 	struct kc_diags *diags;
-	struct kc_build build;      /* how harnesses are compiled */
+	struct kc_build build; /* how harnesses are compiled */
 	kc_runner_progress_fn progress;
-	int verbose;                /* print the valgrind commands */
+	int verbose; /* print the valgrind commands */
 	double budget, timeout;
 	const char *tmpdir;
 	/* the environment of kernel children: OPENBLAS_NUM_THREADS and OMP_NUM_THREADS (1 unless --threads) */
 	const char *child_env[3];
-	int counters;               /* perf_event_open works */
-	const char *counters_why;   /* why not, or what the last count said (arena) */
-	const char *valgrind;       /* its full path; NULL when valgrind is not installed */
+	int counters;             /* perf_event_open works */
+	const char *counters_why; /* why not, or what the last count said (arena) */
+	const char *valgrind;     /* its full path; NULL when valgrind is not installed */
 	const char *valgrind_version;
 	int no_avx512_for_valgrind; /* the CPU has AVX-512, which valgrind 3.19 cannot run */
 	int done, total;            /* functions run so far, to run in all (for progress) */

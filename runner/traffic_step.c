@@ -38,9 +38,9 @@ static const char *cachegrind_binary(struct kc_run_state *r, struct kc_file_run 
 		int ok = kc_build_harnesses(&r->build, fr->dir, fr->abs, &cg, 1) == 0;
 		fr->cg_state = ok ? 1 : -1;
 		fr->cg_binary = "./harness-cg";
-		fr->cg_note = ok ? "; harness rebuilt with -mno-avx512f, as valgrind cannot run AVX-512"
-		                 : kc_arena_printf(r->a, "the harness did not build with -mno-avx512f for valgrind: %s",
-		                                   cg.why);
+		fr->cg_note =
+		    ok ? "; harness rebuilt with -mno-avx512f, as valgrind cannot run AVX-512"
+		       : kc_arena_printf(r->a, "the harness did not build with -mno-avx512f for valgrind: %s", cg.why);
 	}
 	*why = fr->cg_note;
 	return fr->cg_state > 0 ? fr->cg_binary : NULL;
@@ -64,11 +64,11 @@ static const char *setup_key(struct kc_run_state *r, const struct kc_harness_pla
 struct cg_task {
 	const struct kc_harness_plan *p;
 	const char *mode, *key, *out;
-	int baseline;        /* once: index of its none task */
-	const char *why;     /* the run failed, and why */
+	int baseline;    /* once: index of its none task */
+	const char *why; /* the run failed, and why */
 	struct kc_cachegrind c;
-	double seconds;      /* the run's wall-clock time */
-	double native;       /* once: one call, natively */
+	double seconds; /* the run's wall-clock time */
+	double native;  /* once: one call, natively */
 };
 
 static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *t,
@@ -95,8 +95,10 @@ static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_chi
 	const char *failure = kc_child_failure(&job->result, &lim, msg, sizeof msg);
 	t->seconds = job->result.seconds;
 	if (failure && job->result.timed_out && t->baseline >= 0) {
-		t->why = kc_arena_printf(r->a, "cachegrind did not finish one call within the %.0f s cap (it takes %.3g s "
-		                               "natively)", KC_TRAFFIC_CACHEGRIND_CAP, t->native);
+		t->why = kc_arena_printf(r->a,
+		                         "cachegrind did not finish one call within the %.0f s cap (it takes %.3g s "
+		                         "natively)",
+		                         KC_TRAFFIC_CACHEGRIND_CAP, t->native);
 		return;
 	}
 	if (failure && job->result.timed_out) {
@@ -155,12 +157,20 @@ static void add_tasks(struct kc_run_state *r, const struct kc_file_run *fr, cons
 			base = i;
 	if (base < 0) {
 		base = (*n)++;
-		tasks[base] = (struct cg_task){.p = p, .mode = "none", .key = key, .baseline = -1,
-		                               .out = kc_arena_printf(r->a, "%s/cachegrind.%s.none.out", fr->dir,
-		                                                      p->fn->name)};
+		tasks[base] =
+		    (struct cg_task){.p = p,
+		                     .mode = "none",
+		                     .key = key,
+		                     .baseline = -1,
+		                     .out = kc_arena_printf(r->a, "%s/cachegrind.%s.none.out", fr->dir, p->fn->name)};
 	}
-	tasks[(*n)++] = (struct cg_task){.p = p, .mode = "once", .key = key, .baseline = base, .native = native,
-	                                 .out = kc_arena_printf(r->a, "%s/cachegrind.%s.once.out", fr->dir, p->fn->name)};
+	tasks[(*n)++] =
+	    (struct cg_task){.p = p,
+	                     .mode = "once",
+	                     .key = key,
+	                     .baseline = base,
+	                     .native = native,
+	                     .out = kc_arena_printf(r->a, "%s/cachegrind.%s.once.out", fr->dir, p->fn->name)};
 }
 
 static void set_unavailable(struct kc_run_state *r, struct kc_measurement *item, const char *why)
@@ -174,13 +184,16 @@ static const char *not_simulated(struct kc_run_state *r, const struct kc_timing 
 {
 	double estimate = KC_TRAFFIC_CACHEGRIND_SLOWDOWN * (2 * t->setup + t->median);
 	if (!r->valgrind)
-		return kc_arena_printf(r->a, "no hardware counters (%s) and valgrind is not installed", r->counters_why);
+		return kc_arena_printf(r->a, "no hardware counters (%s) and valgrind is not installed",
+		                       r->counters_why);
 	if (!ll_opt[0])
 		return "no last-level cache size to simulate";
 	if (estimate > KC_TRAFFIC_CACHEGRIND_CAP)
-		return kc_arena_printf(r->a, "cachegrind skipped: at least %.0f s under simulation (%.0f x (2 x %.3g s setup + "
-		                             "%.3g s per call)), over the %.0f s cap", estimate,
-		                       KC_TRAFFIC_CACHEGRIND_SLOWDOWN, t->setup, t->median, KC_TRAFFIC_CACHEGRIND_CAP);
+		return kc_arena_printf(
+		    r->a,
+		    "cachegrind skipped: at least %.0f s under simulation (%.0f x (2 x %.3g s setup + "
+		    "%.3g s per call)), over the %.0f s cap",
+		    estimate, KC_TRAFFIC_CACHEGRIND_SLOWDOWN, t->setup, t->median, KC_TRAFFIC_CACHEGRIND_CAP);
 	return NULL;
 }
 
@@ -194,12 +207,13 @@ static void set_simulated(struct kc_run_state *r, const struct kc_file_run *fr, 
 	item->traffic_l2_bytes = l2 > 0 ? l2 : 0;
 	item->traffic_seconds = once->seconds + none->seconds;
 	item->traffic_why = kc_arena_printf(
-		r->a, "%s --tool=cachegrind --cache-sim=yes, LL %lld MiB %d-way %d B lines%s, D1 %lld KiB; one call on cold "
-		      "caches (after a %lld MiB sweep) minus the same setup without the call; DRAM = LL misses x line, L2 = "
-		      "D1 misses x line; misses only: write-backs are not simulated%s",
-		r->valgrind_version, once->c.ll_size >> 20, once->c.ll_assoc, once->c.ll_line,
-		ll != r->m->machine->cache_bytes[2] ? " (rounded to a power-of-two set count)" : "", once->c.d1_size >> 10,
-		flush_bytes(r->m->machine) >> 20, fr->cg_note);
+	    r->a,
+	    "%s --tool=cachegrind --cache-sim=yes, LL %lld MiB %d-way %d B lines%s, D1 %lld KiB; one call on cold "
+	    "caches (after a %lld MiB sweep) minus the same setup without the call; DRAM = LL misses x line, L2 = "
+	    "D1 misses x line; misses only: write-backs are not simulated%s",
+	    r->valgrind_version, once->c.ll_size >> 20, once->c.ll_assoc, once->c.ll_line,
+	    ll != r->m->machine->cache_bytes[2] ? " (rounded to a power-of-two set count)" : "", once->c.d1_size >> 10,
+	    flush_bytes(r->m->machine) >> 20, fr->cg_note);
 }
 
 static void simulate_all(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *plans,
@@ -261,8 +275,10 @@ static int count(struct kc_run_state *r, const struct kc_file_run *fr, const str
 	item->traffic_source = "counters";
 	item->traffic_bytes = kc_counters_bytes((long long)ll->valuedouble, line);
 	item->traffic_l2_bytes = kc_counters_bytes((long long)kc_child_json_number(j, "l1d_read_misses"), line);
-	item->traffic_why = kc_arena_printf(r->a, "perf_event_open: last-level cache misses x %d B lines (L2: L1D read "
-	                                          "misses x line), one call on cold caches", line);
+	item->traffic_why = kc_arena_printf(r->a,
+	                                    "perf_event_open: last-level cache misses x %d B lines (L2: L1D read "
+	                                    "misses x line), one call on cold caches",
+	                                    line);
 	cJSON_Delete(j);
 	return 0;
 }

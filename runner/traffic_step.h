@@ -11,7 +11,7 @@
  * Each valgrind child also gets CAP seconds of wall clock, after which it is killed and the traffic is
  * "unavailable" ("timed out after 30 s"). */
 #define KC_TRAFFIC_CACHEGRIND_SLOWDOWN 20.0
-#define KC_TRAFFIC_CACHEGRIND_CAP 30.0
+#define KC_TRAFFIC_CACHEGRIND_CAP      30.0
 
 /* Measure the traffic of the n plans of one file whose timing succeeded (t[i].ok): hardware counters when they
  * work, else cachegrind (one cold call minus the same setup without it; the runs of a file go in parallel, one

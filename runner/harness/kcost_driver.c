@@ -21,8 +21,8 @@
 
 #define KCOST_MIN_SAMPLES 10
 #define KCOST_MAX_SAMPLES 10000
-#define KCOST_REL_TOL 1e-3
-#define KCOST_ABS_TOL 1e-5
+#define KCOST_REL_TOL     1e-3
+#define KCOST_ABS_TOL     1e-5
 
 /* --- allocation: every failure reports {"error":"alloc","bytes":N} and exits KCOST_EXIT_ALLOC ---------- */
 
@@ -60,7 +60,8 @@ void *__wrap_calloc(size_t n, size_t size)
 {
 	void *p = __real_calloc(n, size);
 	if (!p && n && size)
-		kcost_alloc_failed(size && n > (size_t)-1 / size ? (unsigned long long)-1 : (unsigned long long)(n * size));
+		kcost_alloc_failed(size && n > (size_t)-1 / size ? (unsigned long long)-1
+		                                                 : (unsigned long long)(n * size));
 	return p;
 }
 
@@ -227,7 +228,8 @@ struct kcost_compare {
 static void kcost_compare_one(struct kcost_compare *c, double out, double ref, int buffer, unsigned long long i)
 {
 	double diff = fabs(out - ref);
-	int ok = isnan(out) || isnan(ref) ? isnan(out) && isnan(ref) : diff <= KCOST_ABS_TOL + KCOST_REL_TOL * fabs(ref);
+	int ok =
+	    isnan(out) || isnan(ref) ? isnan(out) && isnan(ref) : diff <= KCOST_ABS_TOL + KCOST_REL_TOL * fabs(ref);
 	double rel = isnan(out) != isnan(ref) ? INFINITY : isnan(out) ? 0 : diff / fmax(fabs(ref), KCOST_ABS_TOL);
 	if (isnan(rel))
 		rel = INFINITY; /* inf - inf */
@@ -359,8 +361,10 @@ static int kcost_mode_count(const struct kcost_function *f, unsigned long long f
 
 static int kcost_usage(const char *msg)
 {
-	fprintf(stderr, "kcost harness: %s\nusage: harness FUNCTION time BUDGET MAX | check | once FLUSH | none FLUSH "
-	                "| count FLUSH\n", msg);
+	fprintf(stderr,
+	        "kcost harness: %s\nusage: harness FUNCTION time BUDGET MAX | check | once FLUSH | none FLUSH "
+	        "| count FLUSH\n",
+	        msg);
 	return KCOST_EXIT_USAGE;
 }
 

@@ -28,12 +28,27 @@ static int chromium(const char *extra1, const char *extra2, const char *out_path
 	char url[4200], profile[4200];
 	snprintf(url, sizeof url, "file://%s/index.html", report_dir);
 	snprintf(profile, sizeof profile, "--user-data-dir=%s", profile_dir);
-	const char *argv[] = {CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-	                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-	                      "--hide-scrollbars", "--enable-logging=stderr", "--v=0", profile, extra1, extra2, url, NULL};
+	const char *argv[] = {CHROMIUM,
+	                      "--headless",
+	                      "--no-sandbox",
+	                      "--disable-gpu",
+	                      "--disable-quic",
+	                      "--no-first-run",
+	                      "--disable-background-networking",
+	                      "--disable-component-update",
+	                      "--disable-sync",
+	                      "--hide-scrollbars",
+	                      "--enable-logging=stderr",
+	                      "--v=0",
+	                      profile,
+	                      extra1,
+	                      extra2,
+	                      url,
+	                      NULL};
 	pid_t pid = fork();
 	if (pid == 0) {
-		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+		    log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int in = open("/dev/null", O_RDONLY);
 		dup2(in, 0);
 		dup2(out, 1);
@@ -60,8 +75,8 @@ static int setup(void **state)
 	snprintf(report_dir, sizeof report_dir, "%s/report", scratch_dir("browser"));
 	snprintf(profile_dir, sizeof profile_dir, "%s/browser/profile", KCOST_BUILD_DIR "/e2e-out");
 	/* measured, as the README's picture shows it */
-	struct run r = run_kcost((const char *const[]){"--quiet", "--time-budget", "0.1", "-o", report_dir,
-	                                               "samples/gelu.c", NULL});
+	struct run r = run_kcost(
+	    (const char *const[]){"--quiet", "--time-budget", "0.1", "-o", report_dir, "samples/gelu.c", NULL});
 	int ok = r.status == 0;
 	run_release(&r);
 	return ok ? 0 : -1;
@@ -136,8 +151,8 @@ static void screenshot_is_taken(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(report_renders_without_console_errors),
-		cmocka_unit_test(screenshot_is_taken),
+	    cmocka_unit_test(report_renders_without_console_errors),
+	    cmocka_unit_test(screenshot_is_taken),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

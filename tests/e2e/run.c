@@ -45,7 +45,10 @@ const char *scratch_dir(const char *name)
 	return path;
 }
 
-struct run run_kcost(const char *const *args) { return run_kcost_in(".", args); }
+struct run run_kcost(const char *const *args)
+{
+	return run_kcost_in(".", args);
+}
 
 struct run run_kcost_in(const char *dir, const char *const *args)
 {

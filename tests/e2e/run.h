@@ -5,9 +5,9 @@
 #include <cjson/cJSON.h>
 
 struct run {
-	int status;   /* exit status, or 128 + signal */
-	char *out;    /* stdout, NUL-terminated */
-	char *err;    /* stderr */
+	int status; /* exit status, or 128 + signal */
+	char *out;  /* stdout, NUL-terminated */
+	char *err;  /* stderr */
 };
 
 /* Run KCOST_BIN with the NULL-terminated argument list (argv[0] is supplied) in the source directory, with

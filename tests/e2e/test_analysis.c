@@ -82,7 +82,8 @@ static void matmul_tanh_figures(void **state)
 static void matmul_tanh_at_other_sizes(void **state)
 {
 	(void)state;
-	cJSON *rep = ANALYZE("matmul_tanh_48", "--size", "m=48", "--size", "k=24", "--size", "n=12", "samples/matmul_tanh.c");
+	cJSON *rep =
+	    ANALYZE("matmul_tanh_48", "--size", "m=48", "--size", "k=24", "--size", "n=12", "samples/matmul_tanh.c");
 	cJSON *f = fn(rep, "matmul_tanh_f32");
 	assert_int_equal((long)num(f, "flops.value"), 27648);
 	assert_int_equal((long)num(f, "bytes.min.value"), 8064);
@@ -135,7 +136,8 @@ static void unrolled_loop_with_remainder_counts_n(void **state)
 	(void)state;
 	const char *sizes[] = {"n=1000", "n=1001", "n=1002", "n=1003"};
 	for (int i = 0; i < 4; i++) {
-		cJSON *rep = ANALYZE("unrolled", "--size", sizes[i], "--function", "^vecadd_unrolled$", "samples/vecadd.c");
+		cJSON *rep =
+		    ANALYZE("unrolled", "--size", sizes[i], "--function", "^vecadd_unrolled$", "samples/vecadd.c");
 		cJSON *f = fn(rep, "vecadd_unrolled");
 		assert_string_equal(str(f, "flops.expr"), "n");
 		assert_int_equal((long)num(f, "flops.value"), 1000 + i);
@@ -251,15 +253,14 @@ static void struct_of_arrays_fields_are_buffers(void **state)
 	assert_true(cJSON_IsTrue(at(f, "exact")));
 	int fields = 0;
 	cJSON *b;
-	cJSON_ArrayForEach(b, at(f, "buffers"))
-		fields += !strcmp(str(b, "name"), "s->y") || !strcmp(str(b, "name"), "s->x");
+	cJSON_ArrayForEach(b, at(f, "buffers")) fields +=
+	    !strcmp(str(b, "name"), "s->y") || !strcmp(str(b, "name"), "s->x");
 	assert_int_equal(fields, 2);
 	cJSON *h = fn(rep, "halve_weights");
 	/* the loop stops at min(n, 64) */
 	assert_int_equal((long)num(h, "flops.value"), 64);
 	int found = 0;
-	cJSON_ArrayForEach(b, at(h, "buffers"))
-		found += !strcmp(str(b, "name"), "p.w");
+	cJSON_ArrayForEach(b, at(h, "buffers")) found += !strcmp(str(b, "name"), "p.w");
 	assert_int_equal(found, 1);
 	cJSON_Delete(rep);
 }
@@ -280,19 +281,19 @@ static void overflow_is_reported_never_wrapped(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(matmul_tanh_figures),
-		cmocka_unit_test(matmul_tanh_at_other_sizes),
-		cmocka_unit_test(every_matmul_counts_2mnk),
-		cmocka_unit_test(square_matmul_intensity_is_n_over_6),
-		cmocka_unit_test(vecadd_figures),
-		cmocka_unit_test(unrolled_loop_with_remainder_counts_n),
-		cmocka_unit_test(gelu_figures),
-		cmocka_unit_test(triangular_and_stencil_closed_forms),
-		cmocka_unit_test(loop_forms_and_guards),
-		cmocka_unit_test(spmv_needs_its_trip_annotation),
-		cmocka_unit_test(mlp_forward_inlines_its_calls),
-		cmocka_unit_test(overflow_is_reported_never_wrapped),
-		cmocka_unit_test(struct_of_arrays_fields_are_buffers),
+	    cmocka_unit_test(matmul_tanh_figures),
+	    cmocka_unit_test(matmul_tanh_at_other_sizes),
+	    cmocka_unit_test(every_matmul_counts_2mnk),
+	    cmocka_unit_test(square_matmul_intensity_is_n_over_6),
+	    cmocka_unit_test(vecadd_figures),
+	    cmocka_unit_test(unrolled_loop_with_remainder_counts_n),
+	    cmocka_unit_test(gelu_figures),
+	    cmocka_unit_test(triangular_and_stencil_closed_forms),
+	    cmocka_unit_test(loop_forms_and_guards),
+	    cmocka_unit_test(spmv_needs_its_trip_annotation),
+	    cmocka_unit_test(mlp_forward_inlines_its_calls),
+	    cmocka_unit_test(overflow_is_reported_never_wrapped),
+	    cmocka_unit_test(struct_of_arrays_fields_are_buffers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

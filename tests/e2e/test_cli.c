@@ -41,7 +41,8 @@ static void unknown_option_is_a_usage_error(void **state)
 	(void)state;
 	struct run r = RUN("--frobnicate", "samples/gelu.c");
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "kcost: error: unknown option '--frobnicate'\nTry 'kcost --help' for more information.\n");
+	assert_string_equal(r.err,
+	                    "kcost: error: unknown option '--frobnicate'\nTry 'kcost --help' for more information.\n");
 	assert_string_equal(r.out, "");
 	run_release(&r);
 }
@@ -53,8 +54,9 @@ static void threads_change_nothing(void **state)
 	(void)state;
 	char *text[2];
 	for (int t = 0; t < 2; t++) {
-		struct run r = RUN(t ? "-j2" : "-j1", "--no-run", "--format", "json", "-o", scratch_dir(t ? "j2" : "j1"),
-		                   "samples/mlp.c", "samples/gelu.c", "samples/softmax.c");
+		struct run r =
+		    RUN(t ? "-j2" : "-j1", "--no-run", "--format", "json", "-o", scratch_dir(t ? "j2" : "j1"),
+		        "samples/mlp.c", "samples/gelu.c", "samples/softmax.c");
 		assert_int_equal(r.status, 0);
 		/* the command line differs: compare from the first function on */
 		const char *functions = strstr(r.out, "\"functions\":");
@@ -93,7 +95,8 @@ static void locations_count_every_kind_of_line_end(void **state)
 	snprintf(page, sizeof page, "%s/index.html", out);
 	char *html = slurp(page);
 	assert_non_null(html);
-	assert_non_null(strstr(html, "<td class=\"ln\">8</td><td class=\"code\">  for (int j = 0; j &lt; y[1]; j++)</td>"));
+	assert_non_null(
+	    strstr(html, "<td class=\"ln\">8</td><td class=\"code\">  for (int j = 0; j &lt; y[1]; j++)</td>"));
 	assert_non_null(strstr(html, "<td class=\"ln\">9</td><td class=\"code\">    y[j] = y[j] * y[j]; }</td>"));
 	free(html);
 	run_release(&r);
@@ -177,7 +180,8 @@ static void empty_file_says_there_is_nothing_to_analyze(void **state)
 	const char *out = scratch_dir("empty");
 	struct run r = RUN("--no-run", "-o", out, "tests/fixtures/empty.c");
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "tests/fixtures/empty.c: error: no functions with loops or kernel calls to analyze"));
+	assert_non_null(
+	    strstr(r.err, "tests/fixtures/empty.c: error: no functions with loops or kernel calls to analyze"));
 	run_release(&r);
 }
 
@@ -198,15 +202,19 @@ static void unsupported_constructs_are_flagged_at_their_location(void **state)
 	assert_int_equal(r.status, 0); /* warnings are not errors */
 	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:5:2: warning: while loop: trip count unknown"));
 	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:15:4: warning: 'break' inside a loop"));
-	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:37:7: warning: data-dependent condition: its branch is counted as always taken"));
-	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:25:10: warning: call to unknown function 'unknown' inside a loop"));
+	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:37:7: warning: data-dependent condition: its "
+	                              "branch is counted as always taken"));
+	assert_non_null(strstr(
+	    r.err, "tests/fixtures/unsupported.c:25:10: warning: call to unknown function 'unknown' inside a loop"));
 	cJSON *rep = load_report(out);
 	assert_non_null(rep);
-	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:47:3: warning: access through a pointer kcost cannot trace"));
+	assert_non_null(
+	    strstr(r.err, "tests/fixtures/unsupported.c:47:3: warning: access through a pointer kcost cannot trace"));
 	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:56:3: warning: 'goto' is not supported"));
-	assert_non_null(strstr(r.err, "tests/fixtures/unsupported.c:66:13: warning: recursive call to 'with_recursion' is not counted"));
-	const char *inexact[] = {"with_while", "with_break", "with_unknown_call", "with_data_guard",
-	                         "with_unknown_pointer", "with_goto", "with_recursion"};
+	assert_non_null(strstr(
+	    r.err, "tests/fixtures/unsupported.c:66:13: warning: recursive call to 'with_recursion' is not counted"));
+	const char *inexact[] = {"with_while",           "with_break", "with_unknown_call", "with_data_guard",
+	                         "with_unknown_pointer", "with_goto",  "with_recursion"};
 	for (int i = 0; i < 7; i++) {
 		cJSON *f = find_function(rep, inexact[i]);
 		assert_non_null(f);
@@ -277,8 +285,10 @@ static void compiler_flags_reach_the_parse(void **state)
 	snprintf(db, sizeof db, "%s/compile_commands.json", out);
 	FILE *f = fopen(db, "w");
 	assert_non_null(f);
-	fprintf(f, "[{\"directory\": \"%s\", \"command\": \"cc -DSCALE=2 -O2 -c tests/fixtures/needs_define.c\", "
-	           "\"file\": \"tests/fixtures/needs_define.c\"}]\n", KCOST_SOURCE_DIR);
+	fprintf(f,
+	        "[{\"directory\": \"%s\", \"command\": \"cc -DSCALE=2 -O2 -c tests/fixtures/needs_define.c\", "
+	        "\"file\": \"tests/fixtures/needs_define.c\"}]\n",
+	        KCOST_SOURCE_DIR);
 	fclose(f);
 	r = RUN("--no-run", "--quiet", "-p", out, "-o", out, "tests/fixtures/needs_define.c");
 	assert_int_equal(r.status, 0);
@@ -289,23 +299,23 @@ static void compiler_flags_reach_the_parse(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(help_lists_options_and_exit_codes),
-		cmocka_unit_test(version_names_libclang),
-		cmocka_unit_test(unknown_option_is_a_usage_error),
-		cmocka_unit_test(bad_option_values_are_usage_errors),
-		cmocka_unit_test(no_input_is_a_usage_error),
-		cmocka_unit_test(missing_file_is_an_input_error),
-		cmocka_unit_test(missing_file_does_not_lose_the_others),
-		cmocka_unit_test(syntax_error_prints_compiler_style_and_keeps_good_functions),
-		cmocka_unit_test(empty_file_says_there_is_nothing_to_analyze),
-		cmocka_unit_test(a_directory_is_not_a_source_file),
-		cmocka_unit_test(unsupported_constructs_are_flagged_at_their_location),
-		cmocka_unit_test(quiet_prints_nothing_on_success),
-		cmocka_unit_test(summary_line_names_the_report),
-		cmocka_unit_test(compiler_flags_reach_the_parse),
-		cmocka_unit_test(json_on_stdout_is_report_json),
-		cmocka_unit_test(threads_change_nothing),
-		cmocka_unit_test(locations_count_every_kind_of_line_end),
+	    cmocka_unit_test(help_lists_options_and_exit_codes),
+	    cmocka_unit_test(version_names_libclang),
+	    cmocka_unit_test(unknown_option_is_a_usage_error),
+	    cmocka_unit_test(bad_option_values_are_usage_errors),
+	    cmocka_unit_test(no_input_is_a_usage_error),
+	    cmocka_unit_test(missing_file_is_an_input_error),
+	    cmocka_unit_test(missing_file_does_not_lose_the_others),
+	    cmocka_unit_test(syntax_error_prints_compiler_style_and_keeps_good_functions),
+	    cmocka_unit_test(empty_file_says_there_is_nothing_to_analyze),
+	    cmocka_unit_test(a_directory_is_not_a_source_file),
+	    cmocka_unit_test(unsupported_constructs_are_flagged_at_their_location),
+	    cmocka_unit_test(quiet_prints_nothing_on_success),
+	    cmocka_unit_test(summary_line_names_the_report),
+	    cmocka_unit_test(compiler_flags_reach_the_parse),
+	    cmocka_unit_test(json_on_stdout_is_report_json),
+	    cmocka_unit_test(threads_change_nothing),
+	    cmocka_unit_test(locations_count_every_kind_of_line_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,8 +19,9 @@ static int setup(void **state)
 {
 	(void)state;
 	snprintf(out, sizeof out, "%s", scratch_dir("dataflow"));
-	struct run r = run_kcost((const char *const[]){"--no-run", "--quiet", "-o", out, "samples/gelu.c",
-	                                               "samples/softmax.c", "samples/jacobi2d.c", "samples/mlp.c", NULL});
+	struct run r =
+	    run_kcost((const char *const[]){"--no-run", "--quiet", "-o", out, "samples/gelu.c", "samples/softmax.c",
+	                                    "samples/jacobi2d.c", "samples/mlp.c", NULL});
 	int ok = r.status == 0;
 	run_release(&r);
 	rep = load_report(out);
@@ -42,7 +43,10 @@ static cJSON *df(const char *name)
 	return at(f, "dataflow");
 }
 
-static int size(cJSON *a) { return cJSON_GetArraySize(a); }
+static int size(cJSON *a)
+{
+	return cJSON_GetArraySize(a);
+}
 
 static void gelu_unfused_fuses_into_one_pass(void **state)
 {
@@ -144,11 +148,11 @@ static void graphs_are_written_as_svg_and_dot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(gelu_unfused_fuses_into_one_pass),
-		cmocka_unit_test(softmax_reductions_block_fusion),
-		cmocka_unit_test(jacobi_sweeps_need_skewing),
-		cmocka_unit_test(mlp_forward_fuses_bias_and_gelu_and_the_epilogue),
-		cmocka_unit_test(graphs_are_written_as_svg_and_dot),
+	    cmocka_unit_test(gelu_unfused_fuses_into_one_pass),
+	    cmocka_unit_test(softmax_reductions_block_fusion),
+	    cmocka_unit_test(jacobi_sweeps_need_skewing),
+	    cmocka_unit_test(mlp_forward_fuses_bias_and_gelu_and_the_epilogue),
+	    cmocka_unit_test(graphs_are_written_as_svg_and_dot),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

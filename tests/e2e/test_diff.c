@@ -31,7 +31,9 @@ static int make_head_checkout(void)
 	if (!f)
 		return -1;
 	fprintf(f, "%.*s", (int)(fused - src), src);
-	fputs("void gelu_fused(int n, const float x[restrict n], float y[restrict n])\n{\n\tgelu_unfused(n, x, y);\n}\n", f);
+	fputs(
+	    "void gelu_fused(int n, const float x[restrict n], float y[restrict n])\n{\n\tgelu_unfused(n, x, y);\n}\n",
+	    f);
 	fclose(f);
 	free(src);
 	return 0;
@@ -54,7 +56,8 @@ static int setup(void **state)
 	snprintf(head_dir, sizeof head_dir, "%s", scratch_dir("diff-head"));
 	snprintf(head_json, sizeof head_json, "%s/report.json", head_dir);
 	ok = ok && make_head_checkout() == 0;
-	r = run_kcost_in(head_src, (const char *const[]){"--no-run", "--quiet", "-o", head_dir, "samples/gelu.c", NULL});
+	r = run_kcost_in(head_src,
+	                 (const char *const[]){"--no-run", "--quiet", "-o", head_dir, "samples/gelu.c", NULL});
 	ok = ok && r.status == 0;
 	run_release(&r);
 	return ok ? 0 : -1;
@@ -191,11 +194,11 @@ static void measured_slowdown_is_reported(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(same_code_has_no_significant_change),
-		cmocka_unit_test(fused_replaced_by_unfused_is_a_regression),
-		cmocka_unit_test(json_format_is_machine_readable),
-		cmocka_unit_test(bad_input_is_a_clear_error),
-		cmocka_unit_test(measured_slowdown_is_reported),
+	    cmocka_unit_test(same_code_has_no_significant_change),
+	    cmocka_unit_test(fused_replaced_by_unfused_is_a_regression),
+	    cmocka_unit_test(json_format_is_machine_readable),
+	    cmocka_unit_test(bad_input_is_a_clear_error),
+	    cmocka_unit_test(measured_slowdown_is_reported),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -34,7 +34,9 @@ enum { N_TRANS = 8 };
 /* The runtime the instrumented IR calls. */
 static const char counter_c[] =
     "#include <stdio.h>\n"
-    "static unsigned long long kc_ops[5][4], kc_trans[" "8" "];\n"
+    "static unsigned long long kc_ops[5][4], kc_trans["
+    "8"
+    "];\n"
     "void kc_count_fp(int code) { kc_ops[code / 4][code % 4]++; }\n"
     "void kc_count_trans(int i) { kc_trans[i]++; }\n"
     "__attribute__((destructor)) static void kc_report(void) {\n"
@@ -189,16 +191,37 @@ static void count_dynamically(const struct kc_analysis *an, const struct kc_func
 	snprintf(exe, sizeof exe, "%s/harness", dir);
 	snprintf(out, sizeof out, "%s/out.txt", dir);
 	snprintf(err, sizeof err, "%s/err.txt", dir);
-	const char *emit[] = {CLANG, "-S", "-emit-llvm", "-O0", "-ffp-contract=off", "-Xclang", "-ffloat16-excess-precision=none",
-	                      "-I", KCOST_SOURCE_DIR "/annotations", path, "-o", ll, NULL};
+	const char *emit[] = {CLANG,
+	                      "-S",
+	                      "-emit-llvm",
+	                      "-O0",
+	                      "-ffp-contract=off",
+	                      "-Xclang",
+	                      "-ffloat16-excess-precision=none",
+	                      "-I",
+	                      KCOST_SOURCE_DIR "/annotations",
+	                      path,
+	                      "-o",
+	                      ll,
+	                      NULL};
 	assert_int_equal(spawn(emit, out, err), 0);
 	instrument(an, ll, ll2);
 	char driver[4200], counter[4200];
 	snprintf(driver, sizeof driver, "%s/kcost_driver.c", dir);
 	snprintf(counter, sizeof counter, "%s/counter.c", dir);
-	const char *link[] = {CLANG, "-O0", "-w", ll2, driver, counter, "-o", exe,
-	                      "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign",
-	                      "-lopenblas", "-lm", NULL};
+	const char *link[] = {
+	    CLANG,
+	    "-O0",
+	    "-w",
+	    ll2,
+	    driver,
+	    counter,
+	    "-o",
+	    exe,
+	    "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign",
+	    "-lopenblas",
+	    "-lm",
+	    NULL};
 	if (spawn(link, out, err) != 0)
 		fail_msg("linking the instrumented harness failed:\n%s", slurp(err));
 	const char *runv[] = {exe, f->name, "once", "0", NULL};
@@ -254,16 +277,17 @@ static int check_file(const char *file, const char *const *sizes)
 		for (int op = 0; op < KC_OP_N - 1; op++)
 			for (int p = 0; p < KC_PREC_N; p++)
 				if ((long long)c.ops[op][p] != eval(f, f->cost.ops[op][p]))
-					fail_msg("%s %s: %s %s executed %llu, kcost says %lld", file, f->name, kc_op_name(op),
-					         kc_prec_name(p), c.ops[op][p], eval(f, f->cost.ops[op][p]));
+					fail_msg("%s %s: %s %s executed %llu, kcost says %lld", file, f->name,
+					         kc_op_name(op), kc_prec_name(p), c.ops[op][p],
+					         eval(f, f->cost.ops[op][p]));
 		for (int t = 0; t < N_TRANS; t++) {
 			long long expected = 0;
 			for (const struct kc_named_count *nc = f->cost.transcendentals; nc; nc = nc->next)
 				if (!strcmp(nc->name, transcendental[t]))
 					expected = eval(f, nc->count);
 			if ((long long)c.trans[t] != expected)
-				fail_msg("%s %s: %s called %llu times, kcost says %lld", file, f->name, transcendental[t],
-				         c.trans[t], expected);
+				fail_msg("%s %s: %s called %llu times, kcost says %lld", file, f->name,
+				         transcendental[t], c.trans[t], expected);
 		}
 		checked++;
 	}
@@ -274,25 +298,86 @@ static int check_file(const char *file, const char *const *sizes)
 #define SIZES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* Two sets of sizes per sample, small enough for an unoptimized, instrumented run. */
-static void gelu(void **s) { (void)s; assert_int_equal(check_file("samples/gelu.c", SIZES("n=1000")), 2); assert_int_equal(check_file("samples/gelu.c", SIZES("n=1237")), 2); }
-static void vecadd(void **s) { (void)s; assert_int_equal(check_file("samples/vecadd.c", SIZES("n=1001")), 2); assert_int_equal(check_file("samples/vecadd.c", SIZES("n=1003")), 2); }
-static void matmul(void **s) { (void)s; assert_int_equal(check_file("samples/matmul.c", SIZES("m=33", "n=17", "k=70")), 3); assert_int_equal(check_file("samples/matmul.c", SIZES("m=64", "n=65", "k=66")), 3); }
-static void matmul_tanh(void **s) { (void)s; assert_int_equal(check_file("samples/matmul_tanh.c", SIZES("m=32", "k=16", "n=8")), 2); assert_int_equal(check_file("samples/matmul_tanh.c", SIZES("m=48", "k=24", "n=12")), 2); }
-static void softmax(void **s) { (void)s; assert_int_equal(check_file("samples/softmax.c", SIZES("rows=5", "cols=31")), 2); assert_int_equal(check_file("samples/softmax.c", SIZES("rows=8", "cols=64")), 2); }
-static void layernorm(void **s) { (void)s; assert_int_equal(check_file("samples/layernorm.c", SIZES("rows=5", "cols=31")), 1); assert_int_equal(check_file("samples/layernorm.c", SIZES("rows=9", "cols=64")), 1); }
-static void conv2d(void **s) { (void)s; assert_int_equal(check_file("samples/conv2d.c", SIZES("C=3", "H=10", "W=12", "K=4", "R=3", "S=2")), 1); assert_int_equal(check_file("samples/conv2d.c", SIZES("C=2", "H=9", "W=9", "K=3", "R=2", "S=3")), 1); }
-static void jacobi2d(void **s) { (void)s; assert_int_equal(check_file("samples/jacobi2d.c", SIZES("tsteps=3", "n=20")), 1); assert_int_equal(check_file("samples/jacobi2d.c", SIZES("tsteps=2", "n=33")), 1); }
-static void spmv(void **s) { (void)s; assert_int_equal(check_file("samples/spmv.c", SIZES("n=100", "nnz=1000")), 1); assert_int_equal(check_file("samples/spmv.c", SIZES("n=64", "nnz=777")), 1); }
-static void mlp(void **s) { (void)s; assert_int_equal(check_file("samples/mlp.c", SIZES("m=8", "k=16", "n=12")), 4); assert_int_equal(check_file("samples/mlp.c", SIZES("m=5", "k=7", "n=9")), 4); }
-static void loop_forms(void **s) { (void)s; assert_int_equal(check_file("tests/fixtures/counting.c", SIZES("n=37", "w=5")), 4); assert_int_equal(check_file("tests/fixtures/counting.c", SIZES("n=20", "w=7")), 4); }
-static void trsv(void **s) { (void)s; assert_int_equal(check_file("samples/trsv.c", SIZES("n=50")), 2); assert_int_equal(check_file("samples/trsv.c", SIZES("n=73")), 2); }
+static void gelu(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/gelu.c", SIZES("n=1000")), 2);
+	assert_int_equal(check_file("samples/gelu.c", SIZES("n=1237")), 2);
+}
+static void vecadd(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/vecadd.c", SIZES("n=1001")), 2);
+	assert_int_equal(check_file("samples/vecadd.c", SIZES("n=1003")), 2);
+}
+static void matmul(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/matmul.c", SIZES("m=33", "n=17", "k=70")), 3);
+	assert_int_equal(check_file("samples/matmul.c", SIZES("m=64", "n=65", "k=66")), 3);
+}
+static void matmul_tanh(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/matmul_tanh.c", SIZES("m=32", "k=16", "n=8")), 2);
+	assert_int_equal(check_file("samples/matmul_tanh.c", SIZES("m=48", "k=24", "n=12")), 2);
+}
+static void softmax(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/softmax.c", SIZES("rows=5", "cols=31")), 2);
+	assert_int_equal(check_file("samples/softmax.c", SIZES("rows=8", "cols=64")), 2);
+}
+static void layernorm(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/layernorm.c", SIZES("rows=5", "cols=31")), 1);
+	assert_int_equal(check_file("samples/layernorm.c", SIZES("rows=9", "cols=64")), 1);
+}
+static void conv2d(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/conv2d.c", SIZES("C=3", "H=10", "W=12", "K=4", "R=3", "S=2")), 1);
+	assert_int_equal(check_file("samples/conv2d.c", SIZES("C=2", "H=9", "W=9", "K=3", "R=2", "S=3")), 1);
+}
+static void jacobi2d(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/jacobi2d.c", SIZES("tsteps=3", "n=20")), 1);
+	assert_int_equal(check_file("samples/jacobi2d.c", SIZES("tsteps=2", "n=33")), 1);
+}
+static void spmv(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/spmv.c", SIZES("n=100", "nnz=1000")), 1);
+	assert_int_equal(check_file("samples/spmv.c", SIZES("n=64", "nnz=777")), 1);
+}
+static void mlp(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/mlp.c", SIZES("m=8", "k=16", "n=12")), 4);
+	assert_int_equal(check_file("samples/mlp.c", SIZES("m=5", "k=7", "n=9")), 4);
+}
+static void loop_forms(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("tests/fixtures/counting.c", SIZES("n=37", "w=5")), 4);
+	assert_int_equal(check_file("tests/fixtures/counting.c", SIZES("n=20", "w=7")), 4);
+}
+static void trsv(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("samples/trsv.c", SIZES("n=50")), 2);
+	assert_int_equal(check_file("samples/trsv.c", SIZES("n=73")), 2);
+}
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(gelu), cmocka_unit_test(vecadd), cmocka_unit_test(matmul), cmocka_unit_test(matmul_tanh),
-		cmocka_unit_test(softmax), cmocka_unit_test(layernorm), cmocka_unit_test(conv2d), cmocka_unit_test(jacobi2d),
-		cmocka_unit_test(spmv), cmocka_unit_test(mlp), cmocka_unit_test(trsv), cmocka_unit_test(loop_forms),
+	    cmocka_unit_test(gelu),        cmocka_unit_test(vecadd),   cmocka_unit_test(matmul),
+	    cmocka_unit_test(matmul_tanh), cmocka_unit_test(softmax),  cmocka_unit_test(layernorm),
+	    cmocka_unit_test(conv2d),      cmocka_unit_test(jacobi2d), cmocka_unit_test(spmv),
+	    cmocka_unit_test(mlp),         cmocka_unit_test(trsv),     cmocka_unit_test(loop_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,16 +35,15 @@ static char *strip_code_spans(const char *md)
 	return out;
 }
 
-static const char kernel[] =
-    "/* <script>alert(\"comment\")</script> & 'quotes' | pipes\n"
-    "   and a second line */\n"
-    "#warning \"<script>alert('diag')</script> & | \\\" done\"\n"
-    "#define KERNEL(name) void name##_kernel(int n, float x[restrict n])\n"
-    "KERNEL(evil)\n"
-    "{\n"
-    "\tfor (int i = 0; i < n; i++) /* </td><script>x</script> */\n"
-    "\t\tx[i] = x[i] * 2.0f;\n"
-    "}\n";
+static const char kernel[] = "/* <script>alert(\"comment\")</script> & 'quotes' | pipes\n"
+                             "   and a second line */\n"
+                             "#warning \"<script>alert('diag')</script> & | \\\" done\"\n"
+                             "#define KERNEL(name) void name##_kernel(int n, float x[restrict n])\n"
+                             "KERNEL(evil)\n"
+                             "{\n"
+                             "\tfor (int i = 0; i < n; i++) /* </td><script>x</script> */\n"
+                             "\t\tx[i] = x[i] * 2.0f;\n"
+                             "}\n";
 
 static void no_output_carries_raw_markup(void **state)
 {
@@ -110,7 +109,7 @@ static void no_output_carries_raw_markup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(no_output_carries_raw_markup),
+	    cmocka_unit_test(no_output_carries_raw_markup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

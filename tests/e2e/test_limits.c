@@ -47,7 +47,10 @@ static const char *text(cJSON *f, const char *path)
 	return v->valuestring;
 }
 
-static int exact(cJSON *f) { return cJSON_IsTrue(at(f, "exact")); }
+static int exact(cJSON *f)
+{
+	return cJSON_IsTrue(at(f, "exact"));
+}
 
 /* 70 loops in one body and 100 statements in one loop: more children than a list holds in place */
 static void every_loop_and_statement_is_counted(void **state)
@@ -141,14 +144,17 @@ static void dimensions_recursion_and_variables(void **state)
 {
 	(void)state;
 	cJSON *rep = analyze("limits_misc2", "tests/fixtures/limits_misc.c", "--quiet", NULL);
-	cJSON *dims = function(rep, "nine_dims"), *rec = function(rep, "recursive_index"), *many = function(rep, "many_locals");
+	cJSON *dims = function(rep, "nine_dims"), *rec = function(rep, "recursive_index"),
+	      *many = function(rep, "many_locals");
 	assert_false(exact(dims));
 	assert_string_equal(diag(dims, 0, "warning", 18, 29), "'a' has more than 8 dimensions: its extent is unknown");
-	assert_string_equal(diag(dims, 1, "warning", 21, 3), "access with more than 8 subscripts: its traffic is not counted");
+	assert_string_equal(diag(dims, 1, "warning", 21, 3),
+	                    "access with more than 8 subscripts: its traffic is not counted");
 	assert_false(exact(rec));
 	assert_int_equal(cJSON_GetArraySize(at(rec, "diagnostics")), 1);
-	assert_string_equal(diag(rec, 0, "error", 25, 44),
-	                    "statements and expressions nested more than 1000 levels deep: the function is not analyzed");
+	assert_string_equal(
+	    diag(rec, 0, "error", 25, 44),
+	    "statements and expressions nested more than 1000 levels deep: the function is not analyzed");
 	assert_string_equal(text(rec, "flops.expr"), "0");
 	assert_string_equal(text(many, "flops.expr"), "3*n");
 	assert_true(exact(many));
@@ -169,12 +175,14 @@ static void too_deep_a_function_is_an_error_of_its_own(void **state)
 	size_t cap = 16 * 1200 + 512, n = 0;
 	char *src = malloc(cap);
 	assert_non_null(src);
-	n += (size_t)snprintf(src + n, cap - n, "void deep(int n, const float *x, float *y)\n{\n\tfor (int i = 0; i < n; "
-	                                        "i++)\n\t\ty[i] = x[i]");
+	n += (size_t)snprintf(src + n, cap - n,
+	                      "void deep(int n, const float *x, float *y)\n{\n\tfor (int i = 0; i < n; "
+	                      "i++)\n\t\ty[i] = x[i]");
 	for (int i = 1; i < 1200; i++)
 		n += (size_t)snprintf(src + n, cap - n, " + x[i]");
-	snprintf(src + n, cap - n, ";\n}\n\nvoid fine(int n, const float *x, float *y)\n{\n\tfor (int i = 0; i < n; "
-	                           "i++)\n\t\ty[i] = 2.0f * x[i];\n}\n");
+	snprintf(src + n, cap - n,
+	         ";\n}\n\nvoid fine(int n, const float *x, float *y)\n{\n\tfor (int i = 0; i < n; "
+	         "i++)\n\t\ty[i] = 2.0f * x[i];\n}\n");
 	write_text(path, src);
 	free(src);
 	char *err;
@@ -199,12 +207,12 @@ static void too_deep_a_function_is_an_error_of_its_own(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(every_loop_and_statement_is_counted),
-		cmocka_unit_test(every_math_function_is_counted),
-		cmocka_unit_test(late_read_of_a_reduction_blocks_fusion),
-		cmocka_unit_test(bounds_and_helper_arguments),
-		cmocka_unit_test(dimensions_recursion_and_variables),
-		cmocka_unit_test(too_deep_a_function_is_an_error_of_its_own),
+	    cmocka_unit_test(every_loop_and_statement_is_counted),
+	    cmocka_unit_test(every_math_function_is_counted),
+	    cmocka_unit_test(late_read_of_a_reduction_blocks_fusion),
+	    cmocka_unit_test(bounds_and_helper_arguments),
+	    cmocka_unit_test(dimensions_recursion_and_variables),
+	    cmocka_unit_test(too_deep_a_function_is_an_error_of_its_own),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

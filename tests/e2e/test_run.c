@@ -26,7 +26,8 @@ static cJSON *fn_in(cJSON *rep, const char *file, const char *name)
 	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(rep, "functions"))
 	{
 		cJSON *n = at(f, "name"), *fl = at(f, "file");
-		if (cJSON_IsString(n) && !strcmp(n->valuestring, name) && cJSON_IsString(fl) && !strcmp(fl->valuestring, file))
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, name) && cJSON_IsString(fl) &&
+		    !strcmp(fl->valuestring, file))
 			return f;
 	}
 	fail_msg("%s:%s not in the report", file, name);
@@ -40,13 +41,15 @@ static void failing_kernels_become_diagnostics(void **state)
 	struct run r = RUN("--timeout", "3", "--time-budget", "0.05", "-o", out, "tests/fixtures/runner_segv.c",
 	                   "tests/fixtures/runner_hang.c", "tests/fixtures/runner_alloc.c");
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "tests/fixtures/runner_segv.c:13:6: error: crashed with SIGSEGV (segmentation fault)"));
+	assert_non_null(
+	    strstr(r.err, "tests/fixtures/runner_segv.c:13:6: error: crashed with SIGSEGV (segmentation fault)"));
 	assert_non_null(strstr(r.err, "tests/fixtures/runner_hang.c:15:6: error: timed out after 3 s"));
 	assert_non_null(strstr(r.err, "tests/fixtures/runner_alloc.c:18:6: error: could not allocate"));
 	assert_non_null(strstr(r.err, "3 errors"));
 	cJSON *rep = load_report(out);
 	assert_non_null(rep);
-	const char *files[] = {"tests/fixtures/runner_segv.c", "tests/fixtures/runner_hang.c", "tests/fixtures/runner_alloc.c"};
+	const char *files[] = {"tests/fixtures/runner_segv.c", "tests/fixtures/runner_hang.c",
+	                       "tests/fixtures/runner_alloc.c"};
 	const char *bad[] = {"scale_segv", "scale_hang", "scale_leak"};
 	for (int i = 0; i < 3; i++) {
 		cJSON *ok = fn_in(rep, files[i], "scale_ok"), *ko = fn_in(rep, files[i], bad[i]);
@@ -68,7 +71,8 @@ static void gelu_is_measured_and_checked(void **state)
 	assert_int_equal(r.status, 0);
 	cJSON *rep = load_report(out);
 	assert_non_null(rep);
-	cJSON *unfused = fn_in(rep, "samples/gelu.c", "gelu_unfused"), *fused = fn_in(rep, "samples/gelu.c", "gelu_fused");
+	cJSON *unfused = fn_in(rep, "samples/gelu.c", "gelu_unfused"),
+	      *fused = fn_in(rep, "samples/gelu.c", "gelu_fused");
 	/* equivalence with the declared reference */
 	assert_string_equal(at(unfused, "measured.equivalent.reference")->valuestring, "gelu_fused");
 	assert_true(cJSON_IsTrue(at(unfused, "measured.equivalent.ok")));
@@ -90,7 +94,8 @@ static void gelu_is_measured_and_checked(void **state)
 	snprintf(path, sizeof path, "%s/summary.md", out);
 	char *md = slurp(path);
 	assert_non_null(md);
-	assert_non_null(strstr(md, "the streaming bytes of its reference **gelu\\_fused** (18.9 MB vs 2.1 MB); measured: "));
+	assert_non_null(
+	    strstr(md, "the streaming bytes of its reference **gelu\\_fused** (18.9 MB vs 2.1 MB); measured: "));
 	/* slower or not depends on the machine's caches (both fit in a large last-level cache): the sentence
 	 * gives the ratio either way */
 	assert_true(strstr(md, "\xc3\x97 slower (") || strstr(md, "\xc3\x97 faster ("));
@@ -105,7 +110,8 @@ static void threads_build_openmp_and_use_matching_ceilings(void **state)
 {
 	(void)state;
 	const char *out = scratch_dir("run-threads");
-	struct run r = RUN("--threads", "2", "--time-budget", "0.05", "--quiet", "-o", out, "tests/fixtures/omp_scale.c");
+	struct run r =
+	    RUN("--threads", "2", "--time-budget", "0.05", "--quiet", "-o", out, "tests/fixtures/omp_scale.c");
 	assert_int_equal(r.status, 0);
 	run_release(&r);
 	cJSON *rep = load_report(out);
@@ -128,8 +134,8 @@ static void every_cflag_reaches_the_compiler(void **state)
 	char flags[8192] = "-O2";
 	for (int i = 0; i < 300; i++)
 		snprintf(flags + strlen(flags), sizeof flags - strlen(flags), " -DKC_FLAG_%d", i);
-	struct run r = RUN("--cflags", flags, "--time-budget", "0.02", "--size", "n=4096", "--function", "^vecadd$", "--quiet",
-	                   "-o", out, "samples/vecadd.c");
+	struct run r = RUN("--cflags", flags, "--time-budget", "0.02", "--size", "n=4096", "--function", "^vecadd$",
+	                   "--quiet", "-o", out, "samples/vecadd.c");
 	assert_int_equal(r.status, 0);
 	run_release(&r);
 	cJSON *rep = load_report(out);
@@ -145,10 +151,10 @@ static void every_cflag_reaches_the_compiler(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(failing_kernels_become_diagnostics),
-		cmocka_unit_test(gelu_is_measured_and_checked),
-		cmocka_unit_test(threads_build_openmp_and_use_matching_ceilings),
-		cmocka_unit_test(every_cflag_reaches_the_compiler),
+	    cmocka_unit_test(failing_kernels_become_diagnostics),
+	    cmocka_unit_test(gelu_is_measured_and_checked),
+	    cmocka_unit_test(threads_build_openmp_and_use_matching_ceilings),
+	    cmocka_unit_test(every_cflag_reaches_the_compiler),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,8 +117,10 @@ static void diagnostics_print_the_line_and_a_caret(void **state)
 	kc_diags_print(mem, &list, 0);
 	fclose(mem);
 	char expected[512];
-	snprintf(expected, sizeof expected, "%s:2:11: warning: loop never ends\n\tfor (;;) x[i] = 1;\n\t         ^\n"
-	                                    "kcost: error: no input files\n", path);
+	snprintf(expected, sizeof expected,
+	         "%s:2:11: warning: loop never ends\n\tfor (;;) x[i] = 1;\n\t         ^\n"
+	         "kcost: error: no input files\n",
+	         path);
 	assert_string_equal(out, expected);
 	free(out);
 	remove(path);
@@ -128,10 +130,10 @@ static void diagnostics_print_the_line_and_a_caret(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sizes_use_c_precedence),
-		cmocka_unit_test(bad_sizes_say_where),
-		cmocka_unit_test(extents_are_polynomials),
-		cmocka_unit_test(diagnostics_print_the_line_and_a_caret),
+	    cmocka_unit_test(sizes_use_c_precedence),
+	    cmocka_unit_test(bad_sizes_say_where),
+	    cmocka_unit_test(extents_are_polynomials),
+	    cmocka_unit_test(diagnostics_print_the_line_and_a_caret),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

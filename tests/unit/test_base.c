@@ -115,7 +115,7 @@ static void test_source_cache(void **state)
 	assert_null(line(s, 0));
 	assert_null(line(s, 4));
 	assert_int_equal(kc_source_line_of(s, 0), 1);
-	assert_int_equal(kc_source_line_of(s, 7), 1);  /* the \n of "\r\n" */
+	assert_int_equal(kc_source_line_of(s, 7), 1); /* the \n of "\r\n" */
 	assert_int_equal(kc_source_line_of(s, 8), 2);
 	assert_int_equal(kc_source_line_of(s, 15), 3);
 	assert_int_equal(kc_source_line_of(s, 999), 3); /* past the end: the last line */
@@ -175,10 +175,10 @@ static void test_check_aborts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_buf_read_file),
-		cmocka_unit_test(test_line_starts),
-		cmocka_unit_test(test_source_cache),
-		cmocka_unit_test(test_check_aborts),
+	    cmocka_unit_test(test_buf_read_file),
+	    cmocka_unit_test(test_line_starts),
+	    cmocka_unit_test(test_source_cache),
+	    cmocka_unit_test(test_check_aborts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -141,9 +141,13 @@ static void mutated_reports_never_crash(void **state)
 			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 			size_t len = strlen(doc), at = (size_t)(seed >> 33) % (len ? len : 1);
 			switch ((seed >> 20) % 3) {
-			case 0: doc[at] = (char)(seed >> 40); break;                       /* flip */
-			case 1: memmove(doc + at, doc + at + 1, len - at); break;          /* delete */
-			default: {                                                         /* insert a token */
+			case 0:
+				doc[at] = (char)(seed >> 40);
+				break; /* flip */
+			case 1:
+				memmove(doc + at, doc + at + 1, len - at);
+				break; /* delete */
+			default: {     /* insert a token */
 				const char *t = tokens[(seed >> 45) % 12];
 				size_t tl = strlen(t);
 				if (len + tl < n * 2 + 60) {
@@ -173,12 +177,12 @@ static void mutated_reports_never_crash(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(identical_runs_have_no_change),
-		cmocka_unit_test(slower_beyond_noise_is_a_regression),
-		cmocka_unit_test(a_change_within_the_noise_is_not_significant),
-		cmocka_unit_test(added_and_removed_functions_are_listed),
-		cmocka_unit_test(foreign_documents_are_refused),
-		cmocka_unit_test(mutated_reports_never_crash),
+	    cmocka_unit_test(identical_runs_have_no_change),
+	    cmocka_unit_test(slower_beyond_noise_is_a_regression),
+	    cmocka_unit_test(a_change_within_the_noise_is_not_significant),
+	    cmocka_unit_test(added_and_removed_functions_are_listed),
+	    cmocka_unit_test(foreign_documents_are_refused),
+	    cmocka_unit_test(mutated_reports_never_crash),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 	release_docs();

@@ -201,8 +201,17 @@ static void test_canonical_order(void **state)
 	struct kc_arena a = KC_ARENA_INIT;
 	poly *m = S(&a, M), *n = S(&a, N), *k = S(&a, K);
 	/* built in scrambled order; must come out graded-lex with m < n < k */
-	poly *terms[] = {C(&a, 1), k, mul(&a, k, k), n, mul(&a, n, k), m, mul(&a, m, m), mul(&a, n, n),
-	                 mul(&a, m, k), mul(&a, m, n), mul(&a, mul(&a, m, n), k)};
+	poly *terms[] = {C(&a, 1),
+	                 k,
+	                 mul(&a, k, k),
+	                 n,
+	                 mul(&a, n, k),
+	                 m,
+	                 mul(&a, m, m),
+	                 mul(&a, n, n),
+	                 mul(&a, m, k),
+	                 mul(&a, m, n),
+	                 mul(&a, mul(&a, m, n), k)};
 	poly *p = kc_poly_zero(&a);
 	for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++)
 		p = add(&a, p, terms[i]);
@@ -602,8 +611,8 @@ static void test_format_content(void **state)
 	(void)state;
 	struct kc_arena a = KC_ARENA_INIT;
 	poly *m = S(&a, M), *n = S(&a, N), *k = S(&a, K), *four = C(&a, 4);
-	poly *p = add(&a, add(&a, mul(&a, four, mul(&a, m, k)), mul(&a, four, mul(&a, k, n))),
-	              mul(&a, four, mul(&a, m, n)));
+	poly *p =
+	    add(&a, add(&a, mul(&a, four, mul(&a, m, k)), mul(&a, four, mul(&a, k, n))), mul(&a, four, mul(&a, m, n)));
 	assert_string_equal(fmt(&a, p), "4*(m*n + m*k + n*k)");
 	assert_string_equal(fmt(&a, mul(&a, C(&a, 72), n)), "72*n");
 	assert_string_equal(fmt(&a, mul(&a, C(&a, 2), pw(&a, n, 3))), "2*n^3");
@@ -639,8 +648,7 @@ static void test_format_fallback(void **state)
 		d1 *= 3;
 	poly *p = add(&a, mul(&a, kc_poly_rat(&a, (struct kc_rat){1, d1}), S(&a, N)),
 	              kc_poly_rat(&a, (struct kc_rat){-1, d2}));
-	assert_string_equal(fmt(&a, p),
-	                    "1/2503155504993241601315571986085849*n - 1/1267650600228229401496703205376");
+	assert_string_equal(fmt(&a, p), "1/2503155504993241601315571986085849*n - 1/1267650600228229401496703205376");
 	kc_arena_release(&a);
 }
 
@@ -649,8 +657,7 @@ static void test_format_ratio_reduces(void **state)
 	(void)state;
 	struct kc_arena a = KC_ARENA_INIT;
 	poly *n = S(&a, N);
-	assert_string_equal(fmt_ratio(&a, mul(&a, C(&a, 2), pw(&a, n, 3)), mul(&a, C(&a, 12), pw(&a, n, 2))),
-	                    "n/6");
+	assert_string_equal(fmt_ratio(&a, mul(&a, C(&a, 2), pw(&a, n, 3)), mul(&a, C(&a, 12), pw(&a, n, 2))), "n/6");
 	assert_string_equal(fmt_ratio(&a, mul(&a, C(&a, 8), n), mul(&a, C(&a, 72), n)), "1/9");
 	assert_string_equal(fmt_ratio(&a, C(&a, 6), C(&a, 3)), "2");
 	poly *tri = mul(&a, kc_poly_const(&a, 1, 2), sub(&a, mul(&a, n, n), n));
@@ -665,8 +672,8 @@ static void test_format_ratio_matmul(void **state)
 	struct kc_arena a = KC_ARENA_INIT;
 	poly *m = S(&a, M), *n = S(&a, N), *k = S(&a, K), *four = C(&a, 4);
 	poly *flops = mul(&a, C(&a, 2), mul(&a, mul(&a, m, n), k));
-	poly *bytes = add(&a, add(&a, mul(&a, four, mul(&a, m, k)), mul(&a, four, mul(&a, k, n))),
-	                  mul(&a, four, mul(&a, m, n)));
+	poly *bytes =
+	    add(&a, add(&a, mul(&a, four, mul(&a, m, k)), mul(&a, four, mul(&a, k, n))), mul(&a, four, mul(&a, m, n)));
 	assert_string_equal(fmt_ratio(&a, flops, bytes), "m*n*k/(2*(m*n + m*k + n*k))");
 	kc_arena_release(&a);
 }
@@ -695,37 +702,37 @@ static void test_format_ratio_parens(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_arena_mark_reset),
-		cmocka_unit_test(test_copy_and_zero),
-		cmocka_unit_test(test_constants),
-		cmocka_unit_test(test_symbols),
-		cmocka_unit_test(test_canonical_order),
-		cmocka_unit_test(test_add_sub_cancel),
-		cmocka_unit_test(test_mul_pow_scale),
-		cmocka_unit_test(test_equal),
-		cmocka_unit_test(test_degree_affine_has_sym),
-		cmocka_unit_test(test_affine_split),
-		cmocka_unit_test(test_subst),
-		cmocka_unit_test(test_sum_constant),
-		cmocka_unit_test(test_sum_linear),
-		cmocka_unit_test(test_sum_triangle),
-		cmocka_unit_test(test_sum_matmul),
-		cmocka_unit_test(test_sum_stencil),
-		cmocka_unit_test(test_sum_fifth_powers),
-		cmocka_unit_test(test_sum_degrees_brute),
-		cmocka_unit_test(test_sum_high_degree),
-		cmocka_unit_test(test_sum_polynomial_body),
-		cmocka_unit_test(test_sum_bad_bounds),
-		cmocka_unit_test(test_overflow_mul),
-		cmocka_unit_test(test_rat_ops),
-		cmocka_unit_test(test_eval),
-		cmocka_unit_test(test_eval_int_rejects),
-		cmocka_unit_test(test_format_content),
-		cmocka_unit_test(test_format_signs_and_fractions),
-		cmocka_unit_test(test_format_fallback),
-		cmocka_unit_test(test_format_ratio_reduces),
-		cmocka_unit_test(test_format_ratio_matmul),
-		cmocka_unit_test(test_format_ratio_parens),
+	    cmocka_unit_test(test_arena_mark_reset),
+	    cmocka_unit_test(test_copy_and_zero),
+	    cmocka_unit_test(test_constants),
+	    cmocka_unit_test(test_symbols),
+	    cmocka_unit_test(test_canonical_order),
+	    cmocka_unit_test(test_add_sub_cancel),
+	    cmocka_unit_test(test_mul_pow_scale),
+	    cmocka_unit_test(test_equal),
+	    cmocka_unit_test(test_degree_affine_has_sym),
+	    cmocka_unit_test(test_affine_split),
+	    cmocka_unit_test(test_subst),
+	    cmocka_unit_test(test_sum_constant),
+	    cmocka_unit_test(test_sum_linear),
+	    cmocka_unit_test(test_sum_triangle),
+	    cmocka_unit_test(test_sum_matmul),
+	    cmocka_unit_test(test_sum_stencil),
+	    cmocka_unit_test(test_sum_fifth_powers),
+	    cmocka_unit_test(test_sum_degrees_brute),
+	    cmocka_unit_test(test_sum_high_degree),
+	    cmocka_unit_test(test_sum_polynomial_body),
+	    cmocka_unit_test(test_sum_bad_bounds),
+	    cmocka_unit_test(test_overflow_mul),
+	    cmocka_unit_test(test_rat_ops),
+	    cmocka_unit_test(test_eval),
+	    cmocka_unit_test(test_eval_int_rejects),
+	    cmocka_unit_test(test_format_content),
+	    cmocka_unit_test(test_format_signs_and_fractions),
+	    cmocka_unit_test(test_format_fallback),
+	    cmocka_unit_test(test_format_ratio_reduces),
+	    cmocka_unit_test(test_format_ratio_matmul),
+	    cmocka_unit_test(test_format_ratio_parens),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

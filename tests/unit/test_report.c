@@ -619,7 +619,8 @@ static void test_threads_write_the_same_files(void **state)
 		assert_int_equal(n1, n2);
 		assert_memory_equal(one, two, n1);
 		if (i == 1) { /* one legend, before the first graph, and 60 sections: the skipped function has none */
-			const char *legend = strstr(one, "Dataflow legend"), *graph = strstr(one, "<div class=\"graph\">");
+			const char *legend = strstr(one, "Dataflow legend"),
+			           *graph = strstr(one, "<div class=\"graph\">");
 			assert_non_null(legend);
 			assert_non_null(graph);
 			assert_true(legend < graph);
@@ -715,8 +716,8 @@ static int text_boxes(const char *svg, struct box *out, int cap)
 		           *peak = strstr(open, " peak ");
 		double w = (double)(close - open - 1) * 6.6;
 		int end = anchor_end && anchor_end < open;
-		out[n++] = (struct box){end ? x - w : x, end ? x : x + w, y - 11, y + 3, peak && peak < close,
-		                        halo && halo < open};
+		out[n++] = (struct box){end ? x - w : x, end ? x : x + w,      y - 11,
+		                        y + 3,           peak && peak < close, halo && halo < open};
 	}
 	return n;
 }
@@ -740,8 +741,8 @@ static void test_roofline_labels_clear_of_roofs(void **state)
 		names += boxes[i].is_name;
 		for (int j = 0; j < n; j++)
 			if (boxes[i].is_peak && boxes[j].is_name)
-				assert_false(boxes[j].x0 < boxes[i].x1 && boxes[i].x0 < boxes[j].x1 && boxes[j].y0 < boxes[i].y1 &&
-				             boxes[i].y0 < boxes[j].y1);
+				assert_false(boxes[j].x0 < boxes[i].x1 && boxes[i].x0 < boxes[j].x1 &&
+				             boxes[j].y0 < boxes[i].y1 && boxes[i].y0 < boxes[j].y1);
 	}
 	assert_int_equal(peaks, 2);
 	assert_int_equal(names, 2); /* f and f_unfused (g<T> has no intensity: a size without a value) */

@@ -59,7 +59,8 @@ static void test_resolved_once(void **state)
 		snprintf(path[k], sizeof path[k], "%s/t%d.c", dir, k);
 		FILE *f = fopen(path[k], "w");
 		assert_non_null(f);
-		fputs(k ? "void other(int n, double y[n]) { for (int i = 0; i < n; i++) y[i] *= 2; }\n" : types_text, f);
+		fputs(k ? "void other(int n, double y[n]) { for (int i = 0; i < n; i++) y[i] *= 2; }\n" : types_text,
+		      f);
 		fclose(f);
 	}
 	const char *files[] = {path[0], path[1]};
@@ -76,14 +77,15 @@ static void test_resolved_once(void **state)
 	static const struct {
 		const char *name;
 		enum kc_elem_class cls;
-	} want[] = {{"a", KC_ELEM_FLOATING}, {"b", KC_ELEM_FLOATING}, {"c", KC_ELEM_FLOATING}, {"d", KC_ELEM_INTEGER},
-	            {"e", KC_ELEM_INTEGER},  {"p", KC_ELEM_OPAQUE},   {"q", KC_ELEM_POINTER},  {"cb", KC_ELEM_POINTER},
-	            {"f", KC_ELEM_INTEGER}};
+	} want[] = {{"a", KC_ELEM_FLOATING}, {"b", KC_ELEM_FLOATING}, {"c", KC_ELEM_FLOATING},
+	            {"d", KC_ELEM_INTEGER},  {"e", KC_ELEM_INTEGER},  {"p", KC_ELEM_OPAQUE},
+	            {"q", KC_ELEM_POINTER},  {"cb", KC_ELEM_POINTER}, {"f", KC_ELEM_INTEGER}};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		const struct kc_buffer *b = buffer(ref, want[i].name);
 		assert_non_null(b);
 		if (b->elem_class != want[i].cls)
-			fail_msg("buffer %s (%s): class %d, want %d", b->name, b->elem_type, (int)b->elem_class, (int)want[i].cls);
+			fail_msg("buffer %s (%s): class %d, want %d", b->name, b->elem_type, (int)b->elem_class,
+			         (int)want[i].cls);
 	}
 	assert_string_equal(buffer(ref, "a")->elem_type, "float"); /* the canonical spelling, typedef resolved */
 

@@ -35,7 +35,7 @@ static void test_stats_odd(void **state)
 	assert_int_equal(kc_stats_compute(s, 5, &st), 0);
 	assert_int_equal(st.n, 5);
 	assert_true(st.min == 1 && st.median == 3 && st.mean == 3);
-	assert_true(st.p90 == 5); /* ceil(4.5) = 5th smallest */
+	assert_true(st.p90 == 5);                         /* ceil(4.5) = 5th smallest */
 	assert_true(fabs(st.cv - sqrt(2.0) / 3) < 1e-12); /* population stddev sqrt(2), mean 3 */
 	assert_true(s[0] == 5 && s[4] == 3);              /* the input is left alone */
 }
@@ -68,15 +68,16 @@ static void test_stats_edges(void **state)
 
 /* --- cachegrind --------------------------------------------------------------------------------------------- */
 
-static const char cachegrind_out[] = "desc: I1 cache:         32768 B, 64 B, 8-way associative\n"
-                                     "desc: D1 cache:         49152 B, 64 B, 12-way associative\n"
-                                     "desc: LL cache:         33554432 B, 64 B, 16-way associative\n"
-                                     "cmd: ./harness-cg gelu_fused once 67108864\n"
-                                     "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\n"
-                                     "fl=/work/main/samples/gelu.c\n"
-                                     "fn=gelu_fused\n"
-                                     "64 4194304 0 0 4194304 262144 262144 0 0 0\n"
-                                     "summary: 694487317 1436 1419 106281363 1312436 1312151 92288584 1835520 1835464\n";
+static const char cachegrind_out[] =
+    "desc: I1 cache:         32768 B, 64 B, 8-way associative\n"
+    "desc: D1 cache:         49152 B, 64 B, 12-way associative\n"
+    "desc: LL cache:         33554432 B, 64 B, 16-way associative\n"
+    "cmd: ./harness-cg gelu_fused once 67108864\n"
+    "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\n"
+    "fl=/work/main/samples/gelu.c\n"
+    "fn=gelu_fused\n"
+    "64 4194304 0 0 4194304 262144 262144 0 0 0\n"
+    "summary: 694487317 1436 1419 106281363 1312436 1312151 92288584 1835520 1835464\n";
 
 static void test_cachegrind_parse(void **state)
 {
@@ -169,10 +170,20 @@ static struct kc_function *saxpy(struct kc_arena *a, int n_has_value)
 	f->n_size_params = 1;
 	f->buffers = KC_NEW_N(a, struct kc_buffer, 2);
 	f->n_buffers = 2;
-	f->buffers[0] = (struct kc_buffer){.name = "x", .elem_type = "float", .elem_size = 4, .elem_class = KC_ELEM_FLOATING,
-	                                   .extent = kc_poly_sym(a, 0), .is_param = 1, .role = KC_ROLE_INPUT};
-	f->buffers[1] = (struct kc_buffer){.name = "y", .elem_type = "float", .elem_size = 4, .elem_class = KC_ELEM_FLOATING,
-	                                   .extent = kc_poly_sym(a, 0), .is_param = 1, .role = KC_ROLE_INOUT};
+	f->buffers[0] = (struct kc_buffer){.name = "x",
+	                                   .elem_type = "float",
+	                                   .elem_size = 4,
+	                                   .elem_class = KC_ELEM_FLOATING,
+	                                   .extent = kc_poly_sym(a, 0),
+	                                   .is_param = 1,
+	                                   .role = KC_ROLE_INPUT};
+	f->buffers[1] = (struct kc_buffer){.name = "y",
+	                                   .elem_type = "float",
+	                                   .elem_size = 4,
+	                                   .elem_class = KC_ELEM_FLOATING,
+	                                   .extent = kc_poly_sym(a, 0),
+	                                   .is_param = 1,
+	                                   .role = KC_ROLE_INOUT};
 	f->params = KC_NEW_N(a, struct kc_param, 4);
 	f->n_params = 4;
 	f->params[0] = (struct kc_param){"n", "int", KC_PARAM_SIZE, 0, -1, 0};
@@ -289,8 +300,9 @@ static void test_harness_reference(void **state)
 	ref->params[3].name = "z";
 	kc_harness_plan(&a, f, ref, &p);
 	assert_null(p.ref_args);
-	assert_string_equal(p.reference_note,
-	                    "reference saxpy_ref not checked: incompatible signature: saxpy has no parameter named 'z'");
+	assert_string_equal(
+	    p.reference_note,
+	    "reference saxpy_ref not checked: incompatible signature: saxpy has no parameter named 'z'");
 	kc_harness_plan(&a, f, NULL, &p);
 	assert_null(p.ref_args);
 	assert_non_null(strstr(p.reference_note, "was not analyzed"));
@@ -342,10 +354,15 @@ static void test_ceilings_json_roundtrip(void **state)
 {
 	(void)state;
 	struct kc_arena a = KC_ARENA_INIT;
-	struct kc_machine m = {.cpu = "AMD EPYC", .cores = 2, .cache_bytes = {49152, 1 << 20, 32 << 20},
-	                       .cache_line = 64, .cache_ll_assoc = 16, .cache_source = "sysfs",
+	struct kc_machine m = {.cpu = "AMD EPYC",
+	                       .cores = 2,
+	                       .cache_bytes = {49152, 1 << 20, 32 << 20},
+	                       .cache_line = 64,
+	                       .cache_ll_assoc = 16,
+	                       .cache_source = "sysfs",
 	                       .flops_f32 = {104.9, 1, "cblas_sgemm n=1536, best of 3, 1 thread"},
-	                       .measured_at = "2026-01-02T03:04:05Z", .measure_seconds = 3.5};
+	                       .measured_at = "2026-01-02T03:04:05Z",
+	                       .measure_seconds = 3.5};
 	m.bandwidth[KC_LEVEL_DRAM] = (struct kc_ceiling){44.1, 1, "triad 128 MiB working set"};
 	cJSON *j = kc_ceilings_to_json(&m, "0123456789abcdef");
 	struct kc_machine back;
@@ -423,9 +440,9 @@ static void test_compiler_lines_and_flags(void **state)
 	(void)state;
 	char line[128];
 	kc_child_first_error_line("In file included from harness.c:4:\n"
-	                           "k.c:7:3: error: unknown type name 'flaot'\n"
-	                           "    7 |   flaot x;\n",
-	                           line, sizeof line);
+	                          "k.c:7:3: error: unknown type name 'flaot'\n"
+	                          "    7 |   flaot x;\n",
+	                          line, sizeof line);
 	assert_string_equal(line, "k.c:7:3: error: unknown type name 'flaot'");
 	kc_child_first_error_line("\n  \nld: cannot find -lfoo\n", line, sizeof line);
 	assert_string_equal(line, "ld: cannot find -lfoo");
@@ -559,30 +576,30 @@ static void test_child_harness(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stats_odd),
-		cmocka_unit_test(test_stats_even_and_ranks),
-		cmocka_unit_test(test_stats_edges),
-		cmocka_unit_test(test_cachegrind_parse),
-		cmocka_unit_test(test_cachegrind_subtract_and_variants),
-		cmocka_unit_test(test_cachegrind_errors),
-		cmocka_unit_test(test_cachegrind_ll_option),
-		cmocka_unit_test(test_counters),
-		cmocka_unit_test(test_harness_source),
-		cmocka_unit_test(test_harness_many_types),
-		cmocka_unit_test(test_harness_not_run),
-		cmocka_unit_test(test_harness_reference),
-		cmocka_unit_test(test_ceilings_key),
-		cmocka_unit_test(test_ceilings_default_dir),
-		cmocka_unit_test(test_ceilings_json_roundtrip),
-		cmocka_unit_test(test_working_sets),
-		cmocka_unit_test(test_status_messages),
-		cmocka_unit_test(test_failure_messages),
-		cmocka_unit_test(test_compiler_lines_and_flags),
-		cmocka_unit_test(test_child_capture),
-		cmocka_unit_test(test_child_limits),
-		cmocka_unit_test(test_child_many_jobs),
-		cmocka_unit_test(test_child_long_path),
-		cmocka_unit_test(test_child_harness),
+	    cmocka_unit_test(test_stats_odd),
+	    cmocka_unit_test(test_stats_even_and_ranks),
+	    cmocka_unit_test(test_stats_edges),
+	    cmocka_unit_test(test_cachegrind_parse),
+	    cmocka_unit_test(test_cachegrind_subtract_and_variants),
+	    cmocka_unit_test(test_cachegrind_errors),
+	    cmocka_unit_test(test_cachegrind_ll_option),
+	    cmocka_unit_test(test_counters),
+	    cmocka_unit_test(test_harness_source),
+	    cmocka_unit_test(test_harness_many_types),
+	    cmocka_unit_test(test_harness_not_run),
+	    cmocka_unit_test(test_harness_reference),
+	    cmocka_unit_test(test_ceilings_key),
+	    cmocka_unit_test(test_ceilings_default_dir),
+	    cmocka_unit_test(test_ceilings_json_roundtrip),
+	    cmocka_unit_test(test_working_sets),
+	    cmocka_unit_test(test_status_messages),
+	    cmocka_unit_test(test_failure_messages),
+	    cmocka_unit_test(test_compiler_lines_and_flags),
+	    cmocka_unit_test(test_child_capture),
+	    cmocka_unit_test(test_child_limits),
+	    cmocka_unit_test(test_child_many_jobs),
+	    cmocka_unit_test(test_child_long_path),
+	    cmocka_unit_test(test_child_harness),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,7 +34,8 @@ static const char calls_text[] =
     "void both(int n, float *x, float *y) { unrolled(n, x, y); twice(n, y); }\n"
     "void upto(int n, const int *len, float *x) { for (int i = 0; i < len[0]; i++) x[i] += 1.0f; }\n"
     "static float sq(float v) { return v * v; }\n"
-    "void tri(int n, float a[n][n]) { for (int i = 0; i < n; i++) for (int j = 0; j <= i; j++) a[i][j] = sq(a[j][i]); }\n";
+    "void tri(int n, float a[n][n]) { for (int i = 0; i < n; i++) for (int j = 0; j <= i; j++) a[i][j] = sq(a[j][i]); "
+    "}\n";
 
 static char *document(const char *const *files, int n_files, int threads)
 {
@@ -60,12 +61,23 @@ static void test_one_thread_or_two(void **state)
 	assert_non_null(f);
 	fputs(calls_text, f);
 	fclose(f);
-	static const char *const names[] = {
-	    "samples/conv2d.c", "samples/gelu.c",    "samples/jacobi2d.c", "samples/layernorm.c",
-	    "samples/matmul.c", "samples/matmul_tanh.c", "samples/mlp.c", "samples/softmax.c",
-	    "samples/spmv.c",   "samples/trsv.c",    "samples/vecadd.c",   "tests/fixtures/counting.c",
-	    "tests/fixtures/soa.c", "tests/fixtures/overflow.c", "tests/fixtures/unsupported.c",
-	    "tests/fixtures/syntax_error.c", "tests/fixtures/empty.c"};
+	static const char *const names[] = {"samples/conv2d.c",
+	                                    "samples/gelu.c",
+	                                    "samples/jacobi2d.c",
+	                                    "samples/layernorm.c",
+	                                    "samples/matmul.c",
+	                                    "samples/matmul_tanh.c",
+	                                    "samples/mlp.c",
+	                                    "samples/softmax.c",
+	                                    "samples/spmv.c",
+	                                    "samples/trsv.c",
+	                                    "samples/vecadd.c",
+	                                    "tests/fixtures/counting.c",
+	                                    "tests/fixtures/soa.c",
+	                                    "tests/fixtures/overflow.c",
+	                                    "tests/fixtures/unsupported.c",
+	                                    "tests/fixtures/syntax_error.c",
+	                                    "tests/fixtures/empty.c"};
 	enum { N = sizeof names / sizeof names[0] };
 	char paths[N][256];
 	const char *files[N + 1];
