@@ -330,11 +330,7 @@ void kc_ir_limit(struct kc_arena *keep, struct kc_function *fn, struct kc_loc lo
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *msg = kc_arena_alloc(keep, n > 0 ? (size_t)n + 1 : 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+	char *msg = kc_arena_vprintf(keep, fmt, ap);
 	va_end(ap);
 	fn->exact = 0;
 	for (const struct kc_diag *d = fn->diags.head; d; d = d->next)

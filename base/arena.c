@@ -120,17 +120,26 @@ char *kc_arena_strdup(struct kc_arena *a, const char *s)
 	return kc_arena_strndup(a, s, strlen(s));
 }
 
+char *kc_arena_vprintf(struct kc_arena *a, const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	if (n < 0) {
+		va_end(again);
+		return kc_arena_strdup(a, "");
+	}
+	char *p = kc_arena_alloc_uninit(a, (size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, again);
+	va_end(again);
+	return p;
+}
+
 char *kc_arena_printf(struct kc_arena *a, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return kc_arena_strdup(a, "");
-	char *p = kc_arena_alloc_uninit(a, (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	char *p = kc_arena_vprintf(a, fmt, ap);
 	va_end(ap);
 	return p;
 }

@@ -2,6 +2,7 @@
 #ifndef KC_ARENA_H
 #define KC_ARENA_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct kc_arena_block;
@@ -27,7 +28,8 @@ void *kc_arena_alloc_uninit(struct kc_arena *a, size_t size);
 /* Copy `len` bytes of `s` into the arena as a NUL-terminated string. */
 char *kc_arena_strndup(struct kc_arena *a, const char *s, size_t len);
 char *kc_arena_strdup(struct kc_arena *a, const char *s);
-/* printf into the arena. */
+/* printf into the arena (kc_arena_vprintf: with a va_list, which it consumes). */
+char *kc_arena_vprintf(struct kc_arena *a, const char *fmt, va_list ap);
 char *kc_arena_printf(struct kc_arena *a, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

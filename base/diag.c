@@ -14,11 +14,7 @@ struct kc_diag *kc_diag_add(struct kc_arena *a, struct kc_diags *list, struct kc
 	struct kc_diag *d = KC_NEW(a, struct kc_diag);
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *msg = kc_arena_alloc(a, n > 0 ? (size_t)n + 1 : 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+	char *msg = kc_arena_vprintf(a, fmt, ap);
 	va_end(ap);
 	d->loc = loc;
 	d->severity = sev;
