@@ -281,9 +281,23 @@ static int nonneg_for_all(struct fp *f, const struct kc_poly *d)
 			continue;
 		nk += 2;
 	}
+	/* d < 0 is d <= -1/L: d's monomials take integer values, so d takes multiples of 1/L, L the least common
+	 * multiple of its denominators (1 for the difference of two indices) */
+	long long lcm = 1;
+	for (int i = 0; i < kc_poly_nterms(d); i++) {
+		__int128 den = kc_poly_term_coef(d, i).den, x = lcm, y = den;
+		while (y) {
+			__int128 r = x % y;
+			x = y;
+			y = r;
+		}
+		if (lcm / (long long)x > (1LL << 40) / den)
+			return 0;
+		lcm = (long long)(lcm / (long long)x * den);
+	}
 	/* only what shares a symbol with d, directly or through other facts, can matter */
 	int n = 0;
-	if (kc_poly_neg(f->a, d, &t) < 0 || kc_poly_sub(f->a, t, kc_poly_const(f->a, 1, 1), &g[n++]) < 0)
+	if (kc_poly_neg(f->a, d, &t) < 0 || kc_poly_sub(f->a, t, kc_poly_const(f->a, 1, lcm), &g[n++]) < 0)
 		return 0;
 	unsigned mask = sym_mask(d);
 	char used[sizeof known / sizeof known[0]] = {0};
@@ -302,13 +316,14 @@ static int nonneg_for_all(struct fp *f, const struct kc_poly *d)
 	return infeasible(f, g, n);
 }
 
-/* The order of x and y for every size: 1 if x >= y, -1 if x <= y, 0 if neither is proved. */
+/* The order of x and y for every size: 1 if x >= y, -1 if x <= y, 0 if neither is proved (1 on overflow,
+ * which is reported). */
 static int order_for_all(struct fp *f, const struct kc_poly *x, const struct kc_poly *y)
 {
 	struct kc_poly *d, *nd;
 	if (kc_poly_sub(f->a, x, y, &d) < 0 || kc_poly_neg(f->a, d, &nd) < 0) {
-		overflow(f);
-		return 0;
+		overflow(f); /* said, and not exact: keep x */
+		return 1;
 	}
 	return nonneg_for_all(f, d) ? 1 : nonneg_for_all(f, nd) ? -1 : 0;
 }
@@ -347,6 +362,16 @@ static const char *text(struct fp *f, const struct kc_poly *p)
 	return t;
 }
 
+/* An order the sizes decide makes the function inexact; the warning is given once per buffer (1: give it). */
+static int first_order_note(struct fp *f, int buffer)
+{
+	f->fn->exact = 0;
+	if (f->order_noted[buffer])
+		return 0;
+	f->order_noted[buffer] = 1;
+	return 1;
+}
+
 /* The larger (want_max) or smaller of two bounds of the hull of `buffer`, for every size; when that
  * depends on the sizes, the one of ge_by_sizes, and a warning at f->at. */
 static struct kc_poly *hull_bound(struct fp *f, int buffer, struct kc_poly *x, struct kc_poly *y, int want_max)
@@ -355,8 +380,7 @@ static struct kc_poly *hull_bound(struct fp *f, int buffer, struct kc_poly *x, s
 	if (!o) {
 		const char *where, *which = want_max ? "larger" : "smaller";
 		o = ge_by_sizes(f, x, y, &where) ? 1 : -1;
-		f->fn->exact = 0;
-		if (!f->order_noted[buffer]++)
+		if (first_order_note(f, buffer))
 			kc_ir_limit(
 			    f->keep, f->fn, f->at,
 			    "the hull of '%s' takes the %s of %s and %s, which kcost cannot order for all sizes: the "
@@ -367,19 +391,25 @@ static struct kc_poly *hull_bound(struct fp *f, int buffer, struct kc_poly *x, s
 	return (o > 0) == want_max ? x : y;
 }
 
+/* What an order decides, for the warning when the sizes decide it. */
+enum question { HULL, COVERS };
+
 /* x >= y for every size; when that depends on the sizes, as ge_by_sizes says, with a warning at f->at that
- * `what` (a phrase) then takes it so. */
-static int ge_for_all(struct fp *f, const struct kc_poly *x, const struct kc_poly *y, const char *what)
+ * the hull of `buffer` (HULL) or whether its reads come from its writes (COVERS) then takes it so. */
+static int ge_for_all(struct fp *f, int buffer, enum question q, const struct kc_poly *x, const struct kc_poly *y)
 {
 	int o = order_for_all(f, x, y);
 	if (o)
 		return o > 0;
 	const char *where;
 	int ge = ge_by_sizes(f, x, y, &where);
-	kc_ir_limit(f->keep, f->fn, f->at,
-	            "%s depends on whether %s >= %s, which kcost cannot tell for all sizes: the figure takes it %s, as "
-	            "%s",
-	            what, text(f, x), text(f, y), ge ? "true" : "false", where);
+	if (first_order_note(f, buffer))
+		kc_ir_limit(f->keep, f->fn, f->at,
+		            "%s '%s'%s depends on whether %s >= %s, which kcost cannot tell for all sizes: the figure "
+		            "takes it %s, as %s",
+		            q == HULL ? "the hull of" : "whether the reads of", f->fn->buffers[buffer].name,
+		            q == HULL ? "" : " come from its earlier writes", text(f, x), text(f, y),
+		            ge ? "true" : "false", where);
 	return ge;
 }
 
@@ -437,8 +467,7 @@ static struct kc_poly *extreme_from(struct fp *f, int buffer, struct kc_poly *e,
 		struct kc_poly *coef, *rest;
 		if (kc_poly_split_linear(f->a, e, loop->var, &coef, &rest) < 0)
 			return NULL;
-		const char *what = kc_arena_printf(f->a, "the hull of '%s'", f->fn->buffers[buffer].name);
-		int upper = ge_for_all(f, coef, kc_poly_zero(f->a), what) == want_max;
+		int upper = ge_for_all(f, buffer, HULL, coef, kc_poly_zero(f->a)) == want_max;
 		struct kc_poly *const *b = upper ? loop->upper : loop->lower;
 		int nb = upper ? loop->n_upper : loop->n_lower;
 		if (nb > 1 && (*branches -= nb) < 0)
@@ -627,11 +656,9 @@ static int box_covers(struct fp *f, int buffer, const struct kc_box *outer, cons
 {
 	if (outer->ndims != inner->ndims || !outer->ndims)
 		return 0;
-	const char *what = kc_arena_printf(f->a, "whether the reads of '%s' come from its earlier writes",
-	                                   f->fn->buffers[buffer].name);
 	for (int d = 0; d < inner->ndims; d++)
-		if (!ge_for_all(f, inner->lo[d], outer->lo[d], what) ||
-		    !ge_for_all(f, outer->hi[d], inner->hi[d], what))
+		if (!ge_for_all(f, buffer, COVERS, inner->lo[d], outer->lo[d]) ||
+		    !ge_for_all(f, buffer, COVERS, outer->hi[d], inner->hi[d]))
 			return 0;
 	return 1;
 }
