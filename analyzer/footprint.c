@@ -11,7 +11,11 @@
  * write whose hull covers every element the region later reads (softmax's y, written then rescaled).
  *   streaming: per top-level nest, read hull (unless covered) + write hull, for every buffer;
  *   min:       per function, the same over all nests, for parameter buffers only (locals, heap
- *              temporaries and KCOST_SCRATCH parameters are intermediates and cost nothing). */
+ *              temporaries and KCOST_SCRATCH parameters are intermediates and cost nothing).
+ *
+ * Which of two bounds a hull takes is proved for every size, never read off the benchmark sizes, so a
+ * footprint formula does not change with --size; an order only the sizes decide is a warning (see "The
+ * order of two bounds"). */
 #include <string.h>
 
 #include "count.h"
@@ -110,35 +114,70 @@ static unsigned sym_mask(const struct kc_poly *p)
 	return m;
 }
 
+/* One Fourier-Motzkin step: the constraints of g[0 .. n-1] without `sym`, and for each pair with opposite
+ * signs of sym the combination that cancels it, into next (deduplicated). Their number, or -1 when they do
+ * not fit FM_MAX or overflow. */
+static int eliminate(struct fp *f, struct kc_poly **g, int n, int sym, struct kc_poly **next)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (!kc_poly_has_sym(g[i], sym)) {
+			if (k == FM_MAX)
+				return -1;
+			next[k++] = g[i];
+		}
+	for (int i = 0; i < n; i++) {
+		struct kc_rat ci, cj;
+		struct kc_poly *ri, *rj, *x, *y, *sum;
+		if (!kc_poly_has_sym(g[i], sym) || kc_poly_affine_split(f->a, g[i], sym, &ci, &ri) < 0 || ci.num < 0)
+			continue;
+		for (int j = 0; j < n; j++) {
+			if (!kc_poly_has_sym(g[j], sym) || kc_poly_affine_split(f->a, g[j], sym, &cj, &rj) < 0 ||
+			    cj.num > 0)
+				continue;
+			/* ci*s + ri >= 0 and cj*s + rj >= 0 with ci > 0 > cj:  -cj*ri + ci*rj >= 0 */
+			cj.num = -cj.num;
+			if (kc_poly_scale(f->a, ri, cj, &x) < 0 || kc_poly_scale(f->a, rj, ci, &y) < 0 ||
+			    kc_poly_add(f->a, x, y, &sum) < 0 || k == FM_MAX)
+				return -1;
+			int dup = 0;
+			for (int q = 0; q < k && !dup; q++)
+				dup = kc_poly_equal(next[q], sum);
+			if (!dup)
+				next[k++] = sum;
+		}
+	}
+	return k;
+}
+
 /* 1 if the affine constraints g[0 .. n-1] >= 0 have no rational solution; 0 if they have one, or when the
  * elimination grows too large or overflows to tell. g is overwritten. */
 static int infeasible(struct fp *f, struct kc_poly **g, int n)
 {
 	struct kc_poly *next[FM_MAX];
 	for (;;) {
+		/* a negative constant is a contradiction, other constants say nothing; count each symbol's signs */
 		int m = 0, pos[KC_POLY_MAX_SYMS] = {0}, neg[KC_POLY_MAX_SYMS] = {0};
 		for (int i = 0; i < n; i++) {
 			struct kc_rat c;
+			struct kc_poly *rest;
 			if (kc_poly_is_const(g[i], &c)) {
 				if (c.num < 0)
 					return 1;
 				continue;
 			}
 			g[m++] = g[i];
-			for (int s = 0; s < KC_POLY_MAX_SYMS; s++) {
-				struct kc_poly *rest;
-				if (!kc_poly_has_sym(g[i], s))
-					continue;
-				if (kc_poly_affine_split(f->a, g[i], s, &c, &rest) < 0)
-					return 0;
-				if (c.num > 0)
-					pos[s]++;
-				else
-					neg[s]++;
-			}
+			for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+				if (kc_poly_has_sym(g[i], s)) {
+					if (kc_poly_affine_split(f->a, g[i], s, &c, &rest) < 0)
+						return 0;
+					if (c.num > 0)
+						pos[s]++;
+					else
+						neg[s]++;
+				}
 		}
-		n = m;
-		if (!n)
+		if (!(n = m))
 			return 0;
 		/* eliminate the symbol that makes the fewest new constraints */
 		int sym = -1;
@@ -146,37 +185,9 @@ static int infeasible(struct fp *f, struct kc_poly **g, int n)
 			if ((pos[s] || neg[s]) &&
 			    (sym < 0 || pos[s] * neg[s] - pos[s] - neg[s] < pos[sym] * neg[sym] - pos[sym] - neg[sym]))
 				sym = s;
-		int k = 0;
-		for (int i = 0; i < n; i++)
-			if (!kc_poly_has_sym(g[i], sym)) {
-				if (k == FM_MAX)
-					return 0;
-				next[k++] = g[i];
-			}
-		for (int i = 0; i < n; i++) {
-			struct kc_rat ci, cj;
-			struct kc_poly *ri, *rj, *x, *y, *sum;
-			if (!kc_poly_has_sym(g[i], sym) || kc_poly_affine_split(f->a, g[i], sym, &ci, &ri) < 0 ||
-			    ci.num < 0)
-				continue;
-			for (int j = 0; j < n; j++) {
-				if (!kc_poly_has_sym(g[j], sym) ||
-				    kc_poly_affine_split(f->a, g[j], sym, &cj, &rj) < 0 || cj.num > 0)
-					continue;
-				/* ci*s + ri >= 0 and cj*s + rj >= 0 with ci > 0 > cj:  -cj*ri + ci*rj >= 0 */
-				cj.num = -cj.num;
-				if (kc_poly_scale(f->a, ri, cj, &x) < 0 || kc_poly_scale(f->a, rj, ci, &y) < 0 ||
-				    kc_poly_add(f->a, x, y, &sum) < 0 || k == FM_MAX)
-					return 0;
-				int dup = 0;
-				for (int q = 0; q < k && !dup; q++)
-					dup = kc_poly_equal(next[q], sum);
-				if (!dup)
-					next[k++] = sum;
-			}
-		}
-		memcpy(g, next, sizeof *g * (size_t)k);
-		n = k;
+		if ((n = eliminate(f, g, n, sym, next)) < 0)
+			return 0;
+		memcpy(g, next, sizeof *g * (size_t)n);
 	}
 }
 
