@@ -665,11 +665,19 @@ static void box_union(struct fp *f, int buffer, struct kc_box *into, const struc
 /* Whether the first writes of `buffer` (outer) cover its later reads (inner). */
 static int box_covers(struct fp *f, int buffer, const struct kc_box *outer, const struct kc_box *inner)
 {
-	if (outer->ndims != inner->ndims || !outer->ndims)
+	struct kc_box o = *outer, in = *inner;
+	if (!o.ndims || !in.ndims)
 		return 0;
-	for (int d = 0; d < inner->ndims; d++)
-		if (!ge_for_all(f, buffer, COVERS, inner->lo[d], outer->lo[d]) ||
-		    !ge_for_all(f, buffer, COVERS, outer->hi[d], inner->hi[d]))
+	if (o.ndims != in.ndims && (!flat_box(f, buffer, &o) || !flat_box(f, buffer, &in))) {
+		kc_ir_limit(f->keep, f->fn, f->at,
+		            "the reads and writes of '%s' have different shapes and its dimensions are unknown: its "
+		            "reads are counted as if no write came first",
+		            f->fn->buffers[buffer].name);
+		return 0;
+	}
+	for (int d = 0; d < in.ndims; d++)
+		if (!ge_for_all(f, buffer, COVERS, in.lo[d], o.lo[d]) ||
+		    !ge_for_all(f, buffer, COVERS, o.hi[d], in.hi[d]))
 			return 0;
 	return 1;
 }
