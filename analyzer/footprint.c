@@ -11,11 +11,24 @@
  * write whose hull covers every element the region later reads (softmax's y, written then rescaled).
  *   streaming: per top-level nest, read hull (unless covered) + write hull, for every buffer;
  *   min:       per function, the same over all nests, for parameter buffers only (locals, heap
- *              temporaries and KCOST_SCRATCH parameters are intermediates and cost nothing). */
+ *              temporaries and KCOST_SCRATCH parameters are intermediates and cost nothing).
+ *
+ * Which of two bounds a hull takes is proved for every size, never read off the benchmark sizes, so a
+ * footprint formula does not change with --size; an order only the sizes decide is a warning (see "The
+ * order of two bounds"). */
 #include <string.h>
 
 #include "count.h"
 #include "footprint.h"
+
+#define MAX_FACTS 64 /* known facts on the sizes (more are left out: fewer orders are proved) */
+#define MAX_RUN   16 /* facts of the loops around the accesses of one hull */
+
+/* Facts g >= 0 on the sizes (see "The order of two bounds"). */
+struct facts {
+	struct kc_poly *g[MAX_RUN];
+	int n;
+};
 
 struct fp {
 	struct kc_arena *a;    /* hulls and sums on the way (scratch in kc_footprint_function) */
@@ -26,9 +39,16 @@ struct fp {
 	const struct kc_node **stack; /* the enclosing loops, outermost first (grows) */
 	int depth, cap;
 	int unknown_reported;
-	int nonrect;      /* set by extreme(): 1 + an outer loop variable a bound depended on */
-	char *hull_noted; /* per buffer: the upper-bound note was given */
-	struct kc_loc at; /* what is being measured, for a limit's diagnostic */
+	int nonrect;        /* set by extreme(): 1 + an outer loop variable a bound depended on */
+	char *hull_noted;   /* per buffer: the upper-bound note was given */
+	char *order_noted;  /* per buffer: a warning on an order the sizes decide was given (once is enough) */
+	struct kc_loc at;   /* what is being measured, for a limit's diagnostic */
+	unsigned loop_vars; /* bit s: symbol s is a loop variable */
+	/* what is known of the sizes (see "The order of two bounds"): always, and of the hulls being compared */
+	struct kc_poly *facts[MAX_FACTS];
+	int n_facts;
+	struct facts run;           /* the loops around the access being measured run */
+	const struct facts *active; /* the facts of the hulls being compared (NULL: none) */
 };
 
 /* Exact arithmetic overflowed: the traffic of what is being measured is not exact. */
@@ -60,31 +80,348 @@ static void push_loop(struct fp *f, const struct kc_node *loop)
 
 struct use {
 	struct kc_box read, write;
+	struct facts runs[2]; /* of read and write: the loops around their accesses run */
 	int seen, first_is_write;
 };
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Comparisons at the benchmark sizes */
+/* The order of two bounds, for all sizes
+ *
+ * A hull takes the least of its lower bounds and the greatest of its upper bounds; whether a write covers
+ * the later reads and on which side of a loop an index takes its extreme are order questions too. They
+ * are answered for every size the figures hold for, never only at the benchmark sizes, so that a formula
+ * does not change with --size. x >= y is proved when the affine system  y - x >= 1  (the difference of
+ * two indices is an integer) plus what is known has no rational solution (Fourier-Motzkin). Known:
+ *   - each loop whose trip count is a function of the sizes runs a non-negative number of times (the
+ *     assumption of the counts, docs/counting.md), unless the benchmark sizes contradict it;
+ *   - while the hull of one access is taken, the loops around it run at least once (the hull of an
+ *     access that never runs is not its footprint anyway);
+ *   - every declared dimension and extent of a buffer is non-negative;
+ *   - a derived symbol F = floor(p/d) satisfies  p - d + 1 <= d*F <= p.
+ * When neither order is proved the choice depends on the sizes: the figure takes the one that holds at
+ * the benchmark sizes (without them, for large sizes), and a warning at the access says which (the
+ * function is not exact). */
 
-static int ge_at_sizes(struct fp *f, const struct kc_poly *x, const struct kc_poly *y, int *ok)
+#define FM_MAX 192 /* constraints during an elimination; more and the order is taken as unknown */
+
+/* The symbols of p as a bit mask. */
+static unsigned sym_mask(const struct kc_poly *p)
 {
-	struct kc_poly *d;
-	struct kc_rat c;
+	unsigned m = 0;
+	for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+		if (kc_poly_has_sym(p, s))
+			m |= 1u << s;
+	return m;
+}
+
+/* One Fourier-Motzkin step: the constraints of g[0 .. n-1] without `sym`, and for each pair with opposite
+ * signs of sym the combination that cancels it, into next (deduplicated). Their number, or -1 when they do
+ * not fit FM_MAX or overflow. */
+static int eliminate(struct fp *f, struct kc_poly **g, int n, int sym, struct kc_poly **next)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (!kc_poly_has_sym(g[i], sym)) {
+			if (k == FM_MAX)
+				return -1;
+			next[k++] = g[i];
+		}
+	for (int i = 0; i < n; i++) {
+		struct kc_rat ci, cj;
+		struct kc_poly *ri, *rj, *x, *y, *sum;
+		if (!kc_poly_has_sym(g[i], sym) || kc_poly_affine_split(f->a, g[i], sym, &ci, &ri) < 0 || ci.num < 0)
+			continue;
+		for (int j = 0; j < n; j++) {
+			if (!kc_poly_has_sym(g[j], sym) || kc_poly_affine_split(f->a, g[j], sym, &cj, &rj) < 0 ||
+			    cj.num > 0)
+				continue;
+			/* ci*s + ri >= 0 and cj*s + rj >= 0 with ci > 0 > cj:  -cj*ri + ci*rj >= 0 */
+			cj.num = -cj.num;
+			if (kc_poly_scale(f->a, ri, cj, &x) < 0 || kc_poly_scale(f->a, rj, ci, &y) < 0 ||
+			    kc_poly_add(f->a, x, y, &sum) < 0 || k == FM_MAX)
+				return -1;
+			int dup = 0;
+			for (int q = 0; q < k && !dup; q++)
+				dup = kc_poly_equal(next[q], sum);
+			if (!dup)
+				next[k++] = sum;
+		}
+	}
+	return k;
+}
+
+/* 1 if the affine constraints g[0 .. n-1] >= 0 have no rational solution; 0 if they have one, or when the
+ * elimination grows too large or overflows to tell. g is overwritten. */
+static int infeasible(struct fp *f, struct kc_poly **g, int n)
+{
+	struct kc_poly *next[FM_MAX];
+	for (;;) {
+		/* a negative constant is a contradiction, other constants say nothing; count each symbol's signs */
+		int m = 0, pos[KC_POLY_MAX_SYMS] = {0}, neg[KC_POLY_MAX_SYMS] = {0};
+		for (int i = 0; i < n; i++) {
+			struct kc_rat c;
+			struct kc_poly *rest;
+			if (kc_poly_is_const(g[i], &c)) {
+				if (c.num < 0)
+					return 1;
+				continue;
+			}
+			g[m++] = g[i];
+			for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+				if (kc_poly_has_sym(g[i], s)) {
+					if (kc_poly_affine_split(f->a, g[i], s, &c, &rest) < 0)
+						return 0;
+					if (c.num > 0)
+						pos[s]++;
+					else
+						neg[s]++;
+				}
+		}
+		if (!(n = m))
+			return 0;
+		/* eliminate the symbol that makes the fewest new constraints */
+		int sym = -1;
+		for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+			if ((pos[s] || neg[s]) &&
+			    (sym < 0 || pos[s] * neg[s] - pos[s] - neg[s] < pos[sym] * neg[sym] - pos[sym] - neg[sym]))
+				sym = s;
+		if ((n = eliminate(f, g, n, sym, next)) < 0)
+			return 0;
+		memcpy(g, next, sizeof *g * (size_t)n);
+	}
+}
+
+/* A known fact g >= 0 (see above) in facts[0 .. *n-1] (room for `cap`), kept when it is affine in sizes only
+ * and the benchmark sizes do not contradict it. */
+static void add_fact(struct fp *f, struct kc_poly **facts, int *n, int cap, struct kc_poly *g)
+{
 	long long v;
 	const char *why;
-	*ok = 1;
-	if (kc_poly_sub(f->a, x, y, &d) < 0) {
-		overflow(f);
-		*ok = 0;
-		return 0;
+	if (!g || !kc_poly_is_affine(g) || kc_poly_is_const(g, NULL) || (sym_mask(g) & f->loop_vars) || *n >= cap ||
+	    (kc_function_eval(f->fn, g, &v, &why) == 0 && v < 0))
+		return;
+	for (int i = 0; i < *n; i++)
+		if (kc_poly_equal(facts[i], g))
+			return;
+	facts[(*n)++] = g;
+}
+
+/* The trip-count facts of one loop: trips >= `least` (0 or 1). */
+static void loop_facts(struct fp *f, const struct kc_node *n, long long least, struct kc_poly **facts, int *nf, int cap)
+{
+	if (n->kind != KC_NODE_LOOP || n->collapsed || n->inexact || n->trips_annotated || !n->n_lower || !n->n_upper)
+		return;
+	struct kc_poly *g, *one_minus = kc_poly_const(f->a, 1 - least, 1);
+	if (n->step == 1 || n->step == -1) {
+		for (int u = 0; u < n->n_upper; u++)
+			for (int l = 0; l < n->n_lower; l++)
+				if (kc_poly_sub(f->a, n->upper[u], n->lower[l], &g) == 0 &&
+				    kc_poly_add(f->a, g, one_minus, &g) == 0)
+					add_fact(f, facts, nf, cap, g);
+		return;
 	}
+	if ((n->step > 0 ? n->n_lower : n->n_upper) != 1)
+		return;
+	struct kc_poly *const *ends = n->step > 0 ? n->upper : n->lower;
+	int loop_vars[KC_POLY_MAX_SYMS];
+	for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+		loop_vars[s] = (f->loop_vars >> s) & 1;
+	for (int e = 0; e < (n->step > 0 ? n->n_upper : n->n_lower); e++) {
+		struct kc_poly *last;
+		const char *limit;
+		if (kc_ir_loop_last_step(f->a, f->keep, f->fn, n, ends[e], loop_vars, &last, &limit) == 0 &&
+		    kc_poly_add(f->a, last, one_minus, &g) == 0)
+			add_fact(f, facts, nf, cap, g);
+	}
+}
+
+static void mark_loops(struct fp *f, const struct kc_node *n)
+{
+	if (n->kind == KC_NODE_LOOP)
+		f->loop_vars |= 1u << n->var;
+	for (const struct kc_node *c = n->first; c; c = c->next)
+		mark_loops(f, c);
+	if (n->orelse)
+		mark_loops(f, n->orelse);
+}
+
+static void all_loop_facts(struct fp *f, const struct kc_node *n)
+{
+	loop_facts(f, n, 0, f->facts, &f->n_facts, MAX_FACTS);
+	for (const struct kc_node *c = n->first; c; c = c->next)
+		all_loop_facts(f, c);
+	if (n->orelse)
+		all_loop_facts(f, n->orelse);
+}
+
+/* What is known of the function's sizes (f->facts), once before its footprints. */
+static void gather_facts(struct fp *f)
+{
+	mark_loops(f, f->ir->body);
+	all_loop_facts(f, f->ir->body);
+	for (int b = 0; b < f->fn->n_buffers; b++) {
+		add_fact(f, f->facts, &f->n_facts, MAX_FACTS, f->fn->buffers[b].extent);
+		for (int d = 0; d < f->ir->dims[b].ndims; d++)
+			add_fact(f, f->facts, &f->n_facts, MAX_FACTS, f->ir->dims[b].dim[d]);
+	}
+}
+
+/* 1 if d >= 0 for every size the figures hold for (see above), 0 if that is not proved. */
+static int nonneg_for_all(struct fp *f, const struct kc_poly *d)
+{
+	struct kc_rat c;
 	if (kc_poly_is_const(d, &c))
 		return c.num >= 0;
-	if (kc_function_eval(f->fn, d, &v, &why) < 0) {
-		*ok = 0;
+	if (!kc_poly_is_affine(d))
 		return 0;
+	struct kc_poly *known[MAX_FACTS + MAX_RUN + 2 * KC_POLY_MAX_SYMS], *g[FM_MAX], *t;
+	int nk = 0;
+	for (int i = 0; i < f->n_facts; i++)
+		known[nk++] = f->facts[i];
+	for (int i = 0; f->active && i < f->active->n; i++)
+		known[nk++] = f->active->g[i];
+	for (int s = 0; s < f->fn->syms.n; s++) {
+		const struct kc_sym *sym = &f->fn->syms.syms[s];
+		if (!sym->floor_of || !kc_poly_is_affine(sym->floor_of) || sym->floor_div <= 0)
+			continue;
+		struct kc_poly *dF;
+		if (kc_poly_scale(f->a, kc_poly_sym(f->a, s), kc_rat_int(sym->floor_div), &dF) < 0 ||
+		    kc_poly_sub(f->a, sym->floor_of, dF, &known[nk]) < 0 ||
+		    kc_poly_sub(f->a, dF, sym->floor_of, &t) < 0 ||
+		    kc_poly_add(f->a, t, kc_poly_const(f->a, sym->floor_div - 1, 1), &known[nk + 1]) < 0)
+			continue;
+		nk += 2;
 	}
-	return v >= 0;
+	/* d < 0 is d <= -1/L: d's monomials take integer values, so d takes multiples of 1/L, L the least common
+	 * multiple of its denominators (1 for the difference of two indices) */
+	long long lcm = 1;
+	for (int i = 0; i < kc_poly_nterms(d); i++) {
+		__int128 den = kc_poly_term_coef(d, i).den, x = lcm, y = den;
+		while (y) {
+			__int128 r = x % y;
+			x = y;
+			y = r;
+		}
+		if (lcm / (long long)x > (1LL << 40) / den)
+			return 0;
+		lcm = (long long)(lcm / (long long)x * den);
+	}
+	/* only what shares a symbol with d, directly or through other facts, can matter */
+	int n = 0;
+	if (kc_poly_neg(f->a, d, &t) < 0 || kc_poly_sub(f->a, t, kc_poly_const(f->a, 1, lcm), &g[n++]) < 0)
+		return 0;
+	unsigned mask = sym_mask(d);
+	char used[sizeof known / sizeof known[0]] = {0};
+	for (int grown = 1; grown;) {
+		grown = 0;
+		for (int i = 0; i < nk; i++)
+			if (!used[i] && (sym_mask(known[i]) & mask)) {
+				used[i] = 1;
+				mask |= sym_mask(known[i]);
+				grown = 1;
+			}
+	}
+	for (int i = 0; i < nk && n < FM_MAX; i++)
+		if (used[i])
+			g[n++] = known[i];
+	return infeasible(f, g, n);
+}
+
+/* The order of x and y for every size: 1 if x >= y, -1 if x <= y, 0 if neither is proved (1 on overflow,
+ * which is reported). */
+static int order_for_all(struct fp *f, const struct kc_poly *x, const struct kc_poly *y)
+{
+	struct kc_poly *d, *nd;
+	if (kc_poly_sub(f->a, x, y, &d) < 0 || kc_poly_neg(f->a, d, &nd) < 0) {
+		overflow(f); /* said, and not exact: keep x */
+		return 1;
+	}
+	return nonneg_for_all(f, d) ? 1 : nonneg_for_all(f, nd) ? -1 : 0;
+}
+
+/* Where the order is not proved: x >= y at the benchmark sizes, or without them for large sizes (every
+ * size 2^20; the derived symbols follow); *where says which, for the warning. */
+static int ge_by_sizes(struct fp *f, const struct kc_poly *x, const struct kc_poly *y, const char **where)
+{
+	struct kc_poly *d;
+	long long v;
+	const char *why;
+	*where = "at the benchmark sizes";
+	if (kc_poly_sub(f->a, x, y, &d) < 0)
+		return 1;
+	if (kc_function_eval(f->fn, d, &v, &why) == 0)
+		return v >= 0;
+	*where = "for large sizes";
+	long long values[KC_POLY_MAX_SYMS] = {0};
+	for (int s = 0; s < f->fn->syms.n; s++) {
+		const struct kc_sym *sym = &f->fn->syms.syms[s];
+		long long p;
+		if (!sym->floor_of)
+			values[s] = 1 << 20;
+		else if (sym->floor_div > 0 && kc_poly_eval_int(sym->floor_of, values, &p) == 0)
+			values[s] = p / sym->floor_div - (p % sym->floor_div < 0);
+	}
+	return kc_poly_eval_int(d, values, &v) < 0 || v >= 0;
+}
+
+static const char *text(struct fp *f, const struct kc_poly *p)
+{
+	struct kc_buf b = KC_BUF_INIT;
+	kc_function_format(f->fn, p, &b);
+	const char *t = kc_arena_strdup(f->a, kc_buf_str(&b));
+	kc_buf_release(&b);
+	return t;
+}
+
+/* An order the sizes decide makes the function inexact; the warning is given once per buffer (1: give it). */
+static int first_order_note(struct fp *f, int buffer)
+{
+	f->fn->exact = 0;
+	if (f->order_noted[buffer])
+		return 0;
+	f->order_noted[buffer] = 1;
+	return 1;
+}
+
+/* The larger (want_max) or smaller of two bounds of the hull of `buffer`, for every size; when that
+ * depends on the sizes, the one of ge_by_sizes, and a warning at f->at. */
+static struct kc_poly *hull_bound(struct fp *f, int buffer, struct kc_poly *x, struct kc_poly *y, int want_max)
+{
+	int o = order_for_all(f, x, y);
+	if (!o) {
+		const char *where, *which = want_max ? "larger" : "smaller";
+		o = ge_by_sizes(f, x, y, &where) ? 1 : -1;
+		if (first_order_note(f, buffer))
+			kc_ir_limit(
+			    f->keep, f->fn, f->at,
+			    "the hull of '%s' takes the %s of %s and %s, which kcost cannot order for all sizes: the "
+			    "figure takes %s, the %s %s",
+			    f->fn->buffers[buffer].name, which, text(f, x), text(f, y),
+			    text(f, (o > 0) == want_max ? x : y), which, where);
+	}
+	return (o > 0) == want_max ? x : y;
+}
+
+/* What an order decides, for the warning when the sizes decide it. */
+enum question { HULL, COVERS };
+
+/* x >= y for every size; when that depends on the sizes, as ge_by_sizes says, with a warning at f->at that
+ * the hull of `buffer` (HULL) or whether its reads come from its writes (COVERS) then takes it so. */
+static int ge_for_all(struct fp *f, int buffer, enum question q, const struct kc_poly *x, const struct kc_poly *y)
+{
+	int o = order_for_all(f, x, y);
+	if (o)
+		return o > 0;
+	const char *where;
+	int ge = ge_by_sizes(f, x, y, &where);
+	if (first_order_note(f, buffer))
+		kc_ir_limit(f->keep, f->fn, f->at,
+		            "%s '%s'%s depends on whether %s >= %s, which kcost cannot tell for all sizes: the figure "
+		            "takes it %s, as %s",
+		            q == HULL ? "the hull of" : "whether the reads of", f->fn->buffers[buffer].name,
+		            q == HULL ? "" : " come from its earlier writes", text(f, x), text(f, y),
+		            ge ? "true" : "false", where);
+	return ge;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -111,44 +448,92 @@ static struct kc_poly *last_value(struct fp *f, const struct kc_node *loop, stru
 	return r;
 }
 
-/* The extreme of an affine index over the enclosing loops, innermost first: a loop variable with a
- * positive coefficient takes its upper bound for the maximum, its lower bound for the minimum. */
-static struct kc_poly *extreme(struct fp *f, struct kc_poly *e, int want_max)
+/* The value a loop's variable takes at the bound b (the last value before it, with a non-unit step toward
+ * b); NULL on overflow. Notes in f->nonrect when it depends on a loop outside level `level`. */
+static struct kc_poly *bound_value(struct fp *f, const struct kc_node *loop, struct kc_poly *b, int upper, int level)
 {
-	for (int i = f->depth - 1; i >= 0 && e; i--) {
+	if ((loop->step > 1 && upper) || (loop->step < -1 && !upper))
+		b = last_value(f, loop, b);
+	for (int j = 0; j < level && b; j++)
+		if (!f->stack[j]->collapsed && kc_poly_has_sym(b, f->stack[j]->var))
+			f->nonrect = 1 + f->stack[j]->var;
+	return b;
+}
+
+#define MAX_BRANCHES 64 /* min()/max() bounds followed through the loops, per extreme */
+
+/* The extreme of an affine index of `buffer` over the loops stack[0 .. level], innermost first: a loop
+ * variable with a positive coefficient takes its upper bound for the maximum, its lower bound for the
+ * minimum. A loop with several bounds (lo = max(lower[]), hi = min(upper[])) is followed along each: the
+ * maximum of min_k(...) is at most min_k of the maxima, equal for the clipped and tiled loops of these
+ * kernels, and the least of them (hull_bound) is taken. */
+static struct kc_poly *extreme_from(struct fp *f, int buffer, struct kc_poly *e, int want_max, int level, int *branches)
+{
+	for (int i = level; i >= 0 && e; i--) {
 		const struct kc_node *loop = f->stack[i];
 		if (loop->collapsed || !kc_poly_has_sym(e, loop->var))
 			continue;
 		if (loop->inexact || loop->trips_annotated || !loop->n_lower || !loop->n_upper)
 			return NULL;
 		struct kc_poly *coef, *rest;
-		int ok;
 		if (kc_poly_split_linear(f->a, e, loop->var, &coef, &rest) < 0)
 			return NULL;
-		int positive = ge_at_sizes(f, coef, kc_poly_zero(f->a), &ok);
-		if (!ok)
-			return NULL;
-		int upper = positive == want_max;
-		/* with several bounds (min/max), the tightest one at the benchmark sizes */
+		int upper = ge_for_all(f, buffer, HULL, coef, kc_poly_zero(f->a)) == want_max;
 		struct kc_poly *const *b = upper ? loop->upper : loop->lower;
 		int nb = upper ? loop->n_upper : loop->n_lower;
-		struct kc_poly *pick = b[0];
-		for (int k = 1; k < nb; k++) {
-			int ge = ge_at_sizes(f, b[k], pick, &ok);
-			if (ok && (upper ? !ge : ge))
-				pick = b[k];
+		if (nb > 1 && (*branches -= nb) < 0)
+			kc_ir_limit(
+			    f->keep, f->fn, f->at,
+			    "too many min()/max() loop bounds to follow: the footprint of '%s' is an upper bound",
+			    f->fn->buffers[buffer].name);
+		if (nb > 1 && *branches >= 0) {
+			struct kc_poly *best = NULL;
+			for (int k = 0; k < nb; k++) {
+				struct kc_poly *pick = bound_value(f, loop, b[k], upper, i), *ek;
+				if (!pick || kc_poly_subst(f->a, e, loop->var, pick, &ek) < 0) {
+					overflow(f);
+					return NULL;
+				}
+				if (!(ek = extreme_from(f, buffer, ek, want_max, i - 1, branches)))
+					return NULL;
+				best = best ? hull_bound(f, buffer, best, ek, !want_max) : ek;
+			}
+			return best;
 		}
-		if ((loop->step > 1 && upper) || (loop->step < -1 && !upper))
-			pick = last_value(f, loop, pick);
-		for (int j = 0; j < i && pick; j++)
-			if (!f->stack[j]->collapsed && kc_poly_has_sym(pick, f->stack[j]->var))
-				f->nonrect = 1 + f->stack[j]->var;
+		struct kc_poly *pick = bound_value(f, loop, b[0], upper, i);
 		if (!pick || kc_poly_subst(f->a, e, loop->var, pick, &e) < 0) {
 			overflow(f);
 			return NULL;
 		}
 	}
 	return e;
+}
+
+/* While the hull of one access is taken, the loops around it run at least once (f->run). */
+static struct kc_poly *extreme(struct fp *f, int buffer, struct kc_poly *e, int want_max)
+{
+	int branches = MAX_BRANCHES;
+	f->active = &f->run;
+	struct kc_poly *r = extreme_from(f, buffer, e, want_max, f->depth - 1, &branches);
+	f->active = NULL;
+	return r;
+}
+
+/* f->run: the loops around what is being measured run at least once. */
+static void running_loops(struct fp *f)
+{
+	f->run.n = 0;
+	for (int i = 0; i < f->depth; i++)
+		loop_facts(f, f->stack[i], 1, f->run.g, &f->run.n, MAX_RUN);
+}
+
+/* The facts of two hulls together (those that do not fit are left out: fewer orders are proved). */
+static struct facts merged(struct fp *f, const struct facts *x, const struct facts *y)
+{
+	struct facts m = *x;
+	for (int i = 0; i < y->n; i++)
+		add_fact(f, m.g, &m.n, MAX_RUN, y->g[i]);
+	return m;
 }
 
 /* The whole declared extent of a buffer as a hull; 0 when a dimension is unknown. */
@@ -220,40 +605,91 @@ static int access_box(struct fp *f, const struct kc_access *acc, struct kc_box *
 	}
 	box->ndims = n;
 	for (int d = 0; d < n; d++) {
-		if (!idx[d] || !(box->lo[d] = extreme(f, idx[d], 0)) || !(box->hi[d] = extreme(f, idx[d], 1)))
+		if (!idx[d] || !(box->lo[d] = extreme(f, acc->buffer, idx[d], 0)) ||
+		    !(box->hi[d] = extreme(f, acc->buffer, idx[d], 1)))
 			return whole_box(f, acc->buffer, box);
 	}
 	return 1;
 }
 
-static void box_union(struct fp *f, struct kc_box *into, const struct kc_box *b)
+/* A hull of `buffer` in its declared dimensions as a hull of row-major element offsets:
+ * [sum lo[d]*stride[d], sum hi[d]*stride[d]] holds every element of the box. 0 when a dimension is unknown. */
+static int flat_box(struct fp *f, int buffer, struct kc_box *box)
+{
+	const struct kc_dims *dims = &f->ir->dims[buffer];
+	if (box->ndims == 1)
+		return 1;
+	if (box->ndims != dims->ndims)
+		return 0;
+	struct kc_poly *lo = kc_poly_zero(f->a), *hi = kc_poly_zero(f->a);
+	for (int d = 0; d < box->ndims; d++) {
+		struct kc_poly *l = box->lo[d], *h = box->hi[d];
+		for (int k = d + 1; k < dims->ndims; k++)
+			if (!dims->dim[k])
+				return 0;
+			else if (kc_poly_mul(f->a, l, dims->dim[k], &l) < 0 ||
+			         kc_poly_mul(f->a, h, dims->dim[k], &h) < 0)
+				goto overflowed;
+		if (kc_poly_add(f->a, lo, l, &lo) < 0 || kc_poly_add(f->a, hi, h, &hi) < 0)
+			goto overflowed;
+	}
+	box->ndims = 1;
+	box->lo[0] = lo;
+	box->hi[0] = hi;
+	return 1;
+overflowed:
+	overflow(f);
+	return 0;
+}
+
+static void box_union(struct fp *f, int buffer, struct kc_box *into, const struct kc_box *from)
 {
 	if (!into->ndims) {
-		*into = *b;
+		*into = *from;
 		return;
 	}
-	if (into->ndims != b->ndims)
+	struct kc_box b = *from;
+	if (into->ndims != b.ndims && (!flat_box(f, buffer, into) || !flat_box(f, buffer, &b))) {
+		kc_ir_limit(f->keep, f->fn, f->at,
+		            "the accesses of '%s' have different shapes and its dimensions are unknown: its footprint "
+		            "leaves some of them out",
+		            f->fn->buffers[buffer].name);
 		return;
-	for (int d = 0; d < b->ndims; d++) {
-		int ok;
-		if (!ge_at_sizes(f, b->lo[d], into->lo[d], &ok) && ok)
-			into->lo[d] = b->lo[d];
-		if (ge_at_sizes(f, b->hi[d], into->hi[d], &ok) && ok)
-			into->hi[d] = b->hi[d];
+	}
+	for (int d = 0; d < b.ndims; d++) {
+		into->lo[d] = hull_bound(f, buffer, into->lo[d], b.lo[d], 0);
+		into->hi[d] = hull_bound(f, buffer, into->hi[d], b.hi[d], 1);
 	}
 }
 
-static int box_covers(struct fp *f, const struct kc_box *outer, const struct kc_box *inner)
+/* Whether the first writes of `buffer` (outer) cover its later reads (inner). */
+static int box_covers(struct fp *f, int buffer, const struct kc_box *outer, const struct kc_box *inner)
 {
-	if (outer->ndims != inner->ndims || !outer->ndims)
+	struct kc_box o = *outer, in = *inner;
+	if (!o.ndims || !in.ndims)
 		return 0;
-	for (int d = 0; d < inner->ndims; d++) {
-		int ok1, ok2;
-		if (!ge_at_sizes(f, inner->lo[d], outer->lo[d], &ok1) ||
-		    !ge_at_sizes(f, outer->hi[d], inner->hi[d], &ok2) || !ok1 || !ok2)
-			return 0;
+	if (o.ndims != in.ndims && (!flat_box(f, buffer, &o) || !flat_box(f, buffer, &in))) {
+		kc_ir_limit(f->keep, f->fn, f->at,
+		            "the reads and writes of '%s' have different shapes and its dimensions are unknown: its "
+		            "reads are counted as if no write came first",
+		            f->fn->buffers[buffer].name);
+		return 0;
 	}
+	for (int d = 0; d < in.ndims; d++)
+		if (!ge_for_all(f, buffer, COVERS, in.lo[d], o.lo[d]) ||
+		    !ge_for_all(f, buffer, COVERS, o.hi[d], in.hi[d]))
+			return 0;
 	return 1;
+}
+
+/* Whether the first writes of a buffer cover its later reads, where the accesses of both run. */
+static int covered(struct fp *f, int buffer, const struct use *u)
+{
+	struct facts both = merged(f, &u->runs[0], &u->runs[1]);
+	f->active = &both;
+	int c = box_covers(f, buffer, &u->write, &u->read);
+	f->active = NULL;
+	return c;
 }
 
 /* Elements in a hull: prod (hi - lo + 1). */
@@ -281,7 +717,12 @@ static void record(struct fp *f, struct use *uses, int buffer, const struct kc_b
 		u->seen = 1;
 		u->first_is_write = is_write;
 	}
-	box_union(f, is_write ? &u->write : &u->read, box);
+	/* the hull holds where the accesses of both run */
+	struct facts both = merged(f, &u->runs[is_write], &f->run);
+	f->active = &both;
+	box_union(f, buffer, is_write ? &u->write : &u->read, box);
+	f->active = NULL;
+	u->runs[is_write] = both;
 }
 
 static void unknown_footprint(struct fp *f, const struct kc_access *acc)
@@ -353,6 +794,7 @@ static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 		struct kc_box box = {0};
 		f->nonrect = 0;
 		f->at = acc->loc;
+		running_loops(f);
 		if (!access_box(f, acc, &box)) {
 			unknown_footprint(f, acc);
 			continue;
@@ -367,6 +809,7 @@ static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 	}
 	if (n->call) {
 		f->at = n->loc;
+		running_loops(f);
 		record_call(f, uses, n->call);
 	}
 	int pushed = n->kind == KC_NODE_LOOP;
@@ -402,7 +845,7 @@ static void traffic_of_skipping(struct fp *f, const struct use *uses, int params
 		struct kc_rat es = kc_rat_int(buf->elem_size);
 		struct kc_poly *r = u->read.ndims ? box_count(f, &u->read) : NULL;
 		struct kc_poly *w = u->write.ndims ? box_count(f, &u->write) : NULL;
-		if (r && u->first_is_write && box_covers(f, &u->write, &u->read))
+		if (r && u->first_is_write && covered(f, b, u))
 			r = NULL; /* produced before it is consumed: served from cache */
 		if ((r && (kc_poly_scale(f->a, r, es, &r) < 0 || kc_poly_add(f->a, t->read, r, &t->read) < 0)) ||
 		    (w && (kc_poly_scale(f->a, w, es, &w) < 0 || kc_poly_add(f->a, t->write, w, &t->write) < 0)))
@@ -418,7 +861,7 @@ static enum kc_role role_of(struct fp *f, const struct kc_buffer *b, const struc
 		return KC_ROLE_UNUSED;
 	if (!u->write.ndims)
 		return KC_ROLE_INPUT;
-	if (!u->read.ndims || (u->first_is_write && box_covers(f, &u->write, &u->read)))
+	if (!u->read.ndims || (u->first_is_write && covered(f, (int)(b - f->fn->buffers), u)))
 		return KC_ROLE_OUTPUT;
 	return KC_ROLE_INOUT;
 }
@@ -501,7 +944,9 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	f.at = fn->loc;
 	f.flatten = buffer_flags(f.a, fn, 0);
 	f.hull_noted = buffer_flags(f.a, fn, 0);
+	f.order_noted = buffer_flags(f.a, fn, 0);
 	decide_flattening(&f, ir->body);
+	gather_facts(&f);
 	int nb = fn->n_buffers ? fn->n_buffers : 1;
 	struct use *all = KC_NEW_N(f.a, struct use, nb);
 	int nest = 0;
@@ -515,14 +960,24 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 				all[b].seen = 1;
 				all[b].first_is_write = mine[b].first_is_write;
 			}
-			if (mine[b].read.ndims)
-				box_union(&f, &all[b].read, &mine[b].read);
-			if (mine[b].write.ndims)
-				box_union(&f, &all[b].write, &mine[b].write);
+			f.at = c->loc;
+			for (int w = 0; w < 2; w++) {
+				struct kc_box *into = w ? &all[b].write : &all[b].read,
+				              *from = w ? &mine[b].write : &mine[b].read;
+				if (!from->ndims)
+					continue;
+				struct facts both = merged(&f, &all[b].runs[w], &mine[b].runs[w]);
+				f.active = &both;
+				box_union(&f, b, into, from);
+				f.active = NULL;
+				all[b].runs[w] = both;
+			}
 		}
+		f.at = c->loc;
 		if (is_nest(c) && nest < fn->n_nests)
 			fill_nest(&f, &fn->nests[nest++], c, mine);
 	}
+	f.at = fn->loc; /* the whole function's questions: on the function */
 	traffic_of(&f, all, 1, &fn->traffic[KC_MODEL_MIN]);
 	struct kc_traffic *s = &fn->traffic[KC_MODEL_STREAMING];
 	s->read = kc_poly_zero(f.a);
@@ -536,6 +991,7 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 			overflow(&f);
 	}
 	ir->uses = KC_NEW_N(a, struct kc_buffer_use, nb);
+	f.at = fn->loc;
 	for (int b = 0; b < fn->n_buffers; b++) {
 		fn->buffers[b].role = role_of(&f, &fn->buffers[b], &all[b]);
 		ir->uses[b].read = all[b].read;
@@ -563,9 +1019,11 @@ void kc_footprint_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct k
 	f.at = nodes && n ? nodes[0]->loc : ir->fn->loc;
 	f.unknown_reported = 1; /* kc_footprint_function already said it */
 	f.hull_noted = buffer_flags(a, ir->fn, 1);
+	f.order_noted = buffer_flags(a, ir->fn, 0);
 	f.flatten = buffer_flags(a, ir->fn, 0);
 	int nb = ir->fn->n_buffers ? ir->fn->n_buffers : 1;
 	decide_flattening(&f, ir->body);
+	gather_facts(&f);
 	struct use *uses = KC_NEW_N(a, struct use, nb);
 	if (outer)
 		push_loop(&f, outer);

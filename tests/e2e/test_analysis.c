@@ -200,6 +200,8 @@ static void loop_forms_and_guards(void **state)
 	assert_int_equal((long)num(f, "flops.by_category.sub"), 1000);
 	assert_int_equal((long)num(f, "flops.by_category.div"), 334);
 	assert_true(cJSON_IsTrue(at(f, "exact")));
+	/* y's hull is 0 .. n-1 for every n, whatever the step-3 loop's last index 3*floor((n - 1)/3) */
+	assert_string_equal(str(f, "bytes.min.expr"), "8*n");
 	cJSON *g = fn(rep, "guarded");
 	/* n(n-1)/2 multiplications below the diagonal, n-2 additions in the interior */
 	assert_int_equal((long)num(g, "flops.by_category.mul"), 500 * 499 / 2);
@@ -209,6 +211,8 @@ static void loop_forms_and_guards(void **state)
 	/* sum over i of min(w, n - i) additions: w*(n - w) + w*(w + 1)/2 */
 	assert_int_equal((long)num(b, "flops.value"), 7 * (300 - 7) + 7 * 8 / 2);
 	assert_true(cJSON_IsTrue(at(b, "exact")));
+	/* j < min(i + w, n) keeps x[j] inside x: x read once, y read and written */
+	assert_string_equal(str(b, "bytes.min.expr"), "12*n");
 	cJSON_Delete(rep);
 }
 
@@ -265,6 +269,45 @@ static void struct_of_arrays_fields_are_buffers(void **state)
 	cJSON_Delete(rep);
 }
 
+/* The order of two hull bounds holds for every size, or the figure says it does not: the same formulas
+ * without sizes and with them. */
+static void footprint_orders_hold_for_every_size(void **state)
+{
+	(void)state;
+	for (int sized = 0; sized < 2; sized++) {
+		cJSON *rep = sized ? ANALYZE("fp_order_sized", "--size", "n=1000", "--size", "m=50",
+		                             "tests/fixtures/footprint_order.c")
+		                   : ANALYZE("fp_order", "tests/fixtures/footprint_order.c");
+		const char *where = sized ? "at the benchmark sizes" : "for large sizes";
+		char msg[256];
+		cJSON *u = fn(rep, "unrolled_remainder");
+		assert_string_equal(str(u, "bytes.min.expr"), "8*n");
+		assert_true(cJSON_IsTrue(at(u, "exact")));
+		assert_int_equal(cJSON_GetArraySize(at(u, "diagnostics")), 0);
+		cJSON *h = fn(rep, "reads_head");
+		assert_string_equal(str(h, "bytes.min.expr"), "8*n");
+		assert_true(cJSON_IsFalse(at(h, "exact")));
+		cJSON *d = cJSON_GetArrayItem(at(h, "diagnostics"), 0);
+		assert_string_equal(str(d, "severity"), "warning");
+		assert_int_equal((long)num(d, "line"), 19);
+		assert_int_equal((long)num(d, "col"), 2);
+		snprintf(msg, sizeof msg,
+		         "the hull of 'x' takes the larger of 2 and n - 1, which kcost cannot order for all sizes: the "
+		         "figure takes n - 1, the larger %s",
+		         where);
+		assert_string_equal(str(d, "message"), msg);
+		/* a row, then all of A through a one-dimensional callee: both hulls count, as element offsets */
+		cJSON *r = fn(rep, "row_then_whole");
+		assert_string_equal(str(r, "bytes.min.expr"), "8*n*m");
+		assert_true(cJSON_IsFalse(at(r, "exact")));
+		if (sized) {
+			assert_int_equal((long)num(u, "bytes.min.value"), 8000);
+			assert_int_equal((long)num(h, "bytes.min.value"), 8000);
+		}
+		cJSON_Delete(rep);
+	}
+}
+
 static void overflow_is_reported_never_wrapped(void **state)
 {
 	(void)state;
@@ -293,6 +336,7 @@ int main(void)
 	    cmocka_unit_test(spmv_needs_its_trip_annotation),
 	    cmocka_unit_test(mlp_forward_inlines_its_calls),
 	    cmocka_unit_test(overflow_is_reported_never_wrapped),
+	    cmocka_unit_test(footprint_orders_hold_for_every_size),
 	    cmocka_unit_test(struct_of_arrays_fields_are_buffers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

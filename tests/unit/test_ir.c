@@ -340,6 +340,142 @@ static void footprint_stencil(void **state)
 	kc_arena_release(&kn.a);
 }
 
+/* The order of two hull bounds is decided for every size, not at the benchmark sizes: a kernel whose sizes
+ * have no value (sized == 0) or the values m = 30, n = 100, k = 20. */
+static void kernel_init_sized(struct kernel *kn, const char *name, int sized)
+{
+	kernel_init(kn, name);
+	for (int s = 0; !sized && s < kn->ir->fn->syms.n; s++)
+		kn->ir->fn->syms.syms[s].has_value = 0;
+}
+
+/* s*c + d */
+static struct kc_poly *affine(struct kernel *kn, const struct kc_poly *s, long long c, long long d)
+{
+	struct kc_poly *p;
+	assert_int_equal(kc_poly_scale(&kn->a, s, kc_rat_int(c), &p), 0);
+	assert_int_equal(kc_poly_add(&kn->a, p, num(kn, d), &p), 0);
+	return p;
+}
+
+/* for (i = 0; i + 4 <= n; i += 4) x[i] *= 2;  for (; i < n; i++) x[i] += 1;
+ * x is read and written over 0 .. n-1: the hull of [0, 4*floor((n - 4)/4)] and [4*floor((n - 4)/4) + 4, n - 1] */
+static void footprint_remainder_loop(void **state)
+{
+	(void)state;
+	for (int sized = 0; sized < 2; sized++) {
+		struct kernel kn;
+		kernel_init_sized(&kn, "remainder", sized);
+		int x = buffer(&kn, "x", 1, kn.n, -1), i;
+		struct kc_node *l1 = loop(&kn, kn.ir->body, 2, "i", num(&kn, 0), plus(&kn, kn.n, -4), 4, &i);
+		struct kc_poly *last;
+		const char *limit;
+		assert_int_equal(kc_ir_loop_last_step(&kn.a, &kn.a, kn.ir->fn, l1, l1->upper[0], NULL, &last, &limit),
+		                 0);
+		struct kc_node *l2 =
+		    kc_ir_loop_new(&kn.a, kn.ir->body, at(4), i, affine(&kn, last, 4, 4), plus(&kn, kn.n, -1), 1);
+		struct kc_node *l[2] = {l1, l2};
+		for (int k = 0; k < 2; k++) {
+			struct kc_node *st = stmt(&kn, l[k], 3 + 2 * (unsigned)k);
+			st->cost.ops[KC_OP_MUL][KC_PREC_F32] = 1;
+			access(&kn, st, x, 0, 1, sym(&kn, i), NULL);
+			access(&kn, st, x, 1, 1, sym(&kn, i), NULL);
+		}
+		struct kc_function *fn = analyze(&kn);
+		assert_string_equal(bytes(&kn, &fn->traffic[KC_MODEL_MIN]), "8*n");
+		assert_int_equal(fn->exact, 1);
+		assert_int_equal(fn->diags.warnings, 0);
+		kc_arena_release(&kn.a);
+	}
+}
+
+/* x[0] + x[1] + x[2] before for (i = 0; i < n; i++) y[i] = a * x[i]: x's hull ends at max(2, n - 1), which
+ * depends on n; the figure takes the bound of the benchmark sizes (or of large sizes) and says so */
+static void footprint_order_by_sizes(void **state)
+{
+	(void)state;
+	static const char *const expect[3] = {"8*n", "8*n", "4*(n + 3)"};
+	static const char *const where[3] = {"the larger for large sizes", "the larger at the benchmark sizes",
+	                                     "the larger at the benchmark sizes"};
+	static const char *const taken[3] = {"n - 1", "n - 1", "2"};
+	for (int c = 0; c < 3; c++) {
+		struct kernel kn;
+		kernel_init_sized(&kn, "order", c > 0);
+		if (c == 2)
+			kn.ir->fn->syms.syms[kn.n].value = 2;
+		int x = buffer(&kn, "x", 1, kn.n, -1), y = buffer(&kn, "y", 1, kn.n, -1), i;
+		struct kc_node *st = stmt(&kn, kn.ir->body, 2);
+		st->cost.ops[KC_OP_ADD][KC_PREC_F32] = 2;
+		for (int e = 0; e < 3; e++)
+			access(&kn, st, x, 0, 1, num(&kn, e), NULL);
+		st = stmt(&kn, upto(&kn, kn.ir->body, 3, "i", kn.n, &i), 4);
+		st->cost.ops[KC_OP_MUL][KC_PREC_F32] = 1;
+		access(&kn, st, x, 0, 1, sym(&kn, i), NULL);
+		access(&kn, st, y, 1, 1, sym(&kn, i), NULL);
+		struct kc_function *fn = analyze(&kn);
+		assert_string_equal(bytes(&kn, &fn->traffic[KC_MODEL_MIN]), expect[c]);
+		assert_int_equal(fn->exact, 0);
+		assert_int_equal(fn->diags.warnings, 1);
+		char msg[256];
+		snprintf(msg, sizeof msg,
+		         "the hull of 'x' takes the larger of 2 and n - 1, which kcost cannot order for all sizes: the "
+		         "figure takes %s, %s",
+		         taken[c], where[c]);
+		assert_string_equal(warning(fn, 0)->message, msg);
+		assert_int_equal(warning(fn, 0)->loc.line, 3); /* the loop, where the hulls of the two nests meet */
+		kc_arena_release(&kn.a);
+	}
+}
+
+/* for (i = 0; i < n; i++) for (j = i; j < min(i + k, n); j++) s += x[j]: x[j] stays below n for every
+ * size (the inner loop runs where x is read: k >= 1), whichever of i + k - 1 and n - 1 bounds j */
+static void footprint_clipped_loop(void **state)
+{
+	(void)state;
+	for (int sized = 0; sized < 2; sized++) {
+		struct kernel kn;
+		kernel_init_sized(&kn, "band", sized);
+		int x = buffer(&kn, "x", 1, kn.n, -1), i, j;
+		struct kc_node *li = upto(&kn, kn.ir->body, 2, "i", kn.n, &i);
+		struct kc_poly *ik;
+		assert_int_equal(kc_poly_add(&kn.a, sym(&kn, i), plus(&kn, kn.k, -1), &ik), 0);
+		struct kc_node *lj = loop(&kn, li, 3, "j", sym(&kn, i), ik, 1, &j);
+		assert_int_equal(kc_ir_loop_bound(lj, 1, plus(&kn, kn.n, -1)), 0);
+		struct kc_node *st = stmt(&kn, lj, 4);
+		st->cost.ops[KC_OP_ADD][KC_PREC_F32] = 1;
+		access(&kn, st, x, 0, 1, sym(&kn, j), NULL);
+		struct kc_function *fn = analyze(&kn);
+		assert_string_equal(bytes(&kn, &fn->traffic[KC_MODEL_MIN]), "4*n");
+		/* without sizes the count cannot order the inner loop's bounds (count.c says so); the footprint can */
+		for (const struct kc_diag *d = fn->diags.head; d; d = d->next)
+			assert_null(strstr(d->message, "hull"));
+		assert_int_equal(fn->exact, sized);
+		kc_arena_release(&kn.a);
+	}
+}
+
+/* for (i = 0; i < n && i < 64; i++) x[i] *= 2: the hull ends at min(n - 1, 63), which depends on n */
+static void footprint_min_bound_by_sizes(void **state)
+{
+	(void)state;
+	struct kernel kn;
+	kernel_init(&kn, "clipped");
+	int x = buffer(&kn, "x", 1, kn.n, -1), i;
+	struct kc_node *li = upto(&kn, kn.ir->body, 2, "i", kn.n, &i);
+	assert_int_equal(kc_ir_loop_bound(li, 1, num(&kn, 63)), 0);
+	struct kc_node *st = stmt(&kn, li, 3);
+	st->cost.ops[KC_OP_MUL][KC_PREC_F32] = 1;
+	access(&kn, st, x, 1, 1, sym(&kn, i), NULL);
+	struct kc_function *fn = analyze(&kn);
+	assert_string_equal(bytes(&kn, &fn->traffic[KC_MODEL_MIN]), "256"); /* n = 100 */
+	assert_int_equal(fn->exact, 0);
+	assert_string_equal(
+	    warning(fn, 0)->message,
+	    "the hull of 'x' takes the smaller of n - 1 and 63, which kcost cannot order for all sizes: "
+	    "the figure takes 63, the smaller at the benchmark sizes");
+	kc_arena_release(&kn.a);
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Dataflow */
 
@@ -634,6 +770,10 @@ int main(void)
 	    cmocka_unit_test(count_matmul),
 	    cmocka_unit_test(footprint_vecadd),
 	    cmocka_unit_test(footprint_stencil),
+	    cmocka_unit_test(footprint_remainder_loop),
+	    cmocka_unit_test(footprint_order_by_sizes),
+	    cmocka_unit_test(footprint_clipped_loop),
+	    cmocka_unit_test(footprint_min_bound_by_sizes),
 	    cmocka_unit_test(dataflow_elementwise_fuses),
 	    cmocka_unit_test(dataflow_reduction_blocks),
 	    cmocka_unit_test(many_passes),
