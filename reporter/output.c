@@ -96,11 +96,49 @@ static int make_dirs(struct kc_output_dir *d)
 }
 
 /* Where the file system has no locks (NFS without lockd, some FUSE), the run goes on unlocked: the
- * temporary names are the process's own, so two runs can still not write into one file. */
-static void lock(int fd, int how)
+ * temporary names are the process's own, so two runs can still not write into one file. 1 when locked. */
+static int lock(int fd, int how)
 {
-	while (flock(fd, how) < 0 && errno == EINTR)
+	int rc;
+	while ((rc = flock(fd, how)) < 0 && errno == EINTR)
 		;
+	return rc == 0;
+}
+
+/* A listing of dir_fd's directory from its start, on a descriptor of its own (a dup would share, and move,
+ * dir_fd's offset). NULL with errno set. */
+static DIR *list_dir(int dir_fd)
+{
+	int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir && fd >= 0) {
+		int errnum = errno;
+		close(fd);
+		errno = errnum;
+	}
+	return dir;
+}
+
+/* A temporary name of kc_output_dir_write's, ".kcost-<pid>-<n>.tmp". */
+static int is_temporary(const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(name, ".kcost-", 7) != 0 || n < 13 || strcmp(name + n - 4, ".tmp") != 0)
+		return 0;
+	return strspn(name + 7, "0123456789-") == n - 11;
+}
+
+/* Under the lock, a temporary left in dir_fd is a killed kcost's (SIGKILL, a power cut): removed. */
+static void remove_temporaries(int dir_fd)
+{
+	DIR *dir = list_dir(dir_fd);
+	struct dirent *e;
+	if (!dir)
+		return; /* they stay: nothing depends on their going */
+	while ((e = readdir(dir)))
+		if (is_temporary(e->d_name))
+			unlinkat(dir_fd, e->d_name, 0);
+	closedir(dir);
 }
 
 enum dir_kind { DIR_EMPTY, DIR_OTHER, DIR_REPORT, DIR_MARKED };
@@ -125,15 +163,9 @@ static int is_kcost_json(int dir_fd)
 /* What the directory holds: nothing, a kcost report (marked or not), or something else. */
 static int dir_kind(int dir_fd, enum dir_kind *kind)
 {
-	int copy = fcntl(dir_fd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir = copy >= 0 ? fdopendir(copy) : NULL;
-	if (!dir) {
-		int errnum = errno;
-		if (copy >= 0)
-			close(copy);
-		errno = errnum;
+	DIR *dir = list_dir(dir_fd);
+	if (!dir)
 		return -1;
-	}
 	int entries = 0, marked = 0, report = 0;
 	struct dirent *e;
 	struct stat st;
@@ -178,11 +210,13 @@ int kc_output_dir_open(struct kc_output_dir *d, const char *path)
 	if (d->fd < 0)
 		return errno == ENOTDIR ? refusal(d->error, sizeof d->error, path, "not a directory")
 		                        : failure(d, "cannot open", NULL, errno);
-	lock(d->fd, LOCK_EX);
+	d->locked = lock(d->fd, LOCK_EX);
 	if (dir_kind(d->fd, &kind) < 0)
 		return failure(d, "cannot read", NULL, errno);
 	if (kind == DIR_OTHER)
 		return refusal(d->error, sizeof d->error, path, NOT_A_REPORT);
+	if (d->locked && kind != DIR_EMPTY)
+		remove_temporaries(d->fd);
 	return kind == DIR_MARKED ? 0 : kc_output_dir_write(d, KC_OUTPUT_MARKER, render_marker, NULL);
 }
 
@@ -195,7 +229,11 @@ int kc_output_dir_graphs(struct kc_output_dir *d)
 		if (unlinkat(d->fd, "graphs", 0) == 0 && mkdirat(d->fd, "graphs", 0777) == 0)
 			d->graphs_fd = openat(d->fd, "graphs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
-	return d->graphs_fd < 0 ? failure(d, "cannot create", "graphs", errno) : 0;
+	if (d->graphs_fd < 0)
+		return failure(d, "cannot create", "graphs", errno);
+	if (d->locked)
+		remove_temporaries(d->graphs_fd);
+	return 0;
 }
 
 /* Render into a new file at tmp in at_fd; 0, or -1 with d->error set and tmp removed. */
@@ -260,14 +298,9 @@ static int is_graph_file(const char *leaf)
 int kc_output_dir_prune_graphs(struct kc_output_dir *d, int (*keep)(void *ctx, const char *leaf), void *ctx)
 {
 	KC_ASSERT(d->graphs_fd >= 0);
-	int copy = fcntl(d->graphs_fd, F_DUPFD_CLOEXEC, 0);
-	DIR *dir = copy >= 0 ? fdopendir(copy) : NULL;
-	if (!dir) {
-		int errnum = errno;
-		if (copy >= 0)
-			close(copy);
-		return failure(d, "cannot read", "graphs", errnum);
-	}
+	DIR *dir = list_dir(d->graphs_fd);
+	if (!dir)
+		return failure(d, "cannot read", "graphs", errno);
 	struct dirent *e;
 	char name[300];
 	int rc = 0;

@@ -65,7 +65,7 @@ int kc_output_each_piece(const struct kc_output_pieces *p, const struct kc_analy
  * writing the same report waits, so the files in it are always those of one run. Every file is created under
  * a temporary name, relative to the directory's descriptor, with O_CREAT|O_EXCL|O_NOFOLLOW, then renamed over
  * its name: a symbolic link planted at either name is replaced, never written through, and a reader never
- * sees half a file. */
+ * sees half a file. Under the lock, temporaries found in the directory are a killed kcost's and removed. */
 
 #define KC_OUTPUT_MARKER ".kcost-report"
 
@@ -73,6 +73,7 @@ struct kc_output_dir {
 	const char *path; /* as given, for messages */
 	int fd;           /* the directory, locked; -1 when it could not be opened */
 	int graphs_fd;    /* its graphs/, -1 until kc_output_dir_graphs */
+	int locked;       /* the lock was taken (0: the file system has none) */
 	unsigned serial;  /* of the next temporary name */
 	int internal;     /* the failure in error is kcost's own (out of memory), not the directory's */
 	char error[1024]; /* the first failure: "cannot write out/report.json: No space left on device" */

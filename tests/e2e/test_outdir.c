@@ -132,8 +132,8 @@ static char *listing(const char *dir)
 }
 
 /* Symbolic links planted where kcost writes (the temporary name older kcosts used, a graph, the page itself,
- * a graph of no function, graphs/ itself) point at a victim: the victim is unchanged, the links are replaced
- * by the report's files, and the report is complete. */
+ * a graph of no function, a temporary name of kcost's, graphs/ itself) point at a victim: the victim is
+ * unchanged, the links are replaced by the report's files or removed, and the report is complete. */
 static void planted_links_are_replaced_never_followed(void **state)
 {
 	(void)state;
@@ -151,6 +151,9 @@ static void planted_links_are_replaced_never_followed(void **state)
 	assert_int_equal(symlink(victim, path_in(out, "graphs/gelu_unfused.svg")), 0);
 	assert_int_equal(symlink(victim, path_in(out, "graphs/x.svg")), 0);
 	assert_int_equal(symlink(victim, path_in(out, "index.html")), 0);
+	/* temporaries of a killed kcost (a file, a link): removed under the lock */
+	write_text(path_in(out, ".kcost-99999-0.tmp"), "half a report");
+	assert_int_equal(symlink(victim, path_in(out, "graphs/.kcost-99999-1.tmp")), 0);
 	r = RUN("--no-run", "--quiet", "-o", out, "samples/gelu.c");
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "");
@@ -161,6 +164,8 @@ static void planted_links_are_replaced_never_followed(void **state)
 	assert_false(is_link(path_in(out, "graphs/gelu_unfused.svg")));
 	assert_false(is_link(path_in(out, "index.html")));
 	assert_false(exists(path_in(out, "graphs/x.svg"))); /* a graph of no function of this report */
+	assert_false(exists(path_in(out, ".kcost-99999-0.tmp")));
+	assert_false(exists(path_in(out, "graphs/.kcost-99999-1.tmp")));
 	text = slurp(path_in(out, "graphs/gelu_unfused.svg"));
 	assert_non_null(text);
 	assert_non_null(strstr(text, "</svg>"));
