@@ -278,7 +278,7 @@ static void only_empty_directories_and_reports_are_written(void **state)
 }
 
 /* Root ignores permissions: as root, kcost runs as nobody (uid 65534) for this test, so the directory is
- * read-only for it whatever the file system. */
+ * read-only for it whatever the file system (skipped where nobody cannot be, or cannot run kcost). */
 static void a_read_only_directory_is_an_input_error(void **state)
 {
 	(void)state;
@@ -286,6 +286,11 @@ static void a_read_only_directory_is_an_input_error(void **state)
 	const char *ro = scratch_dir("outdir-read-only");
 	assert_int_equal(chmod(ro, 0555), 0);
 	struct run r = run_how(&how, (const char *const[]){"--no-run", "--quiet", "-o", ro, "samples/gelu.c", NULL});
+	if (how.as_nobody && (r.status == 126 || r.status == 127)) { /* no uid 65534 here, or it cannot run kcost */
+		run_release(&r);
+		assert_int_equal(chmod(ro, 0755), 0);
+		skip();
+	}
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, ro));
 	assert_non_null(strstr(r.err, "Permission denied"));
