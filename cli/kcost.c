@@ -116,6 +116,13 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 static int run(struct kc_options *o, int argc, char **argv)
 {
 	int color = use_color(o, stderr);
+	const char *err;
+	/* a directory that will be refused is said before the analysis and the runs, which take minutes */
+	if (kc_report_check_dir(o->out_dir ? o->out_dir : "kcost-report", &err) < 0) {
+		fprintf(stderr, "%skcost: %serror:%s %s\n", color ? "\033[1m" : "", color ? "\033[1;31m" : "",
+		        color ? "\033[0m" : "", err);
+		return KC_EXIT_INPUT;
+	}
 	kc_progress_init(!o->quiet && isatty(fileno(stderr)));
 	int missing = check_inputs(o, color);
 	struct kc_analysis an = {0};
@@ -168,7 +175,6 @@ static int run(struct kc_options *o, int argc, char **argv)
 	    .threads = o->jobs,
 	};
 	struct kc_measurements m = {0};
-	const char *err;
 	int failed_kernels = !o->no_run && t.functions ? measure(o, &an, &m, color) : 0;
 	if (failed_kernels) {
 		input_errors = 1;
@@ -176,15 +182,17 @@ static int run(struct kc_options *o, int argc, char **argv)
 	}
 	int status = input_errors ? KC_EXIT_INPUT : KC_EXIT_OK;
 	/* no progress line here: kc_report_write also prints the summary to stdout */
-	if (kc_report_write(&an, &m, &ro, &err) < 0) {
+	int written = kc_report_write(&an, &m, &ro, &err);
+	if (written < 0) {
 		fprintf(stderr, "kcost: error: %s\n", err);
-		status = KC_EXIT_INTERNAL;
+		status = written == -1 ? KC_EXIT_INPUT : KC_EXIT_INTERNAL; /* -1: the directory's, -2: kcost's */
 	}
 	if (!o->quiet)
-		fprintf(stderr,
-		        "kcost: %d function%s analyzed (%d exact), %d error%s, %d warning%s; report: %s/index.html\n",
+		fprintf(stderr, "kcost: %d function%s analyzed (%d exact), %d error%s, %d warning%s; %s%s%s\n",
 		        t.functions, t.functions == 1 ? "" : "s", t.exact, t.errors, t.errors == 1 ? "" : "s",
-		        t.warnings, t.warnings == 1 ? "" : "s", ro.out_dir);
+		        t.warnings, t.warnings == 1 ? "" : "s",
+		        written < 0 ? "no report written" : "report: ", written < 0 ? "" : ro.out_dir,
+		        written < 0 ? "" : "/index.html");
 	kc_analysis_release(&an);
 	return status;
 }

@@ -1,6 +1,6 @@
 /* output.h — internal to reporter/: what every output module shares with report.c, which runs them: the
- * facts of the run an output records, the sink its text goes to, and the pieces of it another thread
- * rendered. Knows nothing of any particular output. */
+ * facts of the run an output records, the sink its text goes to, the pieces of it another thread rendered,
+ * and the report's directory every file is written into. Knows nothing of any particular output. */
 #ifndef KC_OUTPUT_H
 #define KC_OUTPUT_H
 
@@ -54,5 +54,58 @@ struct kc_output_pieces {
  * returns < 0 and returns that, else 0; p->wait is called even then. */
 int kc_output_each_piece(const struct kc_output_pieces *p, const struct kc_analysis *an,
                          int (*emit)(void *ctx, int i, const struct kc_output_text *text), void *ctx);
+
+/* ---- the report's directory ------------------------------------------------------------------------------
+ *
+ * The one way the report's files are written. The directory (kcost's -o) is used only when it is new, empty,
+ * or a previous kcost report: it holds KC_OUTPUT_MARKER (written before any other file) or, from kcost
+ * versions before the marker, a report.json whose first bytes name "kcost_version". Anything else (`/`, a home
+ * directory, a source tree) is refused before a file is written. While open, the directory is locked
+ * (flock(LOCK_EX) on its descriptor; where the file system has no locks it goes on unlocked): a second kcost
+ * writing the same report waits, so the files in it are always those of one run. Every file is created under
+ * a temporary name, relative to the directory's descriptor, with O_CREAT|O_EXCL|O_NOFOLLOW, then renamed over
+ * its name: a symbolic link planted at either name is replaced, never written through, and a reader never
+ * sees half a file. Under the lock, temporaries found in the directory are a killed kcost's and removed. */
+
+#define KC_OUTPUT_MARKER ".kcost-report"
+
+struct kc_output_dir {
+	const char *path; /* as given, for messages */
+	int fd;           /* the directory, locked; -1 when it could not be opened */
+	int graphs_fd;    /* its graphs/, -1 until kc_output_dir_graphs */
+	int locked;       /* the lock was taken (0: the file system has none) */
+	unsigned serial;  /* of the next temporary name */
+	int internal;     /* the failure in error is kcost's own (out of memory), not the directory's */
+	char error[1024]; /* the first failure: "cannot write out/report.json: No space left on device" */
+};
+
+/* Create path and its missing parents, open it, lock it, check that it may be written (see above) and mark
+ * it as a kcost report. Returns 0, or -1 with d->error saying what and why ("cannot use '/' as the report
+ * directory: ..."); kc_output_dir_close(d) is due either way. */
+int kc_output_dir_open(struct kc_output_dir *d, const char *path);
+
+/* Create (or keep) graphs/ in d and open it; a symbolic link or a file in its place is removed first.
+ * 0, or -1 with d->error set. */
+int kc_output_dir_graphs(struct kc_output_dir *d);
+
+/* Write the file `name` of d ("graphs/<leaf>" after kc_output_dir_graphs) from what render(s, ctx) appends
+ * to s->b, drained into the file as it fills; render returns 0, or -1 when it could not build the text (out
+ * of memory: d->internal is set). Returns 0, or -1 with d->error set, the temporary removed and the file
+ * under `name` as it was. */
+int kc_output_dir_write(struct kc_output_dir *d, const char *name, int (*render)(struct kc_output_sink *s, void *ctx),
+                        void *ctx);
+
+/* Remove from d's graphs/ the .svg and .dot files keep(ctx, leaf) does not claim: the graphs of an earlier
+ * report's functions, which this report does not show. Entries are unlinked, never followed. 0, or -1 with
+ * d->error set. */
+int kc_output_dir_prune_graphs(struct kc_output_dir *d, int (*keep)(void *ctx, const char *leaf), void *ctx);
+
+/* Unlock and close d (also after a failed kc_output_dir_open). */
+void kc_output_dir_close(struct kc_output_dir *d);
+
+/* What kc_output_dir_open would refuse, as far as can be told without creating anything: 0 when path does
+ * not exist, or is a directory that is empty or a kcost report and can be written; else -1 with the reason
+ * in error[size]. Taken under a shared lock, so a run that is writing the directory is waited for. */
+int kc_output_dir_check(const char *path, char *error, size_t size);
 
 #endif

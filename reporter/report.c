@@ -3,12 +3,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,45 +21,6 @@
 #include "text.h"
 
 _Static_assert(KC_MARKDOWN_MAX == KC_REPORT_MD_MAX, "report.h promises markdown.h's limit");
-
-static char error_text[1024];
-
-static int fail(const char **err, const char *what, const char *path, int errnum)
-{
-	snprintf(error_text, sizeof error_text, "%s %.900s: %s", what, path, strerror(errnum));
-	*err = error_text;
-	return -1;
-}
-
-/* mkdir -p: create dir and its missing parents. */
-static int make_dirs(const char *dir, const char **err)
-{
-	struct stat st;
-	char *path = *dir ? strdup(dir) : NULL;
-	if (!*dir)
-		return fail(err, "cannot create", "an empty directory name", EINVAL);
-	if (!path)
-		return fail(err, "cannot create", dir, ENOMEM);
-	for (char *p = path + 1;; p++) {
-		char saved = *p;
-		if (saved != '/' && saved != '\0')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
-			int errnum = errno;
-			fail(err, "cannot create", path, errnum);
-			free(path);
-			return -1;
-		}
-		*p = saved;
-		if (!saved)
-			break;
-	}
-	free(path);
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return fail(err, "cannot create", dir, ENOTDIR);
-	return 0;
-}
 
 /* ---- a helper thread -----------------------------------------------------------------------------------
  *
@@ -220,9 +179,6 @@ static void helper_finish(struct helper *h)
 	h->running = 0;
 }
 
-/* Render one file into the sink: 0, or -1 when it could not be built (out of memory). */
-typedef int render_fn(struct kc_output_sink *s, const struct job *j);
-
 /* This thread's side of the helper's stages, for kc_output_pieces. */
 static int claim_json(void *h)
 {
@@ -252,8 +208,9 @@ static const struct kc_output_pieces *pieces(const struct job *j, struct kc_outp
 	return p;
 }
 
-static int render_json(struct kc_output_sink *s, const struct job *j)
+static int render_json(struct kc_output_sink *s, void *job)
 {
+	const struct job *j = job;
 	struct kc_output_pieces p;
 	if (kc_json_write(s, j->rf, j->m, j->meta, pieces(j, &p, STAGE_JSON)) < 0)
 		return -1;
@@ -261,83 +218,73 @@ static int render_json(struct kc_output_sink *s, const struct job *j)
 	return 0;
 }
 
-static int render_html(struct kc_output_sink *s, const struct job *j)
+static int render_html(struct kc_output_sink *s, void *job)
 {
+	const struct job *j = job;
 	struct kc_output_pieces p;
 	kc_html_page(s, j->rf, j->m, j->meta, pieces(j, &p, STAGE_HTML));
 	return 0;
 }
 
-static int render_markdown(struct kc_output_sink *s, const struct job *j)
+static int render_markdown(struct kc_output_sink *s, void *job)
 {
+	const struct job *j = job;
 	kc_markdown_write(s->b, j->rf, j->m);
 	return 0;
 }
 
-static int render_svg(struct kc_output_sink *s, const struct job *j)
+static int render_svg(struct kc_output_sink *s, void *job)
 {
+	const struct job *j = job;
 	kc_roofline_document(s->b, j->rf, j->m);
 	return 0;
 }
 
-/* Render `name` into tmp, then rename tmp to path, so readers never see a partial file. */
-static int write_atomically(const char *path, const char *tmp, const char *name, render_fn *render, const struct job *j,
-                            const char **err)
+/* graphs/<function>.svg and .dot */
+static int render_text(struct kc_output_sink *s, void *text)
 {
-	struct kc_buf b = KC_BUF_INIT;
-	struct kc_output_sink s = {&b, fopen(tmp, "wb"), 0};
-	if (!s.out)
-		return fail(err, "cannot write", tmp, errno);
-	int built = render(&s, j) == 0;
-	kc_output_drain(&s, 1);
-	kc_buf_release(&b);
-	if (fclose(s.out) != 0 && !s.errnum)
-		s.errnum = errno ? errno : EIO;
-	if (!built || s.errnum) {
-		remove(tmp);
-		return built ? fail(err, "cannot write", tmp, s.errnum) : fail(err, "cannot build", name, ENOMEM);
-	}
-	if (rename(tmp, path) < 0) {
-		int errnum = errno;
-		remove(tmp);
-		return fail(err, "cannot rename to", path, errnum);
-	}
+	kc_buf_puts(s->b, text);
 	return 0;
 }
 
-static int write_file(const char *dir, const char *name, render_fn *render, const struct job *j, const char **err)
+/* This report's graph names ("graphs/<leaf>"), sorted for keep_graph. */
+struct graph_names {
+	const char **base;
+	int n;
+};
+
+static int compare_names(const void *a, const void *b)
 {
-	struct kc_buf path = KC_BUF_INIT, tmp = KC_BUF_INIT;
-	kc_buf_printf(&path, "%s/%s", dir, name);
-	kc_buf_printf(&tmp, "%s.tmp", kc_buf_str(&path));
-	int rc = write_atomically(kc_buf_str(&path), kc_buf_str(&tmp), name, render, j, err);
-	kc_buf_release(&path);
-	kc_buf_release(&tmp);
-	return rc;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* graphs/<function>.svg and .dot */
-static int write_text_file(const char *dir, const char *name, const char *text, const char **err)
+/* leaf is "<base>.svg" or "<base>.dot" (kc_output_dir_prune_graphs asks for no other) */
+static int keep_graph(void *names, const char *leaf)
 {
-	struct kc_buf path = KC_BUF_INIT;
-	kc_buf_printf(&path, "%s/%s", dir, name);
-	FILE *f = fopen(kc_buf_str(&path), "wb");
-	int rc = 0;
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-		rc = fail(err, "cannot write", kc_buf_str(&path), errno ? errno : EIO);
-	kc_buf_release(&path);
-	return rc;
+	const struct graph_names *g = names;
+	char base[4096];
+	int n = snprintf(base, sizeof base, "graphs/%s", leaf);
+	if (n < 4 || (size_t)n >= sizeof base)
+		return 1; /* longer than any name this report writes: not kcost's to remove */
+	base[n - 4] = '\0';
+	const char *key = base;
+	return bsearch(&key, g->base, (size_t)g->n, sizeof *g->base, compare_names) != NULL;
 }
 
-static int write_graphs(const char *dir, const struct job *j, const char **err)
+static int prune_graphs(struct kc_output_dir *d, struct kc_report_figures *rf)
+{
+	struct graph_names g = {KC_NEW_N(&rf->arena, const char *, rf->an->n_functions + 1), 0};
+	for (int i = 0; i < rf->an->n_functions; i++)
+		if (rf->graphs[i].svg)
+			g.base[g.n++] = rf->graphs[i].base;
+	qsort(g.base, (size_t)g.n, sizeof *g.base, compare_names);
+	return kc_output_dir_prune_graphs(d, keep_graph, &g);
+}
+
+static int write_graphs(struct kc_output_dir *d, const struct job *j)
 {
 	struct kc_report_figures *rf = j->rf;
-	struct kc_buf sub = KC_BUF_INIT;
-	kc_buf_printf(&sub, "%s/graphs", dir);
-	int rc = mkdir(kc_buf_str(&sub), 0777) < 0 && errno != EEXIST
-	             ? fail(err, "cannot create", kc_buf_str(&sub), errno)
-	             : 0;
-	kc_buf_release(&sub);
+	int rc = kc_output_dir_graphs(d);
 	kc_graphs_render(rf);
 	for (int i = 0; rc == 0 && i < rf->an->n_functions; i++) {
 		const struct kc_report_graph *g = &rf->graphs[i];
@@ -345,34 +292,34 @@ static int write_graphs(const char *dir, const struct job *j, const char **err)
 			continue;
 		struct kc_buf name = KC_BUF_INIT;
 		kc_buf_printf(&name, "%s.svg", g->base);
-		rc = write_text_file(dir, kc_buf_str(&name), g->svg, err);
+		rc = kc_output_dir_write(d, kc_buf_str(&name), render_text, (void *)g->svg);
 		kc_buf_reset(&name);
 		kc_buf_printf(&name, "%s.dot", g->base);
 		if (rc == 0)
-			rc = write_text_file(dir, kc_buf_str(&name), g->dot, err);
+			rc = kc_output_dir_write(d, kc_buf_str(&name), render_text, (void *)g->dot);
 		kc_buf_release(&name);
 	}
-	return rc;
+	return rc < 0 ? rc : prune_graphs(d, rf);
 }
 
 /* The four files from one set of figures: deriving them is most of the work, so it is done once. The figures
  * are derived even when nothing can be written (dir_ok == 0): the caller prints from them. */
-static int write_files(const char *dir, int dir_ok, struct job *j, const char **err)
+static int write_files(struct kc_output_dir *d, int dir_ok, struct job *j)
 {
 	/* the graphs first (Graphviz is not thread-safe): JSON objects and HTML sections include them */
-	int rc = dir_ok ? write_graphs(dir, j, err) : -1;
+	int rc = dir_ok ? write_graphs(d, j) : -1;
 	struct helper h;
 	kc_json_hooks(1); /* before the helper starts: it builds JSON objects too */
 	helper_start(&h, j, rc == 0);
 	j->helper = &h;
 	figures_here(&h);
 	if (rc == 0)
-		rc = write_file(dir, "report.json", render_json, j, err);
+		rc = kc_output_dir_write(d, "report.json", render_json, j);
 	if (h.running)
 		helper_wait(&h, STAGE_JSON); /* even when report.json failed: no more cJSON in the helper */
 	kc_json_hooks(0);
 	if (rc == 0)
-		rc = write_file(dir, "index.html", render_html, j, err);
+		rc = kc_output_dir_write(d, "index.html", render_html, j);
 	if (h.running && rc < 0) { /* nobody will write the sections: take them all, so the helper stops */
 		pthread_mutex_lock(&h.mu);
 		h.front[STAGE_HTML] = h.back[STAGE_HTML] + 1;
@@ -381,12 +328,12 @@ static int write_files(const char *dir, int dir_ok, struct job *j, const char **
 	helper_finish(&h);
 	j->helper = NULL;
 	if (rc == 0)
-		rc = write_file(dir, "summary.md", render_markdown, j, err);
-	return rc < 0 ? -1 : write_file(dir, "roofline.svg", render_svg, j, err);
+		rc = kc_output_dir_write(d, "summary.md", render_markdown, j);
+	return rc < 0 ? -1 : kc_output_dir_write(d, "roofline.svg", render_svg, j);
 }
 
 /* The output the caller asked to see as well, from the figures the files were written from. */
-static void print_output(const struct job *j)
+static void print_output(struct job *j)
 {
 	const struct kc_report_opts *o = j->o;
 	struct kc_buf b = KC_BUF_INIT;
@@ -444,6 +391,16 @@ static const struct kc_output_meta *resolve_meta(const struct kc_report_opts *o,
 	return &rm->meta;
 }
 
+static char error_text[sizeof((struct kc_output_dir *)0)->error];
+
+int kc_report_check_dir(const char *dir, const char **err)
+{
+	if (kc_output_dir_check(dir ? dir : "kcost-report", error_text, sizeof error_text) == 0)
+		return 0;
+	*err = error_text;
+	return -1;
+}
+
 int kc_report_write(const struct kc_analysis *an, const struct kc_measurements *m, const struct kc_report_opts *o,
                     const char **err)
 {
@@ -454,11 +411,17 @@ int kc_report_write(const struct kc_analysis *an, const struct kc_measurements *
 	struct kc_report_figures rf;
 	kc_figures_alloc(&rf, an); /* derived by write_files, in parallel when it can */
 	struct job j = {&rf, m, opts, resolve_meta(o, &rm), NULL};
-	int rc = write_files(dir, make_dirs(dir, err) == 0, &j, err);
+	struct kc_output_dir d;
+	int rc = write_files(&d, kc_output_dir_open(&d, dir) == 0, &j);
+	kc_output_dir_close(&d); /* before printing: another kcost waits for this directory */
 	if (opts->print != KC_PRINT_NONE && opts->print_to)
 		print_output(&j);
 	kc_figures_release(&rf);
-	return rc;
+	if (rc == 0)
+		return 0;
+	snprintf(error_text, sizeof error_text, "%s", d.error);
+	*err = error_text;
+	return d.internal ? -2 : -1;
 }
 
 /* ---- one output alone ----------------------------------------------------------------------------------- */

@@ -60,14 +60,27 @@ void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct
 /* The roofline chart alone as a standalone SVG document (XML declaration, xmlns), appended to b. */
 void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m);
 
-/* Write index.html, report.json, summary.md, roofline.svg and graphs/ into o->out_dir, creating it and its
- * parents when missing, then print o->print to o->print_to (even when writing failed): deriving the figures
- * is most of the work, so every output shares one derivation; the printed JSON is report.json's bytes. The
- * four files are each written to a temporary name and renamed, so a reader never sees half of one (the
- * graphs, graphs/<name>.svg and .dot, are written in place). o may be NULL (all defaults, nothing printed).
- * Returns 0, or -1 with *err pointing at a message such as "cannot create out/x: Permission denied"
- * (static storage, valid until the next call). */
+/* Write index.html, report.json, summary.md, roofline.svg and graphs/ (<function>.svg and .dot) into
+ * o->out_dir, creating it and its parents when missing, then print o->print to o->print_to (even when
+ * writing failed): deriving the figures is most of the work, so every output shares one derivation; the
+ * printed JSON is report.json's bytes. o may be NULL (all defaults, nothing printed).
+ *
+ * The directory must be new, empty, or a previous kcost report (it holds .kcost-report, written first, or a
+ * report.json of kcost's); anything else is refused and left untouched. It is locked while written, so two
+ * kcost runs with one directory leave the files of one of them, never a mix. Every file is written to a
+ * temporary name of kcost's own (never through a symbolic link planted in the directory) and renamed, so a
+ * reader never sees half of one.
+ *
+ * Returns 0; -1 when the directory or a file in it could not be written (refused, read-only, full, not a
+ * directory: a problem of the user's input or machine); -2 when the report could not be built (out of
+ * memory). On failure *err points at a message naming the path and the reason, such as "cannot write
+ * out/index.html: No space left on device" (static storage, valid until the next call). */
 int kc_report_write(const struct kc_analysis *an, const struct kc_measurements *m, const struct kc_report_opts *o,
                     const char **err);
+
+/* Whether kc_report_write would refuse dir (NULL: "kcost-report"), as far as can be told without creating
+ * anything: not a directory, not empty and no kcost report, not writable. For a caller to refuse it before
+ * the analysis and the runs; kc_report_write checks again. 0, or -1 with *err as above. */
+int kc_report_check_dir(const char *dir, const char **err);
 
 #endif

@@ -296,6 +296,23 @@ static void compiler_flags_reach_the_parse(void **state)
 	run_release(&r);
 }
 
+/* A report directory kcost would refuse (here a file) is an input error, said before the analysis: no
+ * diagnostic of the input, whose syntax error would otherwise be reported. */
+static void an_unusable_report_directory_is_refused_first(void **state)
+{
+	(void)state;
+	char file[8400], expected[17000];
+	snprintf(file, sizeof file, "%s/a-file", scratch_dir("out-is-a-file"));
+	write_text(file, "");
+	struct run r = RUN("--no-run", "-o", file, "tests/fixtures/syntax_error.c");
+	assert_int_equal(r.status, 1);
+	snprintf(expected, sizeof expected, "kcost: error: cannot use '%s' as the report directory: not a directory\n",
+	         file);
+	assert_string_equal(r.err, expected);
+	assert_string_equal(r.out, "");
+	run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +333,7 @@ int main(void)
 	    cmocka_unit_test(json_on_stdout_is_report_json),
 	    cmocka_unit_test(threads_change_nothing),
 	    cmocka_unit_test(locations_count_every_kind_of_line_end),
+	    cmocka_unit_test(an_unusable_report_directory_is_refused_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
