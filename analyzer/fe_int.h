@@ -70,6 +70,7 @@ struct var {
 struct fctx {
 	struct fe *fe;
 	struct kc_function *fn;
+	CXCursor fn_decl; /* fn's definition */
 	struct kc_fn_ir *ir;
 	int n_vars;        /* variable i is vars[i], then more[i / KC_VAR_CHUNK - 1][i % KC_VAR_CHUNK] */
 	struct var **more; /* [n_more] further chunks, in the arena */
