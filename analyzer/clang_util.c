@@ -390,6 +390,19 @@ int kc_cx_enter(struct fctx *fc, CXCursor at)
 	}
 	if (!fc->too_deep) {
 		fc->too_deep = 1;
+		/* what was found before the limit is dropped too: the function is reported by this one error */
+		struct kc_diags *d = &fc->fn->diags;
+		struct kc_diag **link = &d->head;
+		d->tail = NULL;
+		d->warnings = 0;
+		while (*link) {
+			if ((*link)->severity == KC_ERROR) {
+				d->tail = *link;
+				link = &(*link)->next;
+			} else {
+				*link = (*link)->next;
+			}
+		}
 		kc_cx_warn(fc, at, KC_ERROR,
 		           "statements and expressions nested more than %s levels deep: the function is not "
 		           "analyzed",
