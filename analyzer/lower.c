@@ -749,7 +749,7 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	struct kc_poly *start;
 	struct var *v = kc_affine_loop_var(fc, &p, &start);
 	long long step = 0;
-	int bounds = -1;
+	int bounds = -1, wraps = 0;
 	if (v && kc_affine_loop_step(fc, p.inc, v, &step) == 0) {
 		loop->var = v->sym;
 		loop->step = step;
@@ -760,7 +760,7 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		else
 			loop->upper[loop->n_upper++] = start;
 		if (!clang_Cursor_isNull(p.cond) && (bounds = kc_affine_loop_cond(fc, p.cond, loop, step)) == 0 &&
-		    (step > 0 ? loop->n_upper : loop->n_lower) > 0) {
+		    (step > 0 ? loop->n_upper : loop->n_lower) > 0 && !(wraps = kc_affine_loop_wraps(v, loop))) {
 			lower_body(fc, p.body, loop);
 			/* after the loop, v holds its exit value (used by a following remainder loop) */
 			v->kind = V_INT;
@@ -784,7 +784,17 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			v->value = NULL;
 			return;
 		}
-		if (bounds == -2)
+		if (wraps) {
+			CXString ts = clang_getTypeSpelling(clang_getCursorType(v->decl));
+			const char *what = kc_arena_printf(fc->fe->a, "'%s' of type '%s'",
+			                                   kc_cx_spelling(fc->fe->a, v->decl), clang_getCString(ts));
+			clang_disposeString(ts);
+			kc_cx_warn(
+			    fc, c, KC_WARNING,
+			    "loop variable %s wraps around before its bound ends the loop: the loop may never end, "
+			    "trip count unknown, the body is counted once",
+			    what);
+		} else if (bounds == -2)
 			kc_cx_warn(fc, c, KC_WARNING,
 			           "loop condition of '%s' has more than " KC_TEXT(
 			               KC_MAX_BOUNDS) " lower or upper bounds: "
