@@ -547,21 +547,56 @@ static int bound_holds(const struct kc_poly *b, const struct kc_poly *start, lon
 	return step > 0 ? last + step <= hi : last + step >= lo;
 }
 
-int kc_affine_loop_wraps(const struct var *v, const struct kc_node *loop)
+/* 1 when the comparison c (not an &&) converts its operands to an unsigned type. */
+static int compares_unsigned_one(CXCursor c)
+{
+	c = kc_cx_strip(c);
+	struct child_list l;
+	__int128 lo, hi;
+	if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
+		return 0;
+	kc_cx_children(c, &l);
+	return l.n == 2 && kc_cx_int_range(clang_getCursorType(l.c[0]), &lo, &hi) == 0 && lo == 0;
+}
+
+/* 1 when a comparison of cond (&&-joined) converts its operands to an unsigned type: a negative value of a
+ * signed loop variable then compares as a huge one (`int i = -1; i < 10u` runs 0 times). Walks the left spine
+ * of the && chain without recursing. */
+static int compares_unsigned(CXCursor cond)
+{
+	CXCursor c = kc_cx_strip(cond);
+	while (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
+		struct child_list l;
+		kc_cx_children(c, &l);
+		if (l.n != 2)
+			return 0;
+		if (clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_LAnd)
+			return compares_unsigned_one(c);
+		if (compares_unsigned_one(l.c[1]))
+			return 1;
+		c = kc_cx_strip(l.c[0]);
+	}
+	return 0;
+}
+
+int kc_affine_loop_wraps(const struct var *v, CXCursor cond, const struct kc_node *loop)
 {
 	__int128 lo, hi;
 	struct kc_rat s;
 	if (kc_cx_int_range(clang_getCursorType(v->decl), &lo, &hi) < 0)
 		return 0; /* not an integer (kcost follows integer loop variables only) */
+	int as_unsigned = lo < 0 && compares_unsigned(cond);
+	if (as_unsigned)
+		lo = 0;
 	const struct kc_poly *start = loop->step > 0 ? loop->lower[0] : loop->upper[0];
 	__int128 mag = loop->step > 0 ? loop->step : -(__int128)loop->step;
 	if (mag > hi || (kc_poly_is_const(start, &s) && s.den == 1 && (s.num < lo || s.num > hi)))
-		return 1;
+		return 1 + as_unsigned;
 	int n = loop->step > 0 ? loop->n_upper : loop->n_lower;
 	for (int i = 0; i < n; i++)
 		if (bound_holds(loop->step > 0 ? loop->upper[i] : loop->lower[i], start, loop->step, lo, hi))
 			return 0;
-	return 1;
+	return 1 + as_unsigned;
 }
 
 struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v)

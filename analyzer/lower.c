@@ -760,7 +760,8 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		else
 			loop->upper[loop->n_upper++] = start;
 		if (!clang_Cursor_isNull(p.cond) && (bounds = kc_affine_loop_cond(fc, p.cond, loop, step)) == 0 &&
-		    (step > 0 ? loop->n_upper : loop->n_lower) > 0 && !(wraps = kc_affine_loop_wraps(v, loop))) {
+		    (step > 0 ? loop->n_upper : loop->n_lower) > 0 &&
+		    !(wraps = kc_affine_loop_wraps(v, p.cond, loop))) {
 			lower_body(fc, p.body, loop);
 			/* after the loop, v holds its exit value (used by a following remainder loop) */
 			v->kind = V_INT;
@@ -789,11 +790,13 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			const char *what = kc_arena_printf(fc->fe->a, "'%s' of type '%s'",
 			                                   kc_cx_spelling(fc->fe->a, v->decl), clang_getCString(ts));
 			clang_disposeString(ts);
-			kc_cx_warn(
-			    fc, c, KC_WARNING,
-			    "loop variable %s wraps around before its bound ends the loop: the loop may never end, "
-			    "trip count unknown, the body is counted once",
-			    what);
+			kc_cx_warn(fc, c, KC_WARNING,
+			           wraps == 2
+			               ? "loop variable %s is compared as an unsigned value and may be negative or "
+			                 "wrap around: trip count unknown, the body is counted once"
+			               : "loop variable %s wraps around before its bound ends the loop: the loop may "
+			                 "never end, trip count unknown, the body is counted once",
+			           what);
 		} else if (bounds == -2)
 			kc_cx_warn(fc, c, KC_WARNING,
 			           "loop condition of '%s' has more than " KC_TEXT(

@@ -285,6 +285,15 @@ static void wrapping_loops_are_flagged(void **state)
 	assert_one_diag(huge, "warning", 16, 2,
 	                "loop bounds of 'i' are not affine functions of the sizes and outer loop variables: trip "
 	                "count unknown, the body is counted once (annotate the total with KCOST_TRIPS)");
+	/* int i = -1 compared with 10u is 4294967295: 0 trips, not 11 */
+	static const char as_unsigned[] = "loop variable 'i' of type 'int' is compared as an unsigned value and may be "
+	                                  "negative or wrap around: trip count unknown, the body is counted once";
+	assert_contains(err,
+	                "hostile_loops.c:66:2: warning: loop variable 'i' of type 'int' is compared as an unsigned");
+	assert_one_diag(function(rep, "signed_as_unsigned"), "warning", 66, 2, as_unsigned);
+	assert_false(exact(function(rep, "signed_as_unsigned")));
+	assert_string_equal(text(function(rep, "int_below_size_t"), "flops.expr"), "n");
+	assert_true(exact(function(rep, "int_below_size_t")));
 	/* the loops that end are counted exactly */
 	assert_string_equal(text(function(rep, "uchar_255"), "flops.expr"), "255");
 	assert_string_equal(text(function(rep, "unsigned_down_to_one"), "flops.expr"), "n");
