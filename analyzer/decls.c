@@ -251,7 +251,8 @@ static void check_extents(struct fctx *fc, CXCursor fn, const struct sizes *sz)
 	for (int i = 0; i < fc->fn->n_buffers; i++) {
 		const struct kc_buffer *b = &fc->fn->buffers[i];
 		CXCursor at = fn;
-		int known = b->extent != NULL;
+		struct kc_rat c;
+		int known = b->extent != NULL && !kc_poly_is_const(b->extent, &c); /* constants: at their annotation */
 		for (int s = 0; known && s < fc->fn->syms.n; s++)
 			if (kc_poly_has_sym(b->extent, s)) {
 				known = fc->fn->syms.syms[s].has_value;
@@ -337,9 +338,15 @@ static void setup_param(struct fctx *fc, CXCursor p)
 		char *text = kc_cx_spelling(fc->fe->a, l.c[i]);
 		const char *err;
 		if (!strncmp(text, "kcost:extent ", 13)) {
-			if (kc_annot_parse_expr(fc->fe->a, text + 13, resolve_size_name, fc, &b->extent, &err) < 0)
+			struct kc_rat c;
+			if (kc_annot_parse_expr(fc->fe->a, text + 13, resolve_size_name, fc, &b->extent, &err) < 0) {
 				kc_cx_warn(fc, l.c[i], KC_WARNING, "bad KCOST_EXTENT: %s", err);
-			else if (d->ndims <= 1)
+				continue;
+			}
+			if (kc_poly_is_const(b->extent, &c) && c.num <= 0)
+				kc_cx_warn(fc, l.c[i], KC_WARNING,
+				           "KCOST_EXTENT gives '%s' no elements (0 or a negative number)", name);
+			if (d->ndims <= 1)
 				d->dim[0] = b->extent;
 		} else if (!strcmp(text, "kcost:scratch")) {
 			b->is_scratch = 1;

@@ -341,6 +341,10 @@ static void annotation_values_are_rejected_at_the_annotation(void **state)
 	assert_rejected(rep, err, "itself", 62, "KCOST_REFERENCE names the function itself ('itself'): ignored");
 	assert_rejected(rep, err, "missing", 70,
 	                "KCOST_REFERENCE names 'nowhere', which is not a function defined in this file");
+	static const char no_elements[] = "KCOST_EXTENT gives 'x' no elements (0 or a negative number)";
+	assert_contains(err, "hostile_annotations.c:84:51: warning: KCOST_EXTENT gives 'x' no elements");
+	assert_one_diag(function(rep, "negative_extent"), "warning", 84, 51, no_elements);
+	assert_false(exact(function(rep, "negative_extent")));
 	/* a rejected value leaves the size symbolic; the values that were accepted apply */
 	assert_null(at(function(rep, "too_large"), "sizes.n"));
 	assert_null(at(function(rep, "narrow"), "sizes.n"));
