@@ -603,8 +603,10 @@ struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v)
 {
 	char *name = kc_cx_spelling(fc->fe->a, v->decl);
 	for (int i = 0; i < fc->n_trips; i++)
-		if (!strcmp(fc->trips_var[i], name))
+		if (!strcmp(fc->trips_var[i], name)) {
+			fc->trips_named[i] = 1;
 			return fc->trips_total[i];
+		}
 	return NULL;
 }
 

@@ -36,7 +36,8 @@ int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, lo
 int kc_affine_loop_wraps(const struct var *v, CXCursor cond, const struct kc_node *loop);
 /* The value of the loop variable after the loop, or NULL. */
 struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop);
-/* The KCOST_TRIPS total annotated for the loop variable v, or NULL. */
+/* The KCOST_TRIPS total annotated for the loop variable v (the annotation is marked as naming a loop), or
+ * NULL. */
 struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v);
 
 /* The guards of an if condition (&&-joined comparisons) as affine constraints n->guard[g] >= 0; -1 when the

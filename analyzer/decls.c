@@ -377,6 +377,8 @@ static void apply_sizes(struct fctx *fc, CXCursor fn, struct annots *an)
 	check_extents(fc, fn, &sz);
 	fc->trips_var = KC_NEW_N(fc->fe->a, const char *, an->n_trips + 1);
 	fc->trips_total = KC_NEW_N(fc->fe->a, struct kc_poly *, an->n_trips + 1);
+	fc->trips_at = KC_NEW_N(fc->fe->a, CXCursor, an->n_trips + 1);
+	fc->trips_named = KC_NEW_N(fc->fe->a, unsigned char, an->n_trips + 1);
 	for (int i = 0; i < an->n_trips; i++) {
 		const char *text = an->trips[i].text, *sp = strchr(text, ' ');
 		struct kc_poly *total;
@@ -389,7 +391,18 @@ static void apply_sizes(struct fctx *fc, CXCursor fn, struct annots *an)
 			kc_cx_warn(fc, an->trips[i].at, KC_WARNING, "bad KCOST_TRIPS: %s", err);
 			continue;
 		}
-		fc->trips_var[fc->n_trips] = kc_arena_strndup(fc->fe->a, text, (size_t)(sp - text));
+		const char *var = kc_arena_strndup(fc->fe->a, text, (size_t)(sp - text));
+		int seen = 0;
+		for (int k = 0; k < fc->n_trips && !seen; k++)
+			seen = !strcmp(fc->trips_var[k], var);
+		if (seen) {
+			kc_cx_warn(fc, an->trips[i].at, KC_WARNING,
+			           "KCOST_TRIPS gives '%s' a total twice: the first one is kept", var);
+			continue;
+		}
+		fc->trips_at[fc->n_trips] = an->trips[i].at;
+		fc->trips_named[fc->n_trips] = 0;
+		fc->trips_var[fc->n_trips] = var;
 		fc->trips_total[fc->n_trips++] = total;
 	}
 }

@@ -80,6 +80,8 @@ struct fctx {
 	int loop_depth;
 	const char **trips_var; /* [n_trips] KCOST_TRIPS variables and totals */
 	struct kc_poly **trips_total;
+	CXCursor *trips_at;         /* the attribute of each */
+	unsigned char *trips_named; /* a loop of the variable was seen (an annotation for none is reported) */
 	int n_trips;
 	int too_deep;                  /* KC_MAX_DEPTH was reached (kc_cx_enter) */
 	struct var vars[KC_VAR_CHUNK]; /* last: a reused state clears only what comes before (vars[n_vars..] unused) */

@@ -748,6 +748,8 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	fc->fn->has_loops = 1;
 	struct kc_poly *start;
 	struct var *v = kc_affine_loop_var(fc, &p, &start);
+	if (v && fc->n_trips)
+		kc_affine_trips(fc, v); /* the annotation names a loop, whether or not its bounds need it */
 	long long step = 0;
 	int bounds = -1, wraps = 0;
 	if (v && kc_affine_loop_step(fc, p.inc, v, &step) == 0) {
@@ -982,6 +984,12 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	fc->ir->body = new_node(fc, KC_NODE_BLOCK, tf->cursor, NULL);
 	if (l.n && clang_getCursorKind(l.c[l.n - 1]) == CXCursor_CompoundStmt)
 		lower_stmt(fc, l.c[l.n - 1], fc->ir->body);
+	for (int i = 0; i < fc->n_trips; i++)
+		if (!fc->trips_named[i])
+			kc_cx_warn(fc, fc->trips_at[i], KC_WARNING,
+			           "KCOST_TRIPS names '%s', which is the variable of no for loop kcost follows in the "
+			           "function: ignored",
+			           fc->trips_var[i]);
 	if (fc->too_deep)
 		fc->ir->body->first = fc->ir->body->last = NULL; /* a part of the body would be a wrong count */
 	reserve_nests(fc);

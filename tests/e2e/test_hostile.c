@@ -345,6 +345,12 @@ static void annotation_values_are_rejected_at_the_annotation(void **state)
 	assert_contains(err, "hostile_annotations.c:84:51: warning: KCOST_EXTENT gives 'x' no elements");
 	assert_one_diag(function(rep, "negative_extent"), "warning", 84, 51, no_elements);
 	assert_false(exact(function(rep, "negative_extent")));
+	assert_rejected(rep, err, "trips_of_nothing", 91,
+	                "KCOST_TRIPS names 'q', which is the variable of no for loop kcost follows in the function: "
+	                "ignored");
+	assert_rejected(rep, err, "trips_twice", 100, "KCOST_TRIPS gives 'j' a total twice: the first one is kept");
+	assert_string_equal(text(function(rep, "trips_twice"), "flops.expr"), "nnz");
+	assert_int_equal(cJSON_GetArraySize(at(function(rep, "trips_twice"), "diagnostics")), 1);
 	/* a rejected value leaves the size symbolic; the values that were accepted apply */
 	assert_null(at(function(rep, "too_large"), "sizes.n"));
 	assert_null(at(function(rep, "narrow"), "sizes.n"));
