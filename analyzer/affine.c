@@ -537,6 +537,8 @@ static int bound_holds(const struct kc_poly *b, const struct kc_poly *start, lon
 	struct kc_rat c, s;
 	if (!kc_poly_is_const(b, &c) || c.den != 1)
 		return step > 0 ? hi >= 0x7fffffff : lo < 0;
+	if (c.num < lo || c.num > hi) /* outside the type: always true (wraps), or never (no trip) */
+		return step > 0 ? c.num < lo : c.num > hi;
 	__int128 last = c.num;
 	if (kc_poly_is_const(start, &s) && s.den == 1) {
 		__int128 span = step > 0 ? c.num - s.num : s.num - c.num, mag = step > 0 ? step : -(__int128)step;

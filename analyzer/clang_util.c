@@ -185,8 +185,9 @@ int kc_cx_int_range(CXType t, __int128 *min, __int128 *max)
 	                  canon.kind == CXType_Char16 || canon.kind == CXType_Char32 || canon.kind == CXType_UShort ||
 	                  canon.kind == CXType_UInt || canon.kind == CXType_ULong || canon.kind == CXType_ULongLong ||
 	                  canon.kind == CXType_UInt128;
-	/* 128-bit types reach past every value kcost computes with: their range is clipped to 2^126 */
-	int bits = size > 8 ? 127 : 8 * (int)size;
+	/* 128-bit types reach past every value kcost computes with: their range is clipped to 2^100, which keeps
+	 * differences of two values within __int128 */
+	int bits = size > 8 ? 101 : 8 * (int)size;
 	if (canon.kind == CXType_Bool)
 		bits = 1;
 	__int128 top = (__int128)1 << (is_unsigned ? bits : bits - 1);

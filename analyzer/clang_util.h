@@ -53,7 +53,7 @@ enum kc_elem_class kc_cx_elem_class(CXType t);
  * was a layer at all (*is_buffer). */
 CXType kc_cx_element_type(CXType t, int *ndims, int *is_buffer);
 
-/* The values an integer type holds, [*min, *max] (128-bit types clipped to +-2^126); -1 for other types. */
+/* The values an integer type holds, [*min, *max] (128-bit types clipped to +-2^100); -1 for other types. */
 int kc_cx_int_range(CXType t, __int128 *min, __int128 *max);
 
 /* 1 and *out set if clang evaluates c to an integer constant that fits in a long long, else 0. */
