@@ -178,6 +178,62 @@ static void for_nested_1150_deep(void **state)
 	cJSON_Delete(rep);
 }
 
+/* 2,400 terms in an index, in a loop bound, in an if guard (&&) and in a loop condition (&&): the affine
+ * expressions and the guards are depth-limited as the statements are */
+static void integer_expressions_of_2400_terms(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name, *head, *term, *tail;
+		int line, col;
+	} shapes[] = {
+	    {"hostile_index", "\tfor (int i = 0; i < n; i++)\n\t\ty[i] = x[i", " + 1", "];", 4, 12},
+	    {"hostile_bound", "\tfor (int i = 0; i < n", " + 1", "; i++)\n\t\ty[0] += x[i];", 3, 22},
+	    {"hostile_guard", "\tfor (int i = 0; i < n; i++)\n\t\tif (i > 0", " && i > 0", ")\n\t\t\ty[i] += x[i];", 4,
+	     7},
+	    {"hostile_condition", "\tfor (int i = 0; i < n", " && i < n", "; i++)\n\t\ty[0] += x[i];", 3, 18},
+	};
+	for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+		struct text src = {0};
+		add(&src, "void deep(int n, const float *x, float *y)\n{\n%s", shapes[k].head);
+		for (int i = 0; i < 2400; i++)
+			add(&src, "%s", shapes[k].term);
+		add(&src, "%s\n}\n", shapes[k].tail);
+		char *err;
+		cJSON *rep = analyze_source(shapes[k].name, &src, &err);
+		assert_deep_is_an_error_of_its_own(rep, err, shapes[k].line, shapes[k].col);
+		free(err);
+		cJSON_Delete(rep);
+	}
+}
+
+/* a chain of 1,300 calls whose callees come later in the file: each callee is lowered inside its caller, the
+ * lowering stops at 1000 levels; nothing above the limit is counted as exact */
+static void call_chain_of_1300_functions(void **state)
+{
+	(void)state;
+	enum { N = 1300 };
+	struct text src = {0};
+	for (int k = 0; k < N; k++)
+		add(&src, "static void g%d(int n, const float *x, float *y);\n", k);
+	add(&src, "void deep(int n, const float *x, float *y)\n{\n\tg%d(n, x, y);\n}\n", N - 1);
+	for (int k = N - 1; k > 0; k--)
+		add(&src, "static void g%d(int n, const float *x, float *y) { g%d(n, x, y); }\n", k, k - 1);
+	add(&src, "static void g0(int n, const float *x, float *y) { y[0] += x[0]; }\n");
+	char *err;
+	cJSON *rep = analyze_source("hostile_calls", &src, &err);
+	assert_contains(err, ": error: statements and expressions nested more than 1000 levels deep: the function is "
+	                     "not analyzed");
+	cJSON *deep = function(rep, "deep");
+	assert_false(exact(deep));
+	assert_string_equal(text(deep, "flops.expr"), "0");
+	assert_string_equal(text(function(rep, "g1"), "flops.expr"), "1");
+	assert_true(exact(function(rep, "g1")));
+	assert_true(exact(function(rep, "fine")));
+	free(err);
+	cJSON_Delete(rep);
+}
+
 /* 990 nested for stay under the limit: lowered on a stack that holds them in any build (ASan's frames
  * overflowed 8 MiB at about 925 levels) */
 static void for_nested_990_deep_is_lowered(void **state)
@@ -372,6 +428,8 @@ int main(void)
 	    cmocka_unit_test(conditionals_nested_2300_deep),
 	    cmocka_unit_test(for_nested_1150_deep),
 	    cmocka_unit_test(for_nested_990_deep_is_lowered),
+	    cmocka_unit_test(integer_expressions_of_2400_terms),
+	    cmocka_unit_test(call_chain_of_1300_functions),
 	    cmocka_unit_test(annotation_of_100k_parentheses),
 	    cmocka_unit_test(annotation_of_100k_signs),
 	    cmocka_unit_test(wrapping_loops_are_flagged),
