@@ -525,12 +525,90 @@ int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, lo
 	return 0;
 }
 
+/* A bound that ends the loop (v <= b stepping up, v >= b stepping down) holds when v cannot wrap around
+ * before it passes b:
+ *   constant b:  the value after the last trip, last + step, is in v's type (with a constant start, last is
+ *                start + floor((b - start) / step) * step, else b itself);
+ *   symbolic b:  stepping up, v's type holds every non-negative int (sizes are assumed to fit in an int);
+ *                stepping down, v is signed (sizes are assumed non-negative): an unsigned v >= m is always
+ *                true when m is 0. */
+static int bound_holds(const struct kc_poly *b, const struct kc_poly *start, long long step, __int128 lo, __int128 hi)
+{
+	struct kc_rat c, s;
+	if (!kc_poly_is_const(b, &c) || c.den != 1)
+		return step > 0 ? hi >= 0x7fffffff : lo < 0;
+	if (c.num < lo || c.num > hi) /* outside the type: always true (wraps), or never (no trip) */
+		return step > 0 ? c.num < lo : c.num > hi;
+	__int128 last = c.num;
+	if (kc_poly_is_const(start, &s) && s.den == 1) {
+		__int128 span = step > 0 ? c.num - s.num : s.num - c.num, mag = step > 0 ? step : -(__int128)step;
+		if (span < 0)
+			return 1; /* no trip: v is never stepped */
+		last = step > 0 ? s.num + span / mag * mag : s.num - span / mag * mag;
+	}
+	return step > 0 ? last + step <= hi : last + step >= lo;
+}
+
+/* 1 when the comparison c (not an &&) converts its operands to an unsigned type. */
+static int compares_unsigned_one(CXCursor c)
+{
+	c = kc_cx_strip(c);
+	struct child_list l;
+	__int128 lo, hi;
+	if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
+		return 0;
+	kc_cx_children(c, &l);
+	return l.n == 2 && kc_cx_int_range(clang_getCursorType(l.c[0]), &lo, &hi) == 0 && lo == 0;
+}
+
+/* 1 when a comparison of cond (&&-joined) converts its operands to an unsigned type: a negative value of a
+ * signed loop variable then compares as a huge one (`int i = -1; i < 10u` runs 0 times). Walks the left spine
+ * of the && chain without recursing. */
+static int compares_unsigned(CXCursor cond)
+{
+	CXCursor c = kc_cx_strip(cond);
+	while (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
+		struct child_list l;
+		kc_cx_children(c, &l);
+		if (l.n != 2)
+			return 0;
+		if (clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_LAnd)
+			return compares_unsigned_one(c);
+		if (compares_unsigned_one(l.c[1]))
+			return 1;
+		c = kc_cx_strip(l.c[0]);
+	}
+	return 0;
+}
+
+int kc_affine_loop_wraps(const struct var *v, CXCursor cond, const struct kc_node *loop)
+{
+	__int128 lo, hi;
+	struct kc_rat s;
+	if (kc_cx_int_range(clang_getCursorType(v->decl), &lo, &hi) < 0)
+		return 0; /* not an integer (kcost follows integer loop variables only) */
+	int as_unsigned = lo < 0 && compares_unsigned(cond);
+	if (as_unsigned)
+		lo = 0;
+	const struct kc_poly *start = loop->step > 0 ? loop->lower[0] : loop->upper[0];
+	__int128 mag = loop->step > 0 ? loop->step : -(__int128)loop->step;
+	if (mag > hi || (kc_poly_is_const(start, &s) && s.den == 1 && (s.num < lo || s.num > hi)))
+		return 1 + as_unsigned;
+	int n = loop->step > 0 ? loop->n_upper : loop->n_lower;
+	for (int i = 0; i < n; i++)
+		if (bound_holds(loop->step > 0 ? loop->upper[i] : loop->lower[i], start, loop->step, lo, hi))
+			return 0;
+	return 1 + as_unsigned;
+}
+
 struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v)
 {
 	char *name = kc_cx_spelling(fc->fe->a, v->decl);
 	for (int i = 0; i < fc->n_trips; i++)
-		if (!strcmp(fc->trips_var[i], name))
+		if (!strcmp(fc->trips_var[i], name)) {
+			fc->trips_named[i] = 1;
 			return fc->trips_total[i];
+		}
 	return NULL;
 }
 

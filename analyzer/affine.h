@@ -29,9 +29,15 @@ int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long 
 /* Add the bounds a condition puts on loop->var to loop->upper[] (v <= bound) or loop->lower[] (v >= bound);
  * -1 when the condition is not affine in v with coefficient +-1. */
 int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, long long step);
+/* 1 when v, stepping through loop's bounds in its C type, may wrap around (or start outside its type) before
+ * a bound ends the loop: an infinite loop that bounds alone would count as finite (rule in affine.c); 2 when
+ * moreover v is signed and cond (the loop's condition) compares it in an unsigned type, where it must stay
+ * non-negative; 0 when the loop ends as its bounds say. */
+int kc_affine_loop_wraps(const struct var *v, CXCursor cond, const struct kc_node *loop);
 /* The value of the loop variable after the loop, or NULL. */
 struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop);
-/* The KCOST_TRIPS total annotated for the loop variable v, or NULL. */
+/* The KCOST_TRIPS total annotated for the loop variable v (the annotation is marked as naming a loop), or
+ * NULL. */
 struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v);
 
 /* The guards of an if condition (&&-joined comparisons) as affine constraints n->guard[g] >= 0; -1 when the

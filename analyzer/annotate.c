@@ -12,7 +12,12 @@ struct parser {
 	kc_name_resolver resolve;
 	void *ctx;
 	const char *err;
+	int depth; /* of nested parentheses: the parser recurses once per level */
 };
+
+/* Parentheses nested in one annotation value, as many as clang's own parser takes (it stops at 256). */
+#define KC_ANNOT_MAX_DEPTH  256
+#define KC_ANNOT_DEPTH_TEXT "256"
 
 static void skip_space(struct parser *p)
 {
@@ -32,24 +37,41 @@ static int accept(struct parser *p, const char *tok)
 
 static struct kc_poly *fail(struct parser *p, const char *msg)
 {
-	if (!p->err)
-		p->err = kc_arena_printf(p->a, "%s at '%s'", msg, *p->s ? p->s : "end of text");
+	/* the rest of the text is quoted up to 40 bytes: an annotation may be 100k characters long */
+	if (!p->err && !*p->s)
+		p->err = kc_arena_printf(p->a, "%s at end of text", msg);
+	else if (!p->err)
+		p->err = kc_arena_printf(p->a, "%s at '%.40s%s'", msg, p->s, strlen(p->s) > 40 ? "..." : "");
 	return NULL;
 }
 
 static struct kc_poly *parse_shift(struct parser *p);
 
-/* unary := '-' unary | INTEGER | NAME | '(' expr ')' */
+static struct kc_poly *parse_primary(struct parser *p);
+
+/* unary := '-' unary | primary   (a chain of signs is counted, not recursed: `- - - ... 1` is one level) */
 static struct kc_poly *parse_unary(struct parser *p)
+{
+	int negate = 0;
+	while (accept(p, "-"))
+		negate = !negate;
+	struct kc_poly *x = parse_primary(p);
+	if (x && negate && kc_poly_neg(p->a, x, &x) < 0)
+		return fail(p, "overflow");
+	return x;
+}
+
+/* primary := INTEGER | NAME | '(' expr ')'   (at most KC_ANNOT_MAX_DEPTH parentheses deep) */
+static struct kc_poly *parse_primary(struct parser *p)
 {
 	struct kc_poly *x;
 	skip_space(p);
-	if (accept(p, "-")) {
-		x = parse_unary(p);
-		return x && kc_poly_neg(p->a, x, &x) == 0 ? x : fail(p, "overflow");
-	}
 	if (accept(p, "(")) {
+		if (p->depth >= KC_ANNOT_MAX_DEPTH)
+			return fail(p, "parentheses nested more than " KC_ANNOT_DEPTH_TEXT " levels deep");
+		p->depth++;
 		x = parse_shift(p);
+		p->depth--;
 		return x && accept(p, ")") ? x : fail(p, "expected ')'");
 	}
 	if (isdigit((unsigned char)*p->s)) {
@@ -134,7 +156,7 @@ static struct kc_poly *parse_shift(struct parser *p)
 int kc_annot_parse_expr(struct kc_arena *a, const char *text, kc_name_resolver resolve, void *ctx, struct kc_poly **out,
                         const char **err)
 {
-	struct parser p = {a, text, resolve, ctx, NULL};
+	struct parser p = {a, text, resolve, ctx, NULL, 0};
 	struct kc_poly *x = parse_shift(&p);
 	skip_space(&p);
 	if (x && *p.s)
@@ -149,7 +171,7 @@ int kc_annot_parse_expr(struct kc_arena *a, const char *text, kc_name_resolver r
 
 int kc_annot_parse_sizes(struct kc_arena *a, const char *text, kc_size_setter set, void *ctx, const char **err)
 {
-	struct parser p = {a, text, NULL, NULL, NULL};
+	struct parser p = {a, text, NULL, NULL, NULL, 0};
 	for (;;) {
 		skip_space(&p);
 		const char *name = p.s;
@@ -162,10 +184,13 @@ int kc_annot_parse_sizes(struct kc_arena *a, const char *text, kc_size_setter se
 		}
 		struct kc_poly *v = parse_shift(&p);
 		struct kc_rat c;
-		if (!v || !kc_poly_is_const(v, &c) || c.den != 1 || c.num > (__int128)0x7fffffffffffffffLL ||
-		    c.num < 0) {
+		if (!v || !kc_poly_is_const(v, &c) || c.den != 1 || c.num < 0) {
 			*err = p.err ? p.err
 			             : kc_arena_printf(a, "size '%.*s' is not a non-negative integer", (int)len, name);
+			return -1;
+		}
+		if (c.num > (__int128)0x7fffffffffffffffLL) {
+			*err = kc_arena_printf(a, "size '%.*s' does not fit in 64 bits", (int)len, name);
 			return -1;
 		}
 		if (set(ctx, name, len, (long long)c.num) < 0) {

@@ -1,7 +1,9 @@
 /* annotate.h — the small value language of kcost annotations (KCOST_SIZES, KCOST_EXTENT, KCOST_TRIPS).
  * Grammar (C precedence):  expr := shift;  shift := sum ('<<' sum)*;  sum := prod (('+'|'-') prod)*;
- * prod := unary (('*'|'/') unary)*;  unary := '-' unary | INTEGER | NAME | '(' expr ')'.
- * Division is exact-only (a non-integer quotient is an error). Names resolve through a callback. */
+ * prod := unary (('*'|'/') unary)*;  unary := '-'* primary;  primary := INTEGER | NAME | '(' expr ')'.
+ * Division is exact-only (a non-integer quotient is an error). Names resolve through a callback. Integers
+ * beyond 64 bits, parentheses nested more than 256 deep and arithmetic overflow are errors; the parser's
+ * recursion is bounded by the parentheses, whatever the length of the text. */
 #ifndef KC_ANNOTATE_H
 #define KC_ANNOTATE_H
 
@@ -14,8 +16,8 @@ typedef struct kc_poly *(*kc_name_resolver)(void *ctx, const char *name, size_t 
 int kc_annot_parse_expr(struct kc_arena *a, const char *text, kc_name_resolver resolve, void *ctx, struct kc_poly **out,
                         const char **err);
 
-/* Parse "n = 1 << 20, m = 512" calling `set` for each pair. 0, or -1 with *err set. The value
- * expression may not use names. */
+/* Parse "n = 1 << 20, m = 512" calling `set` for each pair (it returns -1 to stop the parse). 0, or -1 with
+ * *err set. The value expression may not use names; it must be an integer in 0 .. INT64_MAX. */
 typedef int (*kc_size_setter)(void *ctx, const char *name, size_t len, long long value);
 int kc_annot_parse_sizes(struct kc_arena *a, const char *text, kc_size_setter set, void *ctx, const char **err);
 

@@ -1,6 +1,7 @@
 /* clang_util.c — libclang helpers of the front end: children lists (cached), spellings, locations, types,
  * constant folding, a for statement's clauses, and warnings at a cursor. Visitor state travels through
  * client_data; every CXString is disposed in the scope that obtained it. libclang is used from one thread. */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -170,13 +171,41 @@ int kc_cx_is_integer_type(CXType t)
 	return (k >= CXType_Bool && k <= CXType_Int128 && k != CXType_Void) || k == CXType_Enum;
 }
 
-/* The constant value of an integer expression, if clang can evaluate it. */
+int kc_cx_int_range(CXType t, __int128 *min, __int128 *max)
+{
+	CXType canon = clang_getCanonicalType(t);
+	if (canon.kind == CXType_Enum)
+		canon = clang_getCanonicalType(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(canon)));
+	if (!kc_cx_is_integer_type(canon) || canon.kind == CXType_Enum)
+		return -1;
+	long long size = clang_Type_getSizeOf(canon);
+	if (size <= 0)
+		return -1;
+	int is_unsigned = canon.kind == CXType_Bool || canon.kind == CXType_Char_U || canon.kind == CXType_UChar ||
+	                  canon.kind == CXType_Char16 || canon.kind == CXType_Char32 || canon.kind == CXType_UShort ||
+	                  canon.kind == CXType_UInt || canon.kind == CXType_ULong || canon.kind == CXType_ULongLong ||
+	                  canon.kind == CXType_UInt128;
+	/* 128-bit types reach past every value kcost computes with: their range is clipped to 2^100, which keeps
+	 * differences of two values within __int128 */
+	int bits = size > 8 ? 101 : 8 * (int)size;
+	if (canon.kind == CXType_Bool)
+		bits = 1;
+	__int128 top = (__int128)1 << (is_unsigned ? bits : bits - 1);
+	*min = is_unsigned ? 0 : -top;
+	*max = top - 1;
+	return 0;
+}
+
+/* The constant value of an integer expression, if clang can evaluate it (and it fits in a long long: an
+ * unsigned constant of 2^63 or more is not read as a negative number). */
 int kc_cx_eval_int(CXCursor c, long long *out)
 {
 	CXEvalResult r = clang_Cursor_Evaluate(c);
 	if (!r)
 		return 0;
-	int ok = clang_EvalResult_getKind(r) == CXEval_Int;
+	int ok =
+	    clang_EvalResult_getKind(r) == CXEval_Int &&
+	    (!clang_EvalResult_isUnsignedInt(r) || clang_EvalResult_getAsUnsigned(r) <= (unsigned long long)LLONG_MAX);
 	if (ok)
 		*out = clang_EvalResult_getAsLongLong(r);
 	clang_EvalResult_dispose(r);
@@ -362,6 +391,19 @@ int kc_cx_enter(struct fctx *fc, CXCursor at)
 	}
 	if (!fc->too_deep) {
 		fc->too_deep = 1;
+		/* what was found before the limit is dropped too: the function is reported by this one error */
+		struct kc_diags *d = &fc->fn->diags;
+		struct kc_diag **link = &d->head;
+		d->tail = NULL;
+		d->warnings = 0;
+		while (*link) {
+			if ((*link)->severity == KC_ERROR) {
+				d->tail = *link;
+				link = &(*link)->next;
+			} else {
+				*link = (*link)->next;
+			}
+		}
 		kc_cx_warn(fc, at, KC_ERROR,
 		           "statements and expressions nested more than %s levels deep: the function is not "
 		           "analyzed",

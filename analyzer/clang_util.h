@@ -53,7 +53,10 @@ enum kc_elem_class kc_cx_elem_class(CXType t);
  * was a layer at all (*is_buffer). */
 CXType kc_cx_element_type(CXType t, int *ndims, int *is_buffer);
 
-/* 1 and *out set if clang evaluates c to an integer constant, else 0. */
+/* The values an integer type holds, [*min, *max] (128-bit types clipped to +-2^100); -1 for other types. */
+int kc_cx_int_range(CXType t, __int128 *min, __int128 *max);
+
+/* 1 and *out set if clang evaluates c to an integer constant that fits in a long long, else 0. */
 int kc_cx_eval_int(CXCursor c, long long *out);
 /* 1 if c evaluates to the constant 0 (integer or floating). */
 int kc_cx_is_zero_literal(CXCursor c);

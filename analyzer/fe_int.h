@@ -9,10 +9,6 @@
 #include "analyzer.h"
 #include "ir.h"
 
-/* Statements and expressions nested in one another (the lowering recurses once per level, as clang's parser
- * does; clang itself stops at 256 nested brackets, not at long chains such as a + b + ... or else-if). */
-#define KC_MAX_DEPTH 1000
-
 /* A limit's value in a diagnostic's text: "more than " KC_TEXT(KC_MAX_BOUNDS) " bounds". */
 #define KC_TEXT_(n) #n
 #define KC_TEXT(n)  KC_TEXT_(n)
@@ -70,6 +66,7 @@ struct var {
 struct fctx {
 	struct fe *fe;
 	struct kc_function *fn;
+	CXCursor fn_decl; /* fn's definition */
 	struct kc_fn_ir *ir;
 	int n_vars;        /* variable i is vars[i], then more[i / KC_VAR_CHUNK - 1][i % KC_VAR_CHUNK] */
 	struct var **more; /* [n_more] further chunks, in the arena */
@@ -79,6 +76,8 @@ struct fctx {
 	int loop_depth;
 	const char **trips_var; /* [n_trips] KCOST_TRIPS variables and totals */
 	struct kc_poly **trips_total;
+	CXCursor *trips_at;         /* the attribute of each */
+	unsigned char *trips_named; /* a loop of the variable was seen (an annotation for none is reported) */
 	int n_trips;
 	int too_deep;                  /* KC_MAX_DEPTH was reached (kc_cx_enter) */
 	struct var vars[KC_VAR_CHUNK]; /* last: a reused state clears only what comes before (vars[n_vars..] unused) */

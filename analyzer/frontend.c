@@ -3,6 +3,7 @@
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
+#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,42 @@ static int parse_file(struct fe *fe, CXIndex index, int file_index)
 	return 0;
 }
 
+struct analyze_job {
+	struct fe *fe;
+	const char *const *files;
+	int n_files;
+};
+
+static void *analyze_files(void *arg)
+{
+	struct analyze_job *job = arg;
+	struct fe *fe = job->fe;
+	CXIndex index = clang_createIndex(0, 0);
+	for (int i = 0; i < job->n_files; i++) {
+		fe->an->files[i] = kc_arena_strdup(fe->a, job->files[i]);
+		parse_file(fe, index, i);
+	}
+	clang_disposeIndex(index);
+	return NULL;
+}
+
+/* Run analyze_files on a thread with a stack for KC_MAX_DEPTH levels; on this thread if none can be made. */
+static void analyze_on_big_stack(struct analyze_job *job)
+{
+	pthread_attr_t attr;
+	pthread_t thread;
+	int made = pthread_attr_init(&attr) == 0;
+	if (made) {
+		made = pthread_attr_setstacksize(&attr, KC_IR_STACK_BYTES) == 0 &&
+		       pthread_create(&thread, &attr, analyze_files, job) == 0;
+		pthread_attr_destroy(&attr);
+	}
+	if (made)
+		pthread_join(thread, NULL);
+	else
+		analyze_files(job);
+}
+
 int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, const struct kc_analyze_opts *o)
 {
 	struct fe *fe = calloc(1, sizeof *fe);
@@ -196,12 +233,8 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 		}
 		fe->has_re = 1;
 	}
-	CXIndex index = clang_createIndex(0, 0);
-	for (int i = 0; i < n_files; i++) {
-		an->files[i] = kc_arena_strdup(fe->a, files[i]);
-		parse_file(fe, index, i);
-	}
-	clang_disposeIndex(index);
+	struct analyze_job job = {fe, files, n_files};
+	analyze_on_big_stack(&job);
 	if (fe->has_re)
 		regfree(&fe->re);
 	free(fe->funcs);

@@ -10,6 +10,14 @@
 #define KC_MAX_DIMS   8
 #define KC_MAX_BOUNDS 4
 
+/* Statements and expressions nested in one another (the lowering recurses once per level, as clang's parser
+ * does; clang itself stops at 256 nested brackets, not at long chains such as a + b + ... or else-if); the
+ * passes over the IR recurse once per nesting level too. */
+#define KC_MAX_DEPTH 1000
+/* The stack of a thread that lowers or counts: KC_MAX_DEPTH levels of frames of a few KiB, which sanitizers
+ * make several times larger, in any build (not whatever `ulimit -s` gives the main thread). */
+#define KC_IR_STACK_BYTES ((size_t)KC_MAX_DEPTH * 64 * 1024)
+
 enum kc_node_kind { KC_NODE_BLOCK, KC_NODE_LOOP, KC_NODE_IF, KC_NODE_STMT };
 
 /* One array access (ndims == 0: the whole buffer, as a library call touches it). index[d] is affine in loop variables

@@ -748,8 +748,10 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	fc->fn->has_loops = 1;
 	struct kc_poly *start;
 	struct var *v = kc_affine_loop_var(fc, &p, &start);
+	if (v && fc->n_trips)
+		kc_affine_trips(fc, v); /* the annotation names a loop, whether or not its bounds need it */
 	long long step = 0;
-	int bounds = -1;
+	int bounds = -1, wraps = 0;
 	if (v && kc_affine_loop_step(fc, p.inc, v, &step) == 0) {
 		loop->var = v->sym;
 		loop->step = step;
@@ -760,7 +762,8 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		else
 			loop->upper[loop->n_upper++] = start;
 		if (!clang_Cursor_isNull(p.cond) && (bounds = kc_affine_loop_cond(fc, p.cond, loop, step)) == 0 &&
-		    (step > 0 ? loop->n_upper : loop->n_lower) > 0) {
+		    (step > 0 ? loop->n_upper : loop->n_lower) > 0 &&
+		    !(wraps = kc_affine_loop_wraps(v, p.cond, loop))) {
 			lower_body(fc, p.body, loop);
 			/* after the loop, v holds its exit value (used by a following remainder loop) */
 			v->kind = V_INT;
@@ -784,7 +787,19 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			v->value = NULL;
 			return;
 		}
-		if (bounds == -2)
+		if (wraps) {
+			CXString ts = clang_getTypeSpelling(clang_getCursorType(v->decl));
+			const char *what = kc_arena_printf(fc->fe->a, "'%s' of type '%s'",
+			                                   kc_cx_spelling(fc->fe->a, v->decl), clang_getCString(ts));
+			clang_disposeString(ts);
+			kc_cx_warn(fc, c, KC_WARNING,
+			           wraps == 2
+			               ? "loop variable %s is compared as an unsigned value and may be negative or "
+			                 "wrap around: trip count unknown, the body is counted once"
+			               : "loop variable %s wraps around before its bound ends the loop: the loop may "
+			                 "never end, trip count unknown, the body is counted once",
+			           what);
+		} else if (bounds == -2)
 			kc_cx_warn(fc, c, KC_WARNING,
 			           "loop condition of '%s' has more than " KC_TEXT(
 			               KC_MAX_BOUNDS) " lower or upper bounds: "
@@ -969,6 +984,12 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	fc->ir->body = new_node(fc, KC_NODE_BLOCK, tf->cursor, NULL);
 	if (l.n && clang_getCursorKind(l.c[l.n - 1]) == CXCursor_CompoundStmt)
 		lower_stmt(fc, l.c[l.n - 1], fc->ir->body);
+	for (int i = 0; i < fc->n_trips; i++)
+		if (!fc->trips_named[i])
+			kc_cx_warn(fc, fc->trips_at[i], KC_WARNING,
+			           "KCOST_TRIPS names '%s', which is the variable of no for loop kcost follows in the "
+			           "function: ignored",
+			           fc->trips_var[i]);
 	if (fc->too_deep)
 		fc->ir->body->first = fc->ir->body->last = NULL; /* a part of the body would be a wrong count */
 	reserve_nests(fc);

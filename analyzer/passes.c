@@ -75,7 +75,14 @@ void kc_passes_start(struct kc_passes *t, int threads, int n_funcs, struct kc_ar
 	t->a = a;
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->cv, NULL);
-	t->running = pthread_create(&t->thread, NULL, counter_main, t) == 0;
+	pthread_attr_t attr;
+	t->running = pthread_attr_init(&attr) == 0;
+	if (t->running) {
+		/* the passes recurse once per nesting level, like the lowering (KC_MAX_DEPTH) */
+		t->running = pthread_attr_setstacksize(&attr, KC_IR_STACK_BYTES) == 0 &&
+		             pthread_create(&t->thread, &attr, counter_main, t) == 0;
+		pthread_attr_destroy(&attr);
+	}
 	if (!t->running) {
 		pthread_mutex_destroy(&t->mu);
 		pthread_cond_destroy(&t->cv);

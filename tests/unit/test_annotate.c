@@ -96,6 +96,52 @@ static void extents_are_polynomials(void **state)
 	kc_arena_release(&a);
 }
 
+/* values beyond 64 bits, 100,000 signs or parentheses: an error or a value, the parser's recursion bounded */
+static void hostile_values_are_bounded(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct sizes s = {0};
+	const char *err = NULL;
+	assert_int_equal(kc_annot_parse_sizes(&a, "n = 99999999999999999999", set, &s, &err), -1);
+	assert_string_equal(err, "integer too large at '99999999999999999999'");
+	assert_int_equal(kc_annot_parse_sizes(&a, "n = 4294967296 * 4294967296", set, &s, &err), -1);
+	assert_string_equal(err, "size 'n' does not fit in 64 bits");
+	assert_int_equal(kc_annot_parse_sizes(&a, "n = 9223372036854775807", set, &s, &err), 0);
+	assert_int_equal(s.value[0], 9223372036854775807LL);
+	enum { N = 100000 };
+	char *text = malloc(2 * N + 16);
+	assert_non_null(text);
+	/* 100,000 signs: counted, not recursed; an even number of them is + */
+	strcpy(text, "n = ");
+	for (int i = 0; i < N; i++)
+		strcat(text + 4 + 2 * i, "- ");
+	strcat(text, "7");
+	s.n = 0;
+	assert_int_equal(kc_annot_parse_sizes(&a, text, set, &s, &err), 0);
+	assert_int_equal(s.value[0], 7);
+	text[4] = ' '; /* one sign fewer: -7 */
+	assert_int_equal(kc_annot_parse_sizes(&a, text, set, &s, &err), -1);
+	assert_string_equal(err, "size 'n' is not a non-negative integer");
+	/* 256 parentheses are taken, 257 are not; the message quotes 40 bytes of the rest */
+	struct kc_poly *p;
+	char nested[600];
+	memset(nested, '(', 256);
+	nested[256] = '1';
+	memset(nested + 257, ')', 256);
+	nested[513] = '\0';
+	assert_int_equal(kc_annot_parse_expr(&a, nested, NULL, NULL, &p, &err), 0);
+	memset(text, '(', N);
+	text[N] = '1';
+	memset(text + N + 1, ')', N);
+	text[2 * N + 1] = '\0';
+	assert_int_equal(kc_annot_parse_expr(&a, text, NULL, NULL, &p, &err), -1);
+	assert_string_equal(err, "parentheses nested more than 256 levels deep at "
+	                         "'((((((((((((((((((((((((((((((((((((((((...'");
+	free(text);
+	kc_arena_release(&a);
+}
+
 static void diagnostics_print_the_line_and_a_caret(void **state)
 {
 	(void)state;
@@ -133,6 +179,7 @@ int main(void)
 	    cmocka_unit_test(sizes_use_c_precedence),
 	    cmocka_unit_test(bad_sizes_say_where),
 	    cmocka_unit_test(extents_are_polynomials),
+	    cmocka_unit_test(hostile_values_are_bounded),
 	    cmocka_unit_test(diagnostics_print_the_line_and_a_caret),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
