@@ -130,6 +130,16 @@ static void stderr_shows_controls_visibly(void **state)
 	         dir);
 	assert_string_equal(r.err, expected);
 	run_release(&r);
+
+	/* kcost diff names its files the same way */
+	char missing[4400];
+	snprintf(missing, sizeof missing, "%s/no\033[2J\n.json", dir);
+	r = run_kcost((const char *const[]){"diff", missing, missing, NULL});
+	assert_int_equal(r.status, 1);
+	snprintf(expected, sizeof expected,
+	         "kcost diff: error: cannot open '%s/no\\x1b[2J\\n.json': No such file or directory\n", dir);
+	assert_string_equal(r.err, expected);
+	run_release(&r);
 }
 
 int main(void)
