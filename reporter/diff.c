@@ -279,12 +279,21 @@ static void invalid_value(struct kc_diff *d, struct fn_diff *fd, int side, const
 		snprintf(fd->invalid, n, "in %s, %s %s", side ? "head" : "base", path, what);
 }
 
-/* The number at path, NAN when absent; a value of another type or out of its range is recorded and read
- * as absent. */
-static double read_num(struct kc_diff *d, struct fn_diff *fd, int side, const cJSON *f, const char *path,
+/* The value at path ("measured.seconds.median") below `top`, the function's member named by the path's first
+ * component (NULL when it has none). */
+static const cJSON *below(const cJSON *top, const char *path, const cJSON **blocker)
+{
+	const char *dot = strchr(path, '.');
+	*blocker = NULL;
+	return top && dot ? follow(top, dot + 1, blocker) : NULL;
+}
+
+/* The number at path below top, NAN when absent; a value of another type or out of its range is recorded
+ * and read as absent. */
+static double read_num(struct kc_diff *d, struct fn_diff *fd, int side, const cJSON *top, const char *path,
                        enum range range)
 {
-	const cJSON *blocker, *v = follow(f, path, &blocker);
+	const cJSON *blocker, *v = below(top, path, &blocker);
 	char what[160];
 	if (!v && !blocker)
 		return NAN;
@@ -303,10 +312,10 @@ static double read_num(struct kc_diff *d, struct fn_diff *fd, int side, const cJ
 	return x;
 }
 
-/* The string at path, NULL when absent; a value of another type is recorded and read as absent. */
-static const char *read_str(struct kc_diff *d, struct fn_diff *fd, int side, const cJSON *f, const char *path)
+/* The string at path below top, NULL when absent; a value of another type is recorded and read as absent. */
+static const char *read_str(struct kc_diff *d, struct fn_diff *fd, int side, const cJSON *top, const char *path)
 {
-	const cJSON *blocker, *v = follow(f, path, &blocker);
+	const cJSON *blocker, *v = below(top, path, &blocker);
 	if (!v && !blocker)
 		return NULL;
 	if (!v || !cJSON_IsString(v) || !v->valuestring) {
@@ -319,21 +328,41 @@ static const char *read_str(struct kc_diff *d, struct fn_diff *fd, int side, con
 	return v->valuestring;
 }
 
+/* The members of a function that a comparison reads, found in one pass over its keys: a report's function has
+ * some 25, "measured" among the last, and a look-up per value scanned them a dozen times. */
+enum { M_FLOPS, M_BYTES, M_INTENSITY, M_MEASURED, M_N };
+
+static void function_members(const cJSON *f, const cJSON *m[M_N])
+{
+	static const char *const keys[M_N] = {"flops", "bytes", "intensity", "measured"};
+	const cJSON *c;
+	for (int k = 0; k < M_N; k++)
+		m[k] = NULL;
+	cJSON_ArrayForEach(c, f)
+	{
+		for (int k = 0; k < M_N && c->string; k++)
+			if (!m[k] && !strcmp(c->string, keys[k]))
+				m[k] = c;
+	}
+}
+
 static void read_side(struct kc_diff *d, struct fn_diff *fd, int side, const cJSON *f)
 {
-	fd->flops[side] = read_str(d, fd, side, f, "flops.expr");
-	fd->bytes_min[side] = read_str(d, fd, side, f, "bytes.min.expr");
-	fd->bytes_streaming[side] = read_str(d, fd, side, f, "bytes.streaming.expr");
-	fd->flops_v[side] = read_num(d, fd, side, f, "flops.value", COUNT);
-	fd->streaming_v[side] = read_num(d, fd, side, f, "bytes.streaming.value", COUNT);
-	fd->ai_min[side] = read_num(d, fd, side, f, "intensity.min", INTENSITY);
-	fd->ai_streaming[side] = read_num(d, fd, side, f, "intensity.streaming", INTENSITY);
-	if (read_str(d, fd, side, f, "measured.error")) { /* the run failed: whatever its numbers, no time */
+	const cJSON *m[M_N];
+	function_members(f, m);
+	fd->flops[side] = read_str(d, fd, side, m[M_FLOPS], "flops.expr");
+	fd->bytes_min[side] = read_str(d, fd, side, m[M_BYTES], "bytes.min.expr");
+	fd->bytes_streaming[side] = read_str(d, fd, side, m[M_BYTES], "bytes.streaming.expr");
+	fd->flops_v[side] = read_num(d, fd, side, m[M_FLOPS], "flops.value", COUNT);
+	fd->streaming_v[side] = read_num(d, fd, side, m[M_BYTES], "bytes.streaming.value", COUNT);
+	fd->ai_min[side] = read_num(d, fd, side, m[M_INTENSITY], "intensity.min", INTENSITY);
+	fd->ai_streaming[side] = read_num(d, fd, side, m[M_INTENSITY], "intensity.streaming", INTENSITY);
+	if (read_str(d, fd, side, m[M_MEASURED], "measured.error")) { /* the run failed: no time, whatever the rest */
 		fd->median[side] = fd->cv[side] = NAN;
 		return;
 	}
-	fd->median[side] = read_num(d, fd, side, f, "measured.seconds.median", TIME);
-	fd->cv[side] = read_num(d, fd, side, f, "measured.cv", CV);
+	fd->median[side] = read_num(d, fd, side, m[M_MEASURED], "measured.seconds.median", TIME);
+	fd->cv[side] = read_num(d, fd, side, m[M_MEASURED], "measured.cv", CV);
 }
 
 static int same_str(const char *a, const char *b)
