@@ -332,16 +332,17 @@ static const char *read_str(struct kc_diff *d, struct fn_diff *fd, int side, con
  * some 25, "measured" among the last, and a look-up per value scanned them a dozen times. */
 enum { M_FLOPS, M_BYTES, M_INTENSITY, M_MEASURED, M_N };
 
+static const char *const member_keys[M_N] = {"flops", "bytes", "intensity", "measured"};
+
 static void function_members(const cJSON *f, const cJSON *m[M_N])
 {
-	static const char *const keys[M_N] = {"flops", "bytes", "intensity", "measured"};
 	const cJSON *c;
 	for (int k = 0; k < M_N; k++)
 		m[k] = NULL;
 	cJSON_ArrayForEach(c, f)
 	{
 		for (int k = 0; k < M_N && c->string; k++)
-			if (!m[k] && !strcmp(c->string, keys[k]))
+			if (!m[k] && !strcmp(c->string, member_keys[k]))
 				m[k] = c;
 	}
 }
@@ -350,6 +351,13 @@ static void read_side(struct kc_diff *d, struct fn_diff *fd, int side, const cJS
 {
 	const cJSON *m[M_N];
 	function_members(f, m);
+	for (int k = 0; k < M_N; k++)
+		if (m[k] && !cJSON_IsNull(m[k]) && !cJSON_IsObject(m[k])) { /* one problem, not one per value */
+			char what[64];
+			snprintf(what, sizeof what, "is %s, not an object", type_name(m[k]));
+			invalid_value(d, fd, side, member_keys[k], what);
+			m[k] = NULL;
+		}
 	fd->flops[side] = read_str(d, fd, side, m[M_FLOPS], "flops.expr");
 	fd->bytes_min[side] = read_str(d, fd, side, m[M_BYTES], "bytes.min.expr");
 	fd->bytes_streaming[side] = read_str(d, fd, side, m[M_BYTES], "bytes.streaming.expr");

@@ -264,6 +264,8 @@ static void impossible_values_are_invalid(void **state)
 	    {"\"expr\": \"8*n\"", "\"expr\": 8", "flops.expr is a number, not a string"},
 	    {"\"seconds\": {\"median\": 0.010}", "\"seconds\": [0.010]",
 	     "measured.seconds.median cannot be read: the path goes through an array"},
+	    {"\"measured\": {\"seconds\": {\"median\": 0.010}, \"cv\": 0.01, \"error\": null}", "\"measured\": 5",
+	     "measured is a number, not an object"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int regressed, errors;
