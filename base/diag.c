@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "source.h"
 
 struct kc_diag *kc_diag_add(struct kc_arena *a, struct kc_diags *list, struct kc_loc loc, enum kc_severity sev,
@@ -58,32 +59,120 @@ static const char *severity_color(enum kc_severity sev)
 	return "";
 }
 
-static void print_caret_line(FILE *out, const char *src, size_t len, unsigned col, int color)
+/* Length of the well-formed UTF-8 sequence at s within `left` bytes, or 0 (as reporter/escape.c's
+ * kc_escape_utf8_len, which base/ cannot call: a source line is not NUL-terminated where it ends). */
+static int utf8_len(const unsigned char *s, size_t left)
 {
-	if (len > 4095) /* as much as a terminal line can show */
+	int n = s[0] < 0x80 ? 1 : s[0] < 0xC2 ? 0 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : s[0] < 0xF5 ? 4 : 0;
+	if ((size_t)n > left)
+		return 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if (n > 1 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
+	              (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90)))
+		return 0;
+	return n;
+}
+
+/* U+061C, U+200E, U+200F, U+2028-U+202E, U+2066-U+2069 as UTF-8: bidirectional marks, embeddings,
+ * overrides and isolates, and the line and paragraph separators. */
+static int reorders_text(const unsigned char *s, int n)
+{
+	if (n == 2)
+		return s[0] == 0xD8 && s[1] == 0x9C;
+	if (n != 3 || s[0] != 0xE2)
+		return 0;
+	unsigned low = (unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f); /* the code point minus U+2000 */
+	return low == 0x0e || low == 0x0f || (low >= 0x28 && low <= 0x2e) || (low >= 0x66 && low <= 0x69);
+}
+
+/* Append the character at s (`left` bytes remain) to b for a terminal, in the visible forms of
+ * reporter/escape.h (docs/architecture.md, Conventions): `\n`, `\xNN` for each byte of another control
+ * character and for a byte that is not UTF-8, `\uNNNN` for a reordering character; a tab stays a tab when
+ * keep_tab. File names, messages and source lines come from the user: none may move the cursor, recolour
+ * the terminal, reorder the line or start a line of its own. Returns the bytes covered; *columns is how wide
+ * the terminal shows what was appended (a tab counts 0: the caret line copies it). */
+static int put_visible(struct kc_buf *b, const unsigned char *s, size_t left, int keep_tab, size_t *columns)
+{
+	int n = utf8_len(s, left);
+	size_t before = b->len;
+	if (n == 0) {
+		kc_buf_printf(b, "\\x%02x", *s);
+		n = 1;
+	} else if (*s == '\t' && keep_tab) {
+		kc_buf_putc(b, '\t');
+	} else if (*s == '\n') {
+		kc_buf_puts(b, "\\n");
+	} else if (*s < 0x20 || *s == 0x7f || (s[0] == 0xC2 && s[1] < 0xA0)) {
+		for (int i = 0; i < n; i++)
+			kc_buf_printf(b, "\\x%02x", s[i]);
+	} else if (reorders_text(s, n)) {
+		kc_buf_printf(b, "\\u%04x",
+		              n == 2 ? 0x061cu : 0x2000u + ((unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f)));
+	} else {
+		kc_buf_add(b, (const char *)s, (size_t)n);
+		*columns = 1; /* a code point; wide (East Asian) characters are not told apart */
+		return n;
+	}
+	*columns = *s == '\t' && keep_tab ? 0 : b->len - before;
+	return n;
+}
+
+/* A NUL-terminated user string (a file name, a message) for a terminal. */
+static void put_text(struct kc_buf *b, const char *s)
+{
+	size_t columns, left = strlen(s);
+	while (left) {
+		int n = put_visible(b, (const unsigned char *)s, left, 0, &columns);
+		s += n;
+		left -= (size_t)n;
+	}
+}
+
+/* The source line for a terminal, then a line with a caret under byte `col` (1-based) of it: the caret line
+ * copies the tabs before the column, so that it lines up however wide the terminal shows them, and has a
+ * space for each other column. */
+static void put_caret_line(struct kc_buf *b, const char *src, size_t len, unsigned col, int color)
+{
+	if (len > 4095) { /* as much as a terminal line can show, not cutting a character */
 		len = 4095;
-	fprintf(out, "%.*s\n", (int)len, src);
-	/* Keep tabs so the caret lines up with the source as the terminal shows it. */
-	for (unsigned i = 1; i < col && i <= len && src[i - 1]; i++)
-		fputc(src[i - 1] == '\t' ? '\t' : ' ', out);
-	fprintf(out, "%s^%s\n", color ? "\033[1;32m" : "", color ? "\033[0m" : "");
+		while (len && ((unsigned char)src[len] & 0xC0) == 0x80)
+			len--;
+	}
+	struct kc_buf caret = KC_BUF_INIT;
+	for (size_t i = 0, columns; i < len;) {
+		int n = put_visible(b, (const unsigned char *)src + i, len - i, 1, &columns);
+		if (i + 1 < col) {
+			if (src[i] == '\t')
+				kc_buf_putc(&caret, '\t');
+			for (size_t k = 0; k < columns; k++)
+				kc_buf_putc(&caret, ' ');
+		}
+		i += (size_t)n;
+	}
+	kc_buf_printf(b, "\n%s%s^%s\n", kc_buf_str(&caret), color ? "\033[1;32m" : "", color ? "\033[0m" : "");
+	kc_buf_release(&caret);
 }
 
 void kc_diag_print(FILE *out, const struct kc_diag *d, int color)
 {
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
 	const char *sevc = color ? severity_color(d->severity) : "";
+	struct kc_buf b = KC_BUF_INIT;
+	kc_buf_puts(&b, bold);
+	put_text(&b, d->loc.file ? d->loc.file : "kcost");
 	if (d->loc.file && d->loc.line)
-		fprintf(out, "%s%s:%u:%u: ", bold, d->loc.file, d->loc.line, d->loc.col ? d->loc.col : 1);
-	else if (d->loc.file)
-		fprintf(out, "%s%s: ", bold, d->loc.file);
-	else
-		fprintf(out, "%skcost: ", bold);
-	fprintf(out, "%s%s:%s%s %s%s\n", sevc, kc_severity_name(d->severity), reset, bold, d->message, reset);
+		kc_buf_printf(&b, ":%u:%u", d->loc.line, d->loc.col ? d->loc.col : 1);
+	kc_buf_printf(&b, ": %s%s:%s%s ", sevc, kc_severity_name(d->severity), reset, bold);
+	put_text(&b, d->message ? d->message : "");
+	kc_buf_printf(&b, "%s\n", reset);
 	const char *text;
 	size_t len;
 	if (d->loc.file && d->loc.line && kc_source_line(kc_source_get(d->loc.file), d->loc.line, &text, &len) == 0)
-		print_caret_line(out, text, len, d->loc.col ? d->loc.col : 1, color);
+		put_caret_line(&b, text, len, d->loc.col ? d->loc.col : 1, color);
+	fputs(kc_buf_str(&b), out);
+	kc_buf_release(&b);
 }
 
 void kc_diags_print(FILE *out, const struct kc_diags *list, int color)

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "diff.h"
+#include "escape.h"
 #include "source.h"
 
 int kc_cli_diff(int argc, char **argv);
@@ -24,15 +26,31 @@ static void usage(FILE *out)
 	      "  --fail-on-regression PCT    exit 4 when a function got slower, or moves more bytes or FLOPs,\n"
 	      "                              by more than PCT percent\n"
 	      "\n"
-	      "Exit status: 0 no regression; 1 a file is missing or not a kcost report; 2 usage error;\n"
-	      "3 internal error; 4 regression beyond --fail-on-regression.\n",
+	      "Exit status: 0 no regression; 1 a file is missing or not a kcost report, or a function's figures\n"
+	      "are impossible (the others are still compared); 2 usage error; 3 internal error; 4 regression beyond\n"
+	      "--fail-on-regression.\n",
 	      out);
+}
+
+/* Print "kcost diff: error: " and the message, with the user's text (a path, an argument) escaped: a file
+ * name can hold escape sequences and line breaks, and stderr is a terminal. */
+static void print_error(const char *before, const char *user, const char *after)
+{
+	struct kc_buf b = KC_BUF_INIT;
+	kc_buf_printf(&b, "kcost diff: error: %s", before);
+	kc_escape_terminal(&b, user);
+	kc_buf_printf(&b, "%s\n", after);
+	fputs(kc_buf_str(&b), stderr);
+	kc_buf_release(&b);
 }
 
 static int usage_error(const char *msg, const char *arg)
 {
-	fprintf(stderr, "kcost diff: error: %s%s%s%s\nTry 'kcost diff --help' for more information.\n", msg,
-	        arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	char before[128];
+	snprintf(before, sizeof before, "%s%s", msg, arg ? " '" : "");
+	print_error(before, arg,
+	            arg ? "'\nTry 'kcost diff --help' for more information."
+	                : "\nTry 'kcost diff --help' for more information.");
 	return DIFF_USAGE;
 }
 
@@ -51,22 +69,70 @@ static cJSON *load(const char *path)
 {
 	struct kc_buf b = KC_BUF_INIT;
 	if (kc_buf_read_file(&b, path, (size_t)-1) < 0) {
-		fprintf(stderr, "kcost diff: error: cannot open '%s': %s\n", path, strerror(errno));
+		char after[160];
+		snprintf(after, sizeof after, "': %s", strerror(errno));
+		print_error("cannot open '", path, after);
 		kc_buf_release(&b);
 		return NULL;
 	}
 	const char *end = NULL;
 	cJSON *doc = cJSON_ParseWithOpts(kc_buf_str(&b), &end, 1);
-	if (!doc)
-		fprintf(stderr, "kcost diff: error: '%s' is not valid JSON (near byte %ld)\n", path,
-		        end ? (long)(end - kc_buf_str(&b)) : 0L);
+	if (!doc) {
+		char after[80];
+		snprintf(after, sizeof after, "' is not valid JSON (near byte %ld)",
+		         end ? (long)(end - kc_buf_str(&b)) : 0L);
+		print_error("'", path, after);
+	}
 	kc_buf_release(&b);
 	return doc;
 }
 
+/* The two parsed reports live in one arena, given to cJSON through its hooks for the time of the comparison
+ * (as reporter/json.c does when it writes): a report of 100,000 functions has millions of values, and a
+ * malloc and a free for each of them cost more than the parse itself. The tree is dropped with the arena,
+ * without a walk. */
+static struct kc_arena json_heap;
+
+static void *json_alloc(size_t size)
+{
+	return kc_arena_alloc_uninit(&json_heap, size);
+}
+
+static void json_free(void *p)
+{
+	(void)p;
+}
+
+static int compare_files(const char *const files[2], struct kc_diff_opts *o)
+{
+	cJSON_InitHooks(&(cJSON_Hooks){json_alloc, json_free});
+	cJSON *base = load(files[0]), *head = base ? load(files[1]) : NULL;
+	int status = DIFF_INPUT;
+	char err[512];
+	o->names[0] = files[0], o->names[1] = files[1];
+	struct kc_diff *d = base && head ? kc_diff_compare(base, head, o, err, sizeof err) : NULL;
+	if (d) {
+		struct kc_buf b = KC_BUF_INIT;
+		kc_diff_render_problems(d, &b);
+		fputs(kc_buf_str(&b), stderr);
+		kc_buf_reset(&b);
+		kc_diff_render(d, &b);
+		fputs(kc_buf_str(&b), stdout);
+		kc_buf_release(&b);
+		/* a regression is the gate's verdict and wins; impossible values are an input error */
+		status = kc_diff_regressed(d) ? DIFF_REGRESSED : kc_diff_errors(d) ? DIFF_INPUT : DIFF_OK;
+	} else if (base && head) {
+		print_error("", err, "");
+	}
+	kc_diff_free(d);
+	cJSON_InitHooks(NULL);
+	kc_arena_release(&json_heap);
+	return status;
+}
+
 int kc_cli_diff(int argc, char **argv)
 {
-	struct kc_diff_opts o = {0.05, 0, KC_DIFF_MD};
+	struct kc_diff_opts o = {0.05, 0, KC_DIFF_MD, {NULL, NULL}};
 	const char *files[2];
 	int nfiles = 0;
 	for (int i = 1; i < argc; i++) {
@@ -100,21 +166,5 @@ int kc_cli_diff(int argc, char **argv)
 	}
 	if (nfiles != 2)
 		return usage_error("expected BASE.json and HEAD.json", NULL);
-	cJSON *base = load(files[0]), *head = base ? load(files[1]) : NULL;
-	int status = DIFF_INPUT;
-	char err[512];
-	struct kc_diff *d = base && head ? kc_diff_compare(base, head, &o, err, sizeof err) : NULL;
-	if (d) {
-		struct kc_buf b = KC_BUF_INIT;
-		kc_diff_render(d, &b);
-		fputs(kc_buf_str(&b), stdout);
-		kc_buf_release(&b);
-		status = kc_diff_regressed(d) ? DIFF_REGRESSED : DIFF_OK;
-	} else if (base && head) {
-		fprintf(stderr, "kcost diff: error: %s\n", err);
-	}
-	kc_diff_free(d);
-	cJSON_Delete(base);
-	cJSON_Delete(head);
-	return status;
+	return compare_files(files, &o);
 }

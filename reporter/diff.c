@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,9 @@
 #include "escape.h"
 
 enum change { SAME, ADDED, REMOVED, CHANGED };
-enum verdict { V_NONE, V_UNMEASURED, V_NOISE, V_FASTER, V_SLOWER, V_ERROR };
+enum verdict { V_NONE, V_UNMEASURED, V_NOISE, V_FASTER, V_SLOWER, V_INVALID };
 
-/* What one function's comparison found. Strings point into the parsed documents. */
+/* What one function's comparison found. Strings point into the parsed documents, but for `invalid`. */
 struct fn_diff {
 	const char *file, *name;
 	enum change change;
@@ -23,6 +24,13 @@ struct fn_diff {
 	double ratio; /* head / base median time */
 	int regressed;
 	const char *why; /* regression reason, static text */
+	char *invalid;   /* malloc'd: the first impossible value found ("in head, measured.cv is -1: ..."), or NULL */
+};
+
+/* A problem with an input, for stderr: text in full ("HEAD.json: function 'f' (k.c): ..."), unescaped. */
+struct problem {
+	int error; /* 1: an error (kc_diff_errors counts it), 0: a warning */
+	char *text;
 };
 
 struct kc_diff {
@@ -30,25 +38,58 @@ struct kc_diff {
 	struct fn_diff *fns;
 	int n;
 	int regressed;
+	struct problem *problems;
+	int n_problems, cap_problems, errors;
 };
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Reading (tolerant: a missing or mistyped key is "absent", never a crash) */
+/* Reading (tolerant: a missing or null key is "absent"; a value of the wrong type or out of range is a
+ * problem named with the report and the function, never a crash and never a figure) */
+
+static const char *type_name(const cJSON *v)
+{
+	return cJSON_IsNumber(v)   ? "a number"
+	       : cJSON_IsString(v) ? "a string"
+	       : cJSON_IsArray(v)  ? "an array"
+	       : cJSON_IsObject(v) ? "an object"
+	       : cJSON_IsBool(v)   ? "a boolean"
+	                           : "null";
+}
+
+/* The member of object o whose key is the n bytes at key. (cJSON_GetObjectItemCaseSensitive wants a
+ * NUL-terminated key: copying each component of each path cost more than the look-up.) */
+static const cJSON *member(const cJSON *o, const char *key, size_t n)
+{
+	const cJSON *c;
+	cJSON_ArrayForEach(c, o)
+	{
+		if (c->string && !strncmp(c->string, key, n) && !c->string[n])
+			return c;
+	}
+	return NULL;
+}
+
+/* The value at a dotted path ("measured.seconds.median"), or NULL when the path ends early: at a missing key
+ * or a null (*blocker NULL: the value is absent), or at a value that is not an object (*blocker is it). */
+static const cJSON *follow(const cJSON *o, const char *path, const cJSON **blocker)
+{
+	*blocker = NULL;
+	while (o && !cJSON_IsNull(o) && *path) {
+		size_t n = strcspn(path, ".");
+		if (!cJSON_IsObject(o)) {
+			*blocker = o;
+			return NULL;
+		}
+		o = member(o, path, n);
+		path += n + (path[n] == '.');
+	}
+	return o && !cJSON_IsNull(o) ? o : NULL;
+}
 
 static const cJSON *get(const cJSON *o, const char *path)
 {
-	char key[64];
-	while (o && *path) {
-		const char *dot = strchr(path, '.');
-		size_t n = dot ? (size_t)(dot - path) : strlen(path);
-		if (n >= sizeof key || !cJSON_IsObject(o))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		o = cJSON_GetObjectItemCaseSensitive(o, key);
-		path += n + (dot ? 1 : 0);
-	}
-	return o;
+	const cJSON *blocker;
+	return follow(o, path, &blocker);
 }
 
 static const char *get_str(const cJSON *o, const char *path)
@@ -85,31 +126,251 @@ static int check_report(const cJSON *doc, const char *which, char *err, size_t s
 	return 0;
 }
 
-static const cJSON *find(const cJSON *doc, const char *file, const char *name)
+/* Record a problem; out of memory, it is dropped (the comparison itself does not depend on it). */
+static void problem(struct kc_diff *d, int error, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void problem(struct kc_diff *d, int error, const char *fmt, ...)
 {
-	const cJSON *f;
-	cJSON_ArrayForEach(f, get(doc, "functions"))
-	{
-		const char *ff = get_str(f, "file"), *fn = get_str(f, "name");
-		if (ff && fn && !strcmp(ff, file) && !strcmp(fn, name))
-			return f;
+	d->errors += error;
+	if (d->n_problems == d->cap_problems) {
+		int cap = d->cap_problems ? 2 * d->cap_problems : 16;
+		struct problem *grown = realloc(d->problems, sizeof *grown * (size_t)cap);
+		if (!grown)
+			return;
+		d->problems = grown;
+		d->cap_problems = cap;
 	}
-	return NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (!text)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	d->problems[d->n_problems++] = (struct problem){error, text};
 }
 
-static void read_side(struct fn_diff *d, int side, const cJSON *f)
+/* ------------------------------------------------------------------------------------------------ */
+/* The functions of a report by (file, name): a hash index, so that matching n functions costs O(n), not the
+ * O(n^2) of a scan of the other report per function (8,000 functions took 11 s that way). */
+
+struct entry {
+	const char *file, *name;
+	const cJSON *f;
+	int matched; /* a head entry found by a base one */
+};
+
+struct index {
+	struct entry *entries;
+	int n;
+	int *slots; /* open addressing, linear probing: entry number + 1, 0 for an empty slot */
+	size_t mask;
+};
+
+/* FNV-1a of file, a NUL, name. */
+static size_t key_hash(const char *file, const char *name)
 {
-	d->flops[side] = get_str(f, "flops.expr");
-	d->bytes_min[side] = get_str(f, "bytes.min.expr");
-	d->bytes_streaming[side] = get_str(f, "bytes.streaming.expr");
-	d->flops_v[side] = get_num(f, "flops.value");
-	d->streaming_v[side] = get_num(f, "bytes.streaming.value");
-	d->ai_min[side] = get_num(f, "intensity.min");
-	d->ai_streaming[side] = get_num(f, "intensity.streaming");
-	d->median[side] = get_num(f, "measured.seconds.median");
-	d->cv[side] = get_num(f, "measured.cv");
-	if (get_str(f, "measured.error"))
-		d->median[side] = NAN;
+	unsigned long long h = 14695981039346656037ULL;
+	for (const char *s = file;; s++) {
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+		if (!*s)
+			break;
+	}
+	for (const char *s = name; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)(h ^ h >> 32);
+}
+
+/* The slot of (file, name): the one holding it, or the empty one where it would go. */
+static size_t index_slot(const struct index *x, const char *file, const char *name)
+{
+	size_t i = key_hash(file, name) & x->mask;
+	for (; x->slots[i]; i = (i + 1) & x->mask) {
+		const struct entry *e = &x->entries[x->slots[i] - 1];
+		if (!strcmp(e->name, name) && !strcmp(e->file, file))
+			break;
+	}
+	return i;
+}
+
+static struct entry *index_find(const struct index *x, const char *file, const char *name)
+{
+	size_t i = index_slot(x, file, name);
+	return x->slots[i] ? &x->entries[x->slots[i] - 1] : NULL;
+}
+
+/* Index the functions of a report, each (file, name) once. An entry that is not an object or has no name or
+ * file string is an error; a second entry of the same function is a warning, and only the first is compared.
+ * -1 when out of memory. */
+static int index_build(struct index *x, struct kc_diff *d, const cJSON *doc, const char *label)
+{
+	const cJSON *fns = get(doc, "functions"), *f;
+	int n = cJSON_GetArraySize(fns), k = 0;
+	size_t size = 16;
+	while (size < 2 * (size_t)n)
+		size *= 2;
+	x->entries = malloc(sizeof *x->entries * (size_t)(n ? n : 1));
+	x->slots = calloc(size, sizeof *x->slots);
+	x->mask = size - 1;
+	x->n = 0;
+	if (!x->entries || !x->slots)
+		return -1;
+	cJSON_ArrayForEach(f, fns)
+	{
+		const char *file = get_str(f, "file"), *name = get_str(f, "name");
+		if (!cJSON_IsObject(f))
+			problem(d, 1, "%s: functions[%d] is %s, not an object: skipped", label, k, type_name(f));
+		else if (!name || !file)
+			problem(d, 1, "%s: functions[%d] has no \"%s\" string: skipped", label, k,
+			        name ? "file" : "name");
+		else {
+			size_t slot = index_slot(x, file, name);
+			if (x->slots[slot])
+				problem(d, 0,
+				        "%s: function '%s' (%s) is listed twice (functions[%d]): the first is compared",
+				        label, name, file, k);
+			else {
+				x->entries[x->n] = (struct entry){file, name, f, 0};
+				x->slots[slot] = ++x->n;
+			}
+		}
+		k++;
+	}
+	return 0;
+}
+
+static void index_release(struct index *x)
+{
+	free(x->entries);
+	free(x->slots);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* One side of a function, validated */
+
+/* What a number must be: a time is positive, the others are not negative; all are finite (a JSON number
+ * like 1e999 reads as infinity). */
+enum range { TIME, COUNT, CV, INTENSITY };
+
+static const char *const range_rule[] = {
+    [TIME] = "a time must be positive and finite",
+    [COUNT] = "a count must be non-negative and finite",
+    [CV] = "a coefficient of variation must be non-negative and finite",
+    [INTENSITY] = "an intensity must be non-negative and finite",
+};
+
+/* Record that fd's value at path on this side is impossible; the function's verdict becomes "invalid". */
+static void invalid_value(struct kc_diff *d, struct fn_diff *fd, int side, const char *path, const char *what)
+{
+	const char *label = d->o.names[side] ? d->o.names[side] : side ? "HEAD" : "BASE";
+	problem(d, 1, "%s: function '%s' (%s): %s %s", label, fd->name, fd->file, path, what);
+	if (fd->invalid)
+		return;
+	size_t n = strlen(path) + strlen(what) + 16;
+	fd->invalid = malloc(n);
+	if (fd->invalid)
+		snprintf(fd->invalid, n, "in %s, %s %s", side ? "head" : "base", path, what);
+}
+
+/* The value at path ("measured.seconds.median") below `top`, the function's member named by the path's first
+ * component (NULL when it has none). */
+static const cJSON *below(const cJSON *top, const char *path, const cJSON **blocker)
+{
+	const char *dot = strchr(path, '.');
+	*blocker = NULL;
+	return top && dot ? follow(top, dot + 1, blocker) : NULL;
+}
+
+/* The number at path below top, NAN when absent; a value of another type or out of its range is recorded
+ * and read as absent. */
+static double read_num(struct kc_diff *d, struct fn_diff *fd, int side, const cJSON *top, const char *path,
+                       enum range range)
+{
+	const cJSON *blocker, *v = below(top, path, &blocker);
+	char what[160];
+	if (!v && !blocker)
+		return NAN;
+	if (!v || !cJSON_IsNumber(v)) {
+		snprintf(what, sizeof what, v ? "is %s, not a number" : "cannot be read: the path goes through %s",
+		         type_name(v ? v : blocker));
+		invalid_value(d, fd, side, path, what);
+		return NAN;
+	}
+	double x = v->valuedouble;
+	if (!isfinite(x) || x < 0 || (range == TIME && x == 0)) {
+		snprintf(what, sizeof what, "is %g: %s", x, range_rule[range]);
+		invalid_value(d, fd, side, path, what);
+		return NAN;
+	}
+	return x;
+}
+
+/* The string at path below top, NULL when absent; a value of another type is recorded and read as absent. */
+static const char *read_str(struct kc_diff *d, struct fn_diff *fd, int side, const cJSON *top, const char *path)
+{
+	const cJSON *blocker, *v = below(top, path, &blocker);
+	if (!v && !blocker)
+		return NULL;
+	if (!v || !cJSON_IsString(v) || !v->valuestring) {
+		char what[64];
+		snprintf(what, sizeof what, v ? "is %s, not a string" : "cannot be read: the path goes through %s",
+		         type_name(v ? v : blocker));
+		invalid_value(d, fd, side, path, what);
+		return NULL;
+	}
+	return v->valuestring;
+}
+
+/* The members of a function that a comparison reads, found in one pass over its keys: a report's function has
+ * some 25, "measured" among the last, and a look-up per value scanned them a dozen times. */
+enum { M_FLOPS, M_BYTES, M_INTENSITY, M_MEASURED, M_N };
+
+static const char *const member_keys[M_N] = {"flops", "bytes", "intensity", "measured"};
+
+static void function_members(const cJSON *f, const cJSON *m[M_N])
+{
+	const cJSON *c;
+	for (int k = 0; k < M_N; k++)
+		m[k] = NULL;
+	cJSON_ArrayForEach(c, f)
+	{
+		for (int k = 0; k < M_N && c->string; k++)
+			if (!m[k] && !strcmp(c->string, member_keys[k]))
+				m[k] = c;
+	}
+}
+
+static void read_side(struct kc_diff *d, struct fn_diff *fd, int side, const cJSON *f)
+{
+	const cJSON *m[M_N];
+	function_members(f, m);
+	for (int k = 0; k < M_N; k++)
+		if (m[k] && !cJSON_IsNull(m[k]) && !cJSON_IsObject(m[k])) { /* one problem, not one per value */
+			char what[64];
+			snprintf(what, sizeof what, "is %s, not an object", type_name(m[k]));
+			invalid_value(d, fd, side, member_keys[k], what);
+			m[k] = NULL;
+		}
+	fd->flops[side] = read_str(d, fd, side, m[M_FLOPS], "flops.expr");
+	fd->bytes_min[side] = read_str(d, fd, side, m[M_BYTES], "bytes.min.expr");
+	fd->bytes_streaming[side] = read_str(d, fd, side, m[M_BYTES], "bytes.streaming.expr");
+	fd->flops_v[side] = read_num(d, fd, side, m[M_FLOPS], "flops.value", COUNT);
+	fd->streaming_v[side] = read_num(d, fd, side, m[M_BYTES], "bytes.streaming.value", COUNT);
+	fd->ai_min[side] = read_num(d, fd, side, m[M_INTENSITY], "intensity.min", INTENSITY);
+	fd->ai_streaming[side] = read_num(d, fd, side, m[M_INTENSITY], "intensity.streaming", INTENSITY);
+	if (read_str(d, fd, side, m[M_MEASURED], "measured.error")) { /* the run failed: no time, whatever the rest */
+		fd->median[side] = fd->cv[side] = NAN;
+		return;
+	}
+	fd->median[side] = read_num(d, fd, side, m[M_MEASURED], "measured.seconds.median", TIME);
+	fd->cv[side] = read_num(d, fd, side, m[M_MEASURED], "measured.cv", CV);
 }
 
 static int same_str(const char *a, const char *b)
@@ -120,16 +381,32 @@ static int same_str(const char *a, const char *b)
 /* ------------------------------------------------------------------------------------------------ */
 /* Judging */
 
+/* The spread of log(time) of a run whose times have coefficient of variation cv: sqrt(log(1 + cv^2)), the
+ * standard deviation of a log-normal variable with that CV (close to cv itself below 0.3). */
+static double log_spread(double cv)
+{
+	return isnan(cv) ? 0 : sqrt(log1p(cv * cv));
+}
+
+/* A change counts when |log(head / base)| exceeds both log(1 + threshold) and twice the runs' combined
+ * spread of log(time), sqrt(s_base^2 + s_head^2). In log space a 2x speed-up and a 2x slow-down are the
+ * same distance from "no change" (log 2), so they get mirrored verdicts; compared as |ratio - 1| against
+ * the CVs, as before, a speed-up's change could never exceed 1, and once the CVs reached ~0.35 no speed-up
+ * could be significant. */
 static void judge_time(struct fn_diff *d, const struct kc_diff_opts *o)
 {
-	if (isnan(d->median[0]) || isnan(d->median[1]) || d->median[0] <= 0) {
+	if (d->invalid) {
+		d->verdict = V_INVALID;
+		return;
+	}
+	if (isnan(d->median[0]) || isnan(d->median[1])) {
 		d->verdict = V_UNMEASURED;
 		return;
 	}
 	d->ratio = d->median[1] / d->median[0];
-	double cv0 = isnan(d->cv[0]) ? 0 : d->cv[0], cv1 = isnan(d->cv[1]) ? 0 : d->cv[1];
-	double noise = 2 * sqrt(cv0 * cv0 + cv1 * cv1), change = fabs(d->ratio - 1);
-	if (change <= o->threshold || change <= noise)
+	double s0 = log_spread(d->cv[0]), s1 = log_spread(d->cv[1]);
+	double noise = 2 * sqrt(s0 * s0 + s1 * s1), change = fabs(log(d->ratio));
+	if (change <= log1p(o->threshold) || change <= noise)
 		d->verdict = V_NOISE;
 	else
 		d->verdict = d->ratio > 1 ? V_SLOWER : V_FASTER;
@@ -151,25 +428,60 @@ static void judge_regression(struct fn_diff *d, const struct kc_diff_opts *o)
 	}
 }
 
-static void compare_pair(struct fn_diff *d, const cJSON *b, const cJSON *h, const struct kc_diff_opts *o)
+static void compare_pair(struct kc_diff *d, struct fn_diff *fd, const cJSON *b, const cJSON *h)
 {
-	read_side(d, 0, b);
-	read_side(d, 1, h);
-	judge_time(d, o);
-	judge_regression(d, o);
-	int formulas_same = same_str(d->flops[0], d->flops[1]) && same_str(d->bytes_min[0], d->bytes_min[1]) &&
-	                    same_str(d->bytes_streaming[0], d->bytes_streaming[1]);
-	d->change = formulas_same && d->verdict != V_SLOWER && d->verdict != V_FASTER ? SAME : CHANGED;
+	read_side(d, fd, 0, b);
+	read_side(d, fd, 1, h);
+	if (!fd->invalid && !isnan(fd->median[0]) && !isnan(fd->median[1])) {
+		double ratio = fd->median[1] / fd->median[0];
+		if (!isfinite(ratio) || ratio == 0) {
+			char what[128];
+			snprintf(what, sizeof what, "is %g, %g in base: too far apart to compare", fd->median[1],
+			         fd->median[0]);
+			invalid_value(d, fd, 1, "measured.seconds.median", what);
+		}
+	}
+	judge_time(fd, &d->o);
+	judge_regression(fd, &d->o);
+	int formulas_same = same_str(fd->flops[0], fd->flops[1]) && same_str(fd->bytes_min[0], fd->bytes_min[1]) &&
+	                    same_str(fd->bytes_streaming[0], fd->bytes_streaming[1]);
+	fd->change =
+	    formulas_same && fd->verdict != V_SLOWER && fd->verdict != V_FASTER && !fd->invalid ? SAME : CHANGED;
 }
 
-static struct fn_diff *push(struct kc_diff *d)
+/* Append the comparison of one function: of a base entry with its head (h), or of an entry on one side only. */
+static void add_function(struct kc_diff *d, const struct entry *e, int side, const cJSON *h)
 {
-	struct fn_diff *grown = realloc(d->fns, sizeof *grown * (size_t)(d->n + 1));
-	if (!grown)
-		return NULL;
-	d->fns = grown;
-	memset(&d->fns[d->n], 0, sizeof d->fns[0]);
-	return &d->fns[d->n++];
+	struct fn_diff *fd = &d->fns[d->n++];
+	memset(fd, 0, sizeof *fd);
+	fd->file = e->file;
+	fd->name = e->name;
+	if (h) {
+		compare_pair(d, fd, e->f, h);
+	} else {
+		fd->change = side ? ADDED : REMOVED;
+		read_side(d, fd, side, e->f);
+		fd->verdict = fd->invalid ? V_INVALID : V_NONE;
+	}
+	d->regressed |= fd->regressed;
+}
+
+/* Base functions in the base's order (compared, or removed), then those only in the head, in its order. */
+static int compare_indexed(struct kc_diff *d, struct index *x)
+{
+	d->fns = malloc(sizeof *d->fns * (size_t)(x[0].n + x[1].n + 1));
+	if (!d->fns)
+		return -1;
+	for (int i = 0; i < x[0].n; i++) {
+		struct entry *h = index_find(&x[1], x[0].entries[i].file, x[0].entries[i].name);
+		if (h)
+			h->matched = 1;
+		add_function(d, &x[0].entries[i], 0, h ? h->f : NULL);
+	}
+	for (int i = 0; i < x[1].n; i++)
+		if (!x[1].entries[i].matched)
+			add_function(d, &x[1].entries[i], 1, NULL);
+	return 0;
 }
 
 struct kc_diff *kc_diff_compare(const cJSON *base, const cJSON *head, const struct kc_diff_opts *o, char *err,
@@ -178,32 +490,20 @@ struct kc_diff *kc_diff_compare(const cJSON *base, const cJSON *head, const stru
 	if (check_report(base, "BASE", err, err_size) < 0 || check_report(head, "HEAD", err, err_size) < 0)
 		return NULL;
 	struct kc_diff *d = calloc(1, sizeof *d);
-	if (!d)
+	struct index x[2] = {{0}, {0}};
+	int ok = d != NULL;
+	if (d)
+		d->o = *o;
+	ok = ok && index_build(&x[0], d, base, o->names[0] ? o->names[0] : "BASE") == 0;
+	ok = ok && index_build(&x[1], d, head, o->names[1] ? o->names[1] : "HEAD") == 0;
+	ok = ok && compare_indexed(d, x) == 0;
+	index_release(&x[0]);
+	index_release(&x[1]);
+	if (!ok) {
+		snprintf(err, err_size, "out of memory");
+		kc_diff_free(d);
 		return NULL;
-	d->o = *o;
-	const cJSON *f;
-	for (int side = 0; side < 2; side++)
-		cJSON_ArrayForEach(f, get(side ? head : base, "functions"))
-		{
-			const char *file = get_str(f, "file"), *name = get_str(f, "name");
-			if (!file || !name)
-				continue;
-			const cJSON *other = find(side ? base : head, file, name);
-			if (side && other)
-				continue; /* compared from the base side */
-			struct fn_diff *fd = push(d);
-			if (!fd)
-				break;
-			fd->file = file;
-			fd->name = name;
-			if (!other) {
-				fd->change = side ? ADDED : REMOVED;
-				read_side(fd, side, f);
-			} else {
-				compare_pair(fd, f, other, o);
-			}
-			d->regressed |= fd->regressed;
-		}
+	}
 	return d;
 }
 
@@ -212,10 +512,30 @@ int kc_diff_regressed(const struct kc_diff *d)
 	return d->regressed;
 }
 
+int kc_diff_errors(const struct kc_diff *d)
+{
+	return d->errors;
+}
+
+void kc_diff_render_problems(const struct kc_diff *d, struct kc_buf *b)
+{
+	for (int i = 0; i < d->n_problems; i++) {
+		kc_buf_puts(b, d->problems[i].error ? "kcost diff: error: " : "kcost diff: warning: ");
+		kc_escape_terminal(b, d->problems[i].text);
+		kc_buf_putc(b, '\n');
+	}
+}
+
 void kc_diff_free(struct kc_diff *d)
 {
-	if (d)
-		free(d->fns);
+	if (!d)
+		return;
+	for (int i = 0; i < d->n; i++)
+		free(d->fns[i].invalid);
+	for (int i = 0; i < d->n_problems; i++)
+		free(d->problems[i].text);
+	free(d->problems);
+	free(d->fns);
 	free(d);
 }
 
@@ -241,39 +561,53 @@ static const char *verdict_text(const struct fn_diff *d, char *buf, size_t size)
 	}
 }
 
+/* Names and formulas come from the reports, which a pull request can forge: in Markdown they stay on their
+ * line and form no HTML, link or mention (kc_escape_md_inline, kc_escape_md_code); on a terminal they carry no
+ * escape sequence, line break or reordering character (kc_escape_terminal). */
+static void put_text(struct kc_buf *b, const char *s, int md)
+{
+	if (md)
+		kc_escape_md_inline(b, s);
+	else
+		kc_escape_terminal(b, s);
+}
+
 static void formula_change(struct kc_buf *b, const char *label, const char *const *v, int md)
 {
 	if (same_str(v[0], v[1]))
 		return;
-	if (md) {
-		kc_buf_printf(b, "  - %s: ", label);
-		kc_escape_md_code(b, v[0] ? v[0] : "?");
-		kc_buf_puts(b, " → ");
-		kc_escape_md_code(b, v[1] ? v[1] : "?");
-		kc_buf_puts(b, "\n");
-	} else {
-		kc_buf_printf(b, "    %s: %s -> %s\n", label, v[0] ? v[0] : "?", v[1] ? v[1] : "?");
+	kc_buf_printf(b, md ? "  - %s: " : "    %s: ", label);
+	for (int side = 0; side < 2; side++) {
+		kc_buf_puts(b, side ? md ? " → " : " -> " : "");
+		if (md)
+			kc_escape_md_code(b, v[side] ? v[side] : "?");
+		else
+			kc_escape_terminal(b, v[side] ? v[side] : "?");
 	}
+	kc_buf_putc(b, '\n');
 }
 
 static void render_function(const struct fn_diff *d, struct kc_buf *b, int md)
 {
 	char vt[64];
-	const char *what = d->change == ADDED ? "added" : d->change == REMOVED ? "removed" : "changed";
-	if (md) {
-		kc_buf_puts(b, "- **");
-		kc_escape_md_cell(b, d->name);
-		kc_buf_puts(b, "** (");
-		kc_escape_md_cell(b, d->file);
-		kc_buf_printf(b, "): %s", what);
-	} else {
-		kc_buf_printf(b, "  %s (%s): %s", d->name, d->file, what);
-	}
-	if (d->change == CHANGED) {
+	const char *what = d->invalid             ? "invalid"
+	                   : d->change == ADDED   ? "added"
+	                   : d->change == REMOVED ? "removed"
+	                                          : "changed";
+	kc_buf_puts(b, md ? "- **" : "  ");
+	put_text(b, d->name, md);
+	kc_buf_puts(b, md ? "** (" : " (");
+	put_text(b, d->file, md);
+	kc_buf_printf(b, "): %s", what);
+	if (d->invalid) {
+		kc_buf_puts(b, d->change == ADDED ? " (added)" : d->change == REMOVED ? " (removed)" : "");
+		kc_buf_puts(b, ": ");
+		put_text(b, d->invalid, md);
+	} else if (d->change == CHANGED) {
 		kc_buf_printf(b, "; time: %s", verdict_text(d, vt, sizeof vt));
-		if (d->regressed)
-			kc_buf_printf(b, "%sregression: %s%s", md ? " — **" : " — ", d->why, md ? "**" : "");
 	}
+	if (d->regressed)
+		kc_buf_printf(b, "%sregression: %s%s", md ? " — **" : " — ", d->why, md ? "**" : "");
 	kc_buf_putc(b, '\n');
 	if (d->change != CHANGED)
 		return;
@@ -292,7 +626,7 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "functions");
 	static const char *const changes[] = {"same", "added", "removed", "changed"};
 	static const char *const verdicts[] = {"",       "not measured", "no significant change",
-	                                       "faster", "slower",       "error"};
+	                                       "faster", "slower",       "invalid"};
 	for (int i = 0; i < d->n && arr; i++) {
 		const struct fn_diff *f = &d->fns[i];
 		cJSON *o = cJSON_CreateObject();
@@ -301,7 +635,7 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 		cJSON_AddStringToObject(o, "change", changes[f->change]);
 		if (f->change == CHANGED || f->change == SAME) {
 			cJSON_AddStringToObject(o, "time", verdicts[f->verdict]);
-			if (f->verdict != V_UNMEASURED)
+			if (f->verdict != V_UNMEASURED && f->verdict != V_INVALID)
 				cJSON_AddNumberToObject(o, "time_ratio", f->ratio);
 			cJSON_AddItemToObject(
 			    o, "flops",
@@ -315,6 +649,8 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 			                              f->bytes_streaming[1] ? f->bytes_streaming[1] : ""},
 			        2));
 		}
+		if (f->invalid)
+			cJSON_AddStringToObject(o, "invalid", f->invalid);
 		cJSON_AddBoolToObject(o, "regressed", f->regressed);
 		cJSON_AddItemToArray(arr, o);
 	}
@@ -324,7 +660,7 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 		kc_buf_puts(b, text);
 		kc_buf_putc(b, '\n');
 	}
-	free(text);
+	cJSON_free(text);
 	cJSON_Delete(root);
 }
 

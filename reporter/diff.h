@@ -3,8 +3,15 @@
  * Functions are matched by (file, name). For each function present in both, the symbolic FLOP and byte
  * formulas are compared (they are deterministic: any change is real), as are the predicted intensities,
  * and — when both runs measured it — the median time, with a noise-aware verdict: a change counts only
- * when it exceeds both the relative threshold and twice the runs' combined spread,
- * sqrt(cv_base^2 + cv_head^2). */
+ * when |log(head / base)| exceeds both log(1 + threshold) and twice the runs' combined spread of log(time),
+ * sqrt(s_base^2 + s_head^2) with s = sqrt(log(1 + cv^2)). In log space a speed-up and a slow-down by the same
+ * factor are judged alike.
+ *
+ * The reports are untrusted input (a pull request can change what produced them): every function is
+ * looked up by name in a hash index (linear in the number of functions); a value of the wrong type or out
+ * of range (a negative, zero or infinite time, a negative count or CV) is a problem naming the report and
+ * the function, whose verdict becomes "invalid" while the other functions are compared; every name and
+ * formula is escaped for the output format. */
 #ifndef KC_DIFF_H
 #define KC_DIFF_H
 
@@ -18,12 +25,15 @@ struct kc_diff_opts {
 	double threshold; /* relative change that counts, e.g. 0.05 */
 	double fail_on;   /* > 0: a regression beyond this fraction makes kc_diff_regressed() true */
 	enum kc_diff_format format;
+	const char *names[2]; /* how problems name BASE and HEAD (their paths); NULL: "BASE", "HEAD" */
 };
 
 struct kc_diff;
 
 /* Compare two parsed reports. NULL with *err set ("BASE is not a kcost report: no \"functions\" array",
- * "HEAD has schema 2; this kcost reads schema 1") when either is not a schema-1 kcost report. */
+ * "HEAD has schema 2; this kcost reads schema 1") when either is not a schema-1 kcost report, or ("out of
+ * memory") when the comparison cannot be allocated. Problems inside the functions do not fail it: see
+ * kc_diff_errors. */
 struct kc_diff *kc_diff_compare(const struct cJSON *base, const struct cJSON *head, const struct kc_diff_opts *o,
                                 char *err, size_t err_size);
 
@@ -33,6 +43,15 @@ void kc_diff_render(const struct kc_diff *d, struct kc_buf *b);
 /* 1 when some function regressed beyond opts->fail_on (slower beyond the noise, or more predicted bytes
  * or FLOPs), else 0. */
 int kc_diff_regressed(const struct kc_diff *d);
+
+/* The number of errors found in the reports' functions (impossible values, entries without a name): the
+ * comparison of the others is complete, but the input was wrong. */
+int kc_diff_errors(const struct kc_diff *d);
+
+/* The problems found, one line each, in the order found: "kcost diff: error: HEAD.json: function 'f' (k.c):
+ * measured.seconds.median is -0.01: a time must be positive and finite", escaped for a terminal. Warnings
+ * ("listed twice") do not count as errors. */
+void kc_diff_render_problems(const struct kc_diff *d, struct kc_buf *b);
 
 /* Free the comparison; its strings point into the parsed documents, which stay the caller's. NULL is ignored. */
 void kc_diff_free(struct kc_diff *d);

@@ -1,7 +1,10 @@
 /* escape.c — HTML/SVG, Markdown and terminal escaping of user-derived text. */
 #include "escape.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* The HTML replacement of c, or NULL when c is written as it is. */
 static const char *html_entity(unsigned char c)
@@ -52,28 +55,131 @@ void kc_escape_html(struct kc_buf *b, const char *s)
 	kc_buf_add(b, run, (size_t)(s - run));
 }
 
-void kc_escape_md_cell(struct kc_buf *b, const char *s)
+/* The code point of the well-formed n-byte UTF-8 sequence at s (n from kc_escape_utf8_len). */
+static unsigned code_point(const unsigned char *s, int n)
 {
-	if (!s)
-		return;
-	for (; *s; s++) {
-		if (*s == '\n')
+	static const unsigned char lead_bits[5] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+	unsigned cp = s[0] & lead_bits[n];
+	for (int i = 1; i < n; i++)
+		cp = cp << 6 | (s[i] & 0x3f);
+	return cp;
+}
+
+/* Characters that reorder or break the text around them without being seen: the bidirectional marks,
+ * embeddings, overrides and isolates ("Trojan Source", CVE-2021-42574: a name can make a table row read
+ * backwards) and the line and paragraph separators U+2028/U+2029. */
+static int reorders_text(unsigned cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+enum char_kind {
+	PLAIN,   /* shown as it is */
+	CONTROL, /* C0 (newline and tab included), DEL, C1 */
+	STRAY,   /* a byte that does not start a well-formed UTF-8 sequence */
+	REORDER, /* reorders_text */
+};
+
+/* What the character at u is; *n is the number of bytes it covers (1 for a stray byte). */
+static enum char_kind classify(const unsigned char *u, int *n)
+{
+	*n = kc_escape_utf8_len(u);
+	if (*n == 0) {
+		*n = 1;
+		return STRAY;
+	}
+	if (*u < 0x20 || *u == 0x7f || (u[0] == 0xC2 && u[1] < 0xA0))
+		return CONTROL;
+	return *n >= 2 && reorders_text(code_point(u, *n)) ? REORDER : PLAIN;
+}
+
+/* Append the visible form of the n bytes at u of that kind: `\n` for a newline, `\xNN` for each byte of
+ * another control and for a stray byte, `\uNNNN` for a reordering character. */
+static void put_visible(struct kc_buf *b, const unsigned char *u, int n, enum char_kind kind)
+{
+	if (kind == PLAIN)
+		kc_buf_add(b, (const char *)u, (size_t)n);
+	else if (kind == REORDER)
+		kc_buf_printf(b, "\\u%04x", code_point(u, n));
+	else if (*u == '\n')
+		kc_buf_puts(b, "\\n");
+	else
+		for (int i = 0; i < n; i++)
+			kc_buf_printf(b, "\\x%02x", u[i]);
+}
+
+/* GitHub turns some text into links and notifications: `@name` mentions a user or a team, `#12` refers to
+ * an issue (and leaves a back-link there), `www.` and `scheme://` start links, `a@b.c` is a mail link. A
+ * zero-width space (`&#8203;`, as Renovate does) after `@`, after `#` before a digit, after `www` before `.`
+ * and after `:` before `//` breaks each pattern and shows nothing. Returns the bytes of s consumed. */
+static int md_break_link(struct kc_buf *b, const char *s, const char *start)
+{
+	int word_start = s == start || !isalnum((unsigned char)s[-1]);
+	if (*s == '@' || (*s == '#' && isdigit((unsigned char)s[1])) || (*s == ':' && s[1] == '/' && s[2] == '/')) {
+		kc_buf_putc(b, *s);
+		kc_buf_puts(b, "&#8203;");
+		return 1;
+	}
+	if (word_start && strncasecmp(s, "www.", 4) == 0) {
+		kc_buf_add(b, s, 3);
+		kc_buf_puts(b, "&#8203;");
+		return 3;
+	}
+	return 0;
+}
+
+/* Markdown text for kc_escape_md_cell (one_line 0) and kc_escape_md_inline (one_line 1). */
+static void md_text(struct kc_buf *b, const char *s, int one_line)
+{
+	const char *start = s;
+	while (s && *s) {
+		const unsigned char *u = (const unsigned char *)s;
+		int n, linked;
+		enum char_kind kind = classify(u, &n);
+		if (*s == '\n' && !one_line)
 			kc_buf_puts(b, "<br>");
 		else if (*s == '&' || *s == '<' || *s == '>')
 			kc_buf_puts(b, *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : "&gt;");
 		else if (strchr("\\|*_`[]~", *s))
 			kc_buf_printf(b, "\\%c", *s);
-		else if ((unsigned char)*s >= 0x20 || *s == '\t')
-			kc_buf_putc(b, *s);
+		else if ((linked = md_break_link(b, s, start)) > 0)
+			n = linked;
+		else if (one_line || kind == REORDER)
+			put_visible(b, u, n, kind);
+		else if (kind != CONTROL || *s == '\t')
+			kc_buf_add(b, s, (size_t)n); /* in a cell, other controls are dropped, stray bytes kept */
+		s += n;
 	}
+}
+
+void kc_escape_md_cell(struct kc_buf *b, const char *s)
+{
+	md_text(b, s, 0);
+}
+
+void kc_escape_md_inline(struct kc_buf *b, const char *s)
+{
+	md_text(b, s, 1);
+}
+
+/* 1 when s holds a character a code span cannot show: a backtick or a line break would end it, and
+ * controls, stray bytes and reordering characters would pass into the page unseen. A tab is fine. */
+static int code_span_unsafe(const char *s)
+{
+	int n;
+	for (; *s; s += n)
+		if (*s == '`' || (classify((const unsigned char *)s, &n) != PLAIN && *s != '\t'))
+			return 1;
+	return 0;
 }
 
 void kc_escape_md_code(struct kc_buf *b, const char *s)
 {
 	if (!s)
 		return;
-	if (strpbrk(s, "`\n\r")) {
-		kc_escape_md_cell(b, s);
+	if (code_span_unsafe(s)) {
+		kc_escape_md_inline(b, s);
 		return;
 	}
 	kc_buf_putc(b, '`');
@@ -99,20 +205,10 @@ int kc_escape_utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* s for a terminal: a newline as \n, other control characters (C1 included) and bytes that are not UTF-8 as
- * \xNN, so no escape sequence reaches the terminal. */
+/* s for a terminal: every control, reordering character and stray byte in its visible form. */
 void kc_escape_terminal(struct kc_buf *b, const char *s)
 {
-	while (s && *s) {
-		const unsigned char *u = (const unsigned char *)s;
-		int n = kc_escape_utf8_len(u);
-		int c1 = n == 2 && u[0] == 0xC2 && u[1] < 0xA0;
-		if (*s == '\n')
-			kc_buf_puts(b, "\\n");
-		else if (n == 0 || *u < 0x20 || *u == 0x7f || c1)
-			kc_buf_printf(b, "\\x%02x", *u);
-		else
-			kc_buf_add(b, s, (size_t)n);
-		s += n && !c1 ? n : 1;
-	}
+	int n;
+	for (; s && *s; s += n)
+		put_visible(b, (const unsigned char *)s, n, classify((const unsigned char *)s, &n));
 }

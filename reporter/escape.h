@@ -11,18 +11,35 @@
  * return (which XML forbids) become U+FFFD. Used for SVG text too. s == NULL appends nothing. */
 void kc_escape_html(struct kc_buf *b, const char *s);
 
+/* The visible form of a character that must not reach a terminal or a page as it is (docs/architecture.md,
+ * Conventions): a newline is `\n`; each byte of another control character (C0, DEL, C1) and each byte that is
+ * not UTF-8 is `\xNN`; a character that reorders or breaks text unseen (the bidirectional marks, embeddings,
+ * overrides and isolates U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069, and the separators U+2028,
+ * U+2029) is `\uNNNN`, hex in lowercase. A backslash is not doubled: the forms make the text visible, they
+ * are not meant to be decoded back. */
+
 /* Append s to b safe for one cell of a GitHub-flavoured Markdown table (also fine in a list item): & < > become
  * entities, so no HTML tag can form (GitHub renders inline HTML; quotes are harmless outside a tag and stay
- * readable); backslash, | and the emphasis/link/code characters * _ ` [ ] ~ are backslash-escaped; a newline
- * becomes <br>; other control characters (carriage return included) are dropped. */
+ * readable); backslash, | and the emphasis/link/code characters * _ ` [ ] ~ are backslash-escaped; GitHub's
+ * links and notifications cannot form: a zero-width space `&#8203;` follows `@` (mentions, mail links), `#`
+ * before a digit (issue references), `www` before `.` and `:` before `//` (links); a newline becomes <br>;
+ * reordering characters take their visible form; other control characters (carriage return included) are
+ * dropped. s == NULL appends nothing. */
 void kc_escape_md_cell(struct kc_buf *b, const char *s);
 
+/* The same as kc_escape_md_cell, but the text stays on one line and shows everything: a newline and every
+ * other control character take their visible form. For names (a function, a file) that must not pass for
+ * lines of their own. */
+void kc_escape_md_inline(struct kc_buf *b, const char *s);
+
 /* Append s to b as an inline code span usable in a table cell: `s` with | written \| (GFM requires it even in
- * code spans). Text containing a backtick or a newline is written with kc_escape_md_cell instead. */
+ * code spans). Text containing a backtick, a control character other than tab, a byte that is not UTF-8 or
+ * a reordering character is written with kc_escape_md_inline instead. */
 void kc_escape_md_code(struct kc_buf *b, const char *s);
 
-/* Append s to b safe for a terminal: a newline as \n, other control characters (C1 included) and bytes that
- * are not UTF-8 as \xNN, so no escape sequence can pass. s == NULL appends nothing. */
+/* Append s to b safe for a terminal: controls, stray bytes and reordering characters in their visible form,
+ * so no escape sequence can pass and no text can be reordered or forged on a line of its own. s == NULL
+ * appends nothing. */
 void kc_escape_terminal(struct kc_buf *b, const char *s);
 
 /* Length of the well-formed UTF-8 sequence at s (1 to 4 bytes), or 0 when s does not start one (a stray

@@ -72,7 +72,7 @@ static void value_or_formula(struct kc_buf *b, const struct kc_figure *fig, cons
 static void fill_row(struct row *r, const struct kc_measurements *m)
 {
 	const struct kc_cost_figures *cf = r->cf;
-	kc_buf_puts(&r->cell[COL_NAME], r->f->name);
+	kc_escape_terminal(&r->cell[COL_NAME], r->f->name);
 	value_or_formula(&r->cell[COL_FLOPS], &cf->flops, "FLOP");
 	value_or_formula(&r->cell[COL_TRANS], &cf->transcendentals, "calls");
 	value_or_formula(&r->cell[COL_BYTES], &cf->bytes[KC_MODEL_MIN], "B");
@@ -130,28 +130,38 @@ static void print_table(FILE *out, struct row *rows, int n, int ncols, int color
 	}
 }
 
-/* "gelu_fused: flops 8*n, transcendentals n, bytes(min) 8*n, bytes(streaming) 8*n" */
+/* "gelu_fused: flops 8*n, transcendentals n, bytes(min) 8*n, bytes(streaming) 8*n". The name and the formulas
+ * (their symbols are the kernel's identifiers) escaped for the terminal, as every user-derived string. */
 static void print_formulas(FILE *out, const struct row *r, int color)
 {
 	const struct kc_cost_figures *cf = r->cf;
-	fprintf(out, "%s%s%s: flops %s", color ? "\033[1m" : "", r->f->name, color ? "\033[0m" : "",
-	        cf->flops.expr ? cf->flops.expr : "n/a");
-	if (cf->transcendentals.poly && !kc_poly_is_zero(cf->transcendentals.poly))
-		fprintf(out, ", transcendentals %s", cf->transcendentals.expr);
-	for (int model = KC_MODEL_MIN; model <= KC_MODEL_STREAMING; model++)
-		fprintf(out, ", bytes(%s) %s", kc_model_name((enum kc_model)model),
-		        cf->bytes[model].expr ? cf->bytes[model].expr : "n/a");
-	fputc('\n', out);
+	struct kc_buf b = KC_BUF_INIT;
+	kc_buf_puts(&b, color ? "\033[1m" : "");
+	kc_buf_add(&b, kc_buf_str(&r->cell[COL_NAME]), r->cell[COL_NAME].len);
+	kc_buf_printf(&b, "%s: flops ", color ? "\033[0m" : "");
+	kc_escape_terminal(&b, cf->flops.expr ? cf->flops.expr : "n/a");
+	if (cf->transcendentals.poly && !kc_poly_is_zero(cf->transcendentals.poly)) {
+		kc_buf_puts(&b, ", transcendentals ");
+		kc_escape_terminal(&b, cf->transcendentals.expr);
+	}
+	for (int model = KC_MODEL_MIN; model <= KC_MODEL_STREAMING; model++) {
+		kc_buf_printf(&b, ", bytes(%s) ", kc_model_name((enum kc_model)model));
+		kc_escape_terminal(&b, cf->bytes[model].expr ? cf->bytes[model].expr : "n/a");
+	}
+	kc_buf_putc(&b, '\n');
+	fputs(kc_buf_str(&b), out);
+	kc_buf_release(&b);
 }
 
 /* The compact dataflow of a function with several passes: one line per pass and per intermediate. */
-static void print_dataflow(FILE *out, const struct kc_function *f, int color)
+static void print_dataflow(FILE *out, const struct row *r, int color)
 {
-	if (f->dataflow.n_passes < 2)
+	if (r->f->dataflow.n_passes < 2)
 		return;
 	struct kc_buf b = KC_BUF_INIT;
-	kc_text_dataflow(f, &b);
-	fprintf(out, "\n%s%s dataflow:%s\n%s", color ? "\033[1m" : "", f->name, color ? "\033[0m" : "", kc_buf_str(&b));
+	kc_text_dataflow(r->f, &b);
+	fprintf(out, "\n%s%s dataflow:%s\n%s", color ? "\033[1m" : "", kc_buf_str(&r->cell[COL_NAME]),
+	        color ? "\033[0m" : "", kc_buf_str(&b));
 	kc_buf_release(&b);
 }
 
@@ -174,7 +184,7 @@ void kc_text_write(FILE *out, struct kc_report_figures *rf, const struct kc_meas
 		for (int i = 0; i < n; i++)
 			print_formulas(out, &rows[i], color);
 		for (int i = 0; i < n; i++)
-			print_dataflow(out, rows[i].f, color);
+			print_dataflow(out, &rows[i], color);
 	}
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < COL_N; c++)

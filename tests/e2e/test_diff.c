@@ -134,6 +134,73 @@ static void bad_input_is_a_clear_error(void **state)
 	run_release(&r);
 }
 
+/* A copy of the base report at path with the first function measured: median seconds, CV 0.01, and its name
+ * replaced by `name` when not NULL. */
+static void write_measured_copy(const char *path, double median, const char *name)
+{
+	char *text = slurp(base_json);
+	cJSON *doc = cJSON_Parse(text);
+	free(text);
+	cJSON *fn = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "functions"), 0);
+	assert_non_null(fn);
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(m, "seconds"), "median", median);
+	cJSON_AddNumberToObject(m, "cv", 0.01);
+	cJSON_ReplaceItemInObject(fn, "measured", m);
+	if (name)
+		cJSON_ReplaceItemInObject(fn, "name", cJSON_CreateString(name));
+	text = cJSON_Print(doc);
+	write_text(path, text);
+	free(text);
+	cJSON_Delete(doc);
+}
+
+/* An impossible time is an error naming the report file and the function, exit 1; that function's verdict is
+ * "invalid" and the other is still compared. */
+static void impossible_time_is_an_input_error(void **state)
+{
+	(void)state;
+	const char *dir = scratch_dir("diff-invalid");
+	char good[4200], bad[4200], expected[8800];
+	snprintf(good, sizeof good, "%s/good.json", dir);
+	snprintf(bad, sizeof bad, "%s/bad.json", dir);
+	write_measured_copy(good, 0.01, NULL);
+	write_measured_copy(bad, -0.01, NULL);
+	struct run r = RUN("diff", "--format", "text", "--fail-on-regression", "10", good, bad);
+	assert_int_equal(r.status, 1);
+	snprintf(expected, sizeof expected,
+	         "kcost diff: error: %s: function 'gelu_unfused' (samples/gelu.c): measured.seconds.median is -0.01: a "
+	         "time must be positive and finite\n",
+	         bad);
+	assert_string_equal(r.err, expected);
+	assert_non_null(strstr(r.out, "  gelu_unfused (samples/gelu.c): invalid: in head, measured.seconds.median is "
+	                              "-0.01: a time must be positive and finite\n"));
+	assert_non_null(strstr(r.out, "  1 other function: no significant change\n"));
+	assert_null(strstr(r.out, "x faster"));
+	run_release(&r);
+}
+
+/* A name from a forged report reaches the terminal on one line, its controls and bidi override visible. */
+static void forged_name_stays_on_its_line(void **state)
+{
+	(void)state;
+	const char *dir = scratch_dir("diff-forged");
+	char base[4200], head[4200];
+	snprintf(base, sizeof base, "%s/base.json", dir);
+	snprintf(head, sizeof head, "%s/head.json", dir);
+	const char *forged = "f\n  other (k.c): changed; time: 9.99x slower — regression: slower\033[8m\xe2\x80\xae";
+	write_measured_copy(base, 0.01, forged);
+	write_measured_copy(head, 0.02, forged);
+	struct run r = RUN("diff", "--format", "text", base, head);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out,
+	                    "kcost diff\n"
+	                    "  f\\n  other (k.c): changed; time: 9.99x slower — regression: slower\\x1b[8m\\u202e "
+	                    "(samples/gelu.c): changed; time: 2.00x slower\n"
+	                    "  1 other function: no significant change\n");
+	run_release(&r);
+}
+
 /* The head/base median time ratio `kcost diff --format json` states for the first function. */
 static double time_ratio(const char *base, const char *head)
 {
@@ -198,6 +265,8 @@ int main(void)
 	    cmocka_unit_test(fused_replaced_by_unfused_is_a_regression),
 	    cmocka_unit_test(json_format_is_machine_readable),
 	    cmocka_unit_test(bad_input_is_a_clear_error),
+	    cmocka_unit_test(impossible_time_is_an_input_error),
+	    cmocka_unit_test(forged_name_stays_on_its_line),
 	    cmocka_unit_test(measured_slowdown_is_reported),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

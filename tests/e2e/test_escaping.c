@@ -1,5 +1,6 @@
 /* test_escaping.c — user-derived strings in every output are escaped for their context. The input's path,
- * comments, a diagnostic and the source listing carry <script>, quotes, &, | and newlines. */
+ * comments, a diagnostic and the source listing carry <script>, quotes, &, | and newlines; on stderr, a path
+ * and a source line carry terminal escape sequences, a bidi override and a newline. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,10 +107,46 @@ static void no_output_carries_raw_markup(void **state)
 	free(svg);
 }
 
+/* A diagnostic prints the file name, the message and the source line: none may reach the terminal as it is
+ * (an escape sequence would recolour or clear it, a bidi override reorder the line, a newline start a forged
+ * one). Each control character and reordering character takes its visible form (docs/architecture.md,
+ * Conventions) and the caret still stands under the column: "\x1b" is four columns wide, a tab stays a tab. */
+static void stderr_shows_controls_visibly(void **state)
+{
+	(void)state;
+	const char *dir = scratch_dir("escaping-terminal");
+	char src[4400], out[4400];
+	snprintf(src, sizeof src, "%s/k\033[31m\xe2\x80\xae\n.c", dir);
+	snprintf(out, sizeof out, "%s/report", dir);
+	write_text(src, "void k(int n, float x[restrict n])\n{\n\tint i = 0;\n/*\033[2J*/\twhile (i < n) {\n"
+	                "\t\tx[i] = 0;\n\t\ti++;\n\t}\n}\n");
+	struct run r = run_kcost((const char *const[]){"--no-run", "--quiet", "-o", out, src, NULL});
+	assert_int_equal(r.status, 0);
+	char expected[4600];
+	snprintf(expected, sizeof expected,
+	         "%s/k\\x1b[31m\\u202e\\n.c:4:10: warning: while loop: trip count unknown, its body is counted once\n"
+	         "/*\\x1b[2J*/\twhile (i < n) {\n"
+	         "           \t^\n",
+	         dir);
+	assert_string_equal(r.err, expected);
+	run_release(&r);
+
+	/* kcost diff names its files the same way */
+	char missing[4400];
+	snprintf(missing, sizeof missing, "%s/no\033[2J\n.json", dir);
+	r = run_kcost((const char *const[]){"diff", missing, missing, NULL});
+	assert_int_equal(r.status, 1);
+	snprintf(expected, sizeof expected,
+	         "kcost diff: error: cannot open '%s/no\\x1b[2J\\n.json': No such file or directory\n", dir);
+	assert_string_equal(r.err, expected);
+	run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(no_output_carries_raw_markup),
+	    cmocka_unit_test(stderr_shows_controls_visibly),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
 /* test_diff_compare.c — kcost diff's comparison on hand-written reports, and a mutation fuzz of its input: a
- * malformed or foreign document must give an error or a comparison, never a crash (ASan runs this). */
+ * malformed or foreign document must give an error or a comparison, never a crash (ASan runs this). Then the
+ * hostile reports of issue #11: names that forge lines, links and mentions, impossible values, 100,000
+ * functions; the escaping they rely on (reporter/escape.c) and the terminal table's (text.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,8 @@
 #include <string.h>
 
 #include "diff.h"
+#include "escape.h"
+#include "report.h"
 
 static const char base_text[] =
     "{\"schema\": 1, \"functions\": ["
@@ -30,28 +34,55 @@ static void release_docs(void)
 	docs[0] = docs[1] = NULL;
 }
 
-static struct kc_diff *compare(const char *base, const char *head, double fail_on, char *err)
+static struct kc_diff *compare_as(const char *base, const char *head, double fail_on, enum kc_diff_format format,
+                                  char *err)
 {
 	release_docs();
 	docs[0] = cJSON_Parse(base);
 	docs[1] = cJSON_Parse(head);
-	struct kc_diff_opts o = {0.05, fail_on, KC_DIFF_MD};
+	struct kc_diff_opts o = {0.05, fail_on, format, {NULL, NULL}};
 	return docs[0] && docs[1] ? kc_diff_compare(docs[0], docs[1], &o, err, 256) : NULL;
 }
 
-/* The Markdown comparison of two report texts (malloc'd), and whether it found a regression. */
-static char *diff_text(const char *base, const char *head, double fail_on, int *regressed)
+static struct kc_diff *compare(const char *base, const char *head, double fail_on, char *err)
+{
+	return compare_as(base, head, fail_on, KC_DIFF_MD, err);
+}
+
+/* The comparison of two report texts in a format (malloc'd), whether it found a regression, and when
+ * problems is not NULL the problems' lines (malloc'd) and the number of errors. */
+static char *diff_format(const char *base, const char *head, double fail_on, enum kc_diff_format format, int *regressed,
+                         char **problems, int *errors)
 {
 	char err[256];
-	struct kc_diff *d = compare(base, head, fail_on, err);
+	struct kc_diff *d = compare_as(base, head, fail_on, format, err);
 	if (!d)
 		fail_msg("not compared: %s", err);
 	struct kc_buf b = KC_BUF_INIT;
 	kc_diff_render(d, &b);
 	*regressed = kc_diff_regressed(d);
+	if (problems) {
+		struct kc_buf p = KC_BUF_INIT;
+		kc_diff_render_problems(d, &p);
+		*problems = kc_buf_detach(&p);
+		*errors = kc_diff_errors(d);
+	}
 	kc_diff_free(d);
 	return kc_buf_detach(&b);
 }
+
+/* The Markdown comparison of two report texts (malloc'd), and whether it found a regression. */
+static char *diff_text(const char *base, const char *head, double fail_on, int *regressed)
+{
+	return diff_format(base, head, fail_on, KC_DIFF_MD, regressed, NULL, NULL);
+}
+
+/* Fail with the whole text when it does not contain the expected piece. */
+#define assert_contains(text, piece)                                                                                   \
+	do {                                                                                                           \
+		if (!strstr((text), (piece)))                                                                          \
+			fail_msg("expected \"%s\" in:\n%s", (piece), (text));                                          \
+	} while (0)
 
 /* Replace the first occurrence of `from` by `to` in a copy of s. */
 static char *replace(const char *s, const char *from, const char *to)
@@ -174,6 +205,289 @@ static void mutated_reports_never_crash(void **state)
 	assert_true(compared > 0);
 }
 
+/* ---- significance: symmetric in log space ------------------------------------------------------------ */
+
+/* A 2x speed-up and a 2x slow-down with the same CVs are the same distance from "no change": log 2 = 0.69.
+ * With CVs of 0.2 the noise is 2*sqrt(2*log(1 + 0.04)) = 0.56, below it: both significant. (The former test,
+ * |ratio - 1| against 2*sqrt(cv0^2 + cv1^2) = 0.57, called the slow-down's 1.0 significant and the speed-up's
+ * 0.5 noise.) With CVs of 0.3 the noise is 0.83: neither is. */
+static void speed_up_and_slow_down_are_mirrored(void **state)
+{
+	(void)state;
+	int regressed;
+	char *base = replace(base_text, "\"cv\": 0.01", "\"cv\": 0.2");
+	char *slower = replace(base, "\"median\": 0.010", "\"median\": 0.020");
+	char *faster = replace(base, "\"median\": 0.010", "\"median\": 0.005");
+	char *text = diff_text(base, slower, 0, &regressed);
+	assert_contains(text, "- **f** (k.c): changed; time: 2.00x slower\n");
+	free(text);
+	text = diff_text(base, faster, 0, &regressed);
+	assert_contains(text, "- **f** (k.c): changed; time: 2.00x faster\n");
+	free(text);
+	free(base);
+	free(slower);
+	free(faster);
+
+	base = replace(base_text, "\"cv\": 0.01", "\"cv\": 0.3");
+	slower = replace(base, "\"median\": 0.010", "\"median\": 0.020");
+	faster = replace(base, "\"median\": 0.010", "\"median\": 0.005");
+	text = diff_text(base, slower, 0, &regressed);
+	assert_contains(text, "no significant change in 2 functions");
+	free(text);
+	text = diff_text(base, faster, 0, &regressed);
+	assert_contains(text, "no significant change in 2 functions");
+	free(text);
+	free(base);
+	free(slower);
+	free(faster);
+}
+
+/* ---- impossible values ------------------------------------------------------------------------------- */
+
+/* Each impossible value gives an error naming the report and the function, the verdict "invalid" with the
+ * reason, and no figure ("-0.01x faster", "infx faster"); the other function is still compared. */
+static void impossible_values_are_invalid(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *from, *to, *reason;
+	} cases[] = {
+	    {"\"median\": 0.010", "\"median\": -0.01",
+	     "measured.seconds.median is -0.01: a time must be positive and finite"},
+	    {"\"median\": 0.010", "\"median\": 1e999",
+	     "measured.seconds.median is inf: a time must be positive and finite"},
+	    {"\"median\": 0.010", "\"median\": 0", "measured.seconds.median is 0: a time must be positive and finite"},
+	    {"\"median\": 0.010", "\"median\": \"fast\"", "measured.seconds.median is a string, not a number"},
+	    {"\"cv\": 0.01", "\"cv\": -1",
+	     "measured.cv is -1: a coefficient of variation must be non-negative and finite"},
+	    {"\"value\": 800", "\"value\": -800", "flops.value is -800: a count must be non-negative and finite"},
+	    {"\"expr\": \"8*n\"", "\"expr\": 8", "flops.expr is a number, not a string"},
+	    {"\"seconds\": {\"median\": 0.010}", "\"seconds\": [0.010]",
+	     "measured.seconds.median cannot be read: the path goes through an array"},
+	    {"\"measured\": {\"seconds\": {\"median\": 0.010}, \"cv\": 0.01, \"error\": null}", "\"measured\": 5",
+	     "measured is a number, not an object"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int regressed, errors;
+		char *problems, *head = replace(base_text, cases[i].from, cases[i].to), expected[256];
+		char *text = diff_format(base_text, head, 0.10, KC_DIFF_MD, &regressed, &problems, &errors);
+		snprintf(expected, sizeof expected, "- **f** (k.c): invalid: in head, %s\n", cases[i].reason);
+		assert_contains(text, expected);
+		assert_contains(text, "1 other function: no significant change");
+		assert_null(strstr(text, "x faster"));
+		snprintf(expected, sizeof expected, "kcost diff: error: HEAD: function 'f' (k.c): %s\n",
+		         cases[i].reason);
+		assert_contains(problems, expected);
+		assert_int_equal(errors, 1);
+		assert_int_equal(regressed, 0);
+		free(problems);
+		free(text);
+		/* the other way round, the same value is the base's */
+		text = diff_format(head, base_text, 0.10, KC_DIFF_TEXT, &regressed, &problems, &errors);
+		snprintf(expected, sizeof expected, "  f (k.c): invalid: in base, %s\n", cases[i].reason);
+		assert_contains(text, expected);
+		assert_int_equal(errors, 1);
+		free(problems);
+		free(text);
+		free(head);
+	}
+}
+
+/* Times so far apart that their ratio overflows are no figure either. */
+static void times_too_far_apart_are_invalid(void **state)
+{
+	(void)state;
+	int regressed, errors;
+	char *problems, *base = replace(base_text, "\"median\": 0.010", "\"median\": 1e-300");
+	char *head = replace(base_text, "\"median\": 0.010", "\"median\": 1e300");
+	char *text = diff_format(base, head, 0.10, KC_DIFF_JSON, &regressed, &problems, &errors);
+	assert_contains(text, "\"time\":\t\"invalid\"");
+	assert_contains(text,
+	                "\"invalid\":\t\"in head, measured.seconds.median is 1e+300, 1e-300 in base: too far apart "
+	                "to compare\"");
+	assert_null(strstr(text, "time_ratio"));
+	assert_int_equal(errors, 1);
+	free(problems);
+	free(text);
+	free(base);
+	free(head);
+}
+
+/* Entries without a name are skipped with an error; a function listed twice is compared once, with a warning. */
+static void nameless_and_repeated_entries(void **state)
+{
+	(void)state;
+	int regressed, errors;
+	char *problems, *head = replace(base_text, "\"name\": \"g\"", "\"name\": \"f\"");
+	char *nameless = replace(base_text, "\"name\": \"g\",", "");
+	char *text = diff_format(base_text, head, 0, KC_DIFF_MD, &regressed, &problems, &errors);
+	assert_string_equal(problems, "kcost diff: warning: HEAD: function 'f' (k.c) is listed twice (functions[1]): "
+	                              "the first is compared\n");
+	assert_int_equal(errors, 0);
+	assert_contains(text, "- **g** (k.c): removed\n");
+	assert_contains(text, "1 other function: no significant change");
+	free(problems);
+	free(text);
+	text = diff_format(nameless, base_text, 0, KC_DIFF_MD, &regressed, &problems, &errors);
+	assert_string_equal(problems, "kcost diff: error: BASE: functions[1] has no \"name\" string: skipped\n");
+	assert_int_equal(errors, 1);
+	assert_contains(text, "- **g** (k.c): added\n");
+	free(problems);
+	free(text);
+	free(head);
+	free(nameless);
+}
+
+/* ---- hostile names ----------------------------------------------------------------------------------- */
+
+/* A name that carries a forged line, an escape sequence, a carriage return and a bidi override. */
+#define FORGED      "f\n  g (k.c): changed; time: 9.99x slower\x1b[31m\xe2\x80\xae!\r"
+#define FORGED_JSON "f\\n  g (k.c): changed; time: 9.99x slower\\u001b[31m\\u202e!\\r"
+
+static void names_cannot_forge_lines(void **state)
+{
+	(void)state;
+	int regressed;
+	char *base = replace(base_text, "\"name\": \"f\"", "\"name\": \"" FORGED_JSON "\"");
+	char *head = replace(base, "\"median\": 0.010", "\"median\": 0.020");
+	char *text = diff_format(base, head, 0, KC_DIFF_TEXT, &regressed, NULL, NULL);
+	assert_string_equal(text, "kcost diff\n"
+	                          "  f\\n  g (k.c): changed; time: 9.99x slower\\x1b[31m\\u202e!\\x0d (k.c): changed; "
+	                          "time: 2.00x slower\n"
+	                          "  1 other function: no significant change\n");
+	free(text);
+	text = diff_format(base, head, 0, KC_DIFF_MD, &regressed, NULL, NULL);
+	assert_contains(text,
+	                "\n- **f\\n  g (k.c): changed; time: 9.99x slower\\x1b\\[31m\\u202e!\\x0d** (k.c): changed; "
+	                "time: 2.00x slower\n");
+	free(text);
+	free(base);
+	free(head);
+}
+
+/* In Markdown, a name makes no mention, issue reference or link: a zero-width space breaks each pattern. A
+ * formula with a bidi override leaves its code span for the escaped form. */
+static void names_make_no_links_or_mentions(void **state)
+{
+	(void)state;
+	int regressed;
+	char *base = replace(base_text, "\"file\": \"k.c\"", "\"file\": \"@octocat/www.x.io/https://e.com/#12/a@b.c\"");
+	char *head = replace(base, "\"expr\": \"8*n\"", "\"expr\": \"8*n\\u202e\"");
+	char *text = diff_format(base, head, 0, KC_DIFF_MD, &regressed, NULL, NULL);
+	assert_contains(text, "- **f** (@&#8203;octocat/www&#8203;.x.io/https:&#8203;//e.com/#&#8203;12/a@&#8203;b.c): "
+	                      "changed; time: no significant change (1.00x)\n"
+	                      "  - FLOPs: `8*n` → 8\\*n\\u202e\n");
+	assert_null(strstr(text, "\xe2\x80\xae"));
+	free(text);
+	free(base);
+	free(head);
+}
+
+/* ---- the escapes ------------------------------------------------------------------------------------- */
+
+static void escapes_show_controls_and_bidi(void **state)
+{
+	(void)state;
+	struct kc_buf b = KC_BUF_INIT;
+	/* U+202E RLO, U+2066 LRI, U+061C ALM, U+2028 LS; U+00B5 and U+20AC are shown as they are */
+	kc_escape_terminal(&b, "a\xe2\x80\xae"
+	                       "b\xe2\x81\xa6"
+	                       "c\xd8\x9c"
+	                       "d\xe2\x80\xa8"
+	                       "e\r\t\x7f \xc2\xb5\xe2\x82\xac");
+	assert_string_equal(kc_buf_str(&b), "a\\u202eb\\u2066c\\u061cd\\u2028e\\x0d\\x09\\x7f \xc2\xb5\xe2\x82\xac");
+	kc_buf_reset(&b);
+	kc_escape_md_cell(&b, "x\xe2\x80\xaey\x1b[0m\nz @me #1 #x WWW.a.b awww.c ftp://d");
+	assert_string_equal(kc_buf_str(&b), "x\\u202ey\\[0m<br>z @&#8203;me #&#8203;1 #x WWW&#8203;.a.b awww.c "
+	                                    "ftp:&#8203;//d");
+	kc_buf_reset(&b);
+	kc_escape_md_inline(&b, "x\ny\x1b|");
+	assert_string_equal(kc_buf_str(&b), "x\\ny\\x1b\\|");
+	kc_buf_reset(&b);
+	kc_escape_md_code(&b, "n\x1b");
+	assert_string_equal(kc_buf_str(&b), "n\\x1b");
+	kc_buf_reset(&b);
+	kc_escape_md_code(&b, "@n\t| www.x");
+	assert_string_equal(kc_buf_str(&b), "`@n\t\\| www.x`"); /* nothing links in a code span */
+	kc_buf_release(&b);
+}
+
+/* The terminal table escapes the function's name in its row, its formula line and its dataflow title. */
+static void terminal_table_escapes_names(void **state)
+{
+	(void)state;
+	struct kc_analysis an = {0};
+	struct kc_function *f = KC_NEW(&an.arena, struct kc_function), *fns[1] = {f};
+	f->name = "k\x1b]0;pwned\x07\xe2\x80\xae";
+	f->loc = (struct kc_loc){"k.c", 1, 1};
+	f->syms.syms[0] = (struct kc_sym){.name = "n", .has_value = 1, .value = 10};
+	f->syms.names[0] = "n";
+	f->syms.n = 1;
+	f->n_size_params = 1;
+	f->cost.ops[KC_OP_MUL][KC_PREC_F32] = kc_poly_sym(&an.arena, 0);
+	f->exact = 1;
+	an.functions = fns;
+	an.n_functions = 1;
+	char *out = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&out, &size);
+	kc_report_text(mem, &an, NULL, 0);
+	fclose(mem);
+	assert_contains(out, "\nk\\x1b]0;pwned\\x07\\u202e  ");
+	assert_contains(out, "\nk\\x1b]0;pwned\\x07\\u202e: flops n, ");
+	assert_null(strchr(out, '\x1b'));
+	assert_null(strstr(out, "\xe2\x80\xae"));
+	free(out);
+	kc_arena_release(&an.arena);
+}
+
+/* ---- size -------------------------------------------------------------------------------------------- */
+
+/* A report of n functions k0..k{n-1} in file k.c, in the given order, each with a median of 0.010 s but
+ * function `slow`, 0.020 s. */
+static cJSON *many_functions(int n, int reversed, int slow)
+{
+	cJSON *doc = cJSON_CreateObject(), *fns = cJSON_AddArrayToObject(doc, "functions");
+	cJSON_AddNumberToObject(doc, "schema", 1);
+	for (int k = 0; k < n; k++) {
+		int i = reversed ? n - 1 - k : k;
+		char name[32];
+		snprintf(name, sizeof name, "k%d", i);
+		cJSON *f = cJSON_CreateObject(), *m = cJSON_AddObjectToObject(f, "measured");
+		cJSON_AddStringToObject(f, "name", name);
+		cJSON_AddStringToObject(f, "file", "k.c");
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(f, "flops"), "expr", "8*n");
+		cJSON_AddNumberToObject(cJSON_AddObjectToObject(m, "seconds"), "median", i == slow ? 0.020 : 0.010);
+		cJSON_AddNumberToObject(m, "cv", 0.01);
+		cJSON_AddItemToArray(fns, f);
+	}
+	return doc;
+}
+
+/* 100,000 functions, the head's in the reverse order: every one is matched (a scan of the other report per
+ * function made this minutes long; bench/diff times it). */
+static void a_hundred_thousand_functions(void **state)
+{
+	(void)state;
+	enum { N = 100000 };
+	cJSON *base = many_functions(N, 0, -1), *head = many_functions(N, 1, 4242);
+	struct kc_diff_opts o = {0.05, 0.10, KC_DIFF_MD, {NULL, NULL}};
+	char err[256];
+	struct kc_diff *d = kc_diff_compare(base, head, &o, err, sizeof err);
+	assert_non_null(d);
+	struct kc_buf b = KC_BUF_INIT;
+	kc_diff_render(d, &b);
+	assert_string_equal(kc_buf_str(&b), "## kcost: cost changes\n\n"
+	                                    "- **k4242** (k.c): changed; time: 2.00x slower — **regression: slower**\n"
+	                                    "\n99999 other functions: no significant change\n"
+	                                    "\nregression beyond the --fail-on-regression threshold\n");
+	assert_int_equal(kc_diff_errors(d), 0);
+	kc_buf_release(&b);
+	kc_diff_free(d);
+	cJSON_Delete(base);
+	cJSON_Delete(head);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +497,15 @@ int main(void)
 	    cmocka_unit_test(added_and_removed_functions_are_listed),
 	    cmocka_unit_test(foreign_documents_are_refused),
 	    cmocka_unit_test(mutated_reports_never_crash),
+	    cmocka_unit_test(speed_up_and_slow_down_are_mirrored),
+	    cmocka_unit_test(impossible_values_are_invalid),
+	    cmocka_unit_test(times_too_far_apart_are_invalid),
+	    cmocka_unit_test(nameless_and_repeated_entries),
+	    cmocka_unit_test(names_cannot_forge_lines),
+	    cmocka_unit_test(names_make_no_links_or_mentions),
+	    cmocka_unit_test(escapes_show_controls_and_bidi),
+	    cmocka_unit_test(terminal_table_escapes_names),
+	    cmocka_unit_test(a_hundred_thousand_functions),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 	release_docs();
