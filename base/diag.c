@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "source.h"
+#include "visible.h"
 
 struct kc_diag *kc_diag_add(struct kc_arena *a, struct kc_diags *list, struct kc_loc loc, enum kc_severity sev,
                             const char *function, const char *fmt, ...)
@@ -59,34 +60,6 @@ static const char *severity_color(enum kc_severity sev)
 	return "";
 }
 
-/* Length of the well-formed UTF-8 sequence at s within `left` bytes, or 0 (as reporter/escape.c's
- * kc_escape_utf8_len, which base/ cannot call: a source line is not NUL-terminated where it ends). */
-static int utf8_len(const unsigned char *s, size_t left)
-{
-	int n = s[0] < 0x80 ? 1 : s[0] < 0xC2 ? 0 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : s[0] < 0xF5 ? 4 : 0;
-	if ((size_t)n > left)
-		return 0;
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if (n > 1 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
-	              (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90)))
-		return 0;
-	return n;
-}
-
-/* U+061C, U+200E, U+200F, U+2028-U+202E, U+2066-U+2069 as UTF-8: bidirectional marks, embeddings,
- * overrides and isolates, and the line and paragraph separators. */
-static int reorders_text(const unsigned char *s, int n)
-{
-	if (n == 2)
-		return s[0] == 0xD8 && s[1] == 0x9C;
-	if (n != 3 || s[0] != 0xE2)
-		return 0;
-	unsigned low = (unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f); /* the code point minus U+2000 */
-	return low == 0x0e || low == 0x0f || (low >= 0x28 && low <= 0x2e) || (low >= 0x66 && low <= 0x69);
-}
-
 /* Append the character at s (`left` bytes remain) to b for a terminal, in the visible forms of
  * reporter/escape.h (docs/architecture.md, Conventions): `\n`, `\xNN` for each byte of another control
  * character and for a byte that is not UTF-8, `\uNNNN` for a reordering character; a tab stays a tab when
@@ -95,27 +68,17 @@ static int reorders_text(const unsigned char *s, int n)
  * the terminal shows what was appended (a tab counts 0: the caret line copies it). */
 static int put_visible(struct kc_buf *b, const unsigned char *s, size_t left, int keep_tab, size_t *columns)
 {
-	int n = utf8_len(s, left);
+	int n;
+	enum kc_char_kind kind = kc_visible_classify(s, left, &n);
 	size_t before = b->len;
-	if (n == 0) {
-		kc_buf_printf(b, "\\x%02x", *s);
-		n = 1;
-	} else if (*s == '\t' && keep_tab) {
+	if (*s == '\t' && keep_tab) {
 		kc_buf_putc(b, '\t');
-	} else if (*s == '\n') {
-		kc_buf_puts(b, "\\n");
-	} else if (*s < 0x20 || *s == 0x7f || (s[0] == 0xC2 && s[1] < 0xA0)) {
-		for (int i = 0; i < n; i++)
-			kc_buf_printf(b, "\\x%02x", s[i]);
-	} else if (reorders_text(s, n)) {
-		kc_buf_printf(b, "\\u%04x",
-		              n == 2 ? 0x061cu : 0x2000u + ((unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f)));
-	} else {
-		kc_buf_add(b, (const char *)s, (size_t)n);
-		*columns = 1; /* a code point; wide (East Asian) characters are not told apart */
+		*columns = 0;
 		return n;
 	}
-	*columns = *s == '\t' && keep_tab ? 0 : b->len - before;
+	kc_visible_put(b, s, n, kind);
+	/* a code point is one column (wide East Asian characters are not told apart); a visible form, its text */
+	*columns = kind == KC_CHAR_PLAIN ? 1 : b->len - before;
 	return n;
 }
 

@@ -9,6 +9,7 @@
 #include "diff.h"
 #include "escape.h"
 #include "source.h"
+#include "visible.h"
 
 int kc_cli_diff(int argc, char **argv);
 
@@ -38,7 +39,7 @@ static void print_error(const char *before, const char *user, const char *after)
 {
 	struct kc_buf b = KC_BUF_INIT;
 	kc_buf_printf(&b, "kcost diff: error: %s", before);
-	kc_escape_terminal(&b, user);
+	kc_visible_puts(&b, user);
 	kc_buf_printf(&b, "%s\n", after);
 	fputs(kc_buf_str(&b), stderr);
 	kc_buf_release(&b);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "visible.h"
 
 enum change { SAME, ADDED, REMOVED, CHANGED };
 enum verdict { V_NONE, V_UNMEASURED, V_NOISE, V_FASTER, V_SLOWER, V_INVALID };
@@ -521,7 +522,7 @@ void kc_diff_render_problems(const struct kc_diff *d, struct kc_buf *b)
 {
 	for (int i = 0; i < d->n_problems; i++) {
 		kc_buf_puts(b, d->problems[i].error ? "kcost diff: error: " : "kcost diff: warning: ");
-		kc_escape_terminal(b, d->problems[i].text);
+		kc_visible_puts(b, d->problems[i].text);
 		kc_buf_putc(b, '\n');
 	}
 }
@@ -563,13 +564,13 @@ static const char *verdict_text(const struct fn_diff *d, char *buf, size_t size)
 
 /* Names and formulas come from the reports, which a pull request can forge: in Markdown they stay on their
  * line and form no HTML, link or mention (kc_escape_md_inline, kc_escape_md_code); on a terminal they carry no
- * escape sequence, line break or reordering character (kc_escape_terminal). */
+ * escape sequence, line break or reordering character (kc_visible_puts). */
 static void put_text(struct kc_buf *b, const char *s, int md)
 {
 	if (md)
 		kc_escape_md_inline(b, s);
 	else
-		kc_escape_terminal(b, s);
+		kc_visible_puts(b, s);
 }
 
 static void formula_change(struct kc_buf *b, const char *label, const char *const *v, int md)
@@ -582,7 +583,7 @@ static void formula_change(struct kc_buf *b, const char *label, const char *cons
 		if (md)
 			kc_escape_md_code(b, v[side] ? v[side] : "?");
 		else
-			kc_escape_terminal(b, v[side] ? v[side] : "?");
+			kc_visible_puts(b, v[side] ? v[side] : "?");
 	}
 	kc_buf_putc(b, '\n');
 }

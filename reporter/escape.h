@@ -37,13 +37,6 @@ void kc_escape_md_inline(struct kc_buf *b, const char *s);
  * a reordering character is written with kc_escape_md_inline instead. */
 void kc_escape_md_code(struct kc_buf *b, const char *s);
 
-/* Append s to b safe for a terminal: controls, stray bytes and reordering characters in their visible form,
- * so no escape sequence can pass and no text can be reordered or forged on a line of its own. s == NULL
- * appends nothing. */
-void kc_escape_terminal(struct kc_buf *b, const char *s);
-
-/* Length of the well-formed UTF-8 sequence at s (1 to 4 bytes), or 0 when s does not start one (a stray
- * continuation byte, an overlong form, a UTF-16 surrogate, a code point above U+10FFFF, a truncated sequence). */
-int kc_escape_utf8_len(const unsigned char *s);
+/* For a terminal: kc_visible_puts (base/visible.h). */
 
 #endif

@@ -13,6 +13,7 @@
 #include "escape.h"
 #include "figures.h"
 #include "words.h"
+#include "visible.h"
 
 #define REASON_WIDTH 36             /* a space after this many characters of a reason becomes a line break */
 #define REPLACEMENT  "\xef\xbf\xbd" /* U+FFFD */
@@ -32,7 +33,7 @@ struct kc_graph_ctx {
 static int label_char(struct kc_buf *b, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	int n = kc_escape_utf8_len(u);
+	int n = kc_visible_utf8_len(u, SIZE_MAX);
 	if (*s == '\n')
 		kc_buf_puts(b, "\\n");
 	else if (*s == '\t')

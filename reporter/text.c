@@ -7,6 +7,7 @@
 #include "escape.h"
 #include "format.h"
 #include "words.h"
+#include "visible.h"
 
 enum {
 	COL_NAME,
@@ -72,7 +73,7 @@ static void value_or_formula(struct kc_buf *b, const struct kc_figure *fig, cons
 static void fill_row(struct row *r, const struct kc_measurements *m)
 {
 	const struct kc_cost_figures *cf = r->cf;
-	kc_escape_terminal(&r->cell[COL_NAME], r->f->name);
+	kc_visible_puts(&r->cell[COL_NAME], r->f->name);
 	value_or_formula(&r->cell[COL_FLOPS], &cf->flops, "FLOP");
 	value_or_formula(&r->cell[COL_TRANS], &cf->transcendentals, "calls");
 	value_or_formula(&r->cell[COL_BYTES], &cf->bytes[KC_MODEL_MIN], "B");
@@ -139,14 +140,14 @@ static void print_formulas(FILE *out, const struct row *r, int color)
 	kc_buf_puts(&b, color ? "\033[1m" : "");
 	kc_buf_add(&b, kc_buf_str(&r->cell[COL_NAME]), r->cell[COL_NAME].len);
 	kc_buf_printf(&b, "%s: flops ", color ? "\033[0m" : "");
-	kc_escape_terminal(&b, cf->flops.expr ? cf->flops.expr : "n/a");
+	kc_visible_puts(&b, cf->flops.expr ? cf->flops.expr : "n/a");
 	if (cf->transcendentals.poly && !kc_poly_is_zero(cf->transcendentals.poly)) {
 		kc_buf_puts(&b, ", transcendentals ");
-		kc_escape_terminal(&b, cf->transcendentals.expr);
+		kc_visible_puts(&b, cf->transcendentals.expr);
 	}
 	for (int model = KC_MODEL_MIN; model <= KC_MODEL_STREAMING; model++) {
 		kc_buf_printf(&b, ", bytes(%s) ", kc_model_name((enum kc_model)model));
-		kc_escape_terminal(&b, cf->bytes[model].expr ? cf->bytes[model].expr : "n/a");
+		kc_visible_puts(&b, cf->bytes[model].expr ? cf->bytes[model].expr : "n/a");
 	}
 	kc_buf_putc(&b, '\n');
 	fputs(kc_buf_str(&b), out);
@@ -327,7 +328,7 @@ void kc_text_dataflow(const struct kc_function *f, struct kc_buf *out)
 	struct kc_arena arena = KC_ARENA_INIT;
 	struct kc_figure_memo memo;
 	kc_figure_memo_init(&memo, &arena);
-	const struct kc_words w = {&arena, &memo, f, kc_escape_terminal, "-", "->"};
+	const struct kc_words w = {&arena, &memo, f, kc_visible_puts, "-", "->"};
 	const struct kc_dataflow *df = &f->dataflow;
 	int width = first_column_width(&w);
 	if (df->n_passes <= 0 || !df->passes)

@@ -22,7 +22,7 @@ void kc_text_write(FILE *out, struct kc_report_figures *rf, const struct kc_meas
  *   "  group 1 passes 1-8  streaming 72*n -> 8*n B (302.0 MB -> 33.6 MB)  0.111 -> 1.00 FLOP/B  removes 7"
  *   "  pass 1 -> 2  not fusable (reduction): <reason>"
  * one line per pass, per intermediate (f->dataflow.intermediates), per fusion group, and per non-fusable or
- * epilogue-only pair; "  no passes" when there are none. User text goes through kc_escape_terminal, so no
+ * epilogue-only pair; "  no passes" when there are none. User text goes through kc_visible_puts, so no
  * terminal escape sequence can pass. Indices out of range are written as "?" rather than read. */
 void kc_text_dataflow(const struct kc_function *f, struct kc_buf *out);
 

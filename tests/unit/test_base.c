@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "check.h"
 #include "source.h"
+#include "visible.h"
 
 /* A whole file into a buffer: its bytes (NULs and all), an empty file, a cap, a missing file. */
 static void test_buf_read_file(void **state)
@@ -172,13 +173,32 @@ static void test_check_aborts(void **state)
 	}
 }
 
+/* Controls, stray bytes and reordering characters in their visible forms; plain UTF-8 as it is; a sequence
+ * cut by the end of the bytes is stray. */
+static void test_visible(void **state)
+{
+	(void)state;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_visible_puts(&b, "a\nb\x1b[31m\t\xc2\x85\xff \xc2\xb5s \xe2\x80\xae\xd8\x9c\xe2\x81\xa6 \xe6\x97\xa5");
+	assert_string_equal(kc_buf_str(&b),
+	                    "a\\nb\\x1b[31m\\x09\\xc2\\x85\\xff \xc2\xb5s \\u202e\\u061c\\u2066 \xe6\x97\xa5");
+	kc_visible_puts(&b, NULL);
+	assert_int_equal(kc_visible_utf8_len((const unsigned char *)"\xe6\x97\xa5", 3), 3);
+	assert_int_equal(kc_visible_utf8_len((const unsigned char *)"\xe6\x97\xa5", 2), 0); /* cut */
+	assert_int_equal(kc_visible_utf8_len((const unsigned char *)"\xc0\x80", 2), 0);     /* overlong */
+	assert_int_equal(kc_visible_utf8_len((const unsigned char *)"\xed\xa0\x80", 3), 0); /* surrogate */
+	int n;
+	assert_int_equal(kc_visible_classify((const unsigned char *)"\xe6\x97", 2, &n), KC_CHAR_STRAY);
+	assert_int_equal(n, 1);
+	kc_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_buf_read_file),
-	    cmocka_unit_test(test_line_starts),
-	    cmocka_unit_test(test_source_cache),
-	    cmocka_unit_test(test_check_aborts),
+	    cmocka_unit_test(test_buf_read_file), cmocka_unit_test(test_line_starts),
+	    cmocka_unit_test(test_source_cache),  cmocka_unit_test(test_check_aborts),
+	    cmocka_unit_test(test_visible),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "diff.h"
 #include "escape.h"
 #include "report.h"
+#include "visible.h"
 
 static const char base_text[] =
     "{\"schema\": 1, \"functions\": ["
@@ -390,11 +391,11 @@ static void escapes_show_controls_and_bidi(void **state)
 	(void)state;
 	struct kc_buf b = KC_BUF_INIT;
 	/* U+202E RLO, U+2066 LRI, U+061C ALM, U+2028 LS; U+00B5 and U+20AC are shown as they are */
-	kc_escape_terminal(&b, "a\xe2\x80\xae"
-	                       "b\xe2\x81\xa6"
-	                       "c\xd8\x9c"
-	                       "d\xe2\x80\xa8"
-	                       "e\r\t\x7f \xc2\xb5\xe2\x82\xac");
+	kc_visible_puts(&b, "a\xe2\x80\xae"
+	                    "b\xe2\x81\xa6"
+	                    "c\xd8\x9c"
+	                    "d\xe2\x80\xa8"
+	                    "e\r\t\x7f \xc2\xb5\xe2\x82\xac");
 	assert_string_equal(kc_buf_str(&b), "a\\u202eb\\u2066c\\u061cd\\u2028e\\x0d\\x09\\x7f \xc2\xb5\xe2\x82\xac");
 	kc_buf_reset(&b);
 	kc_escape_md_cell(&b, "x\xe2\x80\xaey\x1b[0m\nz @me #1 #x WWW.a.b awww.c ftp://d");

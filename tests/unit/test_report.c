@@ -22,6 +22,7 @@
 #include "output.h"
 #include "report.h"
 #include "source.h"
+#include "visible.h"
 
 #define NASTY "<script>alert(\"x\")</script> & 'q' | pipe\nnewline"
 
@@ -318,7 +319,7 @@ static void test_escape_terminal(void **state)
 {
 	(void)state;
 	struct kc_buf b = KC_BUF_INIT;
-	kc_escape_terminal(&b, "a\nb\x1b[31m\xc2\x85\xff \xc2\xb5s");
+	kc_visible_puts(&b, "a\nb\x1b[31m\xc2\x85\xff \xc2\xb5s");
 	assert_string_equal(kc_buf_str(&b), "a\\nb\\x1b[31m\\xc2\\x85\\xff \xc2\xb5s");
 	kc_buf_release(&b);
 }
