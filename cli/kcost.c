@@ -13,6 +13,7 @@
 #include "report.h"
 #include "runner.h"
 #include "source.h"
+#include "visible.h"
 
 #ifndef KCOST_VERSION
 #define KCOST_VERSION "0.0.0"
@@ -22,6 +23,16 @@
 #endif
 
 int kc_cli_diff(int argc, char **argv); /* diff.c */
+
+/* s as a terminal may show it (base/visible.h): paths and messages that name them come from the user. The
+ * text lives until the next call. */
+static const char *visible(const char *s)
+{
+	static struct kc_buf b = KC_BUF_INIT;
+	kc_buf_reset(&b);
+	kc_visible_puts(&b, s);
+	return kc_buf_str(&b);
+}
 
 static int use_color(const struct kc_options *o, FILE *f)
 {
@@ -48,7 +59,7 @@ static int check_inputs(struct kc_options *o, int color)
 			why = strerror(errno);
 		if (why) {
 			fprintf(stderr, "%skcost: %serror:%s %s: '%s'\n", color ? "\033[1m" : "",
-			        color ? "\033[1;31m" : "", color ? "\033[0m" : "", why, f);
+			        color ? "\033[1;31m" : "", color ? "\033[0m" : "", why, visible(f));
 			bad++;
 			continue;
 		}
@@ -120,7 +131,7 @@ static int run(struct kc_options *o, int argc, char **argv)
 	/* a directory that will be refused is said before the analysis and the runs, which take minutes */
 	if (kc_report_check_dir(o->out_dir ? o->out_dir : "kcost-report", &err) < 0) {
 		fprintf(stderr, "%skcost: %serror:%s %s\n", color ? "\033[1m" : "", color ? "\033[1;31m" : "",
-		        color ? "\033[0m" : "", err);
+		        color ? "\033[0m" : "", visible(err));
 		return KC_EXIT_INPUT;
 	}
 	kc_progress_init(!o->quiet && isatty(fileno(stderr)));
@@ -152,7 +163,7 @@ static int run(struct kc_options *o, int argc, char **argv)
 	if (o->n_files && !t.functions && !an.parse_failed) {
 		for (int i = 0; i < o->n_files; i++)
 			fprintf(stderr, "%s: %serror:%s no functions with loops or kernel calls to analyze%s\n",
-			        o->files[i], color ? "\033[1;31m" : "", color ? "\033[0m" : "",
+			        visible(o->files[i]), color ? "\033[1;31m" : "", color ? "\033[0m" : "",
 			        o->function_regex ? " (after --function)" : "");
 		input_errors = 1;
 	}
@@ -184,14 +195,14 @@ static int run(struct kc_options *o, int argc, char **argv)
 	/* no progress line here: kc_report_write also prints the summary to stdout */
 	int written = kc_report_write(&an, &m, &ro, &err);
 	if (written < 0) {
-		fprintf(stderr, "kcost: error: %s\n", err);
+		fprintf(stderr, "kcost: error: %s\n", visible(err));
 		status = written == -1 ? KC_EXIT_INPUT : KC_EXIT_INTERNAL; /* -1: the directory's, -2: kcost's */
 	}
 	if (!o->quiet)
 		fprintf(stderr, "kcost: %d function%s analyzed (%d exact), %d error%s, %d warning%s; %s%s%s\n",
 		        t.functions, t.functions == 1 ? "" : "s", t.exact, t.errors, t.errors == 1 ? "" : "s",
 		        t.warnings, t.warnings == 1 ? "" : "s",
-		        written < 0 ? "no report written" : "report: ", written < 0 ? "" : ro.out_dir,
+		        written < 0 ? "no report written" : "report: ", written < 0 ? "" : visible(ro.out_dir),
 		        written < 0 ? "" : "/index.html");
 	kc_analysis_release(&an);
 	return status;

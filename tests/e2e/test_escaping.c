@@ -140,6 +140,24 @@ static void stderr_shows_controls_visibly(void **state)
 	         "kcost diff: error: cannot open '%s/no\\x1b[2J\\n.json': No such file or directory\n", dir);
 	assert_string_equal(r.err, expected);
 	run_release(&r);
+
+	/* kcost's own errors on a missing input and on a report directory it cannot use, too */
+	char gone[4400], notdir[4400];
+	snprintf(gone, sizeof gone, "%s/gone\033]0;owned\a.c", dir);
+	snprintf(notdir, sizeof notdir, "%s/file\xe2\x80\xae", dir);
+	write_text(notdir, "");
+	r = run_kcost((const char *const[]){"--no-run", "-o", out, gone, NULL});
+	assert_int_equal(r.status, 1);
+	snprintf(expected, sizeof expected, "kcost: error: no such file or directory: '%s/gone\\x1b]0;owned\\x07.c'\n",
+	         dir);
+	assert_non_null(strstr(r.err, expected));
+	assert_null(strchr(r.err, '\033'));
+	run_release(&r);
+	r = run_kcost((const char *const[]){"--no-run", "-o", notdir, "samples/vecadd.c", NULL});
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "file\\u202e"));
+	assert_null(strstr(r.err, "\xe2\x80\xae"));
+	run_release(&r);
 }
 
 int main(void)
