@@ -5,7 +5,6 @@
 #include "runner.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,18 +14,21 @@
 
 #include "ceilings.h"
 #include "check.h"
+#include "cleanup.h"
 #include "counters.h"
 #include "runner_int.h"
 #include "stats.h"
 #include "traffic_step.h"
 
-/* Kernels run single-threaded unless --threads asks for more (OpenMP kernels). */
-static void set_threads(struct kc_run_state *r, int threads)
+/* The kernels' environment: the allow-listed part of kcost's (kc_child_kernel_env), single-threaded unless
+ * --threads asks for more (OpenMP kernels), and TMPDIR inside the run's directory, which is removed after. */
+static void set_kernel_env(struct kc_run_state *r, int threads)
 {
 	int n = threads > 1 ? threads : 1;
-	r->child_env[0] = kc_arena_printf(r->a, "OPENBLAS_NUM_THREADS=%d", n);
-	r->child_env[1] = kc_arena_printf(r->a, "OMP_NUM_THREADS=%d", n);
-	r->child_env[2] = NULL;
+	const char *set[] = {kc_arena_printf(r->a, "OPENBLAS_NUM_THREADS=%d", n),
+	                     kc_arena_printf(r->a, "OMP_NUM_THREADS=%d", n),
+	                     kc_arena_printf(r->a, "TMPDIR=%s", r->tmpdir), NULL};
+	r->child_env = kc_child_kernel_env(r->a, set);
 }
 
 static void fail(struct kc_run_state *r, const struct kc_function *f, struct kc_measurement *item, enum kc_severity sev,
@@ -38,13 +40,6 @@ static void fail(struct kc_run_state *r, const struct kc_function *f, struct kc_
 	if (!strncmp(msg, "not run:", 8))
 		item->traffic_why = "not measured: the kernel was not run";
 	kc_diag_add(r->a, r->diags, f->loc, sev, f->name, "%s", msg);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	remove(path);
-	return 0;
 }
 
 /* --- one function ---------------------------------------------------------------------------------------------- */
@@ -351,7 +346,6 @@ static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 	    .timeout = r->timeout,
 	    .blas = -1,
 	};
-	set_threads(r, o->threads);
 }
 
 static void run_files(struct kc_run_state *r)
@@ -383,12 +377,15 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 		            "cannot create a temporary directory in %s: %s", r.tmpdir, strerror(errno));
 		return -1;
 	}
+	kc_cleanup_begin(o->verbose ? NULL : r.tmpdir);
 	r.build.probe_dir = r.tmpdir;
+	set_kernel_env(&r, o->threads);
 	detect_tools(&r);
 	run_files(&r);
 	if (o->verbose)
 		fprintf(stderr, "kcost: harness files kept in %s\n", r.tmpdir);
 	else
-		nftw(r.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		kc_cleanup_remove_tree(r.tmpdir);
+	kc_cleanup_end();
 	return 0;
 }

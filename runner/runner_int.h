@@ -25,8 +25,9 @@ struct kc_run_state {
 	int verbose; /* print the valgrind commands */
 	double budget, timeout;
 	const char *tmpdir;
-	/* the environment of kernel children: OPENBLAS_NUM_THREADS and OMP_NUM_THREADS (1 unless --threads) */
-	const char *child_env[3];
+	/* the whole environment of kernel children (kc_child_kernel_env): the allow-listed variables, then
+	 * OPENBLAS_NUM_THREADS and OMP_NUM_THREADS (1 unless --threads) and TMPDIR=tmpdir */
+	const char **child_env;
 	int counters;             /* perf_event_open works */
 	const char *counters_why; /* why not, or what the last count said (arena) */
 	const char *valgrind;     /* its full path; NULL when valgrind is not installed */

@@ -82,7 +82,7 @@ static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, str
 	char msg[KC_CHILD_MSG_SIZE];
 	if (r->verbose)
 		kc_child_show_command(fr->dir, argv);
-	if (kc_child_start(job, argv, fr->dir, r->child_env, &lim, msg, sizeof msg) < 0) {
+	if (kc_child_start_kernel(job, argv, fr->dir, r->child_env, &lim, msg, sizeof msg) < 0) {
 		t->why = kc_arena_strdup(r->a, msg);
 		kc_child_result_release(&job->result);
 	}
