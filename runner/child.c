@@ -608,12 +608,20 @@ void kc_child_show_command(const char *dir, const char *const *argv)
 
 /* --- the harness child --------------------------------------------------------------------------------------- */
 
-long long kc_child_address_space(long long buffer_bytes, long long heap_bytes)
+long long kc_child_default_memory_limit(void)
 {
-	const long long cap = 1LL << 62;
-	if (buffer_bytes < 0 || heap_bytes < 0 || buffer_bytes > cap / 4 || heap_bytes > cap / 4)
-		return cap;
-	return 3 * buffer_bytes + heap_bytes + (2LL << 30);
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	long long half = pages > 0 && page > 0 ? (long long)pages / 2 * page : 0;
+	return half > (2LL << 30) ? half : 2LL << 30;
+}
+
+const char *kc_child_format_bytes(long long bytes, char *buf, size_t n)
+{
+	if (bytes >= 1LL << 30)
+		snprintf(buf, n, "%.1f GiB", (double)bytes / (double)(1LL << 30));
+	else
+		snprintf(buf, n, "%.0f MiB", (double)bytes / (double)(1LL << 20));
+	return buf;
 }
 
 void kc_child_first_error_line(const char *text, char *out, size_t n)
@@ -666,9 +674,10 @@ const char *kc_child_failure(const struct kc_child_result *r, const struct kc_ch
 	const char *bytes = r->result ? strstr(r->result, "\"error\":\"alloc\",\"bytes\":") : NULL;
 	if (r->exited && r->exit_code == KCOST_EXIT_ALLOC && bytes) {
 		unsigned long long b = strtoull(bytes + strlen("\"error\":\"alloc\",\"bytes\":"), NULL, 10);
+		char size[32];
 		if (lim && lim->address_space > 0)
-			snprintf(buf, n, "could not allocate %llu bytes (address-space limit %.1f GiB)", b,
-			         (double)lim->address_space / (double)(1LL << 30));
+			snprintf(buf, n, "exceeded the memory limit of %s (could not allocate %llu bytes)",
+			         kc_child_format_bytes(lim->address_space, size, sizeof size), b);
 		else
 			snprintf(buf, n, "could not allocate %llu bytes", b);
 		return buf;

@@ -128,17 +128,21 @@ void kc_child_show_command(const char *dir, const char *const *argv);
 
 /* --- the harness child ------------------------------------------------------------------------------------- */
 
-/* RLIMIT_AS of a kernel child: 3 × its buffers (the check mode holds two copies) + its known heap temporaries
- * + 2 GiB for the program, its libraries and the cache-flush buffer. Saturates instead of overflowing. */
-long long kc_child_address_space(long long buffer_bytes, long long heap_bytes);
+/* The default RLIMIT_AS of kernel children: half the physical memory, at least 2 GiB (the program, its libraries
+ * and their reservations need some address space even for small buffers). */
+long long kc_child_default_memory_limit(void);
+
+/* A memory size for a message: "11.7 GiB", "512 MiB"; written to buf (size n), which is returned. */
+const char *kc_child_format_bytes(long long bytes, char *buf, size_t n);
 
 /* How much of a kernel's stderr a failure message quotes, and what precedes the quote: the reporter leaves the
  * quote out of summary.md (a pull-request comment), keeping it for the local report. */
 #define KC_CHILD_QUOTE_MAX   160
 #define KC_CHILD_STDERR_MARK "; its stderr began: "
 
-/* Why a kernel child failed, or NULL when it exited with status 0: "could not allocate 67108864 bytes
- * (address-space limit 2.1 GiB)" for the harness's allocation-failure status (read from its result channel),
+/* Why a kernel child failed, or NULL when it exited with status 0: "exceeded the memory limit of 2.0 GiB (could
+ * not allocate 67108864 bytes)" for the harness's allocation-failure status (read from its result channel; "could
+ * not allocate N bytes" without an address-space limit),
  * else kc_child_result_describe ("crashed with SIGSEGV (segmentation fault)", "timed out after 60 s", ...); for
  * an unexpected exit status, KC_CHILD_STDERR_MARK and the first line of stderr follow, at most
  * KC_CHILD_QUOTE_MAX bytes of it in double quotes, control, quote, backslash and non-ASCII bytes as \xNN. */

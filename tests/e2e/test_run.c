@@ -52,7 +52,7 @@ static void failing_kernels_become_diagnostics(void **state)
 	assert_non_null(
 	    strstr(r.err, "tests/fixtures/runner_segv.c:13:6: error: crashed with SIGSEGV (segmentation fault)"));
 	assert_non_null(strstr(r.err, "tests/fixtures/runner_hang.c:15:6: error: timed out after 3 s"));
-	assert_non_null(strstr(r.err, "tests/fixtures/runner_alloc.c:18:6: error: could not allocate"));
+	assert_non_null(strstr(r.err, "tests/fixtures/runner_alloc.c:18:6: error: exceeded the memory limit of "));
 	assert_non_null(strstr(r.err, "3 errors"));
 	cJSON *rep = load_report(out);
 	assert_non_null(rep);
@@ -340,6 +340,63 @@ static void sigterm_cleans_up(void **state)
 	assert_true(all_gone(pids, n));
 }
 
+/* --- limits that mean what they say ------------------------------------------------------------------------ */
+
+/* One memory limit whatever the kernel allocates; 80 MiB of output read and dropped; a missing KCOST_INIT
+ * function fails its kernel only. */
+static void limits_mean_what_they_say(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-limits");
+	struct run r = RUN("--memory-limit", "1G", "--time-budget", "0.05", "--timeout", "20", "-o", out,
+	                   "tests/fixtures/runner_limits.c");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err,
+	                       "tests/fixtures/runner_limits.c:20:6: error: exceeded the memory limit of 1.0 GiB "
+	                       "(could not allocate 53687091200 bytes)"));
+	assert_non_null(strstr(r.err, "tests/fixtures/runner_limits.c:49:6: error: not run: its KCOST_INIT function "
+	                              "scale_noinit_setup is not defined"));
+	assert_non_null(strstr(r.err, "2 errors"));
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	const char *measured[] = {"scale_ok", "scale_chatty"};
+	for (int i = 0; i < 2; i++) {
+		cJSON *f = fn_in(rep, "tests/fixtures/runner_limits.c", measured[i]);
+		assert_true(cJSON_IsNull(at(f, "measured.error")));
+		assert_true(num_positive(at(f, "measured.seconds.median")));
+	}
+	cJSON_Delete(rep);
+}
+
+/* --timeout takes a finite, positive number of seconds up to 1e6 (no "no limit"); --memory-limit a size. */
+static void limit_options_are_checked(void **state)
+{
+	(void)state;
+	const char *bad_timeouts[] = {"inf", "nan", "1e300", "-1", "0", "infinity"};
+	for (size_t i = 0; i < sizeof bad_timeouts / sizeof bad_timeouts[0]; i++) {
+		struct run r = RUN("--no-run", "--timeout", bad_timeouts[i], "samples/vecadd.c");
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, "--timeout expects a positive number of seconds, at most 1000000"));
+		run_release(&r);
+	}
+	const char *bad_sizes[] = {"1X", "10", "-1G", "nan", "1e30G", ""};
+	for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
+		struct run r = RUN("--no-run", "--memory-limit", bad_sizes[i], "samples/vecadd.c");
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, "--memory-limit expects a size from 64M"));
+		run_release(&r);
+	}
+	const char *good[] = {"512M", "4GiB", "1.5g", "1T", "68719476736"};
+	const char *out = scratch_dir("run-limit-options");
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		struct run r = RUN("--no-run", "--quiet", "--memory-limit", good[i], "--timeout", "1e6", "-o", out,
+		                   "samples/vecadd.c");
+		assert_int_equal(r.status, 0);
+		run_release(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +409,8 @@ int main(void)
 	    cmocka_unit_test(lingering_grandchild_does_not_hold_the_run),
 	    cmocka_unit_test(timeout_kills_the_whole_group),
 	    cmocka_unit_test(sigterm_cleans_up),
+	    cmocka_unit_test(limits_mean_what_they_say),
+	    cmocka_unit_test(limit_options_are_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
