@@ -371,6 +371,7 @@ static int try_reap(struct kc_child_job *j)
 		st = 127 << 8;  /* reaped elsewhere: report it as having failed to run */
 	kill(-j->pid, SIGKILL); /* grandchildren left in the group */
 	kc_cleanup_untrack(&j->tracked);
+	kc_cleanup_reap_strays(); /* and those that left it */
 	for (int k = 0; k < 3; k++)
 		drain_capture(&j->cap[k]);
 	if (j->pidfd >= 0)

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,7 +20,89 @@ static struct kc_cleanup_pid *tracked;
 static char tmpdir[PATH_MAX]; /* "" : nothing to remove */
 static struct sigaction previous[N_HANDLED];
 static sigset_t held_mask; /* the mask before kc_cleanup_hold */
-static int installed, exit_hook;
+static int installed, exit_hook, subreaper;
+
+/* --- processes, with system calls only (all of it runs in the signal handler too) ------------------------------ */
+
+/* The decimal digits of a non-negative v at the end of buf (size n); returns where they start. */
+static char *digits(char *buf, size_t n, long v)
+{
+	char *p = buf + n - 1;
+	*p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) > 0 && p > buf);
+	return p;
+}
+
+/* The parent of pid, from /proc/PID/stat ("pid (comm) state ppid ...", comm may hold ") "); -1 if unknown. */
+static int parent_of(int pid)
+{
+	char num[24], path[48] = "/proc/", buf[512];
+	strcat(strcat(path, digits(num, sizeof num, pid)), "/stat");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	if (!p || strlen(p) < 5)
+		return -1;
+	long ppid = 0;
+	for (p += 4; *p >= '0' && *p <= '9'; p++)
+		ppid = ppid * 10 + (*p - '0');
+	return (int)ppid;
+}
+
+/* Is pid a descendant of kcost (a kernel, its children, whatever they forked)? */
+static int is_descendant(int pid)
+{
+	int self = (int)getpid();
+	for (int p = parent_of(pid), k = 0; p > 1 && k < 64; p = parent_of(p), k++)
+		if (p == self)
+			return 1;
+	return 0;
+}
+
+static int is_tracked(int pid)
+{
+	for (struct kc_cleanup_pid *t = tracked; t; t = t->next)
+		if (t->pid == pid)
+			return 1;
+	return 0;
+}
+
+/* Kill and reap kcost's children that no job tracks: as the subreaper, kcost inherits whatever a kernel left
+ * behind outside its process group (a grandchild that called setsid) once its parent dies. Repeated, as killing
+ * one orphans its own children. */
+static void kill_strays(void)
+{
+	char buf[2048];
+	int self = (int)getpid();
+	for (int round = 0; subreaper && round < 8; round++) {
+		int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), found = 0;
+		ssize_t n;
+		while (fd >= 0 && (n = getdents64(fd, buf, sizeof buf)) > 0)
+			for (ssize_t off = 0; off < n;) {
+				struct dirent64 *d = (struct dirent64 *)(buf + off);
+				off += d->d_reclen;
+				long pid = 0;
+				for (const char *c = d->d_name; *c >= '0' && *c <= '9'; c++)
+					pid = pid * 10 + (*c - '0');
+				if (pid <= 0 || pid == self || is_tracked((int)pid) || parent_of((int)pid) != self)
+					continue;
+				kill((pid_t)pid, SIGKILL);
+				waitpid((pid_t)pid, NULL, 0);
+				found++;
+			}
+		if (fd >= 0)
+			close(fd);
+		if (!found)
+			return;
+	}
+}
 
 static void kill_tracked(int wait)
 {
@@ -29,11 +112,23 @@ static void kill_tracked(int wait)
 		if (wait)
 			waitpid(t->pid, NULL, 0);
 	}
+	kill_strays();
 }
 
-/* Only async-signal-safe calls: kill, waitpid, the removal's system calls, sigaction, raise. */
-static void on_signal(int sig)
+void kc_cleanup_reap_strays(void)
 {
+	kill_strays();
+}
+
+/* Only async-signal-safe calls: kill, waitpid, open/read/getdents64/unlinkat, sigaction, raise. A signal a
+ * kernel sent (to its parent, to every process of the user) is ignored: it is the kernel's fault, not the
+ * user's wish, and the run goes on; one from anywhere else (the terminal, CI cancelling the job) ends it. */
+static void on_signal(int sig, siginfo_t *si, void *context)
+{
+	(void)context;
+	if (si && (si->si_code == SI_USER || si->si_code == SI_QUEUE) && si->si_pid > 0 && si->si_pid != getpid() &&
+	    is_descendant(si->si_pid))
+		return;
 	kill_tracked(1);
 	if (tmpdir[0])
 		kc_cleanup_remove_tree(tmpdir);
@@ -63,11 +158,14 @@ int kc_cleanup_begin(const char *dir)
 		exit_hook = atexit(at_exit) == 0;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigfillset(&sa.sa_mask); /* one cleanup at a time */
 	for (int i = 0; i < N_HANDLED; i++)
 		sigaction(handled[i], &sa, &previous[i]);
 	installed = 1;
+	/* orphans of kernels become kcost's children, to be killed (Linux 3.4+; elsewhere they escape) */
+	subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 	return 0;
 }
 
@@ -79,6 +177,9 @@ void kc_cleanup_end(void)
 		sigaction(handled[i], &previous[i], NULL);
 	tmpdir[0] = '\0';
 	installed = 0;
+	if (subreaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	subreaper = 0;
 }
 
 static void block(sigset_t *old)

@@ -45,10 +45,10 @@ static void fail(struct kc_run_state *r, const struct kc_function *f, struct kc_
 
 /* --- one function ---------------------------------------------------------------------------------------------- */
 
-static cJSON *run_harness(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
-                          const char *const *argv, const char **why)
+static cJSON *run_harness(struct kc_run_state *r, const struct kc_file_run *fr, const char *const *argv,
+                          const char **why)
 {
-	struct kc_child_limits lim = kc_runner_kernel_limits(r, p);
+	struct kc_child_limits lim = kc_runner_kernel_limits(r);
 	return kc_child_run_harness(r->a, fr->dir, argv, r->child_env, &lim, why);
 }
 
@@ -63,7 +63,7 @@ static int measure_time(struct kc_run_state *r, const struct kc_file_run *fr, co
 	                      kc_arena_printf(r->a, "%g", r->budget),
 	                      kc_arena_printf(r->a, "%g", r->timeout * 0.5),
 	                      NULL};
-	cJSON *j = run_harness(r, fr, p, argv, &why);
+	cJSON *j = run_harness(r, fr, argv, &why);
 	const cJSON *samples = j ? cJSON_GetObjectItemCaseSensitive(j, "samples") : NULL;
 	int n = cJSON_GetArraySize(samples);
 	double *s = n > 0 ? malloc(sizeof *s * (size_t)n) : NULL;
@@ -96,7 +96,7 @@ static void check_reference(struct kc_run_state *r, const struct kc_file_run *fr
 		return;
 	}
 	const char *why = NULL, *argv[] = {"./harness", f->name, "check", NULL};
-	cJSON *j = run_harness(r, fr, p, argv, &why);
+	cJSON *j = run_harness(r, fr, argv, &why);
 	if (!j) {
 		fail(r, f, item, KC_ERROR,
 		     kc_arena_printf(r->a, "checking against reference %s: %s", p->reference, why));

@@ -61,12 +61,10 @@ static inline void kc_runner_progress(const struct kc_run_state *r, const char *
 		r->progress(step, i, n, what);
 }
 
-/* The limits of a kernel child running p: the wall clock, RLIMIT_CPU one second later, RLIMIT_AS the run's
- * memory limit, the same for every kernel (a limit that grew with what the kernel allocates would not limit). */
-static inline struct kc_child_limits kc_runner_kernel_limits(const struct kc_run_state *r,
-                                                             const struct kc_harness_plan *p)
+/* The limits of a kernel child: the wall clock, RLIMIT_CPU one second later, RLIMIT_AS the run's memory limit,
+ * the same for every kernel (a limit that grew with what the kernel allocates would not limit). */
+static inline struct kc_child_limits kc_runner_kernel_limits(const struct kc_run_state *r)
 {
-	(void)p;
 	return (struct kc_child_limits){r->timeout, r->timeout + 1, r->memory_limit};
 }
 

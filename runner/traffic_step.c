@@ -261,7 +261,7 @@ static int count(struct kc_run_state *r, const struct kc_file_run *fr, const str
 	const char *why = NULL;
 	const char *argv[] = {"./harness", p->fn->name, "count",
 	                      kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
-	struct kc_child_limits lim = kc_runner_kernel_limits(r, p);
+	struct kc_child_limits lim = kc_runner_kernel_limits(r);
 	cJSON *j = kc_child_run_harness(r->a, fr->dir, argv, r->child_env, &lim, &why);
 	const cJSON *ll = j ? cJSON_GetObjectItemCaseSensitive(j, "ll_misses") : NULL;
 	if (!cJSON_IsNumber(ll)) {

@@ -340,6 +340,30 @@ static void sigterm_cleans_up(void **state)
 	assert_true(all_gone(pids, n));
 }
 
+/* A kernel that signals its parent does not stop kcost, and a grandchild that left the group (setsid) does not
+ * outlive the run. */
+static void escapes_are_contained(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-escape");
+	char pidfile[4200], define[4300];
+	snprintf(pidfile, sizeof pidfile, "%s/pids", out);
+	snprintf(define, sizeof define, "-O2 -DKCOST_PIDFILE=\"%s\"", pidfile);
+	struct run r = RUN("--time-budget", "0.05", "--timeout", "20", "--cflags", define, "--quiet", "-o", out,
+	                   "tests/fixtures/runner_escape.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *f = fn_in(rep, "tests/fixtures/runner_escape.c", "scale_escape");
+	assert_true(cJSON_IsNull(at(f, "measured.error")));
+	assert_true(num_positive(at(f, "measured.seconds.median")));
+	cJSON_Delete(rep);
+	int pids[16], n = read_pids(pidfile, pids, 16);
+	assert_true(n >= 1);
+	assert_true(all_gone(pids, n));
+}
+
 /* --- limits that mean what they say ------------------------------------------------------------------------ */
 
 /* One memory limit whatever the kernel allocates; 80 MiB of output read and dropped; a missing KCOST_INIT
@@ -409,6 +433,7 @@ int main(void)
 	    cmocka_unit_test(lingering_grandchild_does_not_hold_the_run),
 	    cmocka_unit_test(timeout_kills_the_whole_group),
 	    cmocka_unit_test(sigterm_cleans_up),
+	    cmocka_unit_test(escapes_are_contained),
 	    cmocka_unit_test(limits_mean_what_they_say),
 	    cmocka_unit_test(limit_options_are_checked),
 	};
