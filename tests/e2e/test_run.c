@@ -364,6 +364,31 @@ static void escapes_are_contained(void **state)
 	assert_true(all_gone(pids, n));
 }
 
+/* Misbehaving kernels, each a diagnostic of its own within the limits; the others of the file measured. */
+static void hostile_kernels_fail_alone(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-hostile");
+	double t0 = wall_now();
+	struct run r = RUN("--time-budget", "0.05", "--timeout", "3", "-o", out, "tests/fixtures/runner_hostile.c");
+	assert_int_equal(r.status, 1);
+	assert_true(wall_now() - t0 < 25); /* the 50 children sleep 30 s */
+	assert_non_null(strstr(r.err, "runner_hostile.c:20:6: error: crashed with SIGABRT (aborted)"));
+	assert_non_null(strstr(r.err, "runner_hostile.c:30:6: error: crashed with SIGFPE (arithmetic exception)"));
+	assert_non_null(strstr(r.err, "runner_hostile.c:38:6: error: timed out after 3 s"));
+	assert_non_null(strstr(r.err, "3 errors"));
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	const char *measured[] = {"scale_ok", "scale_forks", "scale_closes"};
+	for (int i = 0; i < 3; i++) {
+		cJSON *f = fn_in(rep, "tests/fixtures/runner_hostile.c", measured[i]);
+		assert_true(cJSON_IsNull(at(f, "measured.error")));
+		assert_true(num_positive(at(f, "measured.seconds.median")));
+	}
+	cJSON_Delete(rep);
+}
+
 /* --- limits that mean what they say ------------------------------------------------------------------------ */
 
 /* One memory limit whatever the kernel allocates; 80 MiB of output read and dropped; a missing KCOST_INIT
@@ -434,6 +459,7 @@ int main(void)
 	    cmocka_unit_test(timeout_kills_the_whole_group),
 	    cmocka_unit_test(sigterm_cleans_up),
 	    cmocka_unit_test(escapes_are_contained),
+	    cmocka_unit_test(hostile_kernels_fail_alone),
 	    cmocka_unit_test(limits_mean_what_they_say),
 	    cmocka_unit_test(limit_options_are_checked),
 	};
