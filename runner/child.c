@@ -247,6 +247,13 @@ static char **child_environment(const char *const *env, int env_only, int result
 	return envp;
 }
 
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
 /* Pipes of a job: stdout, stderr, the exec-failure status, the result channel (kernels only); -1 when closed. */
 struct job_pipes {
 	int out[2], err[2], status[2], result[2];
@@ -269,6 +276,42 @@ static int open_pipes(struct job_pipes *p, int with_result)
 	if (with_result)
 		fcntl(p->result[0], F_SETFL, O_NONBLOCK);
 	return 0;
+}
+
+/* Fork and exec c in its own process group, tracked for cleanup from before a signal could miss it; the child's
+ * pipe ends are closed here. The pid, or -1 with errno. */
+static pid_t spawn(const struct child_setup *c, struct job_pipes *pp, struct kc_cleanup_pid *tracked)
+{
+	kc_cleanup_hold();
+	pid_t pid = fork();
+	if (pid == 0)
+		child_exec(c);
+	int fork_errno = errno;
+	close_fd(&pp->out[1]), close_fd(&pp->err[1]), close_fd(&pp->status[1]), close_fd(&pp->result[1]);
+	if (pid > 0) {
+		setpgid(pid, pid); /* also done by the child: whichever runs first */
+		kc_cleanup_track(tracked, pid);
+	}
+	kc_cleanup_release();
+	errno = fork_errno;
+	return pid;
+}
+
+/* The parent's side of a started job: its pidfd, and its pipes captured up to their caps. */
+static void adopt(struct kc_child_job *j, pid_t pid, const struct job_pipes *pp, int kernel)
+{
+	j->pid = pid;
+	j->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (j->pidfd >= 0)
+		fcntl(j->pidfd, F_SETFD, FD_CLOEXEC);
+	j->running = 1;
+	j->kernel = kernel;
+	j->cap[0] =
+	    (struct kc_child_capture){pp->out[0], NULL, 0, 0, kernel ? KC_CHILD_KERNEL_CAP : KC_CHILD_OUT_CAP, 0};
+	j->cap[1] =
+	    (struct kc_child_capture){pp->err[0], NULL, 0, 0, kernel ? KC_CHILD_KERNEL_CAP : KC_CHILD_ERR_CAP, 0};
+	j->cap[2] = (struct kc_child_capture){pp->result[0], NULL, 0, 0, KC_CHILD_RESULT_CAP, 0};
+	j->deadline = j->lim.wall_seconds > 0 ? j->start + j->lim.wall_seconds : 0;
 }
 
 static int start(struct kc_child_job *j, const char *const *argv, const char *cwd, const char *const *env, int kernel,
@@ -294,39 +337,16 @@ static int start(struct kc_child_job *j, const char *const *argv, const char *cw
 	j->start = now();
 	struct child_setup c = {path,      cwd,       (char *const *)argv, envp,        lim,
 	                        pp.out[1], pp.err[1], pp.status[1],        pp.result[1]};
-	kc_cleanup_hold();
-	pid_t pid = fork();
-	if (pid == 0)
-		child_exec(&c);
+	pid_t pid = spawn(&c, &pp, &j->tracked);
 	int fork_errno = errno;
 	free(envp);
-	close(pp.out[1]), close(pp.err[1]), close(pp.status[1]);
-	if (pp.result[1] >= 0)
-		close(pp.result[1]);
 	if (pid < 0) {
-		kc_cleanup_release();
-		close(pp.out[0]), close(pp.err[0]), close(pp.status[0]);
-		if (pp.result[0] >= 0)
-			close(pp.result[0]);
+		close_pipes(&pp);
 		return start_failed(msg, msgsz, "could not start", argv[0], fork_errno);
 	}
-	setpgid(pid, pid); /* also done by the child: whichever runs first */
-	j->pid = pid;
-	kc_cleanup_track(&j->tracked, pid); /* from here on, a signal to kcost kills the group */
-	kc_cleanup_release();
 	int e = exec_errno(pp.status[0]);
 	close(pp.status[0]);
-	j->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (j->pidfd >= 0)
-		fcntl(j->pidfd, F_SETFD, FD_CLOEXEC);
-	j->running = 1;
-	j->kernel = kernel;
-	j->cap[0] =
-	    (struct kc_child_capture){pp.out[0], NULL, 0, 0, kernel ? KC_CHILD_KERNEL_CAP : KC_CHILD_OUT_CAP, 0};
-	j->cap[1] =
-	    (struct kc_child_capture){pp.err[0], NULL, 0, 0, kernel ? KC_CHILD_KERNEL_CAP : KC_CHILD_ERR_CAP, 0};
-	j->cap[2] = (struct kc_child_capture){pp.result[0], NULL, 0, 0, KC_CHILD_RESULT_CAP, 0};
-	j->deadline = j->lim.wall_seconds > 0 ? j->start + j->lim.wall_seconds : 0;
+	adopt(j, pid, &pp, kernel);
 	if (!e)
 		return 0;
 	kc_child_wait_any(j, 1); /* reap the child that could not exec (status 127) */
