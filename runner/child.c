@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -87,6 +88,7 @@ struct child_setup {
 	char *const *argv, *const *envp;
 	const struct kc_child_limits *lim;
 	int out_w, err_w, status_w, result_w; /* result_w: -1 without a result channel */
+	pid_t parent;                         /* kcost */
 };
 
 static void set_limit(int resource, rlim_t soft, rlim_t hard)
@@ -100,6 +102,10 @@ static void child_exec(const struct child_setup *c)
 {
 	kc_cleanup_in_child();
 	setpgid(0, 0);
+	/* killed with kcost, however kcost ends (even SIGKILL, which no handler sees); kcost may have ended already */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (getppid() != c->parent)
+		_exit(127);
 	int in = open("/dev/null", O_RDONLY);
 	if (in >= 0)
 		dup2(in, 0);
@@ -335,8 +341,8 @@ static int start(struct kc_child_job *j, const char *const *argv, const char *cw
 	if (lim)
 		j->lim = *lim;
 	j->start = now();
-	struct child_setup c = {path,      cwd,       (char *const *)argv, envp,        lim,
-	                        pp.out[1], pp.err[1], pp.status[1],        pp.result[1]};
+	struct child_setup c = {path,      cwd,       (char *const *)argv, envp,         lim,
+	                        pp.out[1], pp.err[1], pp.status[1],        pp.result[1], getpid()};
 	pid_t pid = spawn(&c, &pp, &j->tracked);
 	int fork_errno = errno;
 	free(envp);

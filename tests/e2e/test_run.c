@@ -303,11 +303,10 @@ static int dir_entries(const char *path)
 	return n;
 }
 
-/* kcost terminated during a run kills its children and removes its temporary directory. */
-static void sigterm_cleans_up(void **state)
+/* Start kcost on the orphans fixture with TMPDIR=<out>/tmp, and wait until its harness has written its pids
+ * (pids[0] the harness, pids[1] its grandchild). kcost's pid. */
+static pid_t start_orphans_run(const char *out, int *pids, int *n)
 {
-	(void)state;
-	const char *out = scratch_dir("run-sigterm");
 	char tmp[4200], pidfile[4200], define[4300], report[4200];
 	snprintf(tmp, sizeof tmp, "%s/tmp", out);
 	snprintf(pidfile, sizeof pidfile, "%s/pids", out);
@@ -325,19 +324,46 @@ static void sigterm_cleans_up(void **state)
 		      "-o", report, "tests/fixtures/runner_orphans.c", (char *)NULL);
 		_exit(127);
 	}
-	int pids[8], n = 0;
-	for (int tries = 0; tries < 1200 && n < 2; tries++) { /* the ceilings, the build: up to 2 minutes */
+	*n = 0;
+	for (int tries = 0; tries < 1200 && *n < 2; tries++) { /* the ceilings, the build: up to 2 minutes */
 		sleep_ms(100);
-		n = read_pids(pidfile, pids, 8);
+		*n = read_pids(pidfile, pids, 8);
 	}
-	assert_true(n >= 2);
+	assert_true(*n >= 2);
 	assert_true(dir_entries(tmp) == 1); /* the run's kcost-XXXXXX */
+	return pid;
+}
+
+/* kcost terminated during a run kills its children and removes its temporary directory. */
+static void sigterm_cleans_up(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-sigterm");
+	int pids[8], n;
+	pid_t pid = start_orphans_run(out, pids, &n);
 	assert_int_equal(kill(pid, SIGTERM), 0);
 	int st = 0;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s/tmp", out);
 	assert_int_equal(dir_entries(tmp), 0);
 	assert_true(all_gone(pids, n));
+}
+
+/* kcost killed outright (no handler runs) still takes its harness along (PR_SET_PDEATHSIG). Its temporary
+ * directory and the harness's own children are left: only a PID namespace or a cgroup could take those too. */
+static void sigkill_takes_the_harness_along(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-sigkill");
+	int pids[8], n;
+	pid_t pid = start_orphans_run(out, pids, &n);
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	assert_true(all_gone(pids, 1));
+	for (int i = 1; i < n; i++)
+		kill(pids[i], SIGKILL); /* the grandchild, orphaned */
 }
 
 /* A kernel that signals its parent does not stop kcost, and a grandchild that left the group (setsid) does not
@@ -458,6 +484,7 @@ int main(void)
 	    cmocka_unit_test(lingering_grandchild_does_not_hold_the_run),
 	    cmocka_unit_test(timeout_kills_the_whole_group),
 	    cmocka_unit_test(sigterm_cleans_up),
+	    cmocka_unit_test(sigkill_takes_the_harness_along),
 	    cmocka_unit_test(escapes_are_contained),
 	    cmocka_unit_test(hostile_kernels_fail_alone),
 	    cmocka_unit_test(limits_mean_what_they_say),
