@@ -47,6 +47,11 @@ static void kcost_open_channel(void)
 	kcost_out = kcost_result_fd == 1 ? stdout : fdopen(kcost_result_fd, "w");
 	if (!kcost_out)
 		kcost_out = stdout, kcost_result_fd = 1;
+	/* a buffer of its own now: allocated lazily, stdio's would be taken after the kernel ran, from whatever
+	 * memory it left */
+	static char buffer[1 << 16];
+	if (kcost_out != stdout)
+		setvbuf(kcost_out, buffer, _IOFBF, sizeof buffer);
 }
 
 /* --- allocation: every failure reports {"error":"alloc","bytes":N} and exits KCOST_EXIT_ALLOC ---------- */
