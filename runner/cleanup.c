@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -247,8 +248,11 @@ static int remove_at(int dirfd, const char *name, int depth)
 	if ((errno != EISDIR && errno != EPERM) || depth >= 64)
 		return -1;
 	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES && fchmodat(dirfd, name, 0700, 0) == 0) /* a kernel's chmod 000 */
+		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
+	fchmod(fd, 0700); /* entries of a read-only directory cannot be removed */
 	int rc = remove_entries(fd, depth + 1);
 	close(fd);
 	return unlinkat(dirfd, name, AT_REMOVEDIR) == 0 && rc == 0 ? 0 : -1;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <cjson/cJSON.h>
@@ -20,6 +21,7 @@
 #include "cachegrind.h"
 #include "ceilings.h"
 #include "child.h"
+#include "cleanup.h"
 #include "counters.h"
 #include "harness.h"
 #include "harness/kcost_driver.h"
@@ -611,6 +613,35 @@ static void test_child_harness(void **state)
 	kc_arena_release(&a);
 }
 
+/* The temporary directory goes with everything a kernel left in it, and nothing a link in it points to. */
+static void test_remove_tree(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/kcost-test-treeXXXXXX", outside[] = "/tmp/kcost-test-keepXXXXXX", path[256];
+	assert_non_null(mkdtemp(dir));
+	int keep = mkstemp(outside);
+	assert_true(keep >= 0);
+	close(keep);
+	snprintf(path, sizeof path, "%s/a/b/c", dir);
+	for (char *slash = strchr(path + strlen(dir) + 1, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = '\0';
+		assert_int_equal(mkdir(path, 0700), 0);
+		if (!slash)
+			break;
+		*slash = '/';
+	}
+	snprintf(path, sizeof path, "%s/a/link", dir);
+	assert_int_equal(symlink(outside, path), 0);
+	snprintf(path, sizeof path, "%s/a/b/locked", dir);
+	assert_int_equal(mkdir(path, 0), 0); /* chmod 000 */
+	assert_int_equal(kc_cleanup_remove_tree(dir), 0);
+	struct stat st;
+	assert_int_equal(stat(dir, &st), -1);
+	assert_int_equal(stat(outside, &st), 0); /* the link's target stays */
+	unlink(outside);
+}
+
 /* A result line is taken only when it is the one line, for the function and mode asked, with sane fields. */
 static void test_result_validation(void **state)
 {
@@ -673,6 +704,7 @@ int main(void)
 	    cmocka_unit_test(test_child_long_path),
 	    cmocka_unit_test(test_child_harness),
 	    cmocka_unit_test(test_result_validation),
+	    cmocka_unit_test(test_remove_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
