@@ -1,5 +1,5 @@
-/* child.c — a child process with limits: fork + execve, output capture, a wall-clock deadline; how it ended;
- * the harness child's limits and result line. */
+/* child.c — a child process with limits: fork + execve, output capture, a wall-clock deadline, reaping at exit;
+ * how it ended; the kernel child's environment, result channel and result line. */
 #define _GNU_SOURCE
 #include "child.h"
 

@@ -1,6 +1,7 @@
 /* child.h — a child process with limits: fork + execve with an argv array (never a shell), its own process
- * group, stdin from /dev/null, its output captured; how it ended, described for a diagnostic; and the harness
- * child in particular (its address-space limit, its exit statuses, its JSON result line). */
+ * group, stdin from /dev/null, its output captured, reaped at its exit; how it ended, described for a diagnostic;
+ * and the kernel child in particular, which is untrusted: its allow-listed environment, its memory limit, its
+ * exit statuses, its private result channel and the checks of its one result line. */
 #ifndef KC_CHILD_H
 #define KC_CHILD_H
 
