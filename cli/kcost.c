@@ -108,6 +108,7 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 	    .include_dir = KCOST_ANNOTATIONS_DIR,
 	    .time_budget = o->time_budget,
 	    .timeout = o->timeout,
+	    .memory_limit = o->memory_limit,
 	    .remeasure = o->remeasure,
 	    .verbose = o->verbose,
 	    .progress = kc_progress,

@@ -29,7 +29,9 @@ void kc_options_usage(FILE *out)
 	      "  --no-run               static analysis only: do not compile or run anything\n"
 	      "  --cc CC, --cflags FLAGS  compiler and flags for the harness (default: cc -O3 -march=native)\n"
 	      "  --time-budget SECONDS  timing budget per function (default: 0.3)\n"
-	      "  --timeout SECONDS      wall-clock limit per kernel run (default: 60)\n"
+	      "  --timeout SECONDS      wall-clock limit per kernel run, at most 1000000 (default: 60)\n"
+	      "  --memory-limit SIZE    address-space limit per kernel run: 512M, 8G (default: half the\n"
+	      "                         physical memory, at least 2G)\n"
 	      "  --remeasure            measure the machine's ceilings again instead of using the cache\n"
 	      "  --threads N            run OpenMP kernels with N threads (built with -fopenmp), against the\n"
 	      "                         all-threads compute ceilings (default: 1 thread)\n"
@@ -91,14 +93,39 @@ static int parse_size(struct kc_options *o, const char *arg)
 	return 0;
 }
 
+/* Seconds: a finite number in (0, 1e6]. "inf", "nan" and "1e300" are refused rather than read as "no limit": a
+ * run in CI must end, and a limit past a few days only overflows the CPU-time limit derived from it. */
 static int parse_seconds(const char *opt, const char *arg, double *out)
 {
 	char *end;
 	errno = 0;
 	double v = strtod(arg, &end);
-	if (errno || *end || end == arg || v <= 0)
-		return usage_error("%s expects a positive number of seconds", opt);
+	if (errno || *end || end == arg || !(v > 0 && v <= 1e6))
+		return usage_error("%s expects a positive number of seconds, at most 1000000", opt);
 	*out = v;
+	return 0;
+}
+
+/* A size in bytes: a number and an optional binary unit K, M, G or T (also KiB, MiB, ... and KB, MB, ...):
+ * "512M", "4GiB", "1.5G". At least 64 MiB (a program and its libraries need some) and at most 2^62. */
+static int parse_bytes(const char *opt, const char *arg, long long *out)
+{
+	static const char units[] = "KMGT";
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	const char *u = *end ? strchr(units, *end & ~0x20) : NULL;
+	if (u) {
+		v *= (double)(1LL << (10 * (u - units + 1)));
+		end++;
+		if (!strcmp(end, "iB") || !strcmp(end, "B"))
+			end += strlen(end);
+	} else if (!strcmp(end, "B")) {
+		end++;
+	}
+	if (errno || *end || end == arg || !(v >= (double)(64LL << 20) && v <= (double)(1LL << 62)))
+		return usage_error("%s expects a size from 64M to 4194304T (a number with K, M, G or T)", opt);
+	*out = (long long)v;
 	return 0;
 }
 
@@ -197,6 +224,9 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 		         : usage_error("option '%s' requires seconds", a);
 	} else if (takes_value(argc, argv, i, "--timeout", &v)) {
 		return v ? parse_seconds("--timeout", v, &o->timeout) : usage_error("option '%s' requires seconds", a);
+	} else if (takes_value(argc, argv, i, "--memory-limit", &v)) {
+		return v ? parse_bytes("--memory-limit", v, &o->memory_limit)
+		         : usage_error("option '%s' requires a size", a);
 	} else if (takes_value(argc, argv, i, "--threads", &v)) {
 		char *end;
 		long t = v ? strtol(v, &end, 10) : 0;

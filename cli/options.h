@@ -25,7 +25,8 @@ struct kc_options {
 	const char *function_regex;
 	const char *cc, *cflags; /* --cc, --cflags (runner) */
 	double time_budget;      /* seconds per function */
-	double timeout;          /* seconds per kernel run */
+	double timeout;          /* seconds per kernel run, in (0, 1e6] */
+	long long memory_limit;  /* --memory-limit in bytes; 0: the runner's default */
 	int help, version;
 };
 

@@ -1,6 +1,7 @@
 /* markdown.c — the GitHub-flavoured Markdown summary for pull requests (summary.md). */
 #include "markdown.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
@@ -30,13 +31,31 @@ static void md_intensities(struct kc_buf *b, const struct kc_cost_figures *cf)
 	kc_buf_puts(b, " FLOP/B");
 }
 
+/* A measurement's error without the kernel's own output: summary.md is posted as a pull-request comment, and what
+ * a kernel prints (a token from its environment, forged text) must not reach it. The runner quotes that output
+ * after this mark (runner/child.h, KC_CHILD_STDERR_MARK); report.json and index.html keep it. */
+#define MD_KERNEL_OUTPUT_MARK "; its stderr began: "
+
+static void md_error(struct kc_buf *b, const char *error)
+{
+	const char *mark = strstr(error, MD_KERNEL_OUTPUT_MARK);
+	if (!mark) {
+		kc_escape_md_cell(b, error);
+		return;
+	}
+	char *head = strndup(error, (size_t)(mark - error));
+	kc_escape_md_cell(b, head ? head : "failed");
+	free(head);
+	kc_buf_puts(b, " (its output is in index.html)");
+}
+
 static void md_measured_cell(struct kc_buf *b, const struct kc_measured_figures *mf)
 {
 	if (!mf->me) {
 		kc_buf_puts(b, "not measured");
 	} else if (!mf->timed) {
 		kc_buf_puts(b, "failed: ");
-		kc_escape_md_cell(b, mf->me->error ? mf->me->error : "no timing");
+		md_error(b, mf->me->error ? mf->me->error : "no timing");
 	} else {
 		kc_format_seconds(b, mf->me->seconds_median);
 		kc_buf_puts(b, " median");
@@ -233,7 +252,7 @@ static int md_measured_finding(struct kc_buf *b, const struct kc_function *f, co
 	md_name(b, f->name);
 	if (me->error) {
 		kc_buf_puts(b, " could not be measured: ");
-		kc_escape_md_cell(b, me->error);
+		md_error(b, me->error);
 	} else {
 		kc_buf_puts(b, " does not match its reference ");
 		md_name(b, me->reference ? me->reference : "?");

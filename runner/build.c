@@ -101,8 +101,9 @@ static int compile_start(struct kc_build *b, const char *dir, const char *const 
 	return -1;
 }
 
-/* The verdict on a finished compiler job: 0, or -1 with the first error line in *why (arena). */
-static int compile_finish(struct kc_build *b, struct kc_child_job *job, const char **why)
+/* The verdict on a finished compiler job: 0, or -1 with the first error line in *why (arena) and, when log is not
+ * NULL, all of its stderr in *log. */
+static int compile_finish(struct kc_build *b, struct kc_child_job *job, const char **why, const char **log)
 {
 	struct kc_child_result *res = &job->result;
 	char msg[512], line[512];
@@ -116,6 +117,8 @@ static int compile_finish(struct kc_build *b, struct kc_child_job *job, const ch
 		kc_child_first_error_line(res->err, line, sizeof line);
 		*why = kc_arena_strdup(b->a, line);
 	}
+	if (!ok && log)
+		*log = kc_arena_strdup(b->a, res->err);
 	kc_child_result_release(res);
 	return ok ? 0 : -1;
 }
@@ -153,7 +156,7 @@ static int blas_links(struct kc_build *b)
 		return 0;
 	while (job.running)
 		kc_child_wait_any(&job, 1);
-	b->blas = compile_finish(b, &job, &why) == 0;
+	b->blas = compile_finish(b, &job, &why, NULL) == 0;
 	return b->blas;
 }
 
@@ -184,7 +187,7 @@ int kc_build_harnesses(struct kc_build *b, const char *dir, const char *user_pat
 	int *started = KC_NEW_N(b->a, int, n > 0 ? n : 1), failed = 0;
 	for (int i = 0; i < n; i++) {
 		const char *const *argv = harness_command(b, user_path, &t[i]);
-		t[i].why = NULL;
+		t[i].why = t[i].log = NULL;
 		started[i] = compile_start(b, dir, argv, &jobs[i], &t[i].why) == 0;
 		if (!started[i])
 			jobs[i].running = 0;
@@ -192,6 +195,6 @@ int kc_build_harnesses(struct kc_build *b, const char *dir, const char *user_pat
 	while (kc_child_wait_any(jobs, n) >= 0)
 		continue;
 	for (int i = 0; i < n; i++)
-		failed |= !started[i] || compile_finish(b, &jobs[i], &t[i].why) < 0;
+		failed |= !started[i] || compile_finish(b, &jobs[i], &t[i].why, &t[i].log) < 0;
 	return failed ? -1 : 0;
 }

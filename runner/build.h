@@ -26,6 +26,7 @@ struct kc_build_target {
 	const char *extra_cflag; /* appended after cflags when not NULL ("-mno-avx512f") */
 	const char *command;     /* set by kc_build_harnesses: the command, as kc_child_command_string shows it */
 	const char *why;         /* set when it did not build: the compiler's first error line, or why it did not run */
+	const char *log;         /* set when the compiler failed: its whole stderr (up to 1 MiB) */
 };
 
 /* Write harness.c (the text given) and the driver's kcost_driver.c and kcost_driver.h into dir. 0, or -1 with

@@ -1,5 +1,5 @@
-/* child.c — a child process with limits: fork + execve, output capture, a wall-clock deadline; how it ended;
- * the harness child's limits and result line. */
+/* child.c — a child process with limits: fork + execve, output capture, a wall-clock deadline, reaping at exit;
+ * how it ended; the kernel child's environment, result channel and result line. */
 #define _GNU_SOURCE
 #include "child.h"
 
@@ -12,12 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "harness/kcost_driver.h"
 
 extern char **environ;
@@ -84,7 +87,8 @@ struct child_setup {
 	const char *path, *cwd;
 	char *const *argv, *const *envp;
 	const struct kc_child_limits *lim;
-	int out_w, err_w, status_w;
+	int out_w, err_w, status_w, result_w; /* result_w: -1 without a result channel */
+	pid_t parent;                         /* kcost */
 };
 
 static void set_limit(int resource, rlim_t soft, rlim_t hard)
@@ -96,12 +100,19 @@ static void set_limit(int resource, rlim_t soft, rlim_t hard)
 /* In the child, between fork and exec: only async-signal-safe calls. Never returns. */
 static void child_exec(const struct child_setup *c)
 {
+	kc_cleanup_in_child();
 	setpgid(0, 0);
+	/* killed with kcost, however kcost ends (even SIGKILL, which no handler sees); kcost may have ended already */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (getppid() != c->parent)
+		_exit(127);
 	int in = open("/dev/null", O_RDONLY);
 	if (in >= 0)
 		dup2(in, 0);
 	dup2(c->out_w, 1);
 	dup2(c->err_w, 2);
+	if (c->result_w >= 0)
+		fcntl(c->result_w, F_SETFD, 0); /* the one pipe the harness inherits */
 	if (c->lim && c->lim->cpu_seconds > 0) {
 		rlim_t s = (rlim_t)ceil(c->lim->cpu_seconds);
 		set_limit(RLIMIT_CPU, s, s + 1);
@@ -117,7 +128,15 @@ static void child_exec(const struct child_setup *c)
 	_exit(127);
 }
 
-/* Read what is available on one pipe; 1 while it stays open, 0 at end of file. */
+static void close_capture(struct kc_child_capture *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+/* Read what is available on one pipe (non-blocking); 2 when it read something, 1 when nothing was there, 0 at end
+ * of file. */
 static int capture_read(struct kc_child_capture *c)
 {
 	char chunk[65536];
@@ -135,7 +154,7 @@ static int capture_read(struct kc_child_capture *c)
 		char *d = realloc(c->data, cap);
 		if (!d) {
 			c->dropped = 1; /* drop the chunk; keep reading so the child never blocks */
-			return 1;
+			return 2;
 		}
 		c->data = d;
 		c->cap = cap;
@@ -145,14 +164,16 @@ static int capture_read(struct kc_child_capture *c)
 		c->len += keep;
 		c->data[c->len] = '\0';
 	}
-	return 1;
+	return 2;
 }
 
-static void close_capture(struct kc_child_capture *c)
+/* After the child's exit: what its pipes still hold, up to 64 reads (4 MiB) each, as a process that escaped the
+ * group may keep writing; then the pipe is closed. */
+static void drain_capture(struct kc_child_capture *c)
 {
-	if (c->fd >= 0)
-		close(c->fd);
-	c->fd = -1;
+	for (int k = 0; c->fd >= 0 && k < 64 && capture_read(c) == 2; k++)
+		continue;
+	close_capture(c);
 }
 
 static void kill_group(pid_t pid)
@@ -202,66 +223,170 @@ static int resolve(const char *prog, const char *cwd, char *path, size_t n, int 
 	return kc_child_which(prog, path, n);
 }
 
-int kc_child_start(struct kc_child_job *j, const char *const *argv, const char *cwd, const char *const *env_add,
-                   const struct kc_child_limits *lim, char *msg, size_t msgsz)
+/* envp for a child: kcost's environment with env_add replacing same-named variables, or exactly env (env_only),
+ * and KCOST_RESULT_FD=result_fd when result_fd >= 0 (its text in fd_var). malloc'd; the strings are borrowed. */
+static char **child_environment(const char *const *env, int env_only, int result_fd, char *fd_var, size_t n)
+{
+	char **envp = env_only ? NULL : environment_with(env);
+	size_t k = 0;
+	if (env_only) {
+		while (env && env[k])
+			k++;
+		envp = malloc(sizeof *envp * (k + 2));
+		for (size_t i = 0; envp && i < k; i++)
+			envp[i] = (char *)env[i];
+	} else {
+		while (envp && envp[k])
+			k++;
+		char **grown = envp ? realloc(envp, sizeof *envp * (k + 2)) : NULL;
+		if (!grown)
+			free(envp);
+		envp = grown;
+	}
+	if (!envp)
+		return NULL;
+	envp[k] = NULL;
+	if (result_fd >= 0) {
+		snprintf(fd_var, n, "KCOST_RESULT_FD=%d", result_fd);
+		envp[k++] = fd_var, envp[k] = NULL;
+	}
+	return envp;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Pipes of a job: stdout, stderr, the exec-failure status, the result channel (kernels only); -1 when closed. */
+struct job_pipes {
+	int out[2], err[2], status[2], result[2];
+};
+
+static void close_pipes(struct job_pipes *p)
+{
+	close_pipe(p->out), close_pipe(p->err), close_pipe(p->status), close_pipe(p->result);
+}
+
+static int open_pipes(struct job_pipes *p, int with_result)
+{
+	*p = (struct job_pipes){{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+	if (pipe2(p->out, O_CLOEXEC) < 0 || pipe2(p->err, O_CLOEXEC) < 0 || pipe2(p->status, O_CLOEXEC) < 0 ||
+	    (with_result && pipe2(p->result, O_CLOEXEC) < 0))
+		return -1;
+	/* kcost's ends only: reading never blocks, so a finished child is reaped whoever else holds its pipes */
+	fcntl(p->out[0], F_SETFL, O_NONBLOCK);
+	fcntl(p->err[0], F_SETFL, O_NONBLOCK);
+	if (with_result)
+		fcntl(p->result[0], F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/* Fork and exec c in its own process group, tracked for cleanup from before a signal could miss it; the child's
+ * pipe ends are closed here. The pid, or -1 with errno. */
+static pid_t spawn(const struct child_setup *c, struct job_pipes *pp, struct kc_cleanup_pid *tracked)
+{
+	kc_cleanup_hold();
+	pid_t pid = fork();
+	if (pid == 0)
+		child_exec(c);
+	int fork_errno = errno;
+	close_fd(&pp->out[1]), close_fd(&pp->err[1]), close_fd(&pp->status[1]), close_fd(&pp->result[1]);
+	if (pid > 0) {
+		setpgid(pid, pid); /* also done by the child: whichever runs first */
+		kc_cleanup_track(tracked, pid);
+	}
+	kc_cleanup_release();
+	errno = fork_errno;
+	return pid;
+}
+
+/* The parent's side of a started job: its pidfd, and its pipes captured up to their caps. */
+static void adopt(struct kc_child_job *j, pid_t pid, const struct job_pipes *pp, int kernel)
+{
+	j->pid = pid;
+	j->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (j->pidfd >= 0)
+		fcntl(j->pidfd, F_SETFD, FD_CLOEXEC);
+	j->running = 1;
+	j->kernel = kernel;
+	j->cap[0] =
+	    (struct kc_child_capture){pp->out[0], NULL, 0, 0, kernel ? KC_CHILD_KERNEL_CAP : KC_CHILD_OUT_CAP, 0};
+	j->cap[1] =
+	    (struct kc_child_capture){pp->err[0], NULL, 0, 0, kernel ? KC_CHILD_KERNEL_CAP : KC_CHILD_ERR_CAP, 0};
+	j->cap[2] = (struct kc_child_capture){pp->result[0], NULL, 0, 0, KC_CHILD_RESULT_CAP, 0};
+	j->deadline = j->lim.wall_seconds > 0 ? j->start + j->lim.wall_seconds : 0;
+}
+
+static int start(struct kc_child_job *j, const char *const *argv, const char *cwd, const char *const *env, int kernel,
+                 const struct kc_child_limits *lim, char *msg, size_t msgsz)
 {
 	memset(j, 0, sizeof *j);
-	j->cap[0].fd = j->cap[1].fd = -1;
-	char path[PATH_MAX];
+	j->cap[0].fd = j->cap[1].fd = j->cap[2].fd = j->pidfd = -1;
+	char path[PATH_MAX], fd_var[32];
 	int resolve_errno;
 	if (resolve(argv[0], cwd, path, sizeof path, &resolve_errno) < 0)
 		return start_failed(msg, msgsz, "could not run", argv[0], resolve_errno);
-	int out[2] = {-1, -1}, err[2] = {-1, -1}, status[2] = {-1, -1};
-	char **envp = environment_with(env_add);
-	if (!envp || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || pipe2(status, O_CLOEXEC) < 0) {
+	struct job_pipes pp;
+	errno = 0;
+	char **envp =
+	    open_pipes(&pp, kernel) < 0 ? NULL : child_environment(env, kernel, pp.result[1], fd_var, sizeof fd_var);
+	if (!envp) {
 		int e = errno ? errno : ENOMEM;
-		close_pipe(out), close_pipe(err), close_pipe(status), free(envp);
+		close_pipes(&pp);
 		return start_failed(msg, msgsz, "could not start", argv[0], e);
 	}
 	if (lim)
 		j->lim = *lim;
 	j->start = now();
-	struct child_setup c = {path, cwd, (char *const *)argv, envp, lim, out[1], err[1], status[1]};
-	pid_t pid = fork();
-	if (pid == 0)
-		child_exec(&c);
+	struct child_setup c = {path,      cwd,       (char *const *)argv, envp,         lim,
+	                        pp.out[1], pp.err[1], pp.status[1],        pp.result[1], getpid()};
+	pid_t pid = spawn(&c, &pp, &j->tracked);
 	int fork_errno = errno;
 	free(envp);
-	close(out[1]), close(err[1]), close(status[1]);
 	if (pid < 0) {
-		close(out[0]), close(err[0]), close(status[0]);
+		close_pipes(&pp);
 		return start_failed(msg, msgsz, "could not start", argv[0], fork_errno);
 	}
-	setpgid(pid, pid); /* also done by the child: whichever runs first */
-	int e = exec_errno(status[0]);
-	close(status[0]);
-	j->pid = pid;
-	j->running = 1;
-	j->cap[0] = (struct kc_child_capture){out[0], NULL, 0, 0, KC_CHILD_OUT_CAP, 0};
-	j->cap[1] = (struct kc_child_capture){err[0], NULL, 0, 0, KC_CHILD_ERR_CAP, 0};
-	j->deadline = j->lim.wall_seconds > 0 ? j->start + j->lim.wall_seconds : 0;
+	int e = exec_errno(pp.status[0]);
+	close(pp.status[0]);
+	adopt(j, pid, &pp, kernel);
 	if (!e)
 		return 0;
 	kc_child_wait_any(j, 1); /* reap the child that could not exec (status 127) */
 	return start_failed(msg, msgsz, "could not run", argv[0], e);
 }
 
-/* Enforce a job's deadline: kill its process group once; stop waiting for its pipes 2 s after the kill (a
- * process outside the group may hold them). */
-static void check_deadline(struct kc_child_job *j, double t)
+int kc_child_start(struct kc_child_job *j, const char *const *argv, const char *cwd, const char *const *env_add,
+                   const struct kc_child_limits *lim, char *msg, size_t msgsz)
 {
-	if (!j->deadline || t < j->deadline)
-		return;
-	if (!j->result.timed_out) {
-		kill_group(j->pid);
-		j->result.timed_out = 1;
-	} else if (t >= j->deadline + 2) {
-		close_capture(&j->cap[0]);
-		close_capture(&j->cap[1]);
-	}
+	return start(j, argv, cwd, env_add, 0, lim, msg, msgsz);
 }
 
-/* Reap a job whose pipes are closed; 1 when it has finished. */
+int kc_child_start_kernel(struct kc_child_job *j, const char *const *argv, const char *cwd, const char *const *env,
+                          const struct kc_child_limits *lim, char *msg, size_t msgsz)
+{
+	return start(j, argv, cwd, env, 1, lim, msg, msgsz);
+}
+
+/* Enforce a job's deadline: kill its process group once; it is then reaped as it dies. */
+static void check_deadline(struct kc_child_job *j, double t)
+{
+	if (!j->deadline || t < j->deadline || j->result.timed_out)
+		return;
+	kill_group(j->pid);
+	j->result.timed_out = 1;
+}
+
+static char *capture_text(struct kc_child_capture *c)
+{
+	return c->data ? c->data : strdup("");
+}
+
+/* Reap a job whose child has exited, whoever still holds its pipes (a grandchild that kept stdout open): 1 when
+ * it has finished. What is left of its process group is killed, and what its pipes still hold is read. */
 static int try_reap(struct kc_child_job *j)
 {
 	int st = 0;
@@ -271,22 +396,33 @@ static int try_reap(struct kc_child_job *j)
 	if (w < 0)
 		st = 127 << 8;  /* reaped elsewhere: report it as having failed to run */
 	kill(-j->pid, SIGKILL); /* grandchildren left in the group */
+	kc_cleanup_untrack(&j->tracked);
+	kc_cleanup_reap_strays(); /* and those that left it */
+	for (int k = 0; k < 3; k++)
+		drain_capture(&j->cap[k]);
+	if (j->pidfd >= 0)
+		close(j->pidfd);
+	j->pidfd = -1;
 	struct kc_child_result *r = &j->result;
 	r->exited = WIFEXITED(st);
 	r->exit_code = r->exited ? WEXITSTATUS(st) : 0;
 	r->signaled = WIFSIGNALED(st);
 	r->signal = r->signaled ? WTERMSIG(st) : 0;
 	r->seconds = now() - j->start;
-	r->out = j->cap[0].data ? j->cap[0].data : strdup("");
+	r->out = capture_text(&j->cap[0]);
 	r->out_len = j->cap[0].len;
 	r->out_truncated = j->cap[0].dropped;
-	r->err = j->cap[1].data ? j->cap[1].data : strdup("");
+	r->err = capture_text(&j->cap[1]);
 	r->err_len = j->cap[1].len;
+	r->result = j->kernel ? capture_text(&j->cap[2]) : NULL;
+	r->result_len = j->cap[2].len;
+	r->result_truncated = j->cap[2].dropped;
 	j->running = 0;
 	return 1;
 }
 
-/* Milliseconds poll may sleep: until the nearest deadline, and briefly when a job waits to be reaped. */
+/* Milliseconds poll may sleep: until the nearest deadline; at most 20 ms while a job has no pidfd to wake poll at
+ * its exit (kernels before Linux 5.3). */
 static int poll_timeout(const struct kc_child_job *jobs, int n, double t)
 {
 	double wait = -1;
@@ -294,17 +430,20 @@ static int poll_timeout(const struct kc_child_job *jobs, int n, double t)
 		const struct kc_child_job *j = &jobs[i];
 		if (!j->running)
 			continue;
-		double left = !j->deadline ? -1 : j->deadline + (j->result.timed_out ? 2 : 0) - t;
-		if (j->cap[0].fd < 0 && j->cap[1].fd < 0)
-			left = left < 0 || left > 0.005 ? 0.005 : left;
+		double left = !j->deadline || j->result.timed_out ? -1 : j->deadline - t;
+		if (j->pidfd < 0)
+			left = left < 0 || left > 0.02 ? 0.02 : left;
 		if (left >= 0 && (wait < 0 || left < wait))
 			wait = left;
 	}
 	return wait < 0 ? -1 : (int)(wait * 1000) + 1;
 }
 
-/* One pass over the running jobs: enforce deadlines, reap one whose pipes are closed (its index), else list
- * the open pipes in p/owner (room for 2 per job) and return -1; *any says whether a job is running. */
+/* Room in the poll table per job: its three pipes and its pidfd. */
+#define FDS_PER_JOB 4
+
+/* One pass over the running jobs: enforce deadlines, reap one that has exited (its index), else list the open
+ * pipes and pidfds in p/owner (owner NULL for a pidfd) and return -1; *any says whether a job is running. */
 static int collect(struct kc_child_job *jobs, int n, double t, struct pollfd *p, struct kc_child_capture **owner,
                    int *n_fds, int *any)
 {
@@ -314,25 +453,28 @@ static int collect(struct kc_child_job *jobs, int n, double t, struct pollfd *p,
 			continue;
 		*any = 1;
 		check_deadline(&jobs[i], t);
-		if (jobs[i].cap[0].fd < 0 && jobs[i].cap[1].fd < 0 && try_reap(&jobs[i]))
+		if (try_reap(&jobs[i]))
 			return i;
-		for (int k = 0; k < 2; k++)
+		for (int k = 0; k < 3; k++)
 			if (jobs[i].cap[k].fd >= 0)
 				owner[*n_fds] = &jobs[i].cap[k],
 				p[(*n_fds)++] = (struct pollfd){jobs[i].cap[k].fd, POLLIN, 0};
+		if (jobs[i].pidfd >= 0)
+			owner[*n_fds] = NULL, p[(*n_fds)++] = (struct pollfd){jobs[i].pidfd, POLLIN, 0};
 	}
 	return -1;
 }
 
 int kc_child_wait_any(struct kc_child_job *jobs, int n)
 {
-	/* two pipes per job: on the stack for the usual few jobs, else on the heap (every pipe must be polled, or a
-	 * child blocks on a full pipe until its deadline) */
+	/* on the stack for the usual few jobs, else on the heap (every pipe must be polled, or a child blocks on a
+	 * full pipe until its deadline) */
 	struct pollfd stack_p[16], *p = stack_p;
 	struct kc_child_capture *stack_owner[16], **owner = stack_owner;
-	if (2 * (size_t)n > sizeof stack_p / sizeof stack_p[0]) {
-		p = malloc(2 * (size_t)n * sizeof *p);
-		owner = malloc(2 * (size_t)n * sizeof *owner);
+	size_t room = FDS_PER_JOB * (size_t)n;
+	if (room > sizeof stack_p / sizeof stack_p[0]) {
+		p = malloc(room * sizeof *p);
+		owner = malloc(room * sizeof *owner);
 	}
 	int done = -1;
 	for (;;) {
@@ -340,8 +482,8 @@ int kc_child_wait_any(struct kc_child_job *jobs, int n)
 		if (!p || !owner) { /* out of memory: the children keep running under their deadlines; try again */
 			free(p), free(owner);
 			usleep(1000);
-			p = malloc(2 * (size_t)n * sizeof *p);
-			owner = malloc(2 * (size_t)n * sizeof *owner);
+			p = malloc(room * sizeof *p);
+			owner = malloc(room * sizeof *owner);
 			continue;
 		}
 		double t = now();
@@ -350,7 +492,7 @@ int kc_child_wait_any(struct kc_child_job *jobs, int n)
 		if (poll(p, (nfds_t)n_fds, poll_timeout(jobs, n, t)) <= 0)
 			continue;
 		for (int k = 0; k < n_fds; k++)
-			if ((p[k].revents & (POLLIN | POLLHUP | POLLERR)) && !capture_read(owner[k]))
+			if (owner[k] && (p[k].revents & (POLLIN | POLLHUP | POLLERR)) && !capture_read(owner[k]))
 				close_capture(owner[k]);
 	}
 	if (p != stack_p)
@@ -373,7 +515,8 @@ void kc_child_result_release(struct kc_child_result *r)
 {
 	free(r->out);
 	free(r->err);
-	r->out = r->err = NULL;
+	free(r->result);
+	r->out = r->err = r->result = NULL;
 }
 
 const char *kc_child_signal_name(int sig)
@@ -492,12 +635,20 @@ void kc_child_show_command(const char *dir, const char *const *argv)
 
 /* --- the harness child --------------------------------------------------------------------------------------- */
 
-long long kc_child_address_space(long long buffer_bytes, long long heap_bytes)
+long long kc_child_default_memory_limit(void)
 {
-	const long long cap = 1LL << 62;
-	if (buffer_bytes < 0 || heap_bytes < 0 || buffer_bytes > cap / 4 || heap_bytes > cap / 4)
-		return cap;
-	return 3 * buffer_bytes + heap_bytes + (2LL << 30);
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	long long half = pages > 0 && page > 0 ? (long long)pages / 2 * page : 0;
+	return half > (2LL << 30) ? half : 2LL << 30;
+}
+
+const char *kc_child_format_bytes(long long bytes, char *buf, size_t n)
+{
+	if (bytes >= 1LL << 30)
+		snprintf(buf, n, "%.1f GiB", (double)bytes / (double)(1LL << 30));
+	else
+		snprintf(buf, n, "%.0f MiB", (double)bytes / (double)(1LL << 20));
+	return buf;
 }
 
 void kc_child_first_error_line(const char *text, char *out, size_t n)
@@ -524,14 +675,36 @@ void kc_child_first_error_line(const char *text, char *out, size_t n)
 		snprintf(out, n, "%.*s...", (int)n - 4, pick);
 }
 
+/* text quoted for a message: at most n - 3 bytes of it between double quotes, control characters, DEL, '"', '\\'
+ * and every non-ASCII byte (bidi controls among them) written as \xNN, cut with "..." at the bound. */
+static void quote_output(const char *text, size_t limit, char *out, size_t n)
+{
+	size_t w = 0;
+	if (n < 8)
+		return;
+	out[w++] = '"';
+	for (size_t i = 0; text[i] && i < limit && w + 6 < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			out[w++] = (char)c;
+		else
+			w += (size_t)snprintf(out + w, n - w, "\\x%02x", c);
+	}
+	if (strlen(text) > limit || w + 6 >= n)
+		w += (size_t)snprintf(out + w, n - w, "...");
+	out[w++] = '"';
+	out[w] = '\0';
+}
+
 const char *kc_child_failure(const struct kc_child_result *r, const struct kc_child_limits *lim, char *buf, size_t n)
 {
-	const char *bytes = r->out ? strstr(r->out, "\"error\":\"alloc\",\"bytes\":") : NULL;
+	const char *bytes = r->result ? strstr(r->result, "\"error\":\"alloc\",\"bytes\":") : NULL;
 	if (r->exited && r->exit_code == KCOST_EXIT_ALLOC && bytes) {
 		unsigned long long b = strtoull(bytes + strlen("\"error\":\"alloc\",\"bytes\":"), NULL, 10);
+		char size[32];
 		if (lim && lim->address_space > 0)
-			snprintf(buf, n, "could not allocate %llu bytes (address-space limit %.1f GiB)", b,
-			         (double)lim->address_space / (double)(1LL << 30));
+			snprintf(buf, n, "exceeded the memory limit of %s (could not allocate %llu bytes)",
+			         kc_child_format_bytes(lim->address_space, size, sizeof size), b);
 		else
 			snprintf(buf, n, "could not allocate %llu bytes", b);
 		return buf;
@@ -539,47 +712,155 @@ const char *kc_child_failure(const struct kc_child_result *r, const struct kc_ch
 	if (!kc_child_result_describe(r, lim, buf, n))
 		return NULL;
 	if (r->exited && r->err && *r->err) {
-		char line[512];
+		char line[512], quoted[KC_CHILD_QUOTE_MAX * 4 + 8];
 		kc_child_first_error_line(r->err, line, sizeof line);
+		quote_output(line, KC_CHILD_QUOTE_MAX, quoted, sizeof quoted);
 		size_t len = strlen(buf);
-		snprintf(buf + len, n - len, ": %s", line);
+		snprintf(buf + len, n - len, "%s%s", KC_CHILD_STDERR_MARK, quoted);
 	}
 	return buf;
 }
 
-/* The harness's JSON line: the last stdout line that starts with '{'. */
-static cJSON *result_line(const char *out)
+/* A field of a result line: a number in [lo, hi], or with strings_ok one of the strings "inf", "-inf", "nan"
+ * the driver writes for non-finite values. */
+static int field_ok(const cJSON *j, const char *name, double lo, double hi, int strings_ok)
 {
-	const char *last = NULL;
-	for (const char *p = out; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (*p == '{')
-			last = p;
-	if (!last)
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, name);
+	if (cJSON_IsNumber(v))
+		return isfinite(v->valuedouble) && v->valuedouble >= lo && v->valuedouble <= hi;
+	return strings_ok && cJSON_IsString(v) &&
+	       (!strcmp(v->valuestring, "inf") || !strcmp(v->valuestring, "-inf") || !strcmp(v->valuestring, "nan"));
+}
+
+static int string_ok(const cJSON *j, const char *name, size_t max)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, name);
+	return cJSON_IsString(v) && strlen(v->valuestring) <= max;
+}
+
+/* The samples of a time line: 1 to 10000 finite durations >= 0 (the driver's bounds), at most an hour each. */
+static int samples_ok(const cJSON *j)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "samples"), *v;
+	int n = cJSON_GetArraySize(s);
+	if (!cJSON_IsArray(s) || n < 1 || n > 10000)
+		return 0;
+	cJSON_ArrayForEach(v, s) if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 ||
+	                             v->valuedouble > 3600) return 0;
+	return 1;
+}
+
+/* Why the fields of a result line of mode do not have the types and ranges the driver writes, or NULL. */
+static const char *result_fields_why(const cJSON *j, const char *mode)
+{
+	const double big = 1e18;
+	if (cJSON_GetObjectItemCaseSensitive(j, "error"))
+		return !strcmp(mode, "count") && string_ok(j, "why", 512) ? NULL : "an unexpected error line";
+	if (!strcmp(mode, "time"))
+		return samples_ok(j) && field_ok(j, "setup_seconds", 0, big, 0) &&
+		               field_ok(j, "warmup_seconds", 0, big, 0) &&
+		               field_ok(j, "checksum", -HUGE_VAL, HUGE_VAL, 1)
+		           ? NULL
+		           : "bad timing fields";
+	if (!strcmp(mode, "check")) {
+		const cJSON *ok = cJSON_GetObjectItemCaseSensitive(j, "ok");
+		int fine = cJSON_IsBool(ok) && field_ok(j, "compared", 0, big, 0) &&
+		           field_ok(j, "mismatches", 0, big, 0) && field_ok(j, "max_rel_err", 0, HUGE_VAL, 1) &&
+		           field_ok(j, "worst_rel_err", 0, HUGE_VAL, 1) &&
+		           (!cJSON_GetObjectItemCaseSensitive(j, "worst") || string_ok(j, "worst", 300));
+		return fine ? NULL : "bad check fields";
+	}
+	if (!strcmp(mode, "count"))
+		return field_ok(j, "ll_misses", 0, big, 0) && field_ok(j, "l1d_read_misses", -1, big, 0)
+		           ? NULL
+		           : "bad counter fields";
+	return NULL; /* once, none: the tag only */
+}
+
+cJSON *kc_child_parse_result(const char *text, const char *function, const char *mode, const char **why)
+{
+	size_t len = text ? strcspn(text, "\n") : 0;
+	if (!text || !*text)
+		*why = "the harness exited without reporting a result";
+	else if (text[len] != '\n')
+		*why = "the harness's result line is incomplete";
+	else if (text[len + 1])
+		*why = "the harness's result channel held more than one line (the kernel wrote to it?)";
+	if (!text || text[len] != '\n' || text[len + 1])
 		return NULL;
-	char *line = strndup(last, strcspn(last, "\n"));
-	cJSON *j = line ? cJSON_Parse(line) : NULL;
-	free(line);
+	cJSON *j = cJSON_ParseWithLength(text, len);
+	const cJSON *f = j ? cJSON_GetObjectItemCaseSensitive(j, "function") : NULL;
+	const cJSON *m = j ? cJSON_GetObjectItemCaseSensitive(j, "mode") : NULL;
+	if (!cJSON_IsObject(j))
+		*why = "the harness's result line is not a JSON object";
+	else if (!cJSON_IsString(f) || !cJSON_IsString(m) || strcmp(f->valuestring, function) ||
+	         strcmp(m->valuestring, mode))
+		*why = "the harness's result line is for another function or mode";
+	else if ((*why = result_fields_why(j, mode)) == NULL)
+		return j;
+	cJSON_Delete(j);
+	return NULL;
+}
+
+cJSON *kc_child_run_harness(struct kc_arena *a, const char *dir, const char *const *argv, const char *const *env,
+                            const struct kc_child_limits *lim, const char **why)
+{
+	struct kc_child_job job;
+	char msg[KC_CHILD_MSG_SIZE];
+	cJSON *j = NULL;
+	int rc = kc_child_start_kernel(&job, argv, dir, env, lim, msg, sizeof msg);
+	while (rc == 0 && job.running)
+		kc_child_wait_any(&job, 1);
+	struct kc_child_result *res = &job.result;
+	if (rc < 0)
+		*why = kc_arena_strdup(a, msg);
+	else if (kc_child_failure(res, lim, msg, sizeof msg))
+		*why = kc_arena_strdup(a, msg);
+	else if (res->result_truncated)
+		*why = "the harness's result was longer than kcost reads";
+	else if (!(j = kc_child_parse_result(res->result, argv[1], argv[2], why)))
+		*why = kc_arena_strdup(a, *why);
+	kc_child_result_release(res);
 	return j;
 }
 
-cJSON *kc_child_run_harness(struct kc_arena *a, const char *dir, const char *const *argv, const char *const *env_add,
-                            const struct kc_child_limits *lim, const char **why)
+/* The variables a kernel child keeps from kcost's environment: what locates programs and libraries, the locale,
+ * the threading libraries' settings, valgrind's. Everything else (tokens, credentials, HOME) stays out. */
+static int kernel_may_see(const char *var)
 {
-	struct kc_child_result res;
-	char msg[KC_CHILD_MSG_SIZE];
-	cJSON *j = NULL;
-	if (kc_child_run(argv, dir, env_add, lim, &res, msg, sizeof msg) < 0)
-		*why = kc_arena_strdup(a, msg);
-	else if (kc_child_failure(&res, lim, msg, sizeof msg))
-		*why = kc_arena_strdup(a, msg);
-	else if (!(j = result_line(res.out)) && res.out_truncated)
-		*why =
-		    kc_arena_printf(a, "the harness exited without reporting a result (its output was cut at %u MiB)",
-		                    KC_CHILD_OUT_CAP >> 20);
-	else if (!j)
-		*why = "the harness exited without reporting a result";
-	kc_child_result_release(&res);
-	return j;
+	static const char *const exact[] = {"PATH", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "VALGRIND_LIB", "TZ"};
+	static const char *const prefix[] = {"LC_", "OMP_", "OPENBLAS_", "GOMP_", "KMP_"};
+	size_t name = strcspn(var, "=");
+	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+		if (strlen(exact[i]) == name && !strncmp(var, exact[i], name))
+			return 1;
+	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+		if (!strncmp(var, prefix[i], strlen(prefix[i])))
+			return 1;
+	return 0;
+}
+
+const char **kc_child_kernel_env(struct kc_arena *a, const char *const *set)
+{
+	size_t n_env = 0, n_set = 0, k = 0;
+	while (environ && environ[n_env])
+		n_env++;
+	while (set && set[n_set])
+		n_set++;
+	const char **env = KC_NEW_N(a, const char *, n_env + n_set + 1);
+	for (size_t i = 0; i < n_env; i++) {
+		int replaced = 0;
+		for (size_t s = 0; s < n_set && !replaced; s++) {
+			size_t len = strcspn(set[s], "=");
+			replaced = !strncmp(environ[i], set[s], len) && environ[i][len] == '=';
+		}
+		if (!replaced && kernel_may_see(environ[i]))
+			env[k++] = kc_arena_strdup(a, environ[i]);
+	}
+	for (size_t s = 0; s < n_set; s++)
+		env[k++] = set[s];
+	env[k] = NULL;
+	return env;
 }
 
 double kc_child_json_number(const cJSON *j, const char *name)

@@ -150,20 +150,6 @@ static void plan_reference(struct kc_arena *a, const struct kc_function *f, cons
 	p->n_ref_args = ref->n_params;
 }
 
-static long long heap_temporary_bytes(const struct kc_function *f)
-{
-	long long total = 0, count;
-	const char *why;
-	for (int i = 0; i < f->n_buffers; i++) {
-		const struct kc_buffer *b = &f->buffers[i];
-		int size = b->elem_size > 0 ? b->elem_size : 1;
-		if (b->is_heap && b->extent && kc_function_eval(f, b->extent, &count, &why) == 0 && count > 0 &&
-		    count < (1LL << 62) / size && total < (1LL << 62) - count * size)
-			total += count * size;
-	}
-	return total;
-}
-
 void kc_harness_plan(struct kc_arena *a, const struct kc_function *f, const struct kc_function *ref,
                      struct kc_harness_plan *p)
 {
@@ -179,7 +165,6 @@ void kc_harness_plan(struct kc_arena *a, const struct kc_function *f, const stru
 		p->error = error;
 		return;
 	}
-	p->heap_bytes = heap_temporary_bytes(f);
 	if (f->reference)
 		plan_reference(a, f, ref, p);
 }

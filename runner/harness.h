@@ -44,7 +44,6 @@ struct kc_harness_plan {
 	int n_ref_args;
 	const char *reference_note; /* why a declared reference is not checked */
 	long long bytes;            /* sum of the buffers' bytes */
-	long long heap_bytes;       /* the kernel's own heap temporaries, where their extents are known */
 };
 
 /* Plan the harness of f at its benchmark sizes: sizes get their values, buffers their extents (kc_function_eval

@@ -4,8 +4,8 @@
 #define _GNU_SOURCE
 #include "runner.h"
 
+#include <ctype.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,18 +15,21 @@
 
 #include "ceilings.h"
 #include "check.h"
+#include "cleanup.h"
 #include "counters.h"
 #include "runner_int.h"
 #include "stats.h"
 #include "traffic_step.h"
 
-/* Kernels run single-threaded unless --threads asks for more (OpenMP kernels). */
-static void set_threads(struct kc_run_state *r, int threads)
+/* The kernels' environment: the allow-listed part of kcost's (kc_child_kernel_env), single-threaded unless
+ * --threads asks for more (OpenMP kernels), and TMPDIR inside the run's directory, which is removed after. */
+static void set_kernel_env(struct kc_run_state *r, int threads)
 {
 	int n = threads > 1 ? threads : 1;
-	r->child_env[0] = kc_arena_printf(r->a, "OPENBLAS_NUM_THREADS=%d", n);
-	r->child_env[1] = kc_arena_printf(r->a, "OMP_NUM_THREADS=%d", n);
-	r->child_env[2] = NULL;
+	const char *set[] = {kc_arena_printf(r->a, "OPENBLAS_NUM_THREADS=%d", n),
+	                     kc_arena_printf(r->a, "OMP_NUM_THREADS=%d", n),
+	                     kc_arena_printf(r->a, "TMPDIR=%s", r->tmpdir), NULL};
+	r->child_env = kc_child_kernel_env(r->a, set);
 }
 
 static void fail(struct kc_run_state *r, const struct kc_function *f, struct kc_measurement *item, enum kc_severity sev,
@@ -40,19 +43,12 @@ static void fail(struct kc_run_state *r, const struct kc_function *f, struct kc_
 	kc_diag_add(r->a, r->diags, f->loc, sev, f->name, "%s", msg);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	remove(path);
-	return 0;
-}
-
 /* --- one function ---------------------------------------------------------------------------------------------- */
 
-static cJSON *run_harness(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
-                          const char *const *argv, const char **why)
+static cJSON *run_harness(struct kc_run_state *r, const struct kc_file_run *fr, const char *const *argv,
+                          const char **why)
 {
-	struct kc_child_limits lim = kc_runner_kernel_limits(r, p);
+	struct kc_child_limits lim = kc_runner_kernel_limits(r);
 	return kc_child_run_harness(r->a, fr->dir, argv, r->child_env, &lim, why);
 }
 
@@ -67,7 +63,7 @@ static int measure_time(struct kc_run_state *r, const struct kc_file_run *fr, co
 	                      kc_arena_printf(r->a, "%g", r->budget),
 	                      kc_arena_printf(r->a, "%g", r->timeout * 0.5),
 	                      NULL};
-	cJSON *j = run_harness(r, fr, p, argv, &why);
+	cJSON *j = run_harness(r, fr, argv, &why);
 	const cJSON *samples = j ? cJSON_GetObjectItemCaseSensitive(j, "samples") : NULL;
 	int n = cJSON_GetArraySize(samples);
 	double *s = n > 0 ? malloc(sizeof *s * (size_t)n) : NULL;
@@ -100,7 +96,7 @@ static void check_reference(struct kc_run_state *r, const struct kc_file_run *fr
 		return;
 	}
 	const char *why = NULL, *argv[] = {"./harness", f->name, "check", NULL};
-	cJSON *j = run_harness(r, fr, p, argv, &why);
+	cJSON *j = run_harness(r, fr, argv, &why);
 	if (!j) {
 		fail(r, f, item, KC_ERROR,
 		     kc_arena_printf(r->a, "checking against reference %s: %s", p->reference, why));
@@ -178,7 +174,8 @@ static int write_harness(struct kc_run_state *r, struct kc_file_run *fr, const s
  * at the same time. 0, or -1 with *why when ./harness did not build. */
 static int build_file(struct kc_run_state *r, struct kc_file_run *fr, const char **why)
 {
-	struct kc_build_target t[2] = {{"harness", NULL, NULL, NULL}, {"harness-cg", "-mno-avx512f", NULL, NULL}};
+	struct kc_build_target t[2] = {{"harness", NULL, NULL, NULL, NULL},
+	                               {"harness-cg", "-mno-avx512f", NULL, NULL, NULL}};
 	int need_cg = r->no_avx512_for_valgrind && r->valgrind && !r->counters;
 	kc_build_harnesses(&r->build, fr->dir, fr->abs, t, need_cg ? 2 : 1);
 	fr->compiler = t[0].command;
@@ -191,7 +188,69 @@ static int build_file(struct kc_run_state *r, struct kc_file_run *fr, const char
 		    kc_arena_printf(r->a, "the harness did not build with -mno-avx512f for valgrind: %s", t[1].why);
 	}
 	*why = t[0].why;
+	fr->build_log = t[0].log;
 	return t[0].why ? -1 : 0;
+}
+
+/* Does a compiler or linker line of log say that function `name` is missing ("undefined reference to `f'",
+ * "implicit declaration of function 'f'", "'f' undeclared")? name must appear as a whole identifier. */
+static int says_missing(const char *log, const char *name)
+{
+	static const char *const marks[] = {"undefined reference to", "implicit declaration of function", "undeclared"};
+	size_t len = strlen(name);
+	for (const char *line = log; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		size_t line_len = strcspn(line, "\n");
+		int marked = 0;
+		for (size_t i = 0; i < sizeof marks / sizeof marks[0] && !marked; i++) {
+			const char *m = strstr(line, marks[i]);
+			marked = m && (size_t)(m - line) < line_len;
+		}
+		for (const char *p = line; marked && (p = strstr(p, name)) && (size_t)(p - line) < line_len; p += len) {
+			int before = p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+			int after = isalnum((unsigned char)p[len]) || p[len] == '_';
+			if (!before && !after)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Fail the plans whose KCOST_INIT function the failed build's log says is missing: that function is not run, the
+ * others of the file are. Returns how many plans were failed. */
+static int fail_missing_inits(struct kc_run_state *r, struct kc_harness_plan *plans, int n, const char *log)
+{
+	int failed = 0;
+	for (int i = 0; log && i < n; i++) {
+		const struct kc_function *f = plans[i].fn;
+		if (plans[i].error || !f->init || !says_missing(log, f->init))
+			continue;
+		plans[i].error = kc_arena_printf(r->a, "not run: its KCOST_INIT function %s is not defined", f->init);
+		fail(r, f, item_of(r, f), KC_ERROR, plans[i].error);
+		r->done++;
+		failed++;
+	}
+	return failed;
+}
+
+/* Build the file's harness; when it fails because KCOST_INIT functions are missing, fail those plans and build
+ * once more without them. 0, or -1 with *why. */
+static int build_runnable(struct kc_run_state *r, struct kc_file_run *fr, struct kc_harness_plan *plans, int n,
+                          const char **why)
+{
+	if (build_file(r, fr, why) == 0)
+		return 0;
+	if (!fail_missing_inits(r, plans, n, fr->build_log))
+		return -1;
+	int runnable = 0;
+	for (int i = 0; i < n; i++)
+		runnable += !plans[i].error;
+	if (!runnable)
+		return -1; /* every plan has failed: nothing left to build */
+	const char *first_why = *why;
+	if (write_harness(r, fr, plans, n, why) < 0)
+		return -1;
+	*why = first_why;
+	return build_file(r, fr, why);
 }
 
 /* Fail every runnable plan of a file with the same message. */
@@ -237,7 +296,7 @@ static void run_file(struct kc_run_state *r, const char *path, const struct file
 	kc_runner_progress(r, "compiling", index, n_files, path);
 	if (prepare_file(r, &fr, plans, n) < 0)
 		return;
-	if (build_file(r, &fr, &why) < 0) {
+	if (build_runnable(r, &fr, plans, n, &why) < 0) {
 		fail_file(r, plans, n, kc_arena_printf(r->a, "harness failed to compile: %s", why), fr.compiler);
 		return;
 	}
@@ -339,6 +398,7 @@ static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 	r->verbose = o->verbose;
 	r->budget = o->time_budget > 0 ? o->time_budget : KC_RUNNER_DEFAULT_BUDGET;
 	r->timeout = o->timeout > 0 ? o->timeout : KC_RUNNER_DEFAULT_TIMEOUT;
+	r->memory_limit = o->memory_limit > 0 ? o->memory_limit : kc_child_default_memory_limit();
 	r->build = (struct kc_build){
 	    .a = r->a,
 	    .cc = o->cc ? o->cc : KC_RUNNER_DEFAULT_CC,
@@ -351,7 +411,6 @@ static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 	    .timeout = r->timeout,
 	    .blas = -1,
 	};
-	set_threads(r, o->threads);
 }
 
 static void run_files(struct kc_run_state *r)
@@ -383,12 +442,15 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 		            "cannot create a temporary directory in %s: %s", r.tmpdir, strerror(errno));
 		return -1;
 	}
+	kc_cleanup_begin(o->verbose ? NULL : r.tmpdir);
 	r.build.probe_dir = r.tmpdir;
+	set_kernel_env(&r, o->threads);
 	detect_tools(&r);
 	run_files(&r);
 	if (o->verbose)
 		fprintf(stderr, "kcost: harness files kept in %s\n", r.tmpdir);
 	else
-		nftw(r.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		kc_cleanup_remove_tree(r.tmpdir);
+	kc_cleanup_end();
 	return 0;
 }

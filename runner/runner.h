@@ -23,6 +23,7 @@ struct kc_runner_opts {
 	const char *include_dir; /* directory of kcost.h, added with -I (as the analyzer does); NULL: none */
 	double time_budget;      /* seconds per function; <= 0: 0.3 */
 	double timeout;          /* wall-clock seconds per child; <= 0: 60 */
+	long long memory_limit;  /* RLIMIT_AS of every kernel child in bytes; <= 0: kc_child_default_memory_limit */
 	int remeasure;           /* ignore the ceilings cache */
 	int threads;             /* > 1: OpenMP kernels, built with -fopenmp and run with OMP_NUM_THREADS=threads,
 	                          * against the all-threads compute ceilings; else single-threaded */
@@ -47,8 +48,11 @@ struct kc_runner_opts {
  * else not (traffic_source "unavailable", traffic_why saying why).
  *
  * Limits of every kernel child: the wall clock (timeout; the parent kills the process group), RLIMIT_CPU
- * (timeout + 1 s) and RLIMIT_AS (kc_child_address_space); OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1, as
- * kernels are measured single-threaded against the single-thread ceilings.
+ * (timeout + 1 s) and RLIMIT_AS (memory_limit, the same for every kernel whatever it allocates; an allocation
+ * past it is "exceeded the memory limit of 11.7 GiB (could not allocate N bytes)"). Kernels get only an
+ * allow-listed environment (kc_child_kernel_env) with OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1, as they are
+ * measured single-threaded against the single-thread ceilings (--threads N: N), and TMPDIR in the run's
+ * temporary directory; their results come on a private pipe (runner/harness/kcost_driver.h).
  *
  * Failures of a kernel (compile error, crash, timeout, allocation failure, mismatch with its reference, sizes
  * without values) become m->items[i].error plus a diagnostic appended to `diags` at the function's location;

@@ -24,9 +24,11 @@ struct kc_run_state {
 	kc_runner_progress_fn progress;
 	int verbose; /* print the valgrind commands */
 	double budget, timeout;
+	long long memory_limit; /* RLIMIT_AS of kernel children */
 	const char *tmpdir;
-	/* the environment of kernel children: OPENBLAS_NUM_THREADS and OMP_NUM_THREADS (1 unless --threads) */
-	const char *child_env[3];
+	/* the whole environment of kernel children (kc_child_kernel_env): the allow-listed variables, then
+	 * OPENBLAS_NUM_THREADS and OMP_NUM_THREADS (1 unless --threads) and TMPDIR=tmpdir */
+	const char **child_env;
 	int counters;             /* perf_event_open works */
 	const char *counters_why; /* why not, or what the last count said (arena) */
 	const char *valgrind;     /* its full path; NULL when valgrind is not installed */
@@ -41,6 +43,7 @@ struct kc_file_run {
 	const char *dir;       /* its directory under tmpdir */
 	const char *abs;       /* the absolute path harness.c includes */
 	const char *compiler;  /* the command that built ./harness */
+	const char *build_log; /* the compiler's stderr when ./harness did not build */
 	int cg_state;          /* the build valgrind runs: 0 not yet, 1 built, -1 failed */
 	const char *cg_binary; /* "./harness" or "./harness-cg" */
 	const char *cg_note;   /* what is special about that build, or why it failed */
@@ -58,12 +61,11 @@ static inline void kc_runner_progress(const struct kc_run_state *r, const char *
 		r->progress(step, i, n, what);
 }
 
-/* The limits of a kernel child running p: the wall clock, RLIMIT_CPU one second later, RLIMIT_AS for its
- * buffers (kc_child_address_space). */
-static inline struct kc_child_limits kc_runner_kernel_limits(const struct kc_run_state *r,
-                                                             const struct kc_harness_plan *p)
+/* The limits of a kernel child: the wall clock, RLIMIT_CPU one second later, RLIMIT_AS the run's memory limit,
+ * the same for every kernel (a limit that grew with what the kernel allocates would not limit). */
+static inline struct kc_child_limits kc_runner_kernel_limits(const struct kc_run_state *r)
 {
-	return (struct kc_child_limits){r->timeout, r->timeout + 1, kc_child_address_space(p->bytes, p->heap_bytes)};
+	return (struct kc_child_limits){r->timeout, r->timeout + 1, r->memory_limit};
 }
 
 #endif

@@ -34,7 +34,7 @@ static const char *cachegrind_binary(struct kc_run_state *r, struct kc_file_run 
 	if (fr->cg_state == 0 && !r->no_avx512_for_valgrind) {
 		fr->cg_state = 1, fr->cg_binary = "./harness", fr->cg_note = "";
 	} else if (fr->cg_state == 0) {
-		struct kc_build_target cg = {"harness-cg", "-mno-avx512f", NULL, NULL};
+		struct kc_build_target cg = {"harness-cg", "-mno-avx512f", NULL, NULL, NULL};
 		int ok = kc_build_harnesses(&r->build, fr->dir, fr->abs, &cg, 1) == 0;
 		fr->cg_state = ok ? 1 : -1;
 		fr->cg_binary = "./harness-cg";
@@ -82,7 +82,7 @@ static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, str
 	char msg[KC_CHILD_MSG_SIZE];
 	if (r->verbose)
 		kc_child_show_command(fr->dir, argv);
-	if (kc_child_start(job, argv, fr->dir, r->child_env, &lim, msg, sizeof msg) < 0) {
+	if (kc_child_start_kernel(job, argv, fr->dir, r->child_env, &lim, msg, sizeof msg) < 0) {
 		t->why = kc_arena_strdup(r->a, msg);
 		kc_child_result_release(&job->result);
 	}
@@ -261,7 +261,7 @@ static int count(struct kc_run_state *r, const struct kc_file_run *fr, const str
 	const char *why = NULL;
 	const char *argv[] = {"./harness", p->fn->name, "count",
 	                      kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
-	struct kc_child_limits lim = kc_runner_kernel_limits(r, p);
+	struct kc_child_limits lim = kc_runner_kernel_limits(r);
 	cJSON *j = kc_child_run_harness(r->a, fr->dir, argv, r->child_env, &lim, &why);
 	const cJSON *ll = j ? cJSON_GetObjectItemCaseSensitive(j, "ll_misses") : NULL;
 	if (!cJSON_IsNumber(ll)) {

@@ -7,6 +7,7 @@
 #include "kcost_driver.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,35 @@
 #define KCOST_REL_TOL     1e-3
 #define KCOST_ABS_TOL     1e-5
 
+/* --- the result channel ----------------------------------------------------------------------------------- */
+
+/* Where results go: the pipe kcost passed in KCOST_RESULT_FD, else stdout (a harness run by hand). The kernel's
+ * own stdout is not read for results, so nothing it prints can pass for one. */
+static int kcost_result_fd = 1;
+static FILE *kcost_out;
+/* What this run measures: the tag of every result line, the alloc-failure one included. */
+static const char *kcost_tag_function = "", *kcost_tag_mode = "";
+
+/* Take the channel out of the environment before any kernel code runs in main, and keep it from the kernel's
+ * own children (close-on-exec). */
+static void kcost_open_channel(void)
+{
+	const char *v = getenv("KCOST_RESULT_FD");
+	char *end;
+	long fd = v ? strtol(v, &end, 10) : -1;
+	if (v && *v && !*end && fd > 2 && fd < 65536 && fcntl((int)fd, F_SETFD, FD_CLOEXEC) == 0)
+		kcost_result_fd = (int)fd;
+	unsetenv("KCOST_RESULT_FD");
+	kcost_out = kcost_result_fd == 1 ? stdout : fdopen(kcost_result_fd, "w");
+	if (!kcost_out)
+		kcost_out = stdout, kcost_result_fd = 1;
+	/* a buffer of its own now: allocated lazily, stdio's would be taken after the kernel ran, from whatever
+	 * memory it left */
+	static char buffer[1 << 16];
+	if (kcost_out != stdout)
+		setvbuf(kcost_out, buffer, _IOFBF, sizeof buffer);
+}
+
 /* --- allocation: every failure reports {"error":"alloc","bytes":N} and exits KCOST_EXIT_ALLOC ---------- */
 
 void *__real_malloc(size_t n);
@@ -40,10 +70,13 @@ int __wrap_posix_memalign(void **p, size_t align, size_t n);
 /* No stdio here: stdio may itself need the memory that just ran out. */
 static _Noreturn void kcost_alloc_failed(unsigned long long bytes)
 {
-	char line[96];
-	int len = snprintf(line, sizeof line, "{\"error\":\"alloc\",\"bytes\":%llu}\n", bytes);
-	fflush(stdout);
-	if (write(1, line, (size_t)len) < 0)
+	char line[512];
+	int len = snprintf(line, sizeof line,
+	                   "{\"function\":\"%.200s\",\"mode\":\"%.16s\",\"error\":\"alloc\",\"bytes\":%llu}\n",
+	                   kcost_tag_function, kcost_tag_mode, bytes);
+	if (len < 0 || (size_t)len >= sizeof line)
+		_exit(KCOST_EXIT_ALLOC);
+	if (write(kcost_result_fd, line, (size_t)len) < 0)
 		_exit(KCOST_EXIT_ALLOC);
 	_exit(KCOST_EXIT_ALLOC);
 }
@@ -148,11 +181,11 @@ static void **kcost_copy(const struct kcost_function *f, void *const *from)
 static void kcost_print_number(double v)
 {
 	if (isnan(v))
-		printf("\"nan\"");
+		fprintf(kcost_out, "\"nan\"");
 	else if (isinf(v))
-		printf(v > 0 ? "\"inf\"" : "\"-inf\"");
+		fprintf(kcost_out, v > 0 ? "\"inf\"" : "\"-inf\"");
 	else
-		printf("%.17g", v);
+		fprintf(kcost_out, "%.17g", v);
 }
 
 /* Sum of the output buffers (all buffers when none is an output), so the work cannot be optimized away. */
@@ -174,14 +207,14 @@ static double kcost_checksum(const struct kcost_function *f, void *const *bufs)
 
 static void kcost_print_head(const struct kcost_function *f, const char *mode)
 {
-	printf("{\"function\":\"%s\",\"mode\":\"%s\"", f->name, mode);
+	fprintf(kcost_out, "{\"function\":\"%s\",\"mode\":\"%s\"", f->name, mode);
 }
 
 static void kcost_print_tail(const struct kcost_function *f, void *const *bufs)
 {
-	printf(",\"checksum\":");
+	fprintf(kcost_out, ",\"checksum\":");
 	kcost_print_number(kcost_checksum(f, bufs));
-	printf("}\n");
+	fprintf(kcost_out, "}\n");
 }
 
 /* --- modes ---------------------------------------------------------------------------------------------- */
@@ -207,10 +240,10 @@ static int kcost_mode_time(const struct kcost_function *f, double budget, double
 			break;
 	}
 	kcost_print_head(f, "time");
-	printf(",\"setup_seconds\":%.9g,\"warmup_seconds\":%.9g,\"samples\":[", setup, warmup);
+	fprintf(kcost_out, ",\"setup_seconds\":%.9g,\"warmup_seconds\":%.9g,\"samples\":[", setup, warmup);
 	for (int i = 0; i < n; i++)
-		printf(i ? ",%.9g" : "%.9g", samples[i]);
-	printf("]");
+		fprintf(kcost_out, i ? ",%.9g" : "%.9g", samples[i]);
+	fprintf(kcost_out, "]");
 	kcost_print_tail(f, bufs);
 	return 0;
 }
@@ -266,13 +299,13 @@ static int kcost_mode_check(const struct kcost_function *f)
 	int wb = c.mismatches ? c.worst_failing_buffer : c.worst_buffer;
 	unsigned long long wi = c.mismatches ? c.worst_failing_index : c.worst_index;
 	kcost_print_head(f, "check");
-	printf(",\"reference\":\"%s\",\"ok\":%s,\"compared\":%llu,\"mismatches\":%llu,\"max_rel_err\":",
-	       f->reference_name, c.mismatches ? "false" : "true", c.compared, c.mismatches);
+	fprintf(kcost_out, ",\"reference\":\"%s\",\"ok\":%s,\"compared\":%llu,\"mismatches\":%llu,\"max_rel_err\":",
+	        f->reference_name, c.mismatches ? "false" : "true", c.compared, c.mismatches);
 	kcost_print_number(c.max_rel_err);
-	printf(",\"worst_rel_err\":");
+	fprintf(kcost_out, ",\"worst_rel_err\":");
 	kcost_print_number(c.mismatches ? c.worst_failing_rel : c.max_rel_err);
 	if (c.compared)
-		printf(",\"worst\":\"%s[%llu]\"", f->buffers[wb].name, wi);
+		fprintf(kcost_out, ",\"worst\":\"%s[%llu]\"", f->buffers[wb].name, wi);
 	kcost_print_tail(f, bufs);
 	return 0;
 }
@@ -288,7 +321,7 @@ static void kcost_flush(unsigned long long bytes)
 	for (unsigned long long i = 0; i < bytes; i += 64)
 		sum += p[i];
 	if (sum == 12345) /* never: keeps the reads */
-		printf(" ");
+		fputc(' ', stderr);
 	free((void *)p);
 }
 
@@ -302,7 +335,7 @@ static int kcost_mode_once(const struct kcost_function *f, unsigned long long fl
 	if (call)
 		f->call(bufs);
 	kcost_print_head(f, call ? "once" : "none");
-	printf("}\n");
+	fprintf(kcost_out, "}\n");
 	return 0;
 }
 
@@ -327,7 +360,8 @@ static int kcost_mode_count(const struct kcost_function *f, unsigned long long f
 	int l1 = kcost_perf_open(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
 	                                                 (PERF_COUNT_HW_CACHE_RESULT_MISS << 16));
 	if (ll < 0) {
-		printf("{\"error\":\"counters\",\"why\":\"perf_event_open: %s\"}\n", strerror(errno));
+		kcost_print_head(f, "count");
+		fprintf(kcost_out, ",\"error\":\"counters\",\"why\":\"perf_event_open: %s\"}\n", strerror(errno));
 		return 0;
 	}
 	void **bufs = kcost_setup(f);
@@ -343,18 +377,20 @@ static int kcost_mode_count(const struct kcost_function *f, unsigned long long f
 		ioctl(l1, PERF_EVENT_IOC_DISABLE, 0);
 	if (read(ll, &ll_misses, sizeof ll_misses) != (ssize_t)sizeof ll_misses ||
 	    (l1 >= 0 && read(l1, &l1_misses, sizeof l1_misses) != (ssize_t)sizeof l1_misses)) {
-		printf("{\"error\":\"counters\",\"why\":\"reading the counters failed\"}\n");
+		kcost_print_head(f, "count");
+		fprintf(kcost_out, ",\"error\":\"counters\",\"why\":\"reading the counters failed\"}\n");
 		return 0;
 	}
 	kcost_print_head(f, "count");
-	printf(",\"ll_misses\":%lld,\"l1d_read_misses\":%lld}\n", ll_misses, l1_misses);
+	fprintf(kcost_out, ",\"ll_misses\":%lld,\"l1d_read_misses\":%lld}\n", ll_misses, l1_misses);
 	return 0;
 }
 #else
 static int kcost_mode_count(const struct kcost_function *f, unsigned long long flush)
 {
-	(void)f, (void)flush;
-	printf("{\"error\":\"counters\",\"why\":\"perf_event_open exists only on Linux\"}\n");
+	(void)flush;
+	kcost_print_head(f, "count");
+	fprintf(kcost_out, ",\"error\":\"counters\",\"why\":\"perf_event_open exists only on Linux\"}\n");
 	return 0;
 }
 #endif
@@ -368,17 +404,31 @@ static int kcost_usage(const char *msg)
 	return KCOST_EXIT_USAGE;
 }
 
+/* Hand the result over and end the process: the result line is complete and the channel closed before anything
+ * of the kernel's can run again (atexit handlers, destructors), and _exit skips those, so they can neither
+ * append to the channel nor change the exit status. */
+static _Noreturn void kcost_finish(int rc)
+{
+	fflush(stdout);
+	fflush(stderr);
+	if (kcost_out != stdout)
+		fclose(kcost_out);
+	_exit(rc);
+}
+
 int kcost_driver_main(int argc, char **argv, const struct kcost_function *functions, int n_functions)
 {
+	kcost_open_channel();
 	if (argc < 3)
-		return kcost_usage("missing arguments");
+		kcost_finish(kcost_usage("missing arguments"));
 	const struct kcost_function *f = 0;
 	for (int i = 0; i < n_functions && !f; i++)
 		if (!strcmp(functions[i].name, argv[1]))
 			f = &functions[i];
 	if (!f)
-		return kcost_usage("no such function in this harness");
+		kcost_finish(kcost_usage("no such function in this harness"));
 	const char *mode = argv[2];
+	kcost_tag_function = f->name, kcost_tag_mode = mode;
 	double arg = argc > 3 ? strtod(argv[3], 0) : 0;
 	int rc;
 	if (!strcmp(mode, "time"))
@@ -391,6 +441,5 @@ int kcost_driver_main(int argc, char **argv, const struct kcost_function *functi
 		rc = kcost_mode_count(f, (unsigned long long)arg);
 	else
 		rc = kcost_usage("unknown mode");
-	fflush(stdout);
-	return rc;
+	kcost_finish(rc);
 }

@@ -14,8 +14,13 @@
  *   once FLUSH        setup, sweep FLUSH bytes to evict the caches, one call (for cache simulation)
  *   none FLUSH        setup and the sweep only: the baseline subtracted from `once`
  *   count FLUSH       as once, counting last-level and L1D misses of the call with perf_event_open
- * Each mode prints one JSON line on stdout. Exit status 0 when the line was printed, KCOST_EXIT_USAGE for a bad
- * command line, KCOST_EXIT_ALLOC when an allocation failed (the line is then {"error":"alloc","bytes":N}).
+ * Each mode writes one JSON line, tagged {"function":F,"mode":M,...}, to its result channel: the file descriptor
+ * whose number kcost puts in KCOST_RESULT_FD (a pipe only kcost reads; stdout when the variable is absent, as when
+ * the harness is run by hand). The driver removes the variable and marks the descriptor close-on-exec before
+ * main calls any kernel code, and ends the process with _exit right after closing the channel, so neither the
+ * kernel's output nor its atexit handlers and destructors can add a line. Exit status 0 when the line was
+ * written, KCOST_EXIT_USAGE for a bad command line, KCOST_EXIT_ALLOC when an allocation failed (the line is then
+ * {"function":F,"mode":M,"error":"alloc","bytes":N}).
  */
 #ifndef KCOST_DRIVER_H
 #define KCOST_DRIVER_H
@@ -58,7 +63,7 @@ static inline double kcost_uniform(unsigned long long *state)
 	return 0.5 + (double)(*state >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* Run the mode argv asks for on the kernel it names; returns the exit status. */
+/* Run the mode argv asks for on the kernel it names and end the process with its exit status (never returns). */
 int kcost_driver_main(int argc, char **argv, const struct kcost_function *functions, int n_functions);
 
 #endif

@@ -6,10 +6,18 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "run.h"
 
@@ -44,7 +52,7 @@ static void failing_kernels_become_diagnostics(void **state)
 	assert_non_null(
 	    strstr(r.err, "tests/fixtures/runner_segv.c:13:6: error: crashed with SIGSEGV (segmentation fault)"));
 	assert_non_null(strstr(r.err, "tests/fixtures/runner_hang.c:15:6: error: timed out after 3 s"));
-	assert_non_null(strstr(r.err, "tests/fixtures/runner_alloc.c:18:6: error: could not allocate"));
+	assert_non_null(strstr(r.err, "tests/fixtures/runner_alloc.c:18:6: error: exceeded the memory limit of "));
 	assert_non_null(strstr(r.err, "3 errors"));
 	cJSON *rep = load_report(out);
 	assert_non_null(rep);
@@ -148,6 +156,322 @@ static void every_cflag_reaches_the_compiler(void **state)
 	cJSON_Delete(rep);
 }
 
+/* --- the kernel is untrusted ------------------------------------------------------------------------------- */
+
+static char *file_in(const char *dir, const char *name)
+{
+	char path[8400];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	return slurp(path);
+}
+
+/* A kernel that prints forged result lines (at each call, at exit, in a destructor) gets its real times. */
+static void forged_results_are_not_read(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-forge");
+	struct run r = RUN("--time-budget", "0.05", "--quiet", "-o", out, "tests/fixtures/runner_forge.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *f = fn_in(rep, "tests/fixtures/runner_forge.c", "scale_forge");
+	assert_true(cJSON_IsNull(at(f, "measured.error")));
+	/* 65536 multiplications and two formatted prints take microseconds, never 1e-12 s */
+	assert_true(at(f, "measured.seconds.median")->valuedouble > 1e-8);
+	assert_true(at(f, "measured.seconds.min")->valuedouble > 1e-8);
+	cJSON_Delete(rep);
+}
+
+/* A secret in kcost's environment does not reach the kernel, and what the kernel prints is quoted in the local
+ * report only: never in summary.md. */
+static void kernel_output_stays_local(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-secret");
+	setenv("KCOST_TEST_SECRET", "kc-secret-7f3a", 1);
+	struct run r = RUN("--time-budget", "0.05", "-o", out, "tests/fixtures/runner_secret.c");
+	unsetenv("KCOST_TEST_SECRET");
+	assert_int_equal(r.status, 1);
+	assert_null(strstr(r.err, "kc-secret-7f3a"));
+	assert_non_null(strstr(r.err, "error: exited with status 3; its stderr began: \"kernel-said: nothing\""));
+	const char *files[] = {"summary.md", "index.html", "report.json"};
+	for (int i = 0; i < 3; i++) {
+		char *text = file_in(out, files[i]);
+		assert_non_null(text);
+		assert_null(strstr(text, "kc-secret-7f3a"));
+		/* the kernel's words: in the local report, not in the pull-request comment */
+		if (i == 0)
+			assert_null(strstr(text, "kernel-said"));
+		else
+			assert_non_null(strstr(text, "kernel-said: nothing"));
+		free(text);
+	}
+	char *md = file_in(out, "summary.md");
+	assert_non_null(strstr(md, "could not be measured: exited with status 3 (its output is in index.html)"));
+	free(md);
+	cJSON *rep = load_report(out);
+	assert_true(
+	    num_positive(at(fn_in(rep, "tests/fixtures/runner_secret.c", "scale_ok"), "measured.seconds.median")));
+	cJSON_Delete(rep);
+	run_release(&r);
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&t, NULL);
+}
+
+static double wall_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* A grandchild that keeps stdout open does not make a finished kernel time out. */
+static void lingering_grandchild_does_not_hold_the_run(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-linger");
+	double t0 = wall_now();
+	struct run r =
+	    RUN("--time-budget", "0.05", "--timeout", "20", "--quiet", "-o", out, "tests/fixtures/runner_linger.c");
+	assert_int_equal(r.status, 0);
+	assert_true(wall_now() - t0 < 20); /* the grandchild sleeps 30 s */
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	cJSON *f = fn_in(rep, "tests/fixtures/runner_linger.c", "scale_linger");
+	assert_true(cJSON_IsNull(at(f, "measured.error")));
+	assert_true(num_positive(at(f, "measured.seconds.median")));
+	cJSON_Delete(rep);
+}
+
+/* The pids the orphans fixture wrote (harness, grandchild, ...) into pids[]; their number. */
+static int read_pids(const char *path, int *pids, int max)
+{
+	FILE *f = fopen(path, "r");
+	int n = 0;
+	while (f && n < max && fscanf(f, "%d", &pids[n]) == 1)
+		n++;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Every process in pids[0 .. n-1] is gone (reaped by kcost, or by init once orphaned: a moment is allowed). */
+static int all_gone(const int *pids, int n)
+{
+	for (int tries = 0; tries < 200; tries++) {
+		int alive = 0;
+		for (int i = 0; i < n; i++)
+			alive += kill(pids[i], 0) == 0 || errno != ESRCH;
+		if (!alive)
+			return 1;
+		sleep_ms(10);
+	}
+	return 0;
+}
+
+/* After a timeout, no process of the kernel's group remains. */
+static void timeout_kills_the_whole_group(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-orphans");
+	char pidfile[4200], define[4300];
+	snprintf(pidfile, sizeof pidfile, "%s/pids", out);
+	snprintf(define, sizeof define, "-O2 -DKCOST_PIDFILE=\"%s\"", pidfile);
+	struct run r = RUN("--timeout", "2", "--time-budget", "0.05", "--cflags", define, "--quiet", "-o", out,
+	                   "tests/fixtures/runner_orphans.c");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "error: timed out after 2 s"));
+	run_release(&r);
+	int pids[8], n = read_pids(pidfile, pids, 8);
+	assert_true(n >= 2);
+	assert_true(all_gone(pids, n));
+}
+
+static int dir_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Start kcost on the orphans fixture with TMPDIR=<out>/tmp, and wait until its harness has written its pids
+ * (pids[0] the harness, pids[1] its grandchild). kcost's pid. */
+static pid_t start_orphans_run(const char *out, int *pids, int *n)
+{
+	char tmp[4200], pidfile[4200], define[4300], report[4200];
+	snprintf(tmp, sizeof tmp, "%s/tmp", out);
+	snprintf(pidfile, sizeof pidfile, "%s/pids", out);
+	snprintf(report, sizeof report, "%s/report", out);
+	snprintf(define, sizeof define, "-O2 -DKCOST_PIDFILE=\"%s\"", pidfile);
+	assert_int_equal(mkdir(tmp, 0700), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		setenv("TMPDIR", tmp, 1);
+		if (chdir(KCOST_SOURCE_DIR) != 0)
+			_exit(127);
+		execl(KCOST_BIN, KCOST_BIN, "--timeout", "60", "--time-budget", "0.05", "--cflags", define, "--quiet",
+		      "-o", report, "tests/fixtures/runner_orphans.c", (char *)NULL);
+		_exit(127);
+	}
+	*n = 0;
+	for (int tries = 0; tries < 1200 && *n < 2; tries++) { /* the ceilings, the build: up to 2 minutes */
+		sleep_ms(100);
+		*n = read_pids(pidfile, pids, 8);
+	}
+	assert_true(*n >= 2);
+	assert_true(dir_entries(tmp) == 1); /* the run's kcost-XXXXXX */
+	return pid;
+}
+
+/* kcost terminated during a run kills its children and removes its temporary directory. */
+static void sigterm_cleans_up(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-sigterm");
+	int pids[8], n;
+	pid_t pid = start_orphans_run(out, pids, &n);
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s/tmp", out);
+	assert_int_equal(dir_entries(tmp), 0);
+	assert_true(all_gone(pids, n));
+}
+
+/* kcost killed outright (no handler runs) still takes its harness along (PR_SET_PDEATHSIG). Its temporary
+ * directory and the harness's own children are left: only a PID namespace or a cgroup could take those too. */
+static void sigkill_takes_the_harness_along(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-sigkill");
+	int pids[8], n;
+	pid_t pid = start_orphans_run(out, pids, &n);
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	assert_true(all_gone(pids, 1));
+	for (int i = 1; i < n; i++)
+		kill(pids[i], SIGKILL); /* the grandchild, orphaned */
+}
+
+/* A kernel that signals its parent does not stop kcost, and a grandchild that left the group (setsid) does not
+ * outlive the run. */
+static void escapes_are_contained(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-escape");
+	char pidfile[4200], define[4300];
+	snprintf(pidfile, sizeof pidfile, "%s/pids", out);
+	snprintf(define, sizeof define, "-O2 -DKCOST_PIDFILE=\"%s\"", pidfile);
+	struct run r = RUN("--time-budget", "0.05", "--timeout", "20", "--cflags", define, "--quiet", "-o", out,
+	                   "tests/fixtures/runner_escape.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *f = fn_in(rep, "tests/fixtures/runner_escape.c", "scale_escape");
+	assert_true(cJSON_IsNull(at(f, "measured.error")));
+	assert_true(num_positive(at(f, "measured.seconds.median")));
+	cJSON_Delete(rep);
+	int pids[16], n = read_pids(pidfile, pids, 16);
+	assert_true(n >= 1);
+	assert_true(all_gone(pids, n));
+}
+
+/* Misbehaving kernels, each a diagnostic of its own within the limits; the others of the file measured. */
+static void hostile_kernels_fail_alone(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-hostile");
+	double t0 = wall_now();
+	struct run r = RUN("--time-budget", "0.05", "--timeout", "3", "-o", out, "tests/fixtures/runner_hostile.c");
+	assert_int_equal(r.status, 1);
+	assert_true(wall_now() - t0 < 25); /* the 50 children sleep 30 s */
+	assert_non_null(strstr(r.err, "runner_hostile.c:20:6: error: crashed with SIGABRT (aborted)"));
+	assert_non_null(strstr(r.err, "runner_hostile.c:30:6: error: crashed with SIGFPE (arithmetic exception)"));
+	assert_non_null(strstr(r.err, "runner_hostile.c:38:6: error: timed out after 3 s"));
+	assert_non_null(strstr(r.err, "3 errors"));
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	const char *measured[] = {"scale_ok", "scale_forks", "scale_closes"};
+	for (int i = 0; i < 3; i++) {
+		cJSON *f = fn_in(rep, "tests/fixtures/runner_hostile.c", measured[i]);
+		assert_true(cJSON_IsNull(at(f, "measured.error")));
+		assert_true(num_positive(at(f, "measured.seconds.median")));
+	}
+	cJSON_Delete(rep);
+}
+
+/* --- limits that mean what they say ------------------------------------------------------------------------ */
+
+/* One memory limit whatever the kernel allocates; 80 MiB of output read and dropped; a missing KCOST_INIT
+ * function fails its kernel only. */
+static void limits_mean_what_they_say(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-limits");
+	struct run r = RUN("--memory-limit", "1G", "--time-budget", "0.05", "--timeout", "20", "-o", out,
+	                   "tests/fixtures/runner_limits.c");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err,
+	                       "tests/fixtures/runner_limits.c:20:6: error: exceeded the memory limit of 1.0 GiB "
+	                       "(could not allocate 53687091200 bytes)"));
+	assert_non_null(strstr(r.err, "tests/fixtures/runner_limits.c:49:6: error: not run: its KCOST_INIT function "
+	                              "scale_noinit_setup is not defined"));
+	assert_non_null(strstr(r.err, "2 errors"));
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	const char *measured[] = {"scale_ok", "scale_chatty"};
+	for (int i = 0; i < 2; i++) {
+		cJSON *f = fn_in(rep, "tests/fixtures/runner_limits.c", measured[i]);
+		assert_true(cJSON_IsNull(at(f, "measured.error")));
+		assert_true(num_positive(at(f, "measured.seconds.median")));
+	}
+	cJSON_Delete(rep);
+}
+
+/* --timeout takes a finite, positive number of seconds up to 1e6 (no "no limit"); --memory-limit a size. */
+static void limit_options_are_checked(void **state)
+{
+	(void)state;
+	const char *bad_timeouts[] = {"inf", "nan", "1e300", "-1", "0", "infinity"};
+	for (size_t i = 0; i < sizeof bad_timeouts / sizeof bad_timeouts[0]; i++) {
+		struct run r = RUN("--no-run", "--timeout", bad_timeouts[i], "samples/vecadd.c");
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, "--timeout expects a positive number of seconds, at most 1000000"));
+		run_release(&r);
+	}
+	const char *bad_sizes[] = {"1X", "10", "-1G", "nan", "1e30G", ""};
+	for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
+		struct run r = RUN("--no-run", "--memory-limit", bad_sizes[i], "samples/vecadd.c");
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, "--memory-limit expects a size from 64M"));
+		run_release(&r);
+	}
+	const char *good[] = {"512M", "4GiB", "1.5g", "1T", "68719476736"};
+	const char *out = scratch_dir("run-limit-options");
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		struct run r = RUN("--no-run", "--quiet", "--memory-limit", good[i], "--timeout", "1e6", "-o", out,
+		                   "samples/vecadd.c");
+		assert_int_equal(r.status, 0);
+		run_release(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +479,16 @@ int main(void)
 	    cmocka_unit_test(gelu_is_measured_and_checked),
 	    cmocka_unit_test(threads_build_openmp_and_use_matching_ceilings),
 	    cmocka_unit_test(every_cflag_reaches_the_compiler),
+	    cmocka_unit_test(forged_results_are_not_read),
+	    cmocka_unit_test(kernel_output_stays_local),
+	    cmocka_unit_test(lingering_grandchild_does_not_hold_the_run),
+	    cmocka_unit_test(timeout_kills_the_whole_group),
+	    cmocka_unit_test(sigterm_cleans_up),
+	    cmocka_unit_test(sigkill_takes_the_harness_along),
+	    cmocka_unit_test(escapes_are_contained),
+	    cmocka_unit_test(hostile_kernels_fail_alone),
+	    cmocka_unit_test(limits_mean_what_they_say),
+	    cmocka_unit_test(limit_options_are_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <cjson/cJSON.h>
@@ -19,6 +21,7 @@
 #include "cachegrind.h"
 #include "ceilings.h"
 #include "child.h"
+#include "cleanup.h"
 #include "counters.h"
 #include "harness.h"
 #include "harness/kcost_driver.h"
@@ -420,19 +423,28 @@ static void test_failure_messages(void **state)
 {
 	(void)state;
 	char buf[256];
-	char out[] = "{\"error\":\"alloc\",\"bytes\":67108864}\n", err[] = "";
-	struct kc_child_result r = {.exited = 1, .exit_code = KCOST_EXIT_ALLOC, .out = out, .err = err};
+	char out[] = "{\"function\":\"f\",\"mode\":\"time\",\"error\":\"alloc\",\"bytes\":67108864}\n", err[] = "";
+	struct kc_child_result r = {.exited = 1, .exit_code = KCOST_EXIT_ALLOC, .out = err, .err = err, .result = out};
 	struct kc_child_limits lim = {60, 61, 2LL << 30};
 	assert_string_equal(kc_child_failure(&r, &lim, buf, sizeof buf),
-	                    "could not allocate 67108864 bytes (address-space limit 2.0 GiB)");
+	                    "exceeded the memory limit of 2.0 GiB (could not allocate 67108864 bytes)");
 	char err2[] = "kcost harness: no such function in this harness\nusage: ...\n";
 	struct kc_child_result u = {.exited = 1, .exit_code = KCOST_EXIT_USAGE, .out = err, .err = err2};
-	assert_string_equal(kc_child_failure(&u, &lim, buf, sizeof buf),
-	                    "exited with status 85: kcost harness: no such function in this harness");
+	assert_string_equal(
+	    kc_child_failure(&u, &lim, buf, sizeof buf),
+	    "exited with status 85; its stderr began: \"kcost harness: no such function in this harness\"");
+	/* a kernel's stderr is quoted escaped (control characters, quotes, non-ASCII such as a bidi override) */
+	char err3[] = "tab\there \"q\" \xe2\x80\xae\x1b[31m\n";
+	struct kc_child_result e = {.exited = 1, .exit_code = 3, .out = err, .err = err3};
+	assert_string_equal(
+	    kc_child_failure(&e, &lim, buf, sizeof buf),
+	    "exited with status 3; its stderr began: \"tab\\x09here \\x22q\\x22 \\xe2\\x80\\xae\\x1b[31m\"");
 	struct kc_child_result ok = {.exited = 1, .out = out, .err = err};
 	assert_null(kc_child_failure(&ok, &lim, buf, sizeof buf));
-	assert_true(kc_child_address_space(1LL << 30, 1LL << 20) == 3 * (1LL << 30) + (1LL << 20) + (2LL << 30));
-	assert_true(kc_child_address_space(1LL << 62, 0) == 1LL << 62); /* saturates */
+	/* one fixed limit, whatever the kernel allocates: half the machine's memory, at least 2 GiB */
+	assert_true(kc_child_default_memory_limit() >= 2LL << 30);
+	assert_string_equal(kc_child_format_bytes(512LL << 20, buf, sizeof buf), "512 MiB");
+	assert_string_equal(kc_child_format_bytes(3LL << 29, buf, sizeof buf), "1.5 GiB");
 }
 
 static void test_compiler_lines_and_flags(void **state)
@@ -553,24 +565,115 @@ static void test_child_long_path(void **state)
 	kc_child_result_release(&r);
 }
 
-/* The harness child's result: the last line starting with '{', or why there is none. */
+/* A stand-in harness: a shell script in dir whose body is `body`; argv = {script, "f", "once"}. */
+static const char *fake_harness(struct kc_arena *a, const char *dir, const char *name, const char *body)
+{
+	const char *path = kc_arena_printf(a, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	fclose(f);
+	chmod(path, 0700);
+	return path;
+}
+
+/* The harness child's result: the one line of its result channel, tagged and validated; stdout is not read. */
 static void test_child_harness(void **state)
 {
 	(void)state;
 	struct kc_arena a = KC_ARENA_INIT;
-	const char *why = NULL;
-	const char *json[] = {"sh", "-c", "echo '{\"x\":1}'; echo kernel output; echo '{\"x\":\"inf\"}'", NULL};
-	cJSON *j = kc_child_run_harness(&a, NULL, json, NULL, NULL, &why);
+	char dir[] = "/tmp/kcost-test-harnessXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	const char *why = NULL, *env[] = {"PATH=/usr/bin:/bin", NULL};
+	const char *json[] = {fake_harness(&a, dir, "json",
+	                                   "echo '{\"function\":\"f\",\"mode\":\"once\",\"x\":\"inf\"}' "
+	                                   ">/dev/fd/$KCOST_RESULT_FD\n"
+	                                   "echo '{\"function\":\"f\",\"mode\":\"once\",\"x\":1}'"),
+	                      "f", "once", NULL};
+	cJSON *j = kc_child_run_harness(&a, NULL, json, env, NULL, &why);
 	assert_non_null(j);
 	assert_true(isinf(kc_child_json_number(j, "x")) && kc_child_json_number(j, "absent") == 0);
 	cJSON_Delete(j);
-	const char *none[] = {"sh", "-c", "echo no result", NULL};
-	assert_null(kc_child_run_harness(&a, NULL, none, NULL, NULL, &why));
+	const char *stdout_only[] = {fake_harness(&a, dir, "stdout", "echo '{\"function\":\"f\",\"mode\":\"once\"}'"),
+	                             "f", "once", NULL};
+	assert_null(kc_child_run_harness(&a, NULL, stdout_only, env, NULL, &why));
 	assert_string_equal(why, "the harness exited without reporting a result");
-	const char *fails[] = {"sh", "-c", "echo first >&2; exit 3", NULL};
-	assert_null(kc_child_run_harness(&a, NULL, fails, NULL, NULL, &why));
-	assert_string_equal(why, "exited with status 3: first");
+	const char *fails[] = {fake_harness(&a, dir, "fails", "echo first >&2; exit 3"), "f", "once", NULL};
+	assert_null(kc_child_run_harness(&a, NULL, fails, env, NULL, &why));
+	assert_string_equal(why, "exited with status 3; its stderr began: \"first\"");
+	assert_int_equal(kc_cleanup_remove_tree(dir), 0);
+	/* only the allow-listed environment reaches a kernel */
+	setenv("KCOST_TEST_SECRET", "hunter2", 1);
+	const char **kenv = kc_child_kernel_env(&a, (const char *const[]){"OMP_NUM_THREADS=1", NULL});
+	int omp = 0;
+	for (int i = 0; kenv[i]; i++)
+		assert_null(strstr(kenv[i], "hunter2")), omp += !strcmp(kenv[i], "OMP_NUM_THREADS=1");
+	assert_int_equal(omp, 1);
+	unsetenv("KCOST_TEST_SECRET");
 	kc_arena_release(&a);
+}
+
+/* The temporary directory goes with everything a kernel left in it, and nothing a link in it points to. */
+static void test_remove_tree(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/kcost-test-treeXXXXXX", outside[] = "/tmp/kcost-test-keepXXXXXX", path[256];
+	assert_non_null(mkdtemp(dir));
+	int keep = mkstemp(outside);
+	assert_true(keep >= 0);
+	close(keep);
+	snprintf(path, sizeof path, "%s/a/b/c", dir);
+	for (char *slash = strchr(path + strlen(dir) + 1, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = '\0';
+		assert_int_equal(mkdir(path, 0700), 0);
+		if (!slash)
+			break;
+		*slash = '/';
+	}
+	snprintf(path, sizeof path, "%s/a/link", dir);
+	assert_int_equal(symlink(outside, path), 0);
+	snprintf(path, sizeof path, "%s/a/b/locked", dir);
+	assert_int_equal(mkdir(path, 0), 0); /* chmod 000 */
+	assert_int_equal(kc_cleanup_remove_tree(dir), 0);
+	struct stat st;
+	assert_int_equal(stat(dir, &st), -1);
+	assert_int_equal(stat(outside, &st), 0); /* the link's target stays */
+	unlink(outside);
+}
+
+/* A result line is taken only when it is the one line, for the function and mode asked, with sane fields. */
+static void test_result_validation(void **state)
+{
+	(void)state;
+	const char *why;
+	cJSON *j = kc_child_parse_result("{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0.1,"
+	                                 "\"warmup_seconds\":0.01,\"samples\":[0.5,0.25],\"checksum\":\"nan\"}\n",
+	                                 "f", "time", &why);
+	assert_non_null(j);
+	cJSON_Delete(j);
+	static const char *const bad[][2] = {
+	    {"", "the harness exited without reporting a result"},
+	    {"{\"function\":\"f\",\"mode\":\"once\"}", "the harness's result line is incomplete"},
+	    {"{\"function\":\"f\",\"mode\":\"once\"}\n{\"function\":\"f\",\"mode\":\"once\"}\n",
+	     "the harness's result channel held more than one line (the kernel wrote to it?)"},
+	    {"[1]\n", "the harness's result line is not a JSON object"},
+	    {"{\"function\":\"g\",\"mode\":\"once\"}\n", "the harness's result line is for another function or mode"},
+	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[-1e-12],"
+	     "\"checksum\":1}\n",
+	     "bad timing fields"},
+	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[],"
+	     "\"checksum\":1}\n",
+	     "bad timing fields"},
+	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[\"1\"],"
+	     "\"checksum\":1}\n",
+	     "bad timing fields"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *mode = strstr(bad[i][0], "time") ? "time" : "once";
+		assert_null(kc_child_parse_result(bad[i][0], "f", mode, &why));
+		assert_string_equal(why, bad[i][1]);
+	}
 }
 
 int main(void)
@@ -600,6 +703,8 @@ int main(void)
 	    cmocka_unit_test(test_child_many_jobs),
 	    cmocka_unit_test(test_child_long_path),
 	    cmocka_unit_test(test_child_harness),
+	    cmocka_unit_test(test_result_validation),
+	    cmocka_unit_test(test_remove_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
