@@ -239,7 +239,8 @@ static void lingering_grandchild_does_not_hold_the_run(void **state)
 	struct run r =
 	    RUN("--time-budget", "0.05", "--timeout", "20", "--quiet", "-o", out, "tests/fixtures/runner_linger.c");
 	assert_int_equal(r.status, 0);
-	assert_true(wall_now() - t0 < 20); /* the grandchild sleeps 30 s */
+	assert_true(wall_now() - t0 <
+	            300); /* the grandchild sleeps 600 s: kcost did not wait for it, however slow the machine */
 	run_release(&r);
 	cJSON *rep = load_report(out);
 	cJSON *f = fn_in(rep, "tests/fixtures/runner_linger.c", "scale_linger");
@@ -278,14 +279,16 @@ static int all_gone(const int *pids, int n)
 static void timeout_kills_the_whole_group(void **state)
 {
 	(void)state;
-	const char *out = scratch_dir("run-orphans");
-	char pidfile[4200], define[4300];
-	snprintf(pidfile, sizeof pidfile, "%s/pids", out);
+	const char *dir = scratch_dir("run-orphans");
+	char pidfile[4200], define[4300], out[4200];
+	snprintf(pidfile, sizeof pidfile, "%s/pids", dir);
+	snprintf(out, sizeof out, "%s/report", dir); /* the pid file beside the report, not in it */
 	snprintf(define, sizeof define, "-O2 -DKCOST_PIDFILE=\"%s\"", pidfile);
 	struct run r = RUN("--timeout", "2", "--time-budget", "0.05", "--cflags", define, "--quiet", "-o", out,
 	                   "tests/fixtures/runner_orphans.c");
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "error: timed out after 2 s"));
+	assert_null(strstr(r.err, "report directory")); /* the report was written */
 	run_release(&r);
 	int pids[8], n = read_pids(pidfile, pids, 8);
 	assert_true(n >= 2);
@@ -371,9 +374,11 @@ static void sigkill_takes_the_harness_along(void **state)
 static void escapes_are_contained(void **state)
 {
 	(void)state;
-	const char *out = scratch_dir("run-escape");
-	char pidfile[4200], define[4300];
-	snprintf(pidfile, sizeof pidfile, "%s/pids", out);
+	const char *dir = scratch_dir("run-escape");
+	/* the pid file beside the report, not in it: a directory holding other files is no report's to overwrite */
+	char pidfile[4200], define[4300], out[4200];
+	snprintf(pidfile, sizeof pidfile, "%s/pids", dir);
+	snprintf(out, sizeof out, "%s/report", dir);
 	snprintf(define, sizeof define, "-O2 -DKCOST_PIDFILE=\"%s\"", pidfile);
 	struct run r = RUN("--time-budget", "0.05", "--timeout", "20", "--cflags", define, "--quiet", "-o", out,
 	                   "tests/fixtures/runner_escape.c");
@@ -398,7 +403,7 @@ static void hostile_kernels_fail_alone(void **state)
 	double t0 = wall_now();
 	struct run r = RUN("--time-budget", "0.05", "--timeout", "3", "-o", out, "tests/fixtures/runner_hostile.c");
 	assert_int_equal(r.status, 1);
-	assert_true(wall_now() - t0 < 25); /* the 50 children sleep 30 s */
+	assert_true(wall_now() - t0 < 300); /* the 50 children sleep 600 s: not waited for, however slow the machine */
 	assert_non_null(strstr(r.err, "runner_hostile.c:20:6: error: crashed with SIGABRT (aborted)"));
 	assert_non_null(strstr(r.err, "runner_hostile.c:30:6: error: crashed with SIGFPE (arithmetic exception)"));
 	assert_non_null(strstr(r.err, "runner_hostile.c:38:6: error: timed out after 3 s"));
