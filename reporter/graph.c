@@ -360,21 +360,51 @@ static void add_pass(struct build *gb, int i)
 		add_data_edge(gb, n, buffer_node(gb, p->writes[k]), p->writes[k]);
 }
 
-/* A pass -> pass edge that does not rank the nodes, with the verdict and reason of a noted pair. */
-static void add_fusion_edge(struct build *gb, const struct kc_fusion_edge *fe)
+/* The look shared by the two edges of a note: dotted vermillion for a non-fusable pair, dashed blue for an
+ * epilogue. */
+static void style_note_edge(Agedge_t *e, const struct kc_fusion_edge *fe)
 {
-	Agedge_t *e = agedge(gb->root, gb->pass_nodes[fe->from], gb->pass_nodes[fe->to], NULL, 1);
-	set(e, "constraint", "false");
 	set(e, "class", fe->legal ? "kc-epilogue" : "kc-not-fusable");
 	set(e, "style", fe->legal ? "dashed" : "dotted");
 	set(e, "color", fe->legal ? KC_GRAPH_COLOR_GROUP : KC_GRAPH_COLOR_NOT_FUSABLE);
 	set(e, "penwidth", "2");
+}
+
+/* The verdict and reason of the noted pair edges[k], as a text node on the way from one pass to the other:
+ * pass -> note -> pass, a rank apart each. Not a label on a pass -> pass edge that ranks nothing, as it was: dot
+ * draws such an edge between two passes of one rank as a flat edge, and Graphviz 2.42 fails on flat edges. With
+ * a label, and the passes not neighbours, it frees a rank's node array twice in dot_cleanup_graph (an abort
+ * under ASan, heap corruption without: PolyBench gesummv, 3mm, trisolv, deriche); even without labels, flat edges
+ * can send its mincross into an endless loop (flat_rev; seen on random dataflows with fusion groups). So every
+ * edge of the graph ranks its ends (minlen 1) and none has a label: dot never makes a flat edge. The second edge
+ * has weight 0: it does not pull the second pass up to the note. That pass comes below the note when the data
+ * edges allow; otherwise dot turns the edge round, as it does data edges that close a cycle. A note is in a
+ * cluster only when both passes are: an epilogue pair of one fusion group. */
+static void add_fusion_note(struct build *gb, const struct kc_fusion_edge *fe, int k)
+{
+	char name[32];
+	int g = kc_words_group_of_pass(gb->df, fe->from);
+	snprintf(name, sizeof name, "note%d", k);
+	Agnode_t *n =
+	    agnode(g >= 0 && g == kc_words_group_of_pass(gb->df, fe->to) ? gb->clusters[g] : gb->root, name, 1);
+	set_id(gb, n, "note", k);
+	set(n, "class", fe->legal ? "kc-epilogue" : "kc-not-fusable");
+	set(n, "shape", "plaintext");
+	set(n, "style", "filled"); /* white under the text where another edge crosses it */
+	set(n, "fontsize", "9");
+	set(n, "margin", "0.05,0.02");
 	kc_words_edge_verdict(&gb->text, fe);
 	if (fe->reason) {
 		kc_buf_puts(&gb->text, ":\\n");
 		label_wrapped(&gb->text, fe->reason, REASON_WIDTH);
 	}
-	set_text(gb, e, "label");
+	set_text(gb, n, "label");
+	Agedge_t *in = agedge(gb->root, gb->pass_nodes[fe->from], n, NULL, 1);
+	style_note_edge(in, fe);
+	set(in, "arrowhead", "none");
+	Agedge_t *out = agedge(gb->root, n, gb->pass_nodes[fe->to], NULL, 1);
+	style_note_edge(out, fe);
+	set(out, "weight", "0");
 }
 
 /* "gelu_unfused: 8 passes, 7 intermediates\nfusing every group: streaming 72*n → 8*n B (…)\n…" */
@@ -422,7 +452,7 @@ static void build_graph(struct build *gb)
 		add_pass(gb, i);
 	for (int i = 0; gb->df->edges && i < gb->df->n_passes - 1; i++)
 		if (kc_words_edge_noted(&gb->df->edges[i]))
-			add_fusion_edge(gb, &gb->df->edges[i]);
+			add_fusion_note(gb, &gb->df->edges[i], i);
 	set(gb->root, "labelloc", "t");
 	title_label(gb);
 	set_text(gb, gb->root, "label");

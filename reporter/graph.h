@@ -11,16 +11,17 @@
  *  - a cluster per fusion group, labelled with its streaming bytes and FLOP/byte intensity before -> after;
  *  - the intermediates a group removes inside its cluster, white with a thick dashed vermillion outline and
  *    "removed by fusion: 16.8 MB";
- *  - a dotted vermillion pass -> pass edge (constraint=false) with the reason for each non-fusable pair, and a
- *    dashed blue one with the note for a pair fusable only as an epilogue.
+ *  - for each non-fusable pair a note, "not fusable (reduction):" and the reason, on dotted vermillion edges
+ *    pass -> note -> pass (the note a rank below the first pass); dashed blue ones and "fusable as epilogue:"
+ *    for a pair fusable only as an epilogue. Notes, not edge labels: see graph.c, add_fusion_note.
  * Colours are the Okabe–Ito palette (below, for the report's legend); role and removal are also spelled in the
  * labels, so nothing depends on colour alone. Every SVG element carries a class (kc-pass, kc-buffer, kc-input,
  * kc-output, kc-inout, kc-intermediate, kc-unused, kc-removed, kc-fusion-group, kc-not-fusable, kc-epilogue).
  *
  * Ids. An SVG from kc_graph_render is meant to be inlined in one HTML page with others, so its ids are unique per
  * context: the n-th graph rendered by a context (n from 1) has root id "kcdf<n>", passes "kcdf<n>_pass<i>",
- * buffers "kcdf<n>_buf<b>" (i and b the 0-based model indices), clusters "kcdf<n>_group<g>" (g from 1); Graphviz
- * numbers the edges "kcdf<n>_edge<k>".
+ * buffers "kcdf<n>_buf<b>" (i and b the 0-based model indices), notes "kcdf<n>_note<k>" (k the index of the pair
+ * in dataflow.edges), clusters "kcdf<n>_group<g>" (g from 1); Graphviz numbers the edges "kcdf<n>_edge<k>".
  *
  * Escaping. Names and reasons may hold anything a C macro can produce. They go into plain Graphviz labels with
  * backslashes doubled and '&' written "&amp;" (Graphviz would otherwise expand "\N" or "&lt;"), newlines as
