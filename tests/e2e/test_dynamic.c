@@ -39,11 +39,16 @@ static const char counter_c[] =
     "];\n"
     "void kc_count_fp(int code) { kc_ops[code / 4][code % 4]++; }\n"
     "void kc_count_trans(int i) { kc_trans[i]++; }\n"
-    "__attribute__((destructor)) static void kc_report(void) {\n"
+    "static void kc_report(void) {\n"
     "  for (int o = 0; o < 5; o++) for (int p = 0; p < 4; p++)\n"
     "    if (kc_ops[o][p]) fprintf(stderr, \"KCOUNT op %d %d %llu\\n\", o, p, kc_ops[o][p]);\n"
     "  for (int i = 0; i < 8; i++) if (kc_trans[i]) fprintf(stderr, \"KCOUNT trans %d %llu\\n\", i, kc_trans[i]);\n"
-    "}\n";
+    "  fflush(stderr);\n"
+    "}\n"
+    /* the driver ends with _exit (no destructor of the kernel's may run after its result): the counts are
+     * printed on the way out through the linker's --wrap=_exit */
+    "void __real__exit(int status);\n"
+    "void __wrap__exit(int status) { kc_report(); __real__exit(status); }\n";
 
 static int spawn(const char *const *argv, const char *out_path, const char *err_path)
 {
@@ -218,7 +223,7 @@ static void count_dynamically(const struct kc_analysis *an, const struct kc_func
 	    counter,
 	    "-o",
 	    exe,
-	    "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign",
+	    "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign,--wrap=_exit",
 	    "-lopenblas",
 	    "-lm",
 	    NULL};
