@@ -6,6 +6,7 @@
 #include <clang-c/Index.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <regex.h>
 #include <signal.h>
@@ -150,9 +151,10 @@ static struct kc_function *file_function(struct fe *fe, const char *name)
  * the lowering. A deeper overflow raises SIGSEGV on a guard page: the thread's alternate signal stack lets
  * libclang's crash recovery handler run and return CXError_Crashed. The main thread watches each parse: one
  * that makes no progress (no CPU time) for PARSE_STALL_SECONDS is abandoned (it is blocked reading a FIFO, a
- * pipe or a terminal); one that reads a device, a FIFO or a socket the process did not hold before has its
- * address-space limit lowered to what it uses, so that its next allocation fails and libclang recovers from
- * the abort; every parse runs under an address-space limit of PARSE_MEMORY_BYTES more than kcost held. */
+ * pipe or a terminal); one that reads a device, a FIFO or a socket the process did not hold before has that
+ * descriptor swapped for a directory's, so that its next read fails and the file is an error (no crash, no
+ * signal: this holds under ASan as well); every parse runs under an address-space limit of
+ * PARSE_MEMORY_BYTES more than kcost held (a huge regular file: libclang recovers from the failed allocation). */
 
 #define PARSE_STALL_SECONDS 5
 #define PARSE_MEMORY_BYTES  ((rlim_t)4 << 30)
@@ -252,6 +254,10 @@ static int parse_file(struct analyze_job *job, CXIndex index, int file_index)
 	if (parse_end(job))
 		return -1;
 	fe->path = file;
+	if (job->device[0] && tu) { /* its errors say the include failed; the diagnostic below says why */
+		clang_disposeTranslationUnit(tu);
+		tu = NULL;
+	}
 	if (ec != CXError_Success || !tu) {
 		struct kc_loc at = {file, 0, 0};
 		if (job->device[0])
@@ -375,8 +381,9 @@ static int device_being_read(const struct analyze_job *job, struct stat *st)
 	return found;
 }
 
-/* A device seen on two ticks in a row is being read without end: its path into job->device, and the parse
- * gets no more memory (under mu). */
+/* A device seen on two ticks in a row is being read without end: its path into job->device, and its
+ * descriptor replaced by one of a directory, so that libclang's next read of it fails (EISDIR) and the include
+ * is an error of the parse, which goes on; a parse blocked in that read is left to the stall check (under mu). */
 static void stop_device_reads(struct analyze_job *job)
 {
 	struct stat st;
@@ -389,7 +396,11 @@ static void stop_device_reads(struct analyze_job *job)
 		job->device[n > 0 ? n : 0] = 0;
 		if (!job->device[0])
 			snprintf(job->device, sizeof job->device, "descriptor %d", fd);
-		limit_address_space(job, 0);
+		int dir = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dir >= 0) {
+			dup3(dir, fd, O_CLOEXEC);
+			close(dir);
+		}
 	}
 	job->suspect_fd = fd;
 	job->suspect = st;
