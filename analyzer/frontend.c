@@ -364,11 +364,15 @@ static unsigned char *open_fds(void)
 /* A descriptor the parse opened on a device other than /dev/null, a FIFO or a socket, or -1 (into *st). */
 static int device_being_read(const struct analyze_job *job, struct stat *st)
 {
+	/* tools (valgrind) keep their own descriptors above the limit; open() gives the parse the lowest free one */
+	struct rlimit nofile;
+	long above = getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < (rlim_t)1 << 30 ? (long)nofile.rlim_cur
+	                                                                                         : 1L << 30;
 	DIR *d = opendir("/proc/self/fd");
 	int found = -1;
 	for (struct dirent *e; d && found < 0 && (e = readdir(d));) {
 		int fd = atoi(e->d_name);
-		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd(d) ||
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd(d) || fd >= above ||
 		    (fd < KNOWN_FDS && job->known_fds[fd / 8] & (1 << (fd % 8))))
 			continue;
 		if (fstatat(dirfd(d), e->d_name, st, 0) != 0 || S_ISREG(st->st_mode) || S_ISDIR(st->st_mode) ||
@@ -499,11 +503,10 @@ static void analyze_watched(struct fe *fe, const char *const *files, int n_files
 			    "was abandoned",
 			    PARSE_STALL_SECONDS, job->device);
 		else
-			kc_diag_add(
-			    fe->a, &fe->an->diags, at, KC_ERROR, NULL,
-			    "the parse made no progress for %d s (an #include of a FIFO, a pipe or a terminal?): it "
-			    "was abandoned",
-			    PARSE_STALL_SECONDS);
+			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			            "the parse made no progress for %d s (reading a FIFO, a pipe or a terminal?): it "
+			            "was abandoned",
+			            PARSE_STALL_SECONDS);
 		fe->an->parse_failed = 1;
 		first = stalled + 1;
 	}
