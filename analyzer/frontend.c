@@ -390,7 +390,7 @@ static int device_being_read(const struct analyze_job *job, struct stat *st)
  * is an error of the parse, which goes on; a parse blocked in that read is left to the stall check (under mu). */
 static void stop_device_reads(struct analyze_job *job)
 {
-	struct stat st;
+	struct stat st = {0};
 	int fd = job->known_fds ? device_being_read(job, &st) : -1;
 	if (fd >= 0 && fd == job->suspect_fd && st.st_dev == job->suspect.st_dev && st.st_ino == job->suspect.st_ino &&
 	    !job->device[0]) {

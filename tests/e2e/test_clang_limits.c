@@ -130,6 +130,47 @@ static void test_self_include(void **state)
 	      "#include nested");
 }
 
+/* All of them in one run, a crash after an abandoned parse (a new thread, with its own signal stack) and a
+ * second crash after the first: each file gets its diagnostic, and the last file is still analyzed. */
+static void test_one_after_another(void **state)
+{
+	(void)state;
+	const char *dir = scratch_dir("sequence");
+	const char *names[] = {"deep1.c", "zero.c", "fifo.c", "deep2.c"};
+	const char *messages[] = {"libclang crashed", "the parse read '/dev/zero'", "the parse made no progress",
+	                          "libclang crashed"};
+	char paths[5][4200], fifo[4200], text[4400];
+	snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	char *deep = repeat("int deep(void) { return ", "!", 2000000, "1; }\n");
+	for (int i = 0; i < 4; i++) {
+		snprintf(paths[i], sizeof paths[i], "%s/%s", dir, names[i]);
+		snprintf(text, sizeof text, i == 1 ? "#include \"/dev/zero\"\n" : "#include \"%s\"\n", fifo);
+		write_text(paths[i], i == 0 || i == 3 ? deep : text);
+	}
+	free(deep);
+	snprintf(paths[4], sizeof paths[4], "%s/other.c", dir);
+	write_text(paths[4], other_kernel);
+	char out[4200];
+	snprintf(out, sizeof out, "%s/report", dir);
+	const char *argv[] = {"--no-run", "--quiet", "-o", out, paths[0], paths[1], paths[2], paths[3], paths[4], NULL};
+	struct run r = run_kcost(argv);
+	assert_int_equal(r.status, 1);
+	for (int i = 0; i < 4; i++) {
+		char expected[4400];
+		snprintf(expected, sizeof expected, "%.4200s: error: ", paths[i]);
+		const char *at_file = strstr(r.err, expected);
+		if (!at_file || strncmp(at_file + strlen(expected), messages[i], strlen(messages[i])))
+			fail_msg("no diagnostic '%s' for %s in:\n%.2000s", messages[i], paths[i], r.err);
+	}
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	assert_non_null(find_function(rep, "other"));
+	assert_null(find_function(rep, "deep"));
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +180,7 @@ int main(void)
 	    cmocka_unit_test(test_include_dev_zero),
 	    cmocka_unit_test(test_include_fifo),
 	    cmocka_unit_test(test_self_include),
+	    cmocka_unit_test(test_one_after_another),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
