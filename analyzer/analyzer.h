@@ -24,7 +24,11 @@ struct kc_analyze_opts {
 
 /* Analyze `files` into `an` (which must be zeroed). Problems with the input (syntax errors, unsupported
  * loops) become diagnostics in an->diags or in a function's diags, never a failure: the return value is
- * 0 unless kcost itself failed (-1, with a diagnostic saying why). Release with kc_analysis_release. */
+ * 0 unless kcost itself failed (-1, with a diagnostic saying why). Release with kc_analysis_release.
+ * libclang's own limits are contained: a file whose parse crashes libclang (a stack overflow), reads a device,
+ * a FIFO or a socket, or makes no progress for 5 s is an error of that file (an->parse_failed) and the
+ * other files are analyzed. To that end it sets LIBCLANG_NOTHREADS while it runs and lowers RLIMIT_AS
+ * around each parse (both restored): call it while no other thread of the process runs. */
 int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, const struct kc_analyze_opts *o);
 
 void kc_analysis_release(struct kc_analysis *an);

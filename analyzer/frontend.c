@@ -1,13 +1,23 @@
 /* frontend.c — the analyzer's entry point: parse each file with libclang, reprint clang's diagnostics, find
- * the file's function definitions, have them lowered (lower.c) and put them into the analysis model. */
+ * the file's function definitions, have them lowered (lower.c) and put them into the analysis model; and
+ * contain libclang's own limits (a stack overflow, a device read without end, a parse that blocks). */
+#define _GNU_SOURCE /* sigaltstack, SA_ONSTACK */
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "analyzer.h"
 #include "clang_util.h"
@@ -133,20 +143,135 @@ static struct kc_function *file_function(struct fe *fe, const char *name)
 	return NULL;
 }
 
-static int parse_file(struct fe *fe, CXIndex index, int file_index)
+/* ------------------------------------------------------------------------------------------------ */
+/* Containing libclang
+ *
+ * The parse runs on the analysis thread itself (LIBCLANG_NOTHREADS: libclang's own 8 MiB parse thread would
+ * overflow first, and a thread it makes cannot be given an alternate signal stack), whose stack is sized for
+ * the lowering. A deeper overflow raises SIGSEGV on a guard page: the thread's alternate signal stack lets
+ * libclang's crash recovery handler run and return CXError_Crashed. The main thread watches each parse: one
+ * that makes no progress (no CPU time) for PARSE_STALL_SECONDS is abandoned (it is blocked reading a FIFO, a
+ * pipe or a terminal); one that reads a device, a FIFO or a socket the process did not hold before has that
+ * descriptor swapped for a directory's, so that its next read fails and the file is an error (no crash, no
+ * signal: this holds under ASan as well); every parse runs under an address-space limit of
+ * PARSE_MEMORY_BYTES more than kcost held (a huge regular file: libclang recovers from the failed allocation). */
+
+#define PARSE_STALL_SECONDS 5
+#define PARSE_MEMORY_BYTES  ((rlim_t)4 << 30)
+#define WATCH_TICK_NS       100000000L
+#define ALT_STACK_BYTES     (256 * 1024)
+#define GUARD_BYTES         (1 << 20) /* larger than any frame of libclang's: an overflow cannot skip it */
+#define KNOWN_FDS           1024
+
+/* The analysis of files [first, n_files) on one thread, and what the watchdog and that thread share (under
+ * mu). An abandoned job is never freed: its thread may still wake up and read it. */
+struct analyze_job {
+	struct fe *fe;
+	const char *const *files;
+	int n_files, first;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int finished;
+	int parsing;   /* the file being parsed, or -1 */
+	int abandoned; /* the watchdog gave up on the parse: the thread must not touch fe again */
+	int limited;   /* the address-space limit was lowered for the parse; saved holds the one to restore */
+	struct rlimit saved;
+	char device[256]; /* a non-regular file the parse was reading when the watchdog stopped it */
+	int suspect_fd;   /* a non-regular file seen on the last tick, or -1 */
+	struct stat suspect;
+	const unsigned char *known_fds; /* bitmap of the descriptors open before the analysis */
+};
+
+static unsigned long long address_space_bytes(void)
 {
+	unsigned long long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (f) {
+		if (fscanf(f, "%llu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
+/* Lower the soft RLIMIT_AS to `bytes` above what the process holds, unless it is lower already (under mu). */
+static void limit_address_space(struct analyze_job *job, rlim_t bytes)
+{
+	struct rlimit now;
+	unsigned long long used = address_space_bytes();
+	if (!used || getrlimit(RLIMIT_AS, &now) != 0)
+		return;
+	rlim_t want = (rlim_t)used + bytes;
+	if (now.rlim_cur != RLIM_INFINITY && now.rlim_cur <= want)
+		return;
+	if (!job->limited)
+		job->saved = now;
+	struct rlimit lowered = {want, now.rlim_max};
+	if (setrlimit(RLIMIT_AS, &lowered) == 0)
+		job->limited = 1;
+}
+
+static void restore_address_space(struct analyze_job *job)
+{
+	if (job->limited)
+		setrlimit(RLIMIT_AS, &job->saved);
+	job->limited = 0;
+}
+
+static void parse_begin(struct analyze_job *job, int file_index)
+{
+	pthread_mutex_lock(&job->mu);
+	job->parsing = file_index;
+	job->suspect_fd = -1;
+	job->device[0] = 0;
+	limit_address_space(job, PARSE_MEMORY_BYTES);
+	pthread_mutex_unlock(&job->mu);
+}
+
+/* 1 if the watchdog abandoned the parse: the caller leaves at once. */
+static int parse_end(struct analyze_job *job)
+{
+	pthread_mutex_lock(&job->mu);
+	int abandoned = job->abandoned;
+	if (!abandoned) {
+		job->parsing = -1;
+		restore_address_space(job);
+	}
+	pthread_mutex_unlock(&job->mu);
+	return abandoned;
+}
+
+static int parse_file(struct analyze_job *job, CXIndex index, int file_index)
+{
+	struct fe *fe = job->fe;
 	const char *file = fe->an->files[file_index];
 	const char **argv;
 	int argc = build_args(fe, file, &argv);
 	CXTranslationUnit tu = NULL;
+	parse_begin(job, file_index);
 	enum CXErrorCode ec =
 	    clang_parseTranslationUnit2(index, file, argv, argc, NULL, 0, CXTranslationUnit_KeepGoing, &tu);
+	if (parse_end(job))
+		return -1;
 	fe->path = file;
+	if (job->device[0] && tu) { /* its errors say the include failed; the diagnostic below says why */
+		clang_disposeTranslationUnit(tu);
+		tu = NULL;
+	}
 	if (ec != CXError_Success || !tu) {
-		kc_diag_add(fe->a, &fe->an->diags, (struct kc_loc){file, 0, 0}, KC_ERROR, NULL,
-		            ec == CXError_ASTReadError ? "could not read the file"
-		                                       : "could not parse the file (libclang error %d)",
-		            (int)ec);
+		struct kc_loc at = {file, 0, 0};
+		if (job->device[0])
+			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			            "the parse read '%s', which is not a regular file: it was stopped", job->device);
+		else if (ec == CXError_Crashed)
+			kc_diag_add(
+			    fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			    "libclang crashed parsing the file (nested too deeply for its stack, or out of memory)");
+		else
+			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			            ec == CXError_ASTReadError ? "could not read the file"
+			                                       : "could not parse the file (libclang error %d)",
+			            (int)ec);
 		fe->an->parse_failed = 1;
 		return 0;
 	}
@@ -176,40 +301,216 @@ static int parse_file(struct fe *fe, CXIndex index, int file_index)
 	return 0;
 }
 
-struct analyze_job {
-	struct fe *fe;
-	const char *const *files;
-	int n_files;
-};
+/* libclang's crash recovery handlers (installed by clang_createIndex) run on the alternate signal stack, so
+ * that they can run at all after a stack overflow. */
+static void recover_on_alt_stack(void)
+{
+	static const int signals[] = {SIGSEGV, SIGBUS};
+	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++) {
+		struct sigaction act;
+		if (sigaction(signals[i], NULL, &act) != 0 || act.sa_handler == SIG_DFL || act.sa_handler == SIG_IGN)
+			continue;
+		act.sa_flags |= SA_ONSTACK;
+		sigaction(signals[i], &act, NULL);
+	}
+}
 
 static void *analyze_files(void *arg)
 {
 	struct analyze_job *job = arg;
 	struct fe *fe = job->fe;
-	CXIndex index = clang_createIndex(0, 0);
-	for (int i = 0; i < job->n_files; i++) {
-		fe->an->files[i] = kc_arena_strdup(fe->a, job->files[i]);
-		parse_file(fe, index, i);
+	stack_t alt = {.ss_sp = malloc(ALT_STACK_BYTES), .ss_size = ALT_STACK_BYTES};
+	if (alt.ss_sp && sigaltstack(&alt, NULL) != 0) {
+		free(alt.ss_sp);
+		alt.ss_sp = NULL;
 	}
+	CXIndex index = clang_createIndex(0, 0);
+	recover_on_alt_stack();
+	int abandoned = 0;
+	for (int i = job->first; i < job->n_files && !abandoned; i++) {
+		fe->an->files[i] = kc_arena_strdup(fe->a, job->files[i]);
+		abandoned = parse_file(job, index, i) < 0;
+	}
+	if (abandoned) /* the watchdog owns fe now; the index may hold what the parse left behind */
+		return NULL;
 	clang_disposeIndex(index);
+	if (alt.ss_sp) {
+		stack_t off = {.ss_flags = SS_DISABLE};
+		sigaltstack(&off, NULL);
+		free(alt.ss_sp);
+	}
+	pthread_mutex_lock(&job->mu);
+	job->finished = 1;
+	pthread_cond_signal(&job->cv);
+	pthread_mutex_unlock(&job->mu);
 	return NULL;
 }
 
-/* Run analyze_files on a thread with a stack for KC_MAX_DEPTH levels; on this thread if none can be made. */
-static void analyze_on_big_stack(struct analyze_job *job)
+/* The descriptors open now, as a bitmap of KNOWN_FDS bits (malloc'd; NULL if /proc cannot be read). */
+static unsigned char *open_fds(void)
 {
-	pthread_attr_t attr;
-	pthread_t thread;
-	int made = pthread_attr_init(&attr) == 0;
-	if (made) {
-		made = pthread_attr_setstacksize(&attr, KC_IR_STACK_BYTES) == 0 &&
-		       pthread_create(&thread, &attr, analyze_files, job) == 0;
-		pthread_attr_destroy(&attr);
+	DIR *d = opendir("/proc/self/fd");
+	unsigned char *bits = d ? calloc(KNOWN_FDS / 8, 1) : NULL;
+	for (struct dirent *e; bits && (e = readdir(d));) {
+		int fd = atoi(e->d_name);
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && fd != dirfd(d) && fd < KNOWN_FDS)
+			bits[fd / 8] |= (unsigned char)(1 << (fd % 8));
 	}
-	if (made)
-		pthread_join(thread, NULL);
-	else
-		analyze_files(job);
+	if (d)
+		closedir(d);
+	return bits;
+}
+
+/* A descriptor the parse opened on a device other than /dev/null, a FIFO or a socket, or -1 (into *st). */
+static int device_being_read(const struct analyze_job *job, struct stat *st)
+{
+	/* tools (valgrind) keep their own descriptors above the limit; open() gives the parse the lowest free one */
+	struct rlimit nofile;
+	long above = getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < (rlim_t)1 << 30 ? (long)nofile.rlim_cur
+	                                                                                         : 1L << 30;
+	DIR *d = opendir("/proc/self/fd");
+	int found = -1;
+	for (struct dirent *e; d && found < 0 && (e = readdir(d));) {
+		int fd = atoi(e->d_name);
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd(d) || fd >= above ||
+		    (fd < KNOWN_FDS && job->known_fds[fd / 8] & (1 << (fd % 8))))
+			continue;
+		if (fstatat(dirfd(d), e->d_name, st, 0) != 0 || S_ISREG(st->st_mode) || S_ISDIR(st->st_mode) ||
+		    (S_ISCHR(st->st_mode) && st->st_rdev == makedev(1u, 3u)))
+			continue;
+		found = fd;
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* A device seen on two ticks in a row is being read without end: its path into job->device, and its
+ * descriptor replaced by one of a directory, so that libclang's next read of it fails (EISDIR) and the include
+ * is an error of the parse, which goes on; a parse blocked in that read is left to the stall check (under mu). */
+static void stop_device_reads(struct analyze_job *job)
+{
+	struct stat st = {0};
+	int fd = job->known_fds ? device_being_read(job, &st) : -1;
+	if (fd >= 0 && fd == job->suspect_fd && st.st_dev == job->suspect.st_dev && st.st_ino == job->suspect.st_ino &&
+	    !job->device[0]) {
+		char link[64];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, job->device, sizeof job->device - 1);
+		job->device[n > 0 ? n : 0] = 0;
+		if (!job->device[0])
+			snprintf(job->device, sizeof job->device, "descriptor %d", fd);
+		int dir = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dir >= 0) {
+			dup3(dir, fd, O_CLOEXEC);
+			close(dir);
+		}
+	}
+	job->suspect_fd = fd;
+	job->suspect = st;
+}
+
+static double seconds(clockid_t clock)
+{
+	struct timespec t;
+	return clock_gettime(clock, &t) == 0 ? (double)t.tv_sec + 1e-9 * (double)t.tv_nsec : 0;
+}
+
+static struct analyze_job *job_new(struct fe *fe, const char *const *files, int n_files, int first,
+                                   const unsigned char *known_fds)
+{
+	struct analyze_job *job = calloc(1, sizeof *job);
+	if (!job)
+		return NULL;
+	*job = (struct analyze_job){fe, files, n_files, first, .parsing = -1, .suspect_fd = -1, .known_fds = known_fds};
+	pthread_mutex_init(&job->mu, NULL);
+	pthread_cond_init(&job->cv, NULL);
+	return job;
+}
+
+/* Wait for the job's thread; 0 when it finished, else the file whose parse was abandoned. */
+static int watch(struct analyze_job *job, pthread_t thread, int *abandoned_file)
+{
+	clockid_t cpu_clock;
+	int have_cpu = pthread_getcpuclockid(thread, &cpu_clock) == 0;
+	double progress_at = seconds(CLOCK_MONOTONIC), last_cpu = -1;
+	int last_file = -1, abandoned = 0;
+	pthread_mutex_lock(&job->mu);
+	while (!job->finished && !abandoned) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += WATCH_TICK_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&job->cv, &job->mu, &until);
+		if (job->finished || job->parsing < 0)
+			continue;
+		double now = seconds(CLOCK_MONOTONIC), cpu = have_cpu ? seconds(cpu_clock) : 0;
+		if (job->parsing != last_file || !have_cpu || cpu - last_cpu >= 1e-3) {
+			progress_at = now;
+			last_cpu = cpu;
+			last_file = job->parsing;
+		} else if (now - progress_at >= PARSE_STALL_SECONDS) {
+			job->abandoned = abandoned = 1;
+			*abandoned_file = job->parsing;
+			restore_address_space(job);
+			break;
+		}
+		stop_device_reads(job);
+	}
+	pthread_mutex_unlock(&job->mu);
+	return abandoned;
+}
+
+/* Run analyze_files on threads with a stack for KC_MAX_DEPTH levels, watched; on this thread if none can be
+ * made (then unwatched). */
+static void analyze_watched(struct fe *fe, const char *const *files, int n_files)
+{
+	unsigned char *known_fds = open_fds();
+	for (int first = 0; first < n_files;) {
+		struct analyze_job *job = job_new(fe, files, n_files, first, known_fds);
+		pthread_attr_t attr;
+		pthread_t thread;
+		int made = job && pthread_attr_init(&attr) == 0;
+		if (made) {
+			made = pthread_attr_setstacksize(&attr, KC_IR_STACK_BYTES) == 0 &&
+			       pthread_attr_setguardsize(&attr, GUARD_BYTES) == 0 &&
+			       pthread_create(&thread, &attr, analyze_files, job) == 0;
+			pthread_attr_destroy(&attr);
+		}
+		if (!made) {
+			struct analyze_job here = {fe, files, n_files, first, .parsing = -1};
+			pthread_mutex_init(&here.mu, NULL);
+			pthread_cond_init(&here.cv, NULL);
+			analyze_files(&here);
+			free(job);
+			break;
+		}
+		int stalled;
+		if (!watch(job, thread, &stalled)) {
+			pthread_join(thread, NULL);
+			free(job);
+			break;
+		}
+		pthread_detach(thread); /* blocked in libclang: left behind, never joined */
+		struct kc_loc at = {fe->an->files[stalled], 0, 0};
+		if (job->device[0]) /* the parse thread writes no more of the job: it is blocked or leaves */
+			kc_diag_add(
+			    fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			    "the parse made no progress for %d s reading '%s' (a FIFO, a pipe or a terminal?): it "
+			    "was abandoned",
+			    PARSE_STALL_SECONDS, job->device);
+		else
+			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			            "the parse made no progress for %d s (reading a FIFO, a pipe or a terminal?): it "
+			            "was abandoned",
+			            PARSE_STALL_SECONDS);
+		fe->an->parse_failed = 1;
+		first = stalled + 1;
+	}
+	free(known_fds);
 }
 
 int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, const struct kc_analyze_opts *o)
@@ -233,8 +534,13 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 		}
 		fe->has_re = 1;
 	}
-	struct analyze_job job = {fe, files, n_files};
-	analyze_on_big_stack(&job);
+	/* set while no other thread runs: getenv is not safe against a concurrent setenv */
+	int had_nothreads = getenv("LIBCLANG_NOTHREADS") != NULL;
+	if (!had_nothreads)
+		setenv("LIBCLANG_NOTHREADS", "1", 1);
+	analyze_watched(fe, files, n_files);
+	if (!had_nothreads)
+		unsetenv("LIBCLANG_NOTHREADS");
 	if (fe->has_re)
 		regfree(&fe->re);
 	free(fe->funcs);
