@@ -1,0 +1,52 @@
+/* fuzz_diff.c — libFuzzer target: the report reader of `kcost diff` (reporter/diff.h).
+ *
+ * The input is two report.json texts separated by the first NUL byte (no NUL: the same text as BASE and
+ * HEAD). Both are parsed as cli/diff.c parses them, compared, and rendered in each format with the problems. */
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = 0;
+	size_t first = strlen(text);
+	const char *second = first < size ? text + first + 1 : text;
+	cJSON *base = cJSON_ParseWithOpts(text, NULL, 1), *head = cJSON_ParseWithOpts(second, NULL, 1);
+	if (base && head) {
+		static const enum kc_diff_format formats[] = {KC_DIFF_MD, KC_DIFF_TEXT, KC_DIFF_JSON};
+		for (int f = 0; f < 3; f++) {
+			struct kc_diff_opts o = {0.05, 0.1, formats[f], {"base.json", NULL}};
+			char err[512];
+			struct kc_diff *d = kc_diff_compare(base, head, &o, err, sizeof err);
+			if (!d) {
+				if (!memchr(err, 0, sizeof err) || !err[0])
+					abort(); /* a refusal says why */
+				break;
+			}
+			struct kc_buf b = KC_BUF_INIT;
+			kc_diff_render_problems(d, &b);
+			kc_diff_render(d, &b);
+			(void)kc_diff_regressed(d);
+			(void)kc_diff_errors(d);
+			if (f == 2) { /* the JSON format is JSON */
+				cJSON *out = cJSON_Parse(kc_buf_str(&b) + strcspn(kc_buf_str(&b), "{"));
+				cJSON_Delete(out);
+			}
+			kc_buf_release(&b);
+			kc_diff_free(d);
+		}
+	}
+	cJSON_Delete(base);
+	cJSON_Delete(head);
+	free(text);
+	return 0;
+}
