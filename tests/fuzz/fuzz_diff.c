@@ -11,6 +11,20 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* What no output of kcost diff holds, whatever the reports say (issue #11: names printed raw): a control
+ * character other than newline and tab, and the bidirectional overrides and isolates U+202A..U+202E,
+ * U+2066..U+2069. */
+static void check_visible(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			abort();
+		if (p[0] == 0xe2 &&
+		    ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) || (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
@@ -47,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			} else {
 				kc_diff_render(d, &b);
 			}
+			check_visible(kc_buf_str(&b));
 			kc_buf_release(&b);
 			kc_diff_free(d);
 		}
