@@ -19,6 +19,13 @@ struct parser {
 #define KC_ANNOT_MAX_DEPTH  256
 #define KC_ANNOT_DEPTH_TEXT "256"
 
+/* Terms of an annotation value and of each step towards it. A product of sums multiplies their numbers of
+ * terms: (n + m + k) * (n - m - k) * ... written in 1 KB expands to thousands of terms, each product costing
+ * the product of its operands' sizes (seconds of parsing, and as much again wherever the value is used). Real
+ * extents and trip counts have a few. */
+#define KC_ANNOT_MAX_TERMS  64
+#define KC_ANNOT_TERMS_TEXT "64"
+
 static void skip_space(struct parser *p)
 {
 	while (isspace((unsigned char)*p->s))
@@ -97,6 +104,14 @@ static struct kc_poly *parse_primary(struct parser *p)
 	return fail(p, "expected a number, a name or '('");
 }
 
+/* x, or a failure when it has more terms than an annotation value may (a product or a sum just made) */
+static struct kc_poly *small(struct parser *p, struct kc_poly *x)
+{
+	if (kc_poly_nterms(x) > KC_ANNOT_MAX_TERMS)
+		return fail(p, "the value expands to more than " KC_ANNOT_TERMS_TEXT " terms");
+	return x;
+}
+
 /* prod := unary (('*'|'/') unary)* */
 static struct kc_poly *parse_prod(struct parser *p)
 {
@@ -105,6 +120,7 @@ static struct kc_poly *parse_prod(struct parser *p)
 		if (accept(p, "*")) {
 			if (!(y = parse_unary(p)) || kc_poly_mul(p->a, x, y, &x) < 0)
 				return fail(p, "bad product");
+			x = small(p, x);
 		} else if (accept(p, "/")) {
 			struct kc_rat c, inv;
 			if (!(y = parse_unary(p)) || !kc_poly_is_const(y, &c) || c.num == 0)
@@ -129,9 +145,11 @@ static struct kc_poly *parse_sum(struct parser *p)
 		if (accept(p, "+")) {
 			if (!(y = parse_prod(p)) || kc_poly_add(p->a, x, y, &x) < 0)
 				return fail(p, "bad sum");
+			x = small(p, x);
 		} else if (accept(p, "-")) {
 			if (!(y = parse_prod(p)) || kc_poly_sub(p->a, x, y, &x) < 0)
 				return fail(p, "bad difference");
+			x = small(p, x);
 		} else {
 			break;
 		}

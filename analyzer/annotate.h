@@ -2,8 +2,9 @@
  * Grammar (C precedence):  expr := shift;  shift := sum ('<<' sum)*;  sum := prod (('+'|'-') prod)*;
  * prod := unary (('*'|'/') unary)*;  unary := '-'* primary;  primary := INTEGER | NAME | '(' expr ')'.
  * Division is exact-only (a non-integer quotient is an error). Names resolve through a callback. Integers
- * beyond 64 bits, parentheses nested more than 256 deep and arithmetic overflow are errors; the parser's
- * recursion is bounded by the parentheses, whatever the length of the text. */
+ * beyond 64 bits, parentheses nested more than 256 deep, arithmetic overflow and a value (or a step towards it)
+ * of more than 64 terms are errors; the parser's recursion is bounded by the parentheses, whatever the length
+ * of the text, and its time by the terms. */
 #ifndef KC_ANNOTATE_H
 #define KC_ANNOTATE_H
 

@@ -1,0 +1,73 @@
+/* fuzz_diff.c — libFuzzer target: the report reader of `kcost diff` (reporter/diff.h).
+ *
+ * The input is two report.json texts separated by the first NUL byte (no NUL: the same text as BASE and
+ * HEAD). Both are parsed as cli/diff.c parses them, compared, and rendered in each format with the problems. */
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* What no output of kcost diff holds, whatever the reports say (issue #11: names printed raw): a control
+ * character other than newline and tab, and the bidirectional overrides and isolates U+202A..U+202E,
+ * U+2066..U+2069. */
+static void check_visible(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			abort();
+		if (p[0] == 0xe2 &&
+		    ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) || (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
+			abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = 0;
+	size_t first = strlen(text);
+	const char *second = first < size ? text + first + 1 : text;
+	cJSON *base = cJSON_ParseWithOpts(text, NULL, 1), *head = cJSON_ParseWithOpts(second, NULL, 1);
+	if (base && head) {
+		static const enum kc_diff_format formats[] = {KC_DIFF_MD, KC_DIFF_TEXT, KC_DIFF_JSON};
+		for (int f = 0; f < 3; f++) {
+			struct kc_diff_opts o = {0.05, 0.1, formats[f], {"base.json", NULL}};
+			char err[512];
+			struct kc_diff *d = kc_diff_compare(base, head, &o, err, sizeof err);
+			if (!d) {
+				if (!memchr(err, 0, sizeof err) || !err[0])
+					abort(); /* a refusal says why */
+				break;
+			}
+			struct kc_buf b = KC_BUF_INIT;
+			kc_diff_render_problems(d, &b);
+			(void)kc_diff_regressed(d);
+			(void)kc_diff_errors(d);
+			if (f == 2) { /* the JSON format is one JSON document, whatever the names in the reports */
+				struct kc_buf j = KC_BUF_INIT;
+				kc_diff_render(d, &j);
+				cJSON *out = cJSON_ParseWithOpts(kc_buf_str(&j), NULL, 1);
+				if (!out)
+					abort();
+				cJSON_Delete(out);
+				kc_buf_release(&j);
+			} else {
+				kc_diff_render(d, &b);
+			}
+			check_visible(kc_buf_str(&b));
+			kc_buf_release(&b);
+			kc_diff_free(d);
+		}
+	}
+	cJSON_Delete(base);
+	cJSON_Delete(head);
+	free(text);
+	return 0;
+}
