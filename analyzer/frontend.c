@@ -176,8 +176,8 @@ struct analyze_job {
 	int abandoned; /* the watchdog gave up on the parse: the thread must not touch fe again */
 	int limited;   /* the address-space limit was lowered for the parse; saved holds the one to restore */
 	struct rlimit saved;
-	char device[256]; /* a non-regular file the parse was reading when the watchdog stopped it */
-	int suspect_fd;   /* a non-regular file seen on the last tick, or -1 */
+	char device[4096]; /* a non-regular file the parse was reading when the watchdog stopped it (PATH_MAX) */
+	int suspect_fd;    /* a non-regular file seen on the last tick, or -1 */
 	struct stat suspect;
 	const unsigned char *known_fds; /* bitmap of the descriptors open before the analysis */
 };

@@ -3,6 +3,11 @@
 #include "source.h"
 #include "run.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,4 +135,25 @@ cJSON *at(cJSON *obj, const char *path)
 		path += n + (dot ? 1 : 0);
 	}
 	return obj;
+}
+
+cJSON *report_function(cJSON *report, const char *name)
+{
+	cJSON *f = find_function(report, name);
+	if (!f)
+		fail_msg("%s missing", name);
+	return f;
+}
+
+const char *report_text(cJSON *obj, const char *path)
+{
+	cJSON *v = at(obj, path);
+	if (!cJSON_IsString(v))
+		fail_msg("%s is not a string", path);
+	return v->valuestring;
+}
+
+int report_exact(cJSON *f)
+{
+	return cJSON_IsTrue(at(f, "exact"));
 }

@@ -32,4 +32,10 @@ cJSON *find_function(cJSON *report, const char *name);
 /* A nested value by a dotted path ("flops.value", "bytes.min.expr"); NULL if absent. */
 cJSON *at(cJSON *obj, const char *path);
 
+/* The function `name` of a report (the test fails when there is none); the string at `path` of a JSON object
+ * (fails when it is not a string); whether a function is marked exact. */
+cJSON *report_function(cJSON *report, const char *name);
+const char *report_text(cJSON *obj, const char *path);
+int report_exact(cJSON *f);
+
 #endif

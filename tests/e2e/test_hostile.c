@@ -31,27 +31,6 @@ static cJSON *analyze(const char *name, const char *file, char **err)
 	return rep;
 }
 
-static cJSON *function(cJSON *rep, const char *name)
-{
-	cJSON *f = find_function(rep, name);
-	if (!f)
-		fail_msg("%s missing", name);
-	return f;
-}
-
-static const char *text(cJSON *f, const char *path)
-{
-	cJSON *v = at(f, path);
-	if (!cJSON_IsString(v))
-		fail_msg("%s is not a string", path);
-	return v->valuestring;
-}
-
-static int exact(cJSON *f)
-{
-	return cJSON_IsTrue(at(f, "exact"));
-}
-
 static void assert_contains(const char *haystack, const char *needle)
 {
 	if (!strstr(haystack, needle))
@@ -64,10 +43,10 @@ static void assert_one_diag(cJSON *f, const char *severity, int line, int col, c
 	cJSON *diags = at(f, "diagnostics");
 	assert_int_equal(cJSON_GetArraySize(diags), 1);
 	cJSON *d = cJSON_GetArrayItem(diags, 0);
-	assert_string_equal(text(d, "severity"), severity);
+	assert_string_equal(report_text(d, "severity"), severity);
 	assert_int_equal(at(d, "line")->valueint, line);
 	assert_int_equal(at(d, "col")->valueint, col);
-	assert_string_equal(text(d, "message"), message);
+	assert_string_equal(report_text(d, "message"), message);
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -120,12 +99,12 @@ static void assert_deep_is_an_error_of_its_own(cJSON *rep, const char *err, int 
 	char where[160];
 	snprintf(where, sizeof where, "deep.c:%d:%d: error: %s", line, col, msg);
 	assert_contains(err, where);
-	cJSON *deep = function(rep, "deep"), *f = function(rep, "fine");
-	assert_false(exact(deep));
-	assert_string_equal(text(deep, "flops.expr"), "0");
+	cJSON *deep = report_function(rep, "deep"), *f = report_function(rep, "fine");
+	assert_false(report_exact(deep));
+	assert_string_equal(report_text(deep, "flops.expr"), "0");
 	assert_one_diag(deep, "error", line, col, msg);
-	assert_string_equal(text(f, "flops.expr"), "n");
-	assert_true(exact(f));
+	assert_string_equal(report_text(f, "flops.expr"), "n");
+	assert_true(report_exact(f));
 }
 
 /* one statement of 2,400 added terms */
@@ -224,12 +203,12 @@ static void call_chain_of_1300_functions(void **state)
 	cJSON *rep = analyze_source("hostile_calls", &src, &err);
 	assert_contains(err, ": error: statements and expressions nested more than 1000 levels deep: the function is "
 	                     "not analyzed");
-	cJSON *deep = function(rep, "deep");
-	assert_false(exact(deep));
-	assert_string_equal(text(deep, "flops.expr"), "0");
-	assert_string_equal(text(function(rep, "g1"), "flops.expr"), "1");
-	assert_true(exact(function(rep, "g1")));
-	assert_true(exact(function(rep, "fine")));
+	cJSON *deep = report_function(rep, "deep");
+	assert_false(report_exact(deep));
+	assert_string_equal(report_text(deep, "flops.expr"), "0");
+	assert_string_equal(report_text(report_function(rep, "g1"), "flops.expr"), "1");
+	assert_true(report_exact(report_function(rep, "g1")));
+	assert_true(report_exact(report_function(rep, "fine")));
 	free(err);
 	cJSON_Delete(rep);
 }
@@ -250,9 +229,9 @@ static void for_nested_990_deep_is_lowered(void **state)
 	/* 32 symbols: n and 31 loop variables, the loops below them are not counted */
 	assert_contains(err, "deep.c:34:10: warning: more than 32 size parameters and loop variables: loop variable "
 	                     "'i31' is not a symbol");
-	assert_false(exact(function(rep, "deep")));
-	assert_string_equal(text(function(rep, "deep"), "flops.expr"), "n^31");
-	assert_true(exact(function(rep, "fine")));
+	assert_false(report_exact(report_function(rep, "deep")));
+	assert_string_equal(report_text(report_function(rep, "deep"), "flops.expr"), "n^31");
+	assert_true(report_exact(report_function(rep, "fine")));
 	free(err);
 	cJSON_Delete(rep);
 }
@@ -275,12 +254,12 @@ static void annotation_of_100k_parentheses(void **state)
 	static const char msg[] = "bad KCOST_SIZES: parentheses nested more than 256 levels deep at "
 	                          "'((((((((((((((((((((((((((((((((((((((((...'";
 	assert_contains(err, "deep.c:2:1: warning: bad KCOST_SIZES: parentheses nested more than 256 levels deep");
-	cJSON *deep = function(rep, "deep");
+	cJSON *deep = report_function(rep, "deep");
 	assert_one_diag(deep, "warning", 2, 1, msg);
-	assert_false(exact(deep));
-	assert_string_equal(text(deep, "flops.expr"), "n");
+	assert_false(report_exact(deep));
+	assert_string_equal(report_text(deep, "flops.expr"), "n");
 	assert_null(at(deep, "sizes.n"));
-	assert_true(exact(function(rep, "fine")));
+	assert_true(report_exact(report_function(rep, "fine")));
 	free(err);
 	cJSON_Delete(rep);
 }
@@ -297,9 +276,9 @@ static void annotation_of_100k_signs(void **state)
 	          "x[i];\n}\n");
 	char *err;
 	cJSON *rep = analyze_source("hostile_minus", &src, &err);
-	cJSON *deep = function(rep, "deep");
-	assert_true(exact(deep));
-	assert_string_equal(text(deep, "flops.expr"), "n");
+	cJSON *deep = report_function(rep, "deep");
+	assert_true(report_exact(deep));
+	assert_string_equal(report_text(deep, "flops.expr"), "n");
 	assert_int_equal(at(deep, "sizes.n")->valueint, 1);
 	assert_int_equal(at(deep, "flops.value")->valueint, 1);
 	free(err);
@@ -318,9 +297,9 @@ static void assert_wraps(cJSON *rep, const char *err, const char *name, int line
 	snprintf(msg, sizeof msg, "loop variable %s %s", var, wraps);
 	snprintf(where, sizeof where, "hostile_loops.c:%d:2: warning: %s", line, msg);
 	assert_contains(err, where);
-	cJSON *f = function(rep, name);
-	assert_false(exact(f));
-	assert_string_equal(text(f, "flops.expr"), "1"); /* the body once */
+	cJSON *f = report_function(rep, name);
+	assert_false(report_exact(f));
+	assert_string_equal(report_text(f, "flops.expr"), "1"); /* the body once */
 	assert_one_diag(f, "warning", line, 2, msg);
 }
 
@@ -335,9 +314,9 @@ static void wrapping_loops_are_flagged(void **state)
 	assert_wraps(rep, err, "int_max", 28, "'i' of type 'int'");
 	assert_wraps(rep, err, "uchar_start", 34, "'j' of type 'unsigned char'");
 	/* 18446744073709551615UL is not read as -1 (which counted 0 trips, exact) */
-	cJSON *huge = function(rep, "huge_bound");
-	assert_false(exact(huge));
-	assert_string_equal(text(huge, "flops.expr"), "1");
+	cJSON *huge = report_function(rep, "huge_bound");
+	assert_false(report_exact(huge));
+	assert_string_equal(report_text(huge, "flops.expr"), "1");
 	assert_one_diag(huge, "warning", 16, 2,
 	                "loop bounds of 'i' are not affine functions of the sizes and outer loop variables: trip "
 	                "count unknown, the body is counted once (annotate the total with KCOST_TRIPS)");
@@ -346,19 +325,19 @@ static void wrapping_loops_are_flagged(void **state)
 	                                  "negative or wrap around: trip count unknown, the body is counted once";
 	assert_contains(err,
 	                "hostile_loops.c:66:2: warning: loop variable 'i' of type 'int' is compared as an unsigned");
-	assert_one_diag(function(rep, "signed_as_unsigned"), "warning", 66, 2, as_unsigned);
-	assert_false(exact(function(rep, "signed_as_unsigned")));
-	assert_string_equal(text(function(rep, "int_below_size_t"), "flops.expr"), "n");
-	assert_true(exact(function(rep, "int_below_size_t")));
+	assert_one_diag(report_function(rep, "signed_as_unsigned"), "warning", 66, 2, as_unsigned);
+	assert_false(report_exact(report_function(rep, "signed_as_unsigned")));
+	assert_string_equal(report_text(report_function(rep, "int_below_size_t"), "flops.expr"), "n");
+	assert_true(report_exact(report_function(rep, "int_below_size_t")));
 	/* the loops that end are counted exactly */
-	assert_string_equal(text(function(rep, "uchar_255"), "flops.expr"), "255");
-	assert_string_equal(text(function(rep, "unsigned_down_to_one"), "flops.expr"), "n");
-	assert_string_equal(text(function(rep, "uchar_step"), "flops.expr"), "2");
-	assert_string_equal(text(function(rep, "int_down"), "flops.expr"), "n");
-	assert_true(exact(function(rep, "uchar_255")));
-	assert_true(exact(function(rep, "unsigned_down_to_one")));
-	assert_true(exact(function(rep, "uchar_step")));
-	assert_true(exact(function(rep, "int_down")));
+	assert_string_equal(report_text(report_function(rep, "uchar_255"), "flops.expr"), "255");
+	assert_string_equal(report_text(report_function(rep, "unsigned_down_to_one"), "flops.expr"), "n");
+	assert_string_equal(report_text(report_function(rep, "uchar_step"), "flops.expr"), "2");
+	assert_string_equal(report_text(report_function(rep, "int_down"), "flops.expr"), "n");
+	assert_true(report_exact(report_function(rep, "uchar_255")));
+	assert_true(report_exact(report_function(rep, "unsigned_down_to_one")));
+	assert_true(report_exact(report_function(rep, "uchar_step")));
+	assert_true(report_exact(report_function(rep, "int_down")));
 	free(err);
 	cJSON_Delete(rep);
 }
@@ -371,13 +350,13 @@ static void assert_rejected(cJSON *rep, const char *err, const char *name, int l
 	char where[600];
 	snprintf(where, sizeof where, "hostile_annotations.c:%d:1: warning: %s", line, msg);
 	assert_contains(err, where);
-	cJSON *f = function(rep, name);
-	assert_false(exact(f));
+	cJSON *f = report_function(rep, name);
+	assert_false(report_exact(f));
 	cJSON *d = cJSON_GetArrayItem(at(f, "diagnostics"), 0);
 	assert_non_null(d);
 	assert_int_equal(at(d, "line")->valueint, line);
 	assert_int_equal(at(d, "col")->valueint, 1);
-	assert_string_equal(text(d, "message"), msg);
+	assert_string_equal(report_text(d, "message"), msg);
 }
 
 static void annotation_values_are_rejected_at_the_annotation(void **state)
@@ -399,24 +378,24 @@ static void annotation_values_are_rejected_at_the_annotation(void **state)
 	                "KCOST_REFERENCE names 'nowhere', which is not a function defined in this file");
 	static const char no_elements[] = "KCOST_EXTENT gives 'x' no elements (0 or a negative number)";
 	assert_contains(err, "hostile_annotations.c:84:51: warning: KCOST_EXTENT gives 'x' no elements");
-	assert_one_diag(function(rep, "negative_extent"), "warning", 84, 51, no_elements);
-	assert_false(exact(function(rep, "negative_extent")));
+	assert_one_diag(report_function(rep, "negative_extent"), "warning", 84, 51, no_elements);
+	assert_false(report_exact(report_function(rep, "negative_extent")));
 	assert_rejected(rep, err, "trips_of_nothing", 91,
 	                "KCOST_TRIPS names 'q', which is the variable of no for loop kcost follows in the function: "
 	                "ignored");
 	assert_rejected(rep, err, "trips_twice", 100, "KCOST_TRIPS gives 'j' a total twice: the first one is kept");
-	assert_string_equal(text(function(rep, "trips_twice"), "flops.expr"), "nnz");
-	assert_int_equal(cJSON_GetArraySize(at(function(rep, "trips_twice"), "diagnostics")), 1);
+	assert_string_equal(report_text(report_function(rep, "trips_twice"), "flops.expr"), "nnz");
+	assert_int_equal(cJSON_GetArraySize(at(report_function(rep, "trips_twice"), "diagnostics")), 1);
 	/* a rejected value leaves the size symbolic; the values that were accepted apply */
-	assert_null(at(function(rep, "too_large"), "sizes.n"));
-	assert_null(at(function(rep, "narrow"), "sizes.n"));
-	assert_int_equal(at(function(rep, "duplicate"), "sizes.n")->valueint, 64);
-	assert_int_equal(at(function(rep, "unknown_key"), "sizes.n")->valueint, 64);
-	assert_null(at(function(rep, "unknown_key"), "sizes.q"));
-	assert_string_equal(text(function(rep, "empty_extent"), "flops.expr"), "n");
-	cJSON *ref = at(function(rep, "itself"), "reference");
+	assert_null(at(report_function(rep, "too_large"), "sizes.n"));
+	assert_null(at(report_function(rep, "narrow"), "sizes.n"));
+	assert_int_equal(at(report_function(rep, "duplicate"), "sizes.n")->valueint, 64);
+	assert_int_equal(at(report_function(rep, "unknown_key"), "sizes.n")->valueint, 64);
+	assert_null(at(report_function(rep, "unknown_key"), "sizes.q"));
+	assert_string_equal(report_text(report_function(rep, "empty_extent"), "flops.expr"), "n");
+	cJSON *ref = at(report_function(rep, "itself"), "reference");
 	assert_true(!ref || cJSON_IsNull(ref));
-	assert_true(exact(function(rep, "fine")));
+	assert_true(report_exact(report_function(rep, "fine")));
 	free(err);
 	cJSON_Delete(rep);
 }

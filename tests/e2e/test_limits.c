@@ -31,38 +31,17 @@ static cJSON *analyze(const char *name, const char *file, const char *extra, cha
 	return rep;
 }
 
-static cJSON *function(cJSON *rep, const char *name)
-{
-	cJSON *f = find_function(rep, name);
-	if (!f)
-		fail_msg("%s missing", name);
-	return f;
-}
-
-static const char *text(cJSON *f, const char *path)
-{
-	cJSON *v = at(f, path);
-	if (!cJSON_IsString(v))
-		fail_msg("%s is not a string", path);
-	return v->valuestring;
-}
-
-static int exact(cJSON *f)
-{
-	return cJSON_IsTrue(at(f, "exact"));
-}
-
 /* 70 loops in one body and 100 statements in one loop: more children than a list holds in place */
 static void every_loop_and_statement_is_counted(void **state)
 {
 	(void)state;
 	cJSON *rep = analyze("limits_children", "tests/fixtures/limits_children.c", "--quiet", NULL);
-	cJSON *seventy = function(rep, "seventy_loops"), *hundred = function(rep, "hundred_statements");
-	assert_string_equal(text(seventy, "flops.expr"), "70*n");
-	assert_true(exact(seventy));
+	cJSON *seventy = report_function(rep, "seventy_loops"), *hundred = report_function(rep, "hundred_statements");
+	assert_string_equal(report_text(seventy, "flops.expr"), "70*n");
+	assert_true(report_exact(seventy));
 	assert_int_equal(cJSON_GetArraySize(at(seventy, "nests")), 70);
-	assert_string_equal(text(hundred, "flops.expr"), "100*n");
-	assert_true(exact(hundred));
+	assert_string_equal(report_text(hundred, "flops.expr"), "100*n");
+	assert_true(report_exact(hundred));
 	cJSON_Delete(rep);
 }
 
@@ -71,9 +50,9 @@ static void every_math_function_is_counted(void **state)
 {
 	(void)state;
 	cJSON *rep = analyze("limits_trans", "tests/fixtures/limits_trans.c", "--size=n=1000", NULL);
-	cJSON *f = function(rep, "nine_functions");
+	cJSON *f = report_function(rep, "nine_functions");
 	static const char *const names[] = {"expf", "logf", "sinf", "cosf", "tanf", "sqrtf", "tanhf", "erff", "cbrtf"};
-	assert_string_equal(text(f, "transcendentals.expr"), "9*n");
+	assert_string_equal(report_text(f, "transcendentals.expr"), "9*n");
 	cJSON *by = at(f, "transcendentals.by_function");
 	assert_int_equal(cJSON_GetArraySize(by), 9);
 	for (int i = 0; i < 9; i++) {
@@ -82,8 +61,8 @@ static void every_math_function_is_counted(void **state)
 		assert_true(cJSON_IsNumber(e));
 		assert_int_equal((long long)e->valuedouble, 1000);
 	}
-	assert_string_equal(text(f, "flops.expr"), "8*n");
-	assert_true(exact(f));
+	assert_string_equal(report_text(f, "flops.expr"), "8*n");
+	assert_true(report_exact(f));
 	cJSON_Delete(rep);
 }
 
@@ -92,10 +71,10 @@ static const char *diag(cJSON *f, int i, const char *severity, int line, int col
 {
 	cJSON *d = cJSON_GetArrayItem(at(f, "diagnostics"), i);
 	assert_non_null(d);
-	assert_string_equal(text(d, "severity"), severity);
+	assert_string_equal(report_text(d, "severity"), severity);
 	assert_int_equal(at(d, "line")->valueint, line);
 	assert_int_equal(at(d, "col")->valueint, col);
-	return text(d, "message");
+	return report_text(d, "message");
 }
 
 /* a reduction's result read after 16 other local scalars in one statement still blocks fusion */
@@ -103,13 +82,13 @@ static void late_read_of_a_reduction_blocks_fusion(void **state)
 {
 	(void)state;
 	cJSON *rep = analyze("limits_scalars", "tests/fixtures/limits_scalars.c", "--quiet", NULL);
-	cJSON *f = function(rep, "late_reduction");
+	cJSON *f = report_function(rep, "late_reduction");
 	cJSON *nf = at(f, "dataflow.not_fusable");
 	assert_int_equal(cJSON_GetArraySize(at(f, "dataflow.passes")), 2);
 	assert_int_equal(cJSON_GetArraySize(nf), 1);
 	cJSON *e = cJSON_GetArrayItem(nf, 0);
-	assert_string_equal(text(e, "kind"), "reduction");
-	assert_non_null(strstr(text(e, "reason"), "needs 's'"));
+	assert_string_equal(report_text(e, "kind"), "reduction");
+	assert_non_null(strstr(report_text(e, "reason"), "needs 's'"));
 	assert_false(cJSON_IsTrue(at(e, "legal")));
 	assert_int_equal(cJSON_GetArraySize(at(f, "dataflow.fusion_groups")), 0);
 	/* no limit was reached: the one warning is the footprint's (x[0..15] before a loop over x[0..n-1]: its
@@ -118,7 +97,7 @@ static void late_read_of_a_reduction_blocks_fusion(void **state)
 	assert_string_equal(diag(f, 0, "warning", 8, 2),
 	                    "the hull of 'x' takes the larger of 15 and n - 1, which kcost cannot order for all sizes: "
 	                    "the figure takes n - 1, the larger for large sizes");
-	assert_false(exact(f));
+	assert_false(report_exact(f));
 	cJSON_Delete(rep);
 }
 
@@ -129,18 +108,19 @@ static void bounds_and_helper_arguments(void **state)
 	(void)state;
 	char *err;
 	cJSON *rep = analyze("limits_misc", "tests/fixtures/limits_misc.c", "--quiet", &err);
-	cJSON *five = function(rep, "five_bounds"), *helper = function(rep, "helper_of_17");
-	assert_false(exact(five));
+	cJSON *five = report_function(rep, "five_bounds"), *helper = report_function(rep, "helper_of_17");
+	assert_false(report_exact(five));
 	cJSON *d = cJSON_GetArrayItem(at(five, "diagnostics"), 0);
-	assert_string_equal(text(d, "severity"), "warning");
-	assert_int_equal(at(d, "line")->valueint, 7);
+	assert_string_equal(report_text(d, "severity"), "warning");
+	assert_int_equal(at(d, "line")->valueint, 11);
 	assert_int_equal(at(d, "col")->valueint, 2);
-	assert_non_null(strstr(text(d, "message"), "loop condition of 'i' has more than 4 lower or upper bounds"));
-	assert_non_null(strstr(err, "limits_misc.c:7:2: warning: loop condition of 'i' has more than 4 lower or upper "
+	assert_non_null(
+	    strstr(report_text(d, "message"), "loop condition of 'i' has more than 4 lower or upper bounds"));
+	assert_non_null(strstr(err, "limits_misc.c:11:2: warning: loop condition of 'i' has more than 4 lower or upper "
 	                            "bounds: trip count unknown"));
-	assert_string_equal(text(helper, "bytes.min.expr"), "8*n");
+	assert_string_equal(report_text(helper, "bytes.min.expr"), "8*n");
 	assert_int_equal(cJSON_GetArraySize(at(helper, "diagnostics")), 0);
-	assert_true(exact(helper));
+	assert_true(report_exact(helper));
 	free(err);
 	cJSON_Delete(rep);
 }
@@ -150,26 +130,26 @@ static void dimensions_recursion_and_variables(void **state)
 {
 	(void)state;
 	cJSON *rep = analyze("limits_misc2", "tests/fixtures/limits_misc.c", "--quiet", NULL);
-	cJSON *dims = function(rep, "nine_dims"), *rec = function(rep, "recursive_index"),
-	      *many = function(rep, "many_locals");
-	assert_false(exact(dims));
-	assert_string_equal(diag(dims, 0, "warning", 18, 29), "'a' has more than 8 dimensions: its extent is unknown");
-	assert_string_equal(diag(dims, 1, "warning", 21, 3),
+	cJSON *dims = report_function(rep, "nine_dims"), *rec = report_function(rep, "recursive_index"),
+	      *many = report_function(rep, "many_locals");
+	assert_false(report_exact(dims));
+	assert_string_equal(diag(dims, 0, "warning", 22, 29), "'a' has more than 8 dimensions: its extent is unknown");
+	assert_string_equal(diag(dims, 1, "warning", 25, 3),
 	                    "access with more than 8 subscripts: its traffic is not counted");
-	assert_false(exact(rec));
+	assert_false(report_exact(rec));
 	assert_int_equal(cJSON_GetArraySize(at(rec, "diagnostics")), 1);
 	assert_string_equal(
-	    diag(rec, 0, "error", 25, 44),
+	    diag(rec, 0, "error", 31, 17),
 	    "statements and expressions nested more than 1000 levels deep: the function is not analyzed");
-	assert_string_equal(text(rec, "flops.expr"), "0");
-	assert_string_equal(text(many, "flops.expr"), "3*n");
+	assert_string_equal(report_text(rec, "flops.expr"), "0");
+	assert_string_equal(report_text(many, "flops.expr"), "3*n");
 	/* 600 scalars are no limit: the one warning is the footprint's (x[0..599], then x[0..n-1]) */
 	assert_int_equal(cJSON_GetArraySize(at(many, "diagnostics")), 1);
-	assert_non_null(strstr(text(cJSON_GetArrayItem(at(many, "diagnostics"), 0), "message"),
+	assert_non_null(strstr(report_text(cJSON_GetArrayItem(at(many, "diagnostics"), 0), "message"),
 	                       "the hull of 'x' takes the larger of 599 and n - 1"));
 	cJSON *nf = at(many, "dataflow.not_fusable");
 	assert_int_equal(cJSON_GetArraySize(nf), 1);
-	assert_string_equal(text(cJSON_GetArrayItem(nf, 0), "kind"), "reduction");
+	assert_string_equal(report_text(cJSON_GetArrayItem(nf, 0), "kind"), "reduction");
 	cJSON_Delete(rep);
 }
 
@@ -198,17 +178,17 @@ static void too_deep_a_function_is_an_error_of_its_own(void **state)
 	cJSON *rep = analyze("limits_depth", path, "--quiet", &err);
 	assert_non_null(strstr(err, "deep.c:4:10: error: statements and expressions nested more than 1000 levels deep: "
 	                            "the function is not analyzed"));
-	cJSON *deep = function(rep, "deep"), *fine = function(rep, "fine");
-	assert_false(exact(deep));
-	assert_string_equal(text(deep, "flops.expr"), "0");
+	cJSON *deep = report_function(rep, "deep"), *fine = report_function(rep, "fine");
+	assert_false(report_exact(deep));
+	assert_string_equal(report_text(deep, "flops.expr"), "0");
 	assert_int_equal(cJSON_GetArraySize(at(deep, "diagnostics")), 1);
 	cJSON *d = cJSON_GetArrayItem(at(deep, "diagnostics"), 0);
-	assert_string_equal(text(d, "severity"), "error");
+	assert_string_equal(report_text(d, "severity"), "error");
 	assert_int_equal(at(d, "line")->valueint, 4);
 	assert_int_equal(at(d, "col")->valueint, 10);
-	assert_string_equal(text(fine, "flops.expr"), "n");
-	assert_string_equal(text(fine, "bytes.min.expr"), "8*n");
-	assert_true(exact(fine));
+	assert_string_equal(report_text(fine, "flops.expr"), "n");
+	assert_string_equal(report_text(fine, "bytes.min.expr"), "8*n");
+	assert_true(report_exact(fine));
 	free(err);
 	cJSON_Delete(rep);
 }
