@@ -10,11 +10,13 @@
 #include <pthread.h>
 #include <regex.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -154,9 +156,14 @@ static struct kc_function *file_function(struct fe *fe, const char *name)
  * pipe or a terminal); one that reads a device, a FIFO or a socket the process did not hold before has that
  * descriptor swapped for a directory's, so that its next read fails and the file is an error (no crash, no
  * signal: this holds under ASan as well); every parse runs under an address-space limit of
- * PARSE_MEMORY_BYTES more than kcost held (a huge regular file: libclang recovers from the failed allocation). */
+ * PARSE_MEMORY_BYTES more than kcost held (a huge regular file: libclang recovers from the failed allocation);
+ * and one that has used more CPU time than the budget (kc_analyze_opts.parse_cpu_seconds; libclang is
+ * quadratic on some inputs, 25,000 nested `if` take 20 s) is abandoned too. An abandoned parse cannot be
+ * stopped (libclang has no cancellation): its thread is left at the lowest priority, and kc_analyze_stray_threads
+ * tells the caller to end with _exit, as libLLVM's static destructors must not run under a thread inside it. */
 
 #define PARSE_STALL_SECONDS 5
+#define PARSE_CPU_SECONDS   60.0 /* the default budget */
 #define PARSE_MEMORY_BYTES  ((rlim_t)4 << 30)
 #define WATCH_TICK_NS       100000000L
 #define ALT_STACK_BYTES     (256 * 1024)
@@ -172,9 +179,11 @@ struct analyze_job {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int finished;
-	int parsing;   /* the file being parsed, or -1 */
-	int abandoned; /* the watchdog gave up on the parse: the thread must not touch fe again */
-	int limited;   /* the address-space limit was lowered for the parse; saved holds the one to restore */
+	int parsing;     /* the file being parsed, or -1 */
+	int abandoned;   /* the watchdog gave up on the parse: the thread must not touch fe again */
+	int over_budget; /* it was abandoned for its CPU time, not for a stall */
+	pid_t tid;       /* the thread's, for its priority once abandoned */
+	int limited;     /* the address-space limit was lowered for the parse; saved holds the one to restore */
 	struct rlimit saved;
 	char device[4096]; /* a non-regular file the parse was reading when the watchdog stopped it (PATH_MAX) */
 	int suspect_fd;    /* a non-regular file seen on the last tick, or -1 */
@@ -324,6 +333,9 @@ static void *analyze_files(void *arg)
 		free(alt.ss_sp);
 		alt.ss_sp = NULL;
 	}
+	pthread_mutex_lock(&job->mu);
+	job->tid = (pid_t)syscall(SYS_gettid);
+	pthread_mutex_unlock(&job->mu);
 	CXIndex index = clang_createIndex(0, 0);
 	recover_on_alt_stack();
 	int abandoned = 0;
@@ -428,12 +440,26 @@ static struct analyze_job *job_new(struct fe *fe, const char *const *files, int 
 	return job;
 }
 
+/* Parses abandoned while their thread still runs (kc_analyze_stray_threads). */
+static atomic_int stray_threads;
+
+int kc_analyze_stray_threads(void)
+{
+	return atomic_load(&stray_threads);
+}
+
+static double budget_of(const struct fe *fe)
+{
+	return fe->opts->parse_cpu_seconds > 0 ? fe->opts->parse_cpu_seconds : PARSE_CPU_SECONDS;
+}
+
 /* Wait for the job's thread; 0 when it finished, else the file whose parse was abandoned. */
 static int watch(struct analyze_job *job, pthread_t thread, int *abandoned_file)
 {
 	clockid_t cpu_clock;
 	int have_cpu = pthread_getcpuclockid(thread, &cpu_clock) == 0;
-	double progress_at = seconds(CLOCK_MONOTONIC), last_cpu = -1;
+	double budget = budget_of(job->fe);
+	double progress_at = seconds(CLOCK_MONOTONIC), last_cpu = -1, file_cpu = 0;
 	int last_file = -1, abandoned = 0;
 	pthread_mutex_lock(&job->mu);
 	while (!job->finished && !abandoned) {
@@ -448,6 +474,14 @@ static int watch(struct analyze_job *job, pthread_t thread, int *abandoned_file)
 		if (job->finished || job->parsing < 0)
 			continue;
 		double now = seconds(CLOCK_MONOTONIC), cpu = have_cpu ? seconds(cpu_clock) : 0;
+		if (job->parsing != last_file)
+			file_cpu = cpu;
+		if (have_cpu && job->parsing == last_file && cpu - file_cpu >= budget) {
+			job->abandoned = abandoned = job->over_budget = 1;
+			*abandoned_file = job->parsing;
+			restore_address_space(job);
+			break;
+		}
 		if (job->parsing != last_file || !have_cpu || cpu - last_cpu >= 1e-3) {
 			progress_at = now;
 			last_cpu = cpu;
@@ -494,9 +528,17 @@ static void analyze_watched(struct fe *fe, const char *const *files, int n_files
 			free(job);
 			break;
 		}
-		pthread_detach(thread); /* blocked in libclang: left behind, never joined */
+		pthread_detach(thread); /* blocked or busy in libclang: left behind, never joined */
+		atomic_fetch_add(&stray_threads, 1);
+		if (job->tid > 0)
+			setpriority(PRIO_PROCESS, (id_t)job->tid, 19); /* a busy one takes what nothing else needs */
 		struct kc_loc at = {fe->an->files[stalled], 0, 0};
-		if (job->device[0]) /* the parse thread writes no more of the job: it is blocked or leaves */
+		if (job->over_budget)
+			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			            "the parse took more than %g s of CPU time (libclang is slow on some deeply nested "
+			            "code; --parse-timeout sets the limit): it was abandoned",
+			            budget_of(fe));
+		else if (job->device[0]) /* the parse thread writes no more of the job: it is blocked or leaves */
 			kc_diag_add(
 			    fe->a, &fe->an->diags, at, KC_ERROR, NULL,
 			    "the parse made no progress for %d s reading '%s' (a FIFO, a pipe or a terminal?): it "

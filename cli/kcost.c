@@ -110,6 +110,7 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 	    .timeout = o->timeout,
 	    .memory_limit = o->memory_limit,
 	    .remeasure = o->remeasure,
+	    .sandbox = o->sandbox,
 	    .verbose = o->verbose,
 	    .progress = kc_progress,
 	    .threads = o->threads,
@@ -147,6 +148,7 @@ static int run(struct kc_options *o, int argc, char **argv)
 	    .function_regex = o->function_regex,
 	    .include_dir = KCOST_ANNOTATIONS_DIR,
 	    .threads = o->jobs,
+	    .parse_cpu_seconds = o->parse_timeout,
 	};
 	kc_progress("analyzing", 0, 0, o->n_files == 1 ? o->files[0] : "");
 	int rc = o->n_files ? kc_analyze(&an, o->files, o->n_files, &ao) : 0;
@@ -230,5 +232,9 @@ int main(int argc, char **argv)
 		status = run(&o, argc, argv);
 	kc_options_release(&o);
 	kc_sources_release();
+	if (kc_analyze_stray_threads()) { /* a parse still running inside libclang: no static destructors */
+		fflush(NULL);
+		_exit(status);
+	}
 	return status;
 }

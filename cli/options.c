@@ -19,6 +19,7 @@ void kc_options_usage(FILE *out)
 	      "  -p BUILD_DIR           read flags from BUILD_DIR/compile_commands.json (as clang-tidy does)\n"
 	      "  --function REGEX       analyze only functions whose name matches (POSIX extended regex)\n"
 	      "  --size NAME=VALUE      set a benchmark size, overriding KCOST_SIZES (repeatable)\n"
+	      "  --parse-timeout SECONDS  CPU time one file's parse may take (default: 60)\n"
 	      "Output:\n"
 	      "  -o DIR                 report directory (default: kcost-report)\n"
 	      "  --format text|json|md  what to print on stdout (default: text)\n"
@@ -33,6 +34,9 @@ void kc_options_usage(FILE *out)
 	      "  --memory-limit SIZE    address-space limit per kernel run: 512M, 8G (default: half the\n"
 	      "                         physical memory, at least 2G)\n"
 	      "  --remeasure            measure the machine's ceilings again instead of using the cache\n"
+	      "  --sandbox              run kernels isolated: filesystem read-only except kcost's temporary\n"
+	      "                         directory, no network (Linux namespaces); without it they run with\n"
+	      "                         your rights\n"
 	      "  --threads N            run OpenMP kernels with N threads (built with -fopenmp), against the\n"
 	      "                         all-threads compute ceilings (default: 1 thread)\n"
 	      "Other:\n"
@@ -178,6 +182,8 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 		o->verbose = 1;
 	else if (!strcmp(a, "--remeasure"))
 		o->remeasure = 1;
+	else if (!strcmp(a, "--sandbox"))
+		o->sandbox = 1;
 	else if (!strncmp(a, "-std=", 5))
 		push(&o->clang_args, &o->n_clang_args, a);
 	else if ((a[1] == 'I' || a[1] == 'D' || a[1] == 'U') && a[0] == '-') {
@@ -221,6 +227,9 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 		o->cflags = v;
 	} else if (takes_value(argc, argv, i, "--time-budget", &v)) {
 		return v ? parse_seconds("--time-budget", v, &o->time_budget)
+		         : usage_error("option '%s' requires seconds", a);
+	} else if (takes_value(argc, argv, i, "--parse-timeout", &v)) {
+		return v ? parse_seconds("--parse-timeout", v, &o->parse_timeout)
 		         : usage_error("option '%s' requires seconds", a);
 	} else if (takes_value(argc, argv, i, "--timeout", &v)) {
 		return v ? parse_seconds("--timeout", v, &o->timeout) : usage_error("option '%s' requires seconds", a);

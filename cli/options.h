@@ -18,6 +18,7 @@ struct kc_options {
 	const char *compile_db; /* -p */
 	const char *out_dir;    /* -o */
 	int no_run, quiet, verbose, jobs, remeasure, threads;
+	int sandbox; /* --sandbox */
 	enum kc_format format;
 	enum kc_color color;
 	struct kc_size_override *sizes;
@@ -26,6 +27,7 @@ struct kc_options {
 	const char *cc, *cflags; /* --cc, --cflags (runner) */
 	double time_budget;      /* seconds per function */
 	double timeout;          /* seconds per kernel run, in (0, 1e6] */
+	double parse_timeout;    /* --parse-timeout: CPU seconds per file's parse; 0: the analyzer's default */
 	long long memory_limit;  /* --memory-limit in bytes; 0: the runner's default */
 	int help, version;
 };

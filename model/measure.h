@@ -35,6 +35,10 @@ struct kc_measurements {
 	struct kc_measurement *items;
 	int n;
 	int n_measured;
+	/* how kernels were isolated: sandbox 1 in the sandbox (sandbox_note: what it isolates), 0 not asked
+	 * (kernels ran with the user's rights), -1 asked but not available (sandbox_note: why; nothing ran) */
+	int sandbox;
+	const char *sandbox_note;
 };
 
 #endif

@@ -307,6 +307,19 @@ static void header_machine(struct kc_buf *b, const struct page *h)
 	kc_buf_puts(b, mc->cached ? " (ceilings from the cache, measured at " : " (ceilings measured at ");
 	esc(b, mc->measured_at ? mc->measured_at : "?");
 	kc_buf_puts(b, ").</p>\n");
+	const struct kc_measurements *m = h->m;
+	if (m->sandbox > 0) {
+		kc_buf_puts(b, "<p class=\"sandbox\">Kernels ran in a sandbox: ");
+		esc(b, m->sandbox_note);
+		kc_buf_puts(b, ".</p>\n");
+	} else if (m->sandbox < 0) {
+		kc_buf_puts(b, "<p class=\"sandbox\">No kernel ran: --sandbox is not available here (");
+		esc(b, m->sandbox_note);
+		kc_buf_puts(b, ").</p>\n");
+	} else {
+		kc_buf_puts(b, "<p class=\"sandbox\">Kernels ran with the user's rights (no <code>--sandbox</code>): "
+		               "they could write wherever the user can.</p>\n");
+	}
 	machine_details(b, mc);
 }
 

@@ -9,6 +9,8 @@
  *   machine   null when not measured, else {cpu, cores, caches [{level, bytes}],
  *             ceilings {flops {float|double: {gflops, threads, method}},
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method}}, measured_at}, + cached bool}
+ *   + sandbox null when nothing was run, else {requested bool (--sandbox), used bool, isolation (what the
+ *             sandbox isolates) or null, why_not (why it could not be used: then no kernel ran) or null}
  *   functions [ {
  *     name, file, line, + end_line,
  *     sizes     {symbol: value} for size symbols with a benchmark value (loop variables and derived floor()
@@ -602,6 +604,20 @@ static void json_header(struct jctx *c, cJSON *root, const struct kc_analysis *a
 	json_diags(c, root, &an->diags);
 }
 
+/* How the kernels were isolated: null when nothing was run. */
+static void json_sandbox(struct jctx *c, cJSON *root, const struct kc_measurements *m)
+{
+	if (!kc_figures_machine(m)) {
+		jnull(c, root, "sandbox");
+		return;
+	}
+	cJSON *o = jobj(c, root, "sandbox");
+	jbool(c, o, "requested", m->sandbox != 0);
+	jbool(c, o, "used", m->sandbox > 0);
+	jstr(c, o, "isolation", m->sandbox > 0 ? m->sandbox_note : NULL);
+	jstr(c, o, "why_not", m->sandbox < 0 ? m->sandbox_note : NULL);
+}
+
 /* The document without its functions: header, machine and an empty "functions" array (*functions). */
 static cJSON *json_root(struct jctx *c, const struct kc_analysis *an, const struct kc_measurements *m,
                         const struct kc_output_meta *meta, cJSON **functions)
@@ -611,6 +627,7 @@ static cJSON *json_root(struct jctx *c, const struct kc_analysis *an, const stru
 		return NULL;
 	json_header(c, root, an, meta);
 	json_machine(c, root, kc_figures_machine(m));
+	json_sandbox(c, root, m);
 	*functions = jarr(c, root, "functions");
 	return root;
 }

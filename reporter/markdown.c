@@ -364,6 +364,9 @@ void kc_markdown_write(struct kc_buf *b, struct kc_report_figures *rf, const str
 		kc_buf_puts(b, "Measured on ");
 		kc_escape_md_cell(b, mc->cpu ? mc->cpu : "an unknown CPU");
 		kc_buf_printf(b, " (%d cores). ", mc->cores);
+		kc_buf_puts(b, m->sandbox > 0   ? "Kernels ran in a sandbox (read-only filesystem, no network). "
+		               : m->sandbox < 0 ? "Kernels did not run: the sandbox asked for is not available. "
+		                                : "Kernels ran with the user's rights (no `--sandbox`). ");
 	} else {
 		kc_buf_puts(b, "Static analysis only \xe2\x80\x94 not measured. ");
 	}

@@ -90,7 +90,7 @@ int kc_build_write_sources(struct kc_build *b, const char *dir, const char *harn
 static int compile_start(struct kc_build *b, const char *dir, const char *const *argv, struct kc_child_job *job,
                          const char **why)
 {
-	struct kc_child_limits lim = {b->timeout > 120 ? b->timeout : 120, 0, 0};
+	struct kc_child_limits lim = {b->timeout > 120 ? b->timeout : 120, 0, 0, NULL};
 	char msg[KC_CHILD_MSG_SIZE];
 	if (b->verbose)
 		kc_child_show_command(dir, argv);

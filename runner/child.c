@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "sandbox.h"
 #include "harness/kcost_driver.h"
 
 extern char **environ;
@@ -119,6 +120,14 @@ static void child_exec(const struct child_setup *c)
 	}
 	if (c->lim && c->lim->address_space > 0)
 		set_limit(RLIMIT_AS, (rlim_t)c->lim->address_space, (rlim_t)c->lim->address_space);
+	/* a failure to enter the sandbox is told apart from one to exec by its sign */
+	if (c->lim && c->lim->sandbox_dir && kc_sandbox_enter(c->lim->sandbox_dir) < 0) {
+		int e = -errno;
+		if (write(c->status_w, &e, sizeof e) < 0) {
+			/* as below */
+		}
+		_exit(127);
+	}
 	if (!c->cwd || chdir(c->cwd) == 0)
 		execve(c->path, c->argv, c->envp);
 	int e = errno;
@@ -356,6 +365,8 @@ static int start(struct kc_child_job *j, const char *const *argv, const char *cw
 	if (!e)
 		return 0;
 	kc_child_wait_any(j, 1); /* reap the child that could not exec (status 127) */
+	if (e < 0)
+		return start_failed(msg, msgsz, "could not enter the sandbox to run", argv[0], -e);
 	return start_failed(msg, msgsz, "could not run", argv[0], e);
 }
 

@@ -17,6 +17,7 @@ struct kc_child_limits {
 	double wall_seconds;     /* enforced by the parent: the child's process group gets SIGKILL */
 	double cpu_seconds;      /* RLIMIT_CPU: SIGXCPU at this many CPU seconds (rounded up), SIGKILL 1 s later */
 	long long address_space; /* RLIMIT_AS in bytes: allocations beyond it fail */
+	const char *sandbox_dir; /* non-NULL: the child runs in the sandbox (sandbox.h), only this directory writable */
 };
 
 struct kc_child_result {

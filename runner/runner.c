@@ -18,6 +18,7 @@
 #include "cleanup.h"
 #include "counters.h"
 #include "runner_int.h"
+#include "sandbox.h"
 #include "stats.h"
 #include "traffic_step.h"
 
@@ -368,7 +369,7 @@ static void detect_tools(struct kc_run_state *r)
 	r->valgrind = kc_child_which("valgrind", path, sizeof path) == 0 ? kc_arena_strdup(r->a, path) : NULL;
 	r->valgrind_version = "valgrind";
 	const char *argv[] = {r->valgrind, "--version", NULL};
-	struct kc_child_limits lim = {10, 0, 0};
+	struct kc_child_limits lim = {10, 0, 0, NULL};
 	struct kc_child_result res;
 	char msg[KC_CHILD_MSG_SIZE];
 	if (r->valgrind && kc_child_run(argv, NULL, NULL, &lim, &res, msg, sizeof msg) == 0 && res.exited &&
@@ -413,6 +414,29 @@ static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 	};
 }
 
+/* --sandbox: probe it; 1 when kernels can run in it, else every function fails with the reason. */
+static int enter_sandbox(struct kc_run_state *r)
+{
+	char why[256];
+	if (kc_sandbox_probe(r->tmpdir, why, sizeof why) == 0) {
+		r->sandbox_dir = r->tmpdir;
+		r->m->sandbox = 1;
+		r->m->sandbox_note = KC_SANDBOX_ISOLATION;
+		return 1;
+	}
+	r->m->sandbox = -1;
+	r->m->sandbox_note = kc_arena_strdup(r->a, why);
+	kc_diag_add(r->a, r->diags, (struct kc_loc){NULL, 0, 0}, KC_ERROR, NULL,
+	            "--sandbox: kernels cannot be isolated on this machine (%s); none was run", why);
+	const char *msg = kc_arena_printf(r->a, "not run: --sandbox is not available here (%s)", why);
+	for (int i = 0; i < r->an->n_functions; i++)
+		if (!r->an->functions[i]->skip) {
+			r->m->items[i].error = msg;
+			r->m->items[i].traffic_why = "not measured: the kernel was not run";
+		}
+	return 0;
+}
+
 static void run_files(struct kc_run_state *r)
 {
 	struct file_functions *ff = bucket_by_file(r);
@@ -446,7 +470,8 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 	r.build.probe_dir = r.tmpdir;
 	set_kernel_env(&r, o->threads);
 	detect_tools(&r);
-	run_files(&r);
+	if (!o->sandbox || enter_sandbox(&r))
+		run_files(&r);
 	if (o->verbose)
 		fprintf(stderr, "kcost: harness files kept in %s\n", r.tmpdir);
 	else

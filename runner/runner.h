@@ -25,6 +25,7 @@ struct kc_runner_opts {
 	double timeout;          /* wall-clock seconds per child; <= 0: 60 */
 	long long memory_limit;  /* RLIMIT_AS of every kernel child in bytes; <= 0: kc_child_default_memory_limit */
 	int remeasure;           /* ignore the ceilings cache */
+	int sandbox;             /* run kernels in the sandbox (sandbox.h); where it is not available, none runs */
 	int threads;             /* > 1: OpenMP kernels, built with -fopenmp and run with OMP_NUM_THREADS=threads,
 	                          * against the all-threads compute ceilings; else single-threaded */
 	int verbose;             /* print compiler and valgrind commands to stderr; keep the temporary directory */
@@ -53,6 +54,10 @@ struct kc_runner_opts {
  * allow-listed environment (kc_child_kernel_env) with OPENBLAS_NUM_THREADS=1 and OMP_NUM_THREADS=1, as they are
  * measured single-threaded against the single-thread ceilings (--threads N: N), and TMPDIR in the run's
  * temporary directory; their results come on a private pipe (runner/harness/kcost_driver.h).
+ *
+ * With sandbox, every kernel child runs in the sandbox of runner/sandbox.h, the run's temporary directory its
+ * only writable place; it is probed first, and where it is not available no kernel runs (each function's error
+ * says why, with one error diagnostic). m->sandbox records which.
  *
  * Failures of a kernel (compile error, crash, timeout, allocation failure, mismatch with its reference, sizes
  * without values) become m->items[i].error plus a diagnostic appended to `diags` at the function's location;

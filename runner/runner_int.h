@@ -26,6 +26,7 @@ struct kc_run_state {
 	double budget, timeout;
 	long long memory_limit; /* RLIMIT_AS of kernel children */
 	const char *tmpdir;
+	const char *sandbox_dir; /* tmpdir when kernels run in the sandbox, else NULL */
 	/* the whole environment of kernel children (kc_child_kernel_env): the allow-listed variables, then
 	 * OPENBLAS_NUM_THREADS and OMP_NUM_THREADS (1 unless --threads) and TMPDIR=tmpdir */
 	const char **child_env;
@@ -62,10 +63,11 @@ static inline void kc_runner_progress(const struct kc_run_state *r, const char *
 }
 
 /* The limits of a kernel child: the wall clock, RLIMIT_CPU one second later, RLIMIT_AS the run's memory limit,
- * the same for every kernel (a limit that grew with what the kernel allocates would not limit). */
+ * the same for every kernel (a limit that grew with what the kernel allocates would not limit), and the sandbox
+ * when --sandbox asked for it. */
 static inline struct kc_child_limits kc_runner_kernel_limits(const struct kc_run_state *r)
 {
-	return (struct kc_child_limits){r->timeout, r->timeout + 1, r->memory_limit};
+	return (struct kc_child_limits){r->timeout, r->timeout + 1, r->memory_limit, r->sandbox_dir};
 }
 
 #endif

@@ -78,7 +78,7 @@ static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, str
 	                         kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
 	const char **argv = kc_cachegrind_argv(r->a, r->valgrind, ll_opt, t->out, program);
 	/* no RLIMIT_AS: valgrind reserves a large address space of its own; the kernel already ran under one */
-	struct kc_child_limits lim = {KC_TRAFFIC_CACHEGRIND_CAP, KC_TRAFFIC_CACHEGRIND_CAP + 1, 0};
+	struct kc_child_limits lim = {KC_TRAFFIC_CACHEGRIND_CAP, KC_TRAFFIC_CACHEGRIND_CAP + 1, 0, r->sandbox_dir};
 	char msg[KC_CHILD_MSG_SIZE];
 	if (r->verbose)
 		kc_child_show_command(fr->dir, argv);
@@ -91,7 +91,7 @@ static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, str
 static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_child_job *job)
 {
 	char msg[1024];
-	struct kc_child_limits lim = {KC_TRAFFIC_CACHEGRIND_CAP, KC_TRAFFIC_CACHEGRIND_CAP + 1, 0};
+	struct kc_child_limits lim = {KC_TRAFFIC_CACHEGRIND_CAP, KC_TRAFFIC_CACHEGRIND_CAP + 1, 0, r->sandbox_dir};
 	const char *failure = kc_child_failure(&job->result, &lim, msg, sizeof msg);
 	t->seconds = job->result.seconds;
 	if (failure && job->result.timed_out && t->baseline >= 0) {

@@ -1,7 +1,7 @@
 /* test_clang_limits.c — inputs past libclang's own limits through the built binary (issue #11): a stack overflow
  * inside the parse, an #include of a device that never ends or of a FIFO that never opens, code nested deeper
- * than clang itself accepts, a file that includes itself. Each is a diagnostic naming the file, never a crash
- * or a hang of kcost, and the other file of the same run is analyzed and reported as usual. */
+ * than clang itself accepts, a file that includes itself, a parse past its CPU-time budget. Each is a diagnostic naming
+ * the file, never a crash or a hang of kcost, and the other file of the same run is analyzed and reported as usual. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,7 +38,8 @@ static char *repeat(const char *prefix, const char *unit, int times, const char 
 /* Write `text` as DIR/hostile.c next to DIR/other.c and run kcost --no-run on both: the exit status must be
  * `status`, stderr must name hostile.c with `message`, and the report must hold other(). Returns the wall
  * time in seconds. */
-static double check(const char *name, const char *text, int status, const char *message)
+static double check_with(const char *name, const char *text, int status, const char *message, const char *option,
+                         const char *value)
 {
 	const char *dir = scratch_dir(name);
 	char hostile[4200], other[4200], out[4200];
@@ -47,7 +48,11 @@ static double check(const char *name, const char *text, int status, const char *
 	snprintf(out, sizeof out, "%s/report", dir);
 	write_text(hostile, text);
 	write_text(other, other_kernel);
-	const char *argv[] = {"--no-run", "--quiet", "-o", out, hostile, other, NULL};
+	const char *argv[] = {"--no-run", "--quiet", "-o", out, hostile, other, NULL, NULL, NULL};
+	if (option) {
+		argv[6] = option;
+		argv[7] = value;
+	}
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct run r = run_kcost(argv);
@@ -68,6 +73,11 @@ static double check(const char *name, const char *text, int status, const char *
 	return (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 }
 
+static double check(const char *name, const char *text, int status, const char *message)
+{
+	return check_with(name, text, status, message, NULL, NULL);
+}
+
 /* A million unary minus signs: libclang's parser recurses once per sign and overflows its stack; the crash
  * recovery (on the alternate signal stack) turns that into a failed parse. */
 static void test_stack_overflow_in_the_parse(void **state)
@@ -86,6 +96,24 @@ static void test_ten_thousand_nested_ifs(void **state)
 	char *text = repeat("void deep(int *a, int n)\n{\n", "if (n) ", 10000, "a[0] = 1;\n}\n");
 	check("nested_if", text, 0, "nested more than 1000 levels deep");
 	free(text);
+}
+
+/* 25,000 nested ifs take libclang 20 s of CPU time (it is quadratic on them; 50,000 take a minute, then crash):
+ * past --parse-timeout the parse is abandoned, an error of that file, and kcost goes on with the next. */
+static void test_parse_over_its_cpu_budget(void **state)
+{
+	(void)state;
+	char *text = repeat("void deep(int *a, int n)\n{\n", "if (n) ", 25000, "a[0] = 1;\n}\n");
+	check_with("slow_parse", text, 1, "error: the parse took more than 1 s of CPU time", "--parse-timeout", "1");
+	free(text);
+	const char *bad[] = {"0", "-1", "inf", "nan", "1e7", "x"};
+	for (int i = 0; i < 6; i++) {
+		const char *argv[] = {"--no-run", "--parse-timeout", bad[i], "samples/vecadd.c", NULL};
+		struct run r = run_kcost(argv);
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, "--parse-timeout expects a positive number of seconds, at most 1000000"));
+		run_release(&r);
+	}
 }
 
 /* A line of a million characters, one sum of 200,000 terms: the same. */
@@ -176,6 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_stack_overflow_in_the_parse),
 	    cmocka_unit_test(test_ten_thousand_nested_ifs),
+	    cmocka_unit_test(test_parse_over_its_cpu_budget),
 	    cmocka_unit_test(test_million_character_line),
 	    cmocka_unit_test(test_include_dev_zero),
 	    cmocka_unit_test(test_include_fifo),

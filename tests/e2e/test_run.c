@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -395,6 +396,81 @@ static void escapes_are_contained(void **state)
 	assert_true(all_gone(pids, n));
 }
 
+/* The path of a file named kcost-escaped in dir. */
+static const char *escaped_in(const char *dir)
+{
+	static char path[4200];
+	snprintf(path, sizeof path, "%s/kcost-escaped", dir);
+	return path;
+}
+
+/* Without --sandbox a kernel writes wherever the user can (documented, and said in the report); with it, nothing
+ * outside kcost's temporary directory — neither a directory of the test's nor the user's home — and the report
+ * says so. Where the machine refuses the namespaces, --sandbox runs no kernel and says why. */
+static void sandbox_keeps_writes_in(void **state)
+{
+	(void)state;
+	const char *dir = scratch_dir("run-sandbox");
+	char define[4400], out[4200];
+	snprintf(out, sizeof out, "%s/report", dir);
+	snprintf(define, sizeof define, "-O2 -DKCOST_ESCAPE_DIR=\"%s\"", dir);
+	struct run r =
+	    RUN("--time-budget", "0.02", "--cflags", define, "--quiet", "-o", out, "tests/fixtures/runner_sandbox.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	assert_int_equal(access(escaped_in(dir), F_OK), 0); /* it could: it ran with the user's rights */
+	unlink(escaped_in(dir));
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	assert_true(cJSON_IsFalse(at(rep, "sandbox.requested")));
+	assert_true(cJSON_IsFalse(at(rep, "sandbox.used")));
+	cJSON_Delete(rep);
+	char md_path[4300];
+	snprintf(md_path, sizeof md_path, "%s/summary.md", out);
+	char *md = slurp(md_path);
+	assert_non_null(strstr(md, "Kernels ran with the user's rights (no `--sandbox`)."));
+	free(md);
+
+	struct passwd *pw = getpwuid(getuid());
+	assert_non_null(pw);
+	char home_file[4200];
+	snprintf(home_file, sizeof home_file, "%s", escaped_in(pw->pw_dir));
+	int home_before = access(home_file, F_OK) == 0;
+	snprintf(define, sizeof define, "-O2 -DKCOST_TRY_HOME -DKCOST_ESCAPE_DIR=\"%s\"", dir);
+	r = RUN("--sandbox", "--time-budget", "0.02", "--cflags", define, "--quiet", "-o", out,
+	        "tests/fixtures/runner_sandbox.c");
+	rep = load_report(out);
+	assert_non_null(rep);
+	assert_true(cJSON_IsTrue(at(rep, "sandbox.requested")));
+	assert_int_equal(access(escaped_in(dir), F_OK), -1); /* nothing written outside, whether it ran or not */
+	if (!home_before) {
+		assert_int_equal(access(home_file, F_OK), -1);
+	}
+	md = slurp(md_path);
+	if (cJSON_IsTrue(at(rep, "sandbox.used"))) {
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(at(rep, "sandbox.isolation")->valuestring, "read-only"));
+		assert_non_null(strstr(md, "Kernels ran in a sandbox (read-only filesystem, no network)."));
+		const char *names[] = {"scale_ok", "scale_escape"};
+		for (int i = 0; i < 2; i++) {
+			cJSON *f = fn_in(rep, "tests/fixtures/runner_sandbox.c", names[i]);
+			assert_true(cJSON_IsNull(at(f, "measured.error")));
+			assert_true(num_positive(at(f, "measured.seconds.median")));
+		}
+	} else { /* a machine that refuses namespaces: no kernel runs, and it says why */
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, "error: --sandbox: kernels cannot be isolated on this machine ("));
+		assert_true(cJSON_IsString(at(rep, "sandbox.why_not")));
+		assert_non_null(strstr(md, "Kernels did not run: the sandbox asked for is not available."));
+		cJSON *f = fn_in(rep, "tests/fixtures/runner_sandbox.c", "scale_escape");
+		assert_non_null(
+		    strstr(at(f, "measured.error")->valuestring, "not run: --sandbox is not available here"));
+	}
+	free(md);
+	run_release(&r);
+	cJSON_Delete(rep);
+}
+
 /* Misbehaving kernels, each a diagnostic of its own within the limits; the others of the file measured. */
 static void hostile_kernels_fail_alone(void **state)
 {
@@ -422,7 +498,7 @@ static void hostile_kernels_fail_alone(void **state)
 
 /* --- limits that mean what they say ------------------------------------------------------------------------ */
 
-/* One memory limit whatever the kernel allocates; 80 MiB of output read and dropped; a missing KCOST_INIT
+/* One memory limit whatever the kernel allocates; 100 MiB of output read and dropped; a missing KCOST_INIT
  * function fails its kernel only. */
 static void limits_mean_what_they_say(void **state)
 {
@@ -492,6 +568,7 @@ int main(void)
 	    cmocka_unit_test(sigkill_takes_the_harness_along),
 	    cmocka_unit_test(escapes_are_contained),
 	    cmocka_unit_test(hostile_kernels_fail_alone),
+	    cmocka_unit_test(sandbox_keeps_writes_in),
 	    cmocka_unit_test(limits_mean_what_they_say),
 	    cmocka_unit_test(limit_options_are_checked),
 	};

@@ -77,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	/* the same bytes as the stderr of a harness that failed in each way the runner reports */
-	struct kc_child_limits lim = {60, 61, 3LL << 30};
+	struct kc_child_limits lim = {60, 61, 3LL << 30, NULL};
 	for (int k = 0; k < 4; k++) {
 		struct kc_child_result r = {0};
 		r.exited = k != 1, r.exit_code = size ? data[0] : 0;

@@ -673,7 +673,7 @@ static void test_measured_paths(void **state)
 	                              .compiler = "cc -O3",
 	                              .equivalent = -1,
 	                              .traffic_source = "unavailable"};
-	struct kc_measurements m = {&mc, &item, 1, 1}; /* items[0] is functions[0]'s */
+	struct kc_measurements m = {&mc, &item, 1, 1, 0, NULL}; /* items[0] is functions[0]'s */
 	cJSON *doc = kc_report_json(&fx->an, &m, &test_opts);
 	assert_string_equal(get(doc, "machine.cpu")->valuestring, "Test CPU");
 	assert_true(get(doc, "machine.ceilings.flops.float.gflops")->valuedouble == 100);
@@ -732,7 +732,7 @@ static void test_roofline_labels_clear_of_roofs(void **state)
 	mc.flops_f32 = (struct kc_ceiling){100, 1, "sgemm"};
 	mc.flops_f64 = (struct kc_ceiling){50, 1, "dgemm"};
 	mc.bandwidth[KC_LEVEL_DRAM] = (struct kc_ceiling){45, 1, "triad"};
-	struct kc_measurements m = {&mc, NULL, 0, 0};
+	struct kc_measurements m = {&mc, NULL, 0, 0, 0, NULL};
 	struct kc_buf b = KC_BUF_INIT;
 	kc_report_roofline_svg(&b, &fx->an, &m);
 	struct box boxes[64];

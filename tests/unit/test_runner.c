@@ -26,6 +26,7 @@
 #include "harness.h"
 #include "harness/kcost_driver.h"
 #include "runner.h"
+#include "sandbox.h"
 #include "stats.h"
 
 /* --- statistics ------------------------------------------------------------------------------------------ */
@@ -425,7 +426,7 @@ static void test_failure_messages(void **state)
 	char buf[256];
 	char out[] = "{\"function\":\"f\",\"mode\":\"time\",\"error\":\"alloc\",\"bytes\":67108864}\n", err[] = "";
 	struct kc_child_result r = {.exited = 1, .exit_code = KCOST_EXIT_ALLOC, .out = err, .err = err, .result = out};
-	struct kc_child_limits lim = {60, 61, 2LL << 30};
+	struct kc_child_limits lim = {60, 61, 2LL << 30, NULL};
 	assert_string_equal(kc_child_failure(&r, &lim, buf, sizeof buf),
 	                    "exceeded the memory limit of 2.0 GiB (could not allocate 67108864 bytes)");
 	char err2[] = "kcost harness: no such function in this harness\nusage: ...\n";
@@ -520,7 +521,7 @@ static void test_child_limits(void **state)
 	                    "crashed with SIGSEGV (segmentation fault)");
 	kc_child_result_release(&r);
 	const char *hang[] = {"sleep", "30", NULL};
-	struct kc_child_limits lim = {0.2, 0, 0};
+	struct kc_child_limits lim = {0.2, 0, 0, NULL};
 	assert_int_equal(kc_child_run(hang, NULL, NULL, &lim, &r, msg, sizeof msg), 0);
 	assert_true(r.timed_out && r.seconds < 29); /* killed at the limit, not waited for: however slow the machine */
 	assert_string_equal(kc_child_result_describe(&r, &lim, buf, sizeof buf), "timed out after 0.2 s");
@@ -676,6 +677,30 @@ static void test_result_validation(void **state)
 	}
 }
 
+/* The probe says which step failed: a directory that does not exist cannot be bind-mounted (where namespaces are
+ * refused, the first step fails and says so); a real one works, or fails at that same first step. */
+static void test_sandbox_probe(void **state)
+{
+	(void)state;
+	char why[256] = "";
+	assert_int_equal(kc_sandbox_probe("/nonexistent/kcost-dir", why, sizeof why), -1);
+	int refused = !strncmp(why, "unshare of the mount, network and IPC namespaces: ", 51);
+	if (!refused)
+		assert_string_equal(why, "bind-mounting the temporary directory: No such file or directory");
+	char dir[] = "/tmp/kcost-sandbox-test-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	why[0] = 0;
+	int rc = kc_sandbox_probe(dir, why, sizeof why);
+	if (refused) {
+		assert_int_equal(rc, -1);
+		assert_int_equal(strncmp(why, "unshare of the mount, network and IPC namespaces: ", 51), 0);
+	} else {
+		assert_int_equal(rc, 0);
+		assert_string_equal(why, "");
+	}
+	assert_int_equal(rmdir(dir), 0); /* the probe's file inside was removed */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -705,6 +730,7 @@ int main(void)
 	    cmocka_unit_test(test_child_harness),
 	    cmocka_unit_test(test_result_validation),
 	    cmocka_unit_test(test_remove_tree),
+	    cmocka_unit_test(test_sandbox_probe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
