@@ -13,6 +13,7 @@
 #include "report.h"
 #include "runner.h"
 #include "source.h"
+#include "machine_cmd.h"
 #include "visible.h"
 
 #ifndef KCOST_VERSION
@@ -218,6 +219,8 @@ int main(int argc, char **argv)
 	mallopt(M_TOP_PAD, 16 << 20);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
 		return kc_cli_diff(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "machine"))
+		return kc_cli_machine(argc - 1, argv + 1);
 	struct kc_options o;
 	if (kc_options_parse(&o, argc, argv) < 0) {
 		kc_options_release(&o);

@@ -52,7 +52,8 @@ void kc_options_usage(FILE *out)
 	      "  kcost --no-run --format md samples/*.c     predictions only, Markdown on stdout\n"
 	      "  kcost --size n=1000000 samples/vecadd.c    another benchmark size\n"
 	      "  kcost -p build src/kernels.c               flags from build/compile_commands.json\n"
-	      "  kcost diff base/report.json head/report.json --fail-on-regression 10\n",
+	      "  kcost diff base/report.json head/report.json --fail-on-regression 10\n"
+	      "  kcost machine [--format json]              this machine's ceilings, and how they were measured\n",
 	      out);
 }
 

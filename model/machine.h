@@ -1,5 +1,6 @@
 /* machine.h — the machine as the runner describes and measures it: caches, and the roofline ceilings (peak
- * FLOP/s per precision, bandwidth per memory level), each with the method that measured it. Plain data,
+ * FLOP/s per precision and instruction set, OpenBLAS's dense GEMM, dependent-op latencies, libm per-call times,
+ * bandwidth per memory level), each with the method that measured it. Plain data,
  * filled by the runner's ceilings module and read by the reporter. */
 #ifndef KC_MACHINE_H
 #define KC_MACHINE_H
@@ -13,6 +14,16 @@ struct kc_ceiling {
 
 enum kc_level { KC_LEVEL_L1, KC_LEVEL_L2, KC_LEVEL_L3, KC_LEVEL_DRAM, KC_LEVEL_N };
 
+/* The instruction sets kcost's peak kernels are built for (runner/peak.h). */
+enum kc_isa { KC_ISA_SCALAR, KC_ISA_SSE, KC_ISA_AVX2, KC_ISA_AVX512, KC_ISA_N };
+
+/* The per-call time of one libm function, measured scalar over an argument range. */
+struct kc_libm_cost {
+	const char *name;   /* "tanhf" */
+	double seconds;     /* per call, one thread */
+	const char *method; /* how, with the argument range */
+};
+
 struct kc_machine {
 	const char *cpu; /* model name from /proc/cpuinfo */
 	int cores;
@@ -20,14 +31,26 @@ struct kc_machine {
 	int cache_line;           /* last-level line size, bytes */
 	int cache_ll_assoc;       /* last-level associativity */
 	const char *cache_source; /* where the sizes come from, and any replacement ("sysfs", "sysconf (CPUID; ...") */
-	struct kc_ceiling flops_f32, flops_f64;                         /* one thread: the roofs kernels run under */
+	/* one thread: the compute roofs kernels run under, the best of the peak kernels (vector FMA on most CPUs) */
+	struct kc_ceiling flops_f32, flops_f64;
 	struct kc_ceiling flops_f32_all_threads, flops_f64_all_threads; /* threads = cores */
-	struct kc_ceiling bandwidth[KC_LEVEL_N];                        /* one thread */
-	const char *measured_at;                                        /* ISO-8601 */
-	double measure_seconds; /* how long measuring the ceilings took (when they were measured) */
-	int cached;             /* loaded from the cache rather than measured in this run */
+	struct kc_ceiling dense_f32, dense_f64; /* OpenBLAS GEMM, one thread: the achievable dense roof */
+	/* every peak kernel, one thread: [double][isa][fma]; value 0 where the CPU lacks it (method says so) */
+	struct kc_ceiling peak[2][KC_ISA_N][2];
+	double latency_add[2], latency_fma[2]; /* seconds of one dependent scalar add / FMA, [double]; 0: unknown */
+	struct kc_libm_cost *libm;             /* per-call times of the transcendentals kcost counts */
+	int n_libm;
+	const char *blas_note; /* OpenBLAS chose kernels below the CPU: what OPENBLAS_CORETYPE changes; else NULL */
+	struct kc_ceiling bandwidth[KC_LEVEL_N]; /* one thread */
+	const char *measured_at;                 /* ISO-8601 */
+	double measure_seconds;                  /* how long measuring the ceilings took (when they were measured) */
+	int cached;                              /* loaded from the cache rather than measured in this run */
 };
 
 const char *kc_level_name(enum kc_level l); /* "L1", "L2", "L3", "DRAM" */
+const char *kc_isa_name(enum kc_isa isa);   /* "scalar", "SSE", "AVX2", "AVX-512" */
+
+/* The per-call time of libm function `name` on m, or NULL when it was not measured. */
+const struct kc_libm_cost *kc_machine_libm(const struct kc_machine *m, const char *name);
 
 #endif

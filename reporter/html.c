@@ -274,13 +274,35 @@ static void machine_details(struct kc_buf *b, const struct kc_machine *mc)
 		kc_buf_puts(b, ")</span>");
 	}
 	kc_buf_puts(b, "</td></tr>\n");
-	const struct kc_ceiling *compute[] = {&mc->flops_f32, &mc->flops_f64};
-	const char *names[] = {"float peak", "double peak"};
-	for (int i = 0; i < 2; i++) {
+	const struct kc_ceiling *compute[] = {&mc->flops_f32, &mc->flops_f64, &mc->dense_f32, &mc->dense_f64};
+	const char *names[] = {"float peak", "double peak", "float dense (GEMM)", "double dense (GEMM)"};
+	for (int i = 0; i < 4; i++) {
 		kc_buf_printf(b, "<tr><th>%s</th><td>%.1f GFLOP/s, %d thread%s <span class=\"muted\">", names[i],
 		              compute[i]->value, compute[i]->threads, compute[i]->threads == 1 ? "" : "s");
 		esc(b, compute[i]->method ? compute[i]->method : "");
 		kc_buf_puts(b, "</span></td></tr>\n");
+	}
+	if (mc->blas_note) {
+		kc_buf_puts(b, "<tr><th>OpenBLAS</th><td>");
+		esc(b, mc->blas_note);
+		kc_buf_puts(b, "</td></tr>\n");
+	}
+	for (int d = 0; d < 2; d++) {
+		kc_buf_printf(b, "<tr><th>%s peaks</th><td>", d ? "double" : "float");
+		for (int isa = 0; isa < KC_ISA_N; isa++)
+			if (mc->peak[d][isa][0].value > 0 || mc->peak[d][isa][1].value > 0)
+				kc_buf_printf(b, "%s%s %.1f (FMA) / %.1f (add+mul)", isa ? "; " : "",
+				              kc_isa_name((enum kc_isa)isa), mc->peak[d][isa][1].value,
+				              mc->peak[d][isa][0].value);
+		kc_buf_printf(b, " GFLOP/s; latency: add %.2f ns, FMA %.2f ns</td></tr>\n", mc->latency_add[d] * 1e9,
+		              mc->latency_fma[d] * 1e9);
+	}
+	if (mc->n_libm) {
+		kc_buf_puts(b, "<tr><th>libm, ns per call</th><td>");
+		for (int i = 0; i < mc->n_libm; i++)
+			kc_buf_puts(b, i ? ", " : ""), esc(b, mc->libm[i].name),
+			    kc_buf_printf(b, " %.3g", mc->libm[i].seconds * 1e9);
+		kc_buf_puts(b, " <span class=\"muted\">(scalar, one thread)</span></td></tr>\n");
 	}
 	for (int l = 0; l < KC_LEVEL_N; l++) {
 		kc_buf_printf(b, "<tr><th>%s bandwidth</th><td>%.1f GB/s <span class=\"muted\">", kc_level_name(l),

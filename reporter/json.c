@@ -7,7 +7,11 @@
  *   + files [input paths], + parse_failed bool, + no_run bool,
  *   + diagnostics [file-level diagnostics, same shape as a function's]
  *   machine   null when not measured, else {cpu, cores, caches [{level, bytes}],
- *             ceilings {flops {float|double: {gflops, threads, method}},
+ *             ceilings {flops {float|double: {gflops, threads, method}},  (the compute roofs: kcost's best peak
+ *                             kernel; + dense_float|dense_double: OpenBLAS GEMM, the achievable dense roof)
+ *                       + peak {float|double: {scalar|SSE|AVX2|AVX-512: {fma, add_mul}}} GFLOP/s, null: not run
+ *                       + latency_ns {float|double: {add, fma}} one dependent scalar operation
+ *                       + libm_ns_per_call {expf: ns, ...} scalar, + openblas_note string or null
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method}}, measured_at}, + cached bool}
  *   + sandbox null when nothing was run, else {requested bool (--sandbox), used bool, isolation (what the
  *             sandbox isolates) or null, why_not (why it could not be used: then no kernel ran) or null}
@@ -585,6 +589,27 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 	cJSON *fl = jobj(c, ceil, "flops");
 	json_ceiling(c, fl, "float", "gflops", &mc->flops_f32, 1);
 	json_ceiling(c, fl, "double", "gflops", &mc->flops_f64, 1);
+	json_ceiling(c, fl, "dense_float", "gflops", &mc->dense_f32, 1);
+	json_ceiling(c, fl, "dense_double", "gflops", &mc->dense_f64, 1);
+	cJSON *peak = jobj(c, ceil, "peak");
+	for (int d = 0; d < 2; d++) {
+		cJSON *pd = jobj(c, peak, d ? "double" : "float");
+		for (int isa = 0; isa < KC_ISA_N; isa++) {
+			cJSON *pi = jobj(c, pd, kc_isa_name((enum kc_isa)isa));
+			jreal(c, pi, "fma", mc->peak[d][isa][1].value > 0, mc->peak[d][isa][1].value);
+			jreal(c, pi, "add_mul", mc->peak[d][isa][0].value > 0, mc->peak[d][isa][0].value);
+		}
+	}
+	cJSON *lat = jobj(c, ceil, "latency_ns");
+	for (int d = 0; d < 2; d++) {
+		cJSON *ld = jobj(c, lat, d ? "double" : "float");
+		jreal(c, ld, "add", mc->latency_add[d] > 0, mc->latency_add[d] * 1e9);
+		jreal(c, ld, "fma", mc->latency_fma[d] > 0, mc->latency_fma[d] * 1e9);
+	}
+	cJSON *libm = jobj(c, ceil, "libm_ns_per_call");
+	for (int i = 0; i < mc->n_libm; i++)
+		jreal(c, libm, mc->libm[i].name, mc->libm[i].seconds > 0, mc->libm[i].seconds * 1e9);
+	jstr(c, ceil, "openblas_note", mc->blas_note);
 	cJSON *bw = jobj(c, ceil, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++)
 		json_ceiling(c, bw, kc_level_name((enum kc_level)l), "gbytes_per_s", &mc->bandwidth[l], 0);

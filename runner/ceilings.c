@@ -5,16 +5,22 @@
 #include <cblas.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bandwidth.h"
 #include "buf.h"
+#include "peak.h"
 #include "source.h"
 
 static double now(void)
@@ -114,12 +120,12 @@ static const char *size_text(struct kc_arena *a, long long bytes)
 static void progress_step(void (*progress)(const char *, int, int, const char *), int i, const char *what)
 {
 	if (progress)
-		progress("measuring the machine", i, 2 * 2 + KC_LEVEL_N, what);
+		progress("measuring the machine", i, 3 + KC_LEVEL_N, what);
 }
 
-/* OpenBLAS, loaded when the compute roofs are measured and not before: the library starts its thread pool
- * as it is loaded, and those threads spin for about a tenth of a second looking for work. Linked into kcost,
- * that took a core from every run, --no-run included, on the machines with the fewest. */
+/* OpenBLAS, loaded only in the child processes that measure GEMM (below): the library starts its thread pool as
+ * it is loaded, and those threads spin for about a tenth of a second looking for work. Linked into kcost, that
+ * took a core from every run, --no-run included, on the machines with the fewest. */
 struct blas {
 	void (*sgemm)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint, blasint, blasint, float,
 	              const float *, blasint, const float *, blasint, float, float *, blasint);
@@ -155,7 +161,16 @@ static int blas_load(struct blas *b, const char **why)
 	return 0;
 }
 
-/* Best GFLOP/s of n×n×n GEMM in one precision. */
+/* The calling thread's CPU time: OpenBLAS on one thread computes on it, and the time other processes had the
+ * core does not count against the roof. */
+static double cpu_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Best GFLOP/s of n×n×n GEMM in one precision (the calling thread's CPU time). */
 static double gemm_gflops(const struct blas *b, int dbl, int n, int reps)
 {
 	size_t count = (size_t)n * (size_t)n, elem = dbl ? sizeof(double) : sizeof(float);
@@ -168,33 +183,224 @@ static double gemm_gflops(const struct blas *b, int dbl, int n, int reps)
 			((float *)x)[i] = 1.0f + (float)(i % 7) / 8, ((float *)y)[i] = 1.0f - (float)(i % 5) / 8;
 	}
 	for (int r = 0; x && y && z && r <= reps; r++) { /* r = 0 is the warm-up */
-		double t0 = now();
+		double t0 = cpu_now();
 		if (dbl)
 			b->dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, x, n, y, n, 0.0, z, n);
 		else
 			b->sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, x, n, y, n, 0.0f, z, n);
-		double g = 2.0 * n * n * (double)n / (now() - t0) / 1e9;
+		double g = 2.0 * n * n * (double)n / (cpu_now() - t0) / 1e9;
 		best = r > 0 && g > best ? g : best;
 	}
 	free(x), free(y), free(z);
 	return best;
 }
 
-static void measure_gemm(struct kc_arena *a, const struct blas *b, const char *no_blas, struct kc_ceiling *c, int dbl,
-                         int threads)
+/* --- OpenBLAS's dense roof, in a child process -------------------------------------------------------------------
+ * OPENBLAS_CORETYPE is read once, as the library loads: another kernel family needs another process. Each GEMM
+ * measurement forks a child that sets it (or not), loads OpenBLAS, times one thread's sgemm and dgemm and writes
+ * the answer on a pipe; kcost itself never loads the library. */
+
+struct gemm_answer {
+	double gflops[2]; /* float, double */
+	char core[48];    /* openblas_get_corename() */
+	char why[200];    /* non-empty: why nothing was measured */
+};
+
+static void gemm_child(const char *coretype, int w)
 {
-	c->threads = threads;
-	if (no_blas) {
-		c->method = kc_arena_printf(a, "not measured: OpenBLAS could not be loaded (%s)", no_blas);
+	struct gemm_answer ans = {{0, 0}, "", ""};
+	if (coretype)
+		setenv("OPENBLAS_CORETYPE", coretype, 1);
+	setenv("OPENBLAS_NUM_THREADS", "1", 1);
+	struct blas b = {0};
+	const char *why = NULL;
+	if (blas_load(&b, &why) < 0) {
+		snprintf(ans.why, sizeof ans.why, "OpenBLAS could not be loaded (%s)", why ? why : "?");
+	} else {
+		b.set_num_threads(1);
+		snprintf(ans.core, sizeof ans.core, "%s", b.get_corename());
+		for (int d = 0; d < 2; d++)
+			ans.gflops[d] = gemm_gflops(&b, d, KC_CEILINGS_GEMM_N, KC_CEILINGS_GEMM_REPS);
+		if (ans.gflops[0] <= 0 || ans.gflops[1] <= 0)
+			snprintf(ans.why, sizeof ans.why, "could not allocate the matrices");
+	}
+	ssize_t wrote = write(w, &ans, sizeof ans);
+	_exit(wrote == (ssize_t)sizeof ans ? 0 : 1);
+}
+
+/* 0 with *ans filled (ans->why empty when measured), -1 when the child failed; at most 120 s. */
+static int gemm_measure(const char *coretype, struct gemm_answer *ans)
+{
+	memset(ans, 0, sizeof *ans);
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		gemm_child(coretype, p[1]);
+	}
+	close(p[1]);
+	size_t got = 0;
+	double deadline = now() + 120;
+	while (pid > 0 && got < sizeof *ans) {
+		struct pollfd pfd = {p[0], POLLIN, 0};
+		int left = (int)((deadline - now()) * 1000);
+		if (left <= 0 || poll(&pfd, 1, left) <= 0)
+			break;
+		ssize_t n = read(p[0], (char *)ans + got, sizeof *ans - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(p[0]);
+	if (pid > 0) {
+		if (got < sizeof *ans)
+			kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+		}
+	}
+	ans->core[sizeof ans->core - 1] = ans->why[sizeof ans->why - 1] = 0;
+	return got == sizeof *ans ? 0 : -1;
+}
+
+/* The instruction set an OpenBLAS kernel family uses (openblas_get_corename's names, case-insensitive);
+ * KC_ISA_SSE for the older ones, -1 when unknown. */
+int kc_ceilings_core_isa(const char *core)
+{
+	static const char *const avx512[] = {"skylakex", "cooperlake", "sapphirerapids", NULL};
+	static const char *const avx2[] = {"haswell", "zen", "skylake", NULL};
+	static const char *const sse[] = {"prescott",  "core2",      "penryn",      "dunnington", "nehalem",
+	                                  "atom",      "katmai",     "barcelona",   "opteron",    "sandybridge",
+	                                  "bulldozer", "piledriver", "steamroller", "excavator",  NULL};
+	const char *const *lists[] = {avx512, avx2, sse};
+	const int isas[] = {KC_ISA_AVX512, KC_ISA_AVX2, KC_ISA_SSE};
+	for (int l = 0; l < 3; l++)
+		for (int i = 0; lists[l][i]; i++)
+			if (!strcasecmp(core, lists[l][i]))
+				return isas[l];
+	return -1;
+}
+
+/* The OpenBLAS family for the widest instruction set this CPU has, or NULL below AVX2. */
+static const char *best_core(void)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+	    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+		return "SkylakeX";
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return "Haswell";
+	return NULL;
+}
+
+/* The dense roofs (one thread): OpenBLAS's own choice of kernels, and, when that family is below the CPU's
+ * widest instruction set (OpenBLAS did not recognise the CPU), again with OPENBLAS_CORETYPE set to the best
+ * family the CPU supports; the faster one is kept, and m->blas_note says what happened. */
+static void measure_dense(struct kc_arena *a, struct kc_machine *m)
+{
+	struct kc_ceiling *c[2] = {&m->dense_f32, &m->dense_f64};
+	c[0]->threads = c[1]->threads = 1;
+	struct gemm_answer own, forced;
+	if (gemm_measure(NULL, &own) < 0 || own.why[0]) {
+		const char *why = own.why[0] ? own.why : "the measuring process failed";
+		c[0]->method = c[1]->method = kc_arena_printf(a, "not measured: %s", why);
 		return;
 	}
-	b->set_num_threads(threads);
-	c->value = gemm_gflops(b, dbl, KC_CEILINGS_GEMM_N, KC_CEILINGS_GEMM_REPS);
-	c->method = kc_arena_printf(a, "cblas_%cgemm n=%d, best of %d, %d thread%s (OpenBLAS, %s kernels)",
-	                            dbl ? 'd' : 's', KC_CEILINGS_GEMM_N, KC_CEILINGS_GEMM_REPS, threads,
-	                            threads == 1 ? "" : "s", b->get_corename());
-	if (c->value <= 0)
-		c->method = kc_arena_printf(a, "%s: could not allocate the matrices", c->method);
+	const char *target = best_core();
+	int own_isa = kc_ceilings_core_isa(own.core), target_isa = target ? kc_ceilings_core_isa(target) : -1;
+	struct gemm_answer *use = &own;
+	const char *how = "its own choice";
+	if (target && own_isa < target_isa && gemm_measure(target, &forced) == 0 && !forced.why[0]) {
+		double gain = forced.gflops[0] / own.gflops[0];
+		m->blas_note = kc_arena_printf(
+		    a,
+		    "OpenBLAS chose %s kernels on this CPU; OPENBLAS_CORETYPE=%s (%s kernels) "
+		    "runs sgemm %.2g\xc3\x97 %s",
+		    own.core, target, forced.core, gain >= 1 ? gain : 1 / gain, gain >= 1 ? "faster" : "slower");
+		if (forced.gflops[0] + forced.gflops[1] > own.gflops[0] + own.gflops[1]) {
+			use = &forced;
+			how = kc_arena_printf(a, "OPENBLAS_CORETYPE=%s; its own choice, %s, ran %.1f GFLOP/s", target,
+			                      own.core, own.gflops[0]);
+		}
+	}
+	for (int d = 0; d < 2; d++) {
+		c[d]->value = use->gflops[d];
+		c[d]->method =
+		    kc_arena_printf(a, "cblas_%cgemm n=%d, best of %d, 1 thread (OpenBLAS, %s kernels, %s)",
+		                    d ? 'd' : 's', KC_CEILINGS_GEMM_N, KC_CEILINGS_GEMM_REPS, use->core, how);
+	}
+}
+
+/* --- kcost's peak kernels ----------------------------------------------------------------------------------- */
+
+#define PEAK_SECONDS    0.08 /* CPU seconds per peak kernel */
+#define LATENCY_SECONDS 0.04
+#define LIBM_SECONDS    0.02
+
+static void measure_peaks(struct kc_arena *a, struct kc_machine *m, int cores)
+{
+	static const char *const prec[2] = {"float", "double"};
+	for (int d = 0; d < 2; d++) {
+		struct kc_ceiling *best = NULL;
+		enum kc_isa best_isa = KC_ISA_SCALAR;
+		int best_fma = 0;
+		for (int isa = 0; isa < KC_ISA_N; isa++)
+			for (int fma = 0; fma < 2; fma++) {
+				struct kc_ceiling *c = &m->peak[d][isa][fma];
+				c->threads = 1;
+				if (!kc_peak_supported((enum kc_isa)isa, fma)) {
+					c->method = kc_arena_printf(a, "not run: the CPU has no %s%s",
+					                            kc_isa_name((enum kc_isa)isa),
+					                            fma && isa < KC_ISA_AVX512 ? " with FMA" : "");
+					continue;
+				}
+				c->value = kc_peak_gflops((enum kc_isa)isa, fma, d, PEAK_SECONDS);
+				c->method = kc_arena_printf(a,
+				                            "kcost peak kernel: %s %s %s, 12 independent chains in "
+				                            "registers, best run, 1 thread "
+				                            "(its CPU time)",
+				                            kc_isa_name((enum kc_isa)isa), prec[d],
+				                            fma ? "FMA" : "adds and multiplies");
+				if (!best || c->value > best->value)
+					best = c, best_isa = (enum kc_isa)isa, best_fma = fma;
+			}
+		struct kc_ceiling *roof = d ? &m->flops_f64 : &m->flops_f32;
+		struct kc_ceiling *all = d ? &m->flops_f64_all_threads : &m->flops_f32_all_threads;
+		*roof = (struct kc_ceiling){best->value, 1, best->method};
+		all->threads = cores;
+		all->value = kc_peak_gflops_threads(best_isa, best_fma, d, cores, 4 * PEAK_SECONDS);
+		all->method =
+		    kc_arena_printf(a, "kcost peak kernel: %s %s %s on %d threads at once (wall-clock time)",
+		                    kc_isa_name(best_isa), prec[d], best_fma ? "FMA" : "adds and multiplies", cores);
+		m->latency_add[d] = kc_peak_latency(0, d, LATENCY_SECONDS);
+		m->latency_fma[d] = kc_peak_latency(1, d, LATENCY_SECONDS);
+	}
+}
+
+static void measure_libm(struct kc_arena *a, struct kc_machine *m)
+{
+	int n;
+	const struct kc_libm_fn *f = kc_libm_fns(&n);
+	m->libm = KC_NEW_N(a, struct kc_libm_cost, n);
+	m->n_libm = n;
+	for (int i = 0; i < n; i++) {
+		m->libm[i].name = f[i].name;
+		m->libm[i].seconds = kc_libm_call_seconds(&f[i], LIBM_SECONDS);
+		if (f[i].hi2 > f[i].lo2)
+			m->libm[i].method =
+			    kc_arena_printf(a,
+			                    "scalar calls through a pointer, arguments in [%g, %g) x [%g, "
+			                    "%g), best of 3 sweeps of 4096, 1 thread (its CPU time)",
+			                    f[i].lo, f[i].hi, f[i].lo2, f[i].hi2);
+		else
+			m->libm[i].method =
+			    kc_arena_printf(a,
+			                    "scalar calls through a pointer, arguments in [%g, %g), best of 3 "
+			                    "sweeps of 4096, 1 thread (its CPU time)",
+			                    f[i].lo, f[i].hi);
+	}
 }
 
 static void measure_bandwidth(struct kc_arena *a, struct kc_ceiling *c, enum kc_level l, long long ws,
@@ -243,24 +449,16 @@ void kc_ceilings_measure(struct kc_arena *a, const struct kc_cpu *cpu, struct kc
 {
 	double t0 = now();
 	describe_cpu(a, cpu, m);
-	struct blas b = {0};
-	const char *no_blas = NULL;
-	blas_load(&b, &no_blas);
-	int threads_before = no_blas ? 1 : b.get_num_threads();
-	progress_step(progress, 0, "float peak, 1 thread");
-	measure_gemm(a, &b, no_blas, &m->flops_f32, 0, 1);
-	progress_step(progress, 1, "double peak, 1 thread");
-	measure_gemm(a, &b, no_blas, &m->flops_f64, 1, 1);
-	progress_step(progress, 2, "float peak, all threads");
-	measure_gemm(a, &b, no_blas, &m->flops_f32_all_threads, 0, cpu->cores);
-	progress_step(progress, 3, "double peak, all threads");
-	measure_gemm(a, &b, no_blas, &m->flops_f64_all_threads, 1, cpu->cores);
-	if (!no_blas)
-		b.set_num_threads(threads_before > 0 ? threads_before : 1);
+	progress_step(progress, 0, "compute peaks and latencies");
+	measure_peaks(a, m, cpu->cores > 0 ? cpu->cores : 1);
+	progress_step(progress, 1, "libm per-call times");
+	measure_libm(a, m);
+	progress_step(progress, 2, "OpenBLAS GEMM");
+	measure_dense(a, m);
 	long long ws[KC_LEVEL_N];
 	kc_ceilings_working_sets(cpu->cache, ws);
 	for (int l = 0; l < KC_LEVEL_N; l++) {
-		progress_step(progress, 4 + l, kc_arena_printf(a, "%s bandwidth", kc_level_name((enum kc_level)l)));
+		progress_step(progress, 3 + l, kc_arena_printf(a, "%s bandwidth", kc_level_name((enum kc_level)l)));
 		measure_bandwidth(a, &m->bandwidth[l], (enum kc_level)l, ws[l], cpu->cache_source);
 	}
 	m->measured_at = iso8601_now(a);
@@ -297,6 +495,31 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 	cJSON_AddItemToObject(flops, "double", ceiling_json(&m->flops_f64, "gflops"));
 	cJSON_AddItemToObject(flops, "float_all_threads", ceiling_json(&m->flops_f32_all_threads, "gflops"));
 	cJSON_AddItemToObject(flops, "double_all_threads", ceiling_json(&m->flops_f64_all_threads, "gflops"));
+	cJSON_AddItemToObject(flops, "dense_float", ceiling_json(&m->dense_f32, "gflops"));
+	cJSON_AddItemToObject(flops, "dense_double", ceiling_json(&m->dense_f64, "gflops"));
+	cJSON *peak = cJSON_AddObjectToObject(j, "peak");
+	for (int d = 0; d < 2; d++) {
+		cJSON *pd = cJSON_AddObjectToObject(peak, d ? "double" : "float");
+		for (int isa = 0; isa < KC_ISA_N; isa++) {
+			cJSON *pi = cJSON_AddObjectToObject(pd, kc_isa_name((enum kc_isa)isa));
+			cJSON_AddItemToObject(pi, "fma", ceiling_json(&m->peak[d][isa][1], "gflops"));
+			cJSON_AddItemToObject(pi, "add_mul", ceiling_json(&m->peak[d][isa][0], "gflops"));
+		}
+	}
+	cJSON *lat = cJSON_AddObjectToObject(j, "latency_seconds");
+	for (int d = 0; d < 2; d++) {
+		cJSON *ld = cJSON_AddObjectToObject(lat, d ? "double" : "float");
+		cJSON_AddNumberToObject(ld, "add", m->latency_add[d]);
+		cJSON_AddNumberToObject(ld, "fma", m->latency_fma[d]);
+	}
+	cJSON *libm = cJSON_AddObjectToObject(j, "libm");
+	for (int i = 0; i < m->n_libm; i++) {
+		cJSON *o = cJSON_AddObjectToObject(libm, m->libm[i].name);
+		cJSON_AddNumberToObject(o, "seconds_per_call", m->libm[i].seconds);
+		cJSON_AddStringToObject(o, "method", m->libm[i].method ? m->libm[i].method : "");
+	}
+	if (m->blas_note)
+		cJSON_AddStringToObject(j, "openblas_note", m->blas_note);
 	cJSON *bw = cJSON_AddObjectToObject(j, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++)
 		cJSON_AddItemToObject(bw, kc_level_name((enum kc_level)l),
@@ -353,6 +576,41 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 	                        &m->flops_f32_all_threads);
 	ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(flops, "double_all_threads"), "gflops",
 	                        &m->flops_f64_all_threads);
+	ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(flops, "dense_float"), "gflops", &m->dense_f32);
+	ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(flops, "dense_double"), "gflops", &m->dense_f64);
+	const cJSON *peak = cJSON_GetObjectItemCaseSensitive(j, "peak");
+	for (int d = 0; d < 2; d++) {
+		const cJSON *pd = cJSON_GetObjectItemCaseSensitive(peak, d ? "double" : "float");
+		for (int isa = 0; isa < KC_ISA_N; isa++) {
+			const cJSON *pi = cJSON_GetObjectItemCaseSensitive(pd, kc_isa_name((enum kc_isa)isa));
+			ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(pi, "fma"), "gflops",
+			                        &m->peak[d][isa][1]);
+			ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(pi, "add_mul"), "gflops",
+			                        &m->peak[d][isa][0]);
+		}
+	}
+	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(j, "latency_seconds");
+	for (int d = 0; d < 2; d++) {
+		const cJSON *ld = cJSON_GetObjectItemCaseSensitive(lat, d ? "double" : "float");
+		ok &= cJSON_IsObject(ld);
+		m->latency_add[d] = number_at(ld, "add", &ok);
+		m->latency_fma[d] = number_at(ld, "fma", &ok);
+	}
+	const cJSON *libm = cJSON_GetObjectItemCaseSensitive(j, "libm"), *fn;
+	int n = cJSON_GetArraySize(libm);
+	ok &= cJSON_IsObject(libm) && n <= 4096;
+	m->libm = ok ? KC_NEW_N(a, struct kc_libm_cost, n > 0 ? n : 1) : NULL;
+	cJSON_ArrayForEach(fn, libm)
+	{
+		if (!ok)
+			break;
+		struct kc_libm_cost *c = &m->libm[m->n_libm++];
+		c->name = kc_arena_strdup(a, fn->string);
+		c->seconds = number_at(fn, "seconds_per_call", &ok);
+		c->method = string_at(a, fn, "method", &ok);
+	}
+	const cJSON *note = cJSON_GetObjectItemCaseSensitive(j, "openblas_note");
+	m->blas_note = cJSON_IsString(note) ? kc_arena_strdup(a, note->valuestring) : NULL;
 	const cJSON *bw = cJSON_GetObjectItemCaseSensitive(j, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++)
 		ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(bw, kc_level_name((enum kc_level)l)),

@@ -1,5 +1,7 @@
-/* ceilings.h — the machine's roofline ceilings: peak FLOP/s per precision (OpenBLAS GEMM) and bandwidth per
- * memory level (triad/copy), measured once per machine and cached as JSON. */
+/* ceilings.h — the machine's roofline ceilings, measured once per machine and cached as JSON: peak FLOP/s per
+ * precision and instruction set (kcost's peak kernels, peak.h; the best is the compute roof), OpenBLAS GEMM (the
+ * achievable dense roof, in a child process, retried with OPENBLAS_CORETYPE when OpenBLAS picked kernels below
+ * the CPU), dependent add/FMA latencies, libm per-call times, and bandwidth per memory level (triad/copy). */
 #ifndef KC_CEILINGS_H
 #define KC_CEILINGS_H
 
@@ -15,7 +17,7 @@
 #define KC_CEILINGS_GEMM_N    1536
 #define KC_CEILINGS_GEMM_REPS 3
 /* Bump when the method changes: older cache files are then ignored. */
-#define KC_CEILINGS_VERSION 1
+#define KC_CEILINGS_VERSION 2
 
 struct kc_ceilings_opts {
 	const char *cache_dir; /* NULL: kc_ceilings_default_dir */
@@ -50,6 +52,11 @@ void kc_ceilings_cache_path(const char *dir, const char *key, char *out, size_t 
  * the L2 (when the L3 exceeds twice the L2); DRAM four times the largest cache, at least 64 MiB and at most
  * 1 GiB. 0 marks a level that cannot be measured. */
 void kc_ceilings_working_sets(const long long cache[3], long long ws[KC_LEVEL_N]);
+
+/* The instruction set of an OpenBLAS kernel family as openblas_get_corename names it (case-insensitive):
+ * KC_ISA_AVX512 for SkylakeX, Cooperlake, SapphireRapids; KC_ISA_AVX2 for Haswell, Skylake, Zen; KC_ISA_SSE for
+ * the older ones (Prescott, Nehalem, Sandybridge, ...: AVX without FMA counts as SSE here); -1 when unknown. */
+int kc_ceilings_core_isa(const char *core);
 
 /* The machine as the cache's JSON object (with the key), and back: kc_ceilings_from_json returns 0 when j is
  * a cache object of this KC_CEILINGS_VERSION and this key (strings copied into a), else -1. */

@@ -110,7 +110,12 @@ static void gelu_is_measured_and_checked(void **state)
 	assert_true(strstr(md, "\xc3\x97 slower (") || strstr(md, "\xc3\x97 faster ("));
 	free(md);
 	/* the machine section names how its ceilings were measured */
-	assert_non_null(strstr(at(rep, "machine.ceilings.flops.float.method")->valuestring, "cblas_sgemm"));
+	assert_non_null(strstr(at(rep, "machine.ceilings.flops.float.method")->valuestring, "kcost peak kernel: "));
+	assert_non_null(
+	    strstr(at(rep, "machine.ceilings.flops.dense_float.method")->valuestring, "cblas_sgemm n=1536"));
+	assert_true(num_positive(at(rep, "machine.ceilings.peak.float.scalar.add_mul")));
+	assert_true(num_positive(at(rep, "machine.ceilings.latency_ns.double.add")));
+	assert_true(num_positive(at(rep, "machine.ceilings.libm_ns_per_call.tanhf")));
 	cJSON_Delete(rep);
 	run_release(&r);
 }
@@ -471,6 +476,38 @@ static void sandbox_keeps_writes_in(void **state)
 	cJSON_Delete(rep);
 }
 
+/* `kcost machine` prints the ceilings the runs use (from the cache the tests above filled), as text and as the
+ * cache's JSON; a wrong argument is a usage error. */
+static void machine_prints_its_ceilings(void **state)
+{
+	(void)state;
+	struct run r = RUN("machine");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "float compute roof"));
+	assert_non_null(strstr(r.out, "ceilings (from the cache, measured "));
+	assert_non_null(strstr(r.out, "libm, ns per call (scalar, one thread):"));
+	assert_non_null(strstr(r.out, "DRAM bandwidth"));
+	run_release(&r);
+	r = RUN("machine", "--format", "json");
+	assert_int_equal(r.status, 0);
+	cJSON *j = cJSON_Parse(r.out);
+	assert_non_null(j);
+	assert_int_equal(at(j, "kcost_ceilings")->valueint, 2);
+	assert_true(num_positive(at(j, "peak.double.scalar.add_mul.gflops")));
+	assert_true(num_positive(at(j, "libm.tanhf.seconds_per_call")));
+	assert_true(num_positive(at(j, "flops.float.gflops")));
+	cJSON_Delete(j);
+	run_release(&r);
+	r = RUN("machine", "--format", "yaml");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "kcost machine: error: --format expects text or json, not 'yaml'"));
+	run_release(&r);
+	r = RUN("machine", "--frobnicate");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "kcost machine: error: unexpected argument '--frobnicate'"));
+	run_release(&r);
+}
+
 /* Misbehaving kernels, each a diagnostic of its own within the limits; the others of the file measured. */
 static void hostile_kernels_fail_alone(void **state)
 {
@@ -571,6 +608,7 @@ int main(void)
 	    cmocka_unit_test(sandbox_keeps_writes_in),
 	    cmocka_unit_test(limits_mean_what_they_say),
 	    cmocka_unit_test(limit_options_are_checked),
+	    cmocka_unit_test(machine_prints_its_ceilings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@
 #include "counters.h"
 #include "harness.h"
 #include "harness/kcost_driver.h"
+#include "peak.h"
 #include "runner.h"
 #include "sandbox.h"
 #include "stats.h"
@@ -368,6 +369,13 @@ static void test_ceilings_json_roundtrip(void **state)
 	                       .measured_at = "2026-01-02T03:04:05Z",
 	                       .measure_seconds = 3.5};
 	m.bandwidth[KC_LEVEL_DRAM] = (struct kc_ceiling){44.1, 1, "triad 128 MiB working set"};
+	m.dense_f64 = (struct kc_ceiling){41.5, 1, "cblas_dgemm n=1536"};
+	m.peak[1][KC_ISA_AVX2][1] = (struct kc_ceiling){48.7, 1, "kcost peak kernel: AVX2 double FMA"};
+	m.peak[0][KC_ISA_AVX512][0] = (struct kc_ceiling){0, 1, "not run: the CPU has no AVX-512"};
+	m.latency_add[1] = 1e-9, m.latency_fma[0] = 1.25e-9;
+	struct kc_libm_cost libm[2] = {{"tanhf", 2.5e-8, "scalar calls"}, {"exp", 6e-9, "scalar calls"}};
+	m.libm = libm, m.n_libm = 2;
+	m.blas_note = "OpenBLAS chose Prescott kernels on this CPU";
 	cJSON *j = kc_ceilings_to_json(&m, "0123456789abcdef");
 	struct kc_machine back;
 	assert_int_equal(kc_ceilings_from_json(&a, j, "0123456789abcdef", &back), 0);
@@ -376,7 +384,17 @@ static void test_ceilings_json_roundtrip(void **state)
 	assert_true(back.flops_f32.value == 104.9 && back.flops_f32.threads == 1);
 	assert_string_equal(back.bandwidth[KC_LEVEL_DRAM].method, "triad 128 MiB working set");
 	assert_string_equal(back.measured_at, "2026-01-02T03:04:05Z");
+	assert_true(back.dense_f64.value == 41.5 && back.peak[1][KC_ISA_AVX2][1].value == 48.7);
+	assert_string_equal(back.peak[0][KC_ISA_AVX512][0].method, "not run: the CPU has no AVX-512");
+	assert_true(back.latency_add[1] == 1e-9 && back.latency_fma[0] == 1.25e-9 && back.latency_fma[1] == 0);
+	assert_int_equal(back.n_libm, 2);
+	assert_true(kc_machine_libm(&back, "tanhf")->seconds == 2.5e-8 && kc_machine_libm(&back, "expf") == NULL);
+	assert_string_equal(back.blas_note, "OpenBLAS chose Prescott kernels on this CPU");
 	assert_int_equal(kc_ceilings_from_json(&a, j, "fedcba9876543210", &back), -1); /* another machine's */
+	cJSON *old = cJSON_Duplicate(j, 1); /* a version-1 file (no peaks): measured again */
+	cJSON_ReplaceItemInObject(old, "kcost_ceilings", cJSON_CreateNumber(1));
+	assert_int_equal(kc_ceilings_from_json(&a, old, "0123456789abcdef", &back), -1);
+	cJSON_Delete(old);
 	cJSON_Delete(j);
 	kc_arena_release(&a);
 }
@@ -701,6 +719,49 @@ static void test_sandbox_probe(void **state)
 	assert_int_equal(rmdir(dir), 0); /* the probe's file inside was removed */
 }
 
+/* The OpenBLAS families by instruction set: a CPU OpenBLAS does not know gets Prescott (SSE3) kernels, which
+ * kcost then retries with OPENBLAS_CORETYPE. */
+static void test_openblas_cores(void **state)
+{
+	(void)state;
+	assert_int_equal(kc_ceilings_core_isa("Prescott"), KC_ISA_SSE);
+	assert_int_equal(kc_ceilings_core_isa("Sandybridge"), KC_ISA_SSE);
+	assert_int_equal(kc_ceilings_core_isa("Haswell"), KC_ISA_AVX2);
+	assert_int_equal(kc_ceilings_core_isa("ZEN"), KC_ISA_AVX2);
+	assert_int_equal(kc_ceilings_core_isa("SkylakeX"), KC_ISA_AVX512);
+	assert_int_equal(kc_ceilings_core_isa("Cooperlake"), KC_ISA_AVX512);
+	assert_int_equal(kc_ceilings_core_isa("Armv8"), -1);
+}
+
+/* Every peak kernel runs where the CPU has its instructions and gives a positive figure, and none runs where
+ * it has not; the scalar ones run everywhere. (No figure is compared with another: they depend on the CPU.) */
+static void test_peak_kernels(void **state)
+{
+	(void)state;
+	assert_true(kc_peak_supported(KC_ISA_SCALAR, 0) && kc_peak_supported(KC_ISA_SSE, 0));
+	for (int isa = 0; isa < KC_ISA_N; isa++)
+		for (int fma = 0; fma < 2; fma++) {
+			double g = kc_peak_gflops((enum kc_isa)isa, fma, isa % 2, 0.002);
+			if (kc_peak_supported((enum kc_isa)isa, fma))
+				assert_true(g > 0 && isfinite(g));
+			else
+				assert_true(g == 0);
+		}
+	assert_true(kc_peak_latency(0, 1, 0.002) > 0);
+	assert_true(kc_peak_gflops_threads(KC_ISA_SCALAR, 0, 0, 2, 0.004) > 0);
+	int n;
+	const struct kc_libm_fn *f = kc_libm_fns(&n);
+	assert_true(n >= 50);
+	for (int i = 0; i < n; i++) {
+		int set = (f[i].f1 != NULL) + (f[i].d1 != NULL) + (f[i].f2 != NULL) + (f[i].d2 != NULL);
+		assert_int_equal(set, 1);
+		assert_int_equal(f[i].dbl, f[i].d1 != NULL || f[i].d2 != NULL);
+		assert_int_equal(f[i].hi2 > f[i].lo2, f[i].f2 != NULL || f[i].d2 != NULL);
+	}
+	assert_string_equal(f[0].name, "expf");
+	assert_true(kc_libm_call_seconds(&f[0], 0.002) > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -731,6 +792,8 @@ int main(void)
 	    cmocka_unit_test(test_result_validation),
 	    cmocka_unit_test(test_remove_tree),
 	    cmocka_unit_test(test_sandbox_probe),
+	    cmocka_unit_test(test_openblas_cores),
+	    cmocka_unit_test(test_peak_kernels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,393 @@
+/* peak.c — compute microbenchmarks: peak FLOP/s per instruction set, dependent-op latency, libm per-call time. */
+#define _GNU_SOURCE
+#include "peak.h"
+
+#include <immintrin.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* The thread's CPU time: what a core did for it, not counting the time other processes had the core (the
+ * ceilings are measured once and cached: a neighbour's compile must not lower them for good). */
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int kc_peak_supported(enum kc_isa isa, int fma)
+{
+	__builtin_cpu_init();
+	int has_fma = __builtin_cpu_supports("fma");
+	switch (isa) {
+	case KC_ISA_SCALAR:
+	case KC_ISA_SSE:
+		return !fma || has_fma;
+	case KC_ISA_AVX2:
+		return __builtin_cpu_supports("avx2") && (!fma || has_fma);
+	case KC_ISA_AVX512:
+		return __builtin_cpu_supports("avx512f") != 0; /* AVX-512F has its FMA */
+	default:
+		return 0;
+	}
+}
+
+/* --- the kernels ------------------------------------------------------------------------------------------------
+ * One per (instruction set, FMA or not, precision): `iters` iterations of 12 independent operations on registers;
+ * the result is returned so the work is kept. FMA: x = x*m + a for all 12. Without: 6 adds x = x + a and 6
+ * multiplies y = y*g, on separate pipes where the CPU has them. */
+
+#define ACC_DECL(V, SET1)                                                                                              \
+	V x0 = SET1(0.10), x1 = SET1(0.11), x2 = SET1(0.12), x3 = SET1(0.13), x4 = SET1(0.14), x5 = SET1(0.15),        \
+	  x6 = SET1(0.16), x7 = SET1(0.17), x8 = SET1(0.18), x9 = SET1(0.19), x10 = SET1(0.20), x11 = SET1(0.21)
+#define ACC_SUM(ADD)                                                                                                   \
+	ADD(ADD(ADD(ADD(x0, x1), ADD(x2, x3)), ADD(ADD(x4, x5), ADD(x6, x7))), ADD(ADD(x8, x9), ADD(x10, x11)))
+
+#define DEF_FMA(NAME, TGT, V, SET1, FMA, ADD, FIRST)                                                                   \
+	__attribute__((target(TGT), noinline)) static double NAME(long iters)                                          \
+	{                                                                                                              \
+		V m = SET1(0.999), a = SET1(1e-3);                                                                     \
+		ACC_DECL(V, SET1);                                                                                     \
+		for (long i = 0; i < iters; i++) {                                                                     \
+			x0 = FMA(x0, m, a), x1 = FMA(x1, m, a), x2 = FMA(x2, m, a), x3 = FMA(x3, m, a);                \
+			x4 = FMA(x4, m, a), x5 = FMA(x5, m, a), x6 = FMA(x6, m, a), x7 = FMA(x7, m, a);                \
+			x8 = FMA(x8, m, a), x9 = FMA(x9, m, a), x10 = FMA(x10, m, a), x11 = FMA(x11, m, a);            \
+		}                                                                                                      \
+		return (double)FIRST(ACC_SUM(ADD));                                                                    \
+	}
+
+#define DEF_ADDMUL(NAME, TGT, V, SET1, ADD, MUL, FIRST, GROWTH)                                                        \
+	__attribute__((target(TGT), noinline)) static double NAME(long iters)                                          \
+	{                                                                                                              \
+		V g = SET1(GROWTH), a = SET1(1e-3);                                                                    \
+		ACC_DECL(V, SET1);                                                                                     \
+		for (long i = 0; i < iters; i++) {                                                                     \
+			x0 = ADD(x0, a), x1 = MUL(x1, g), x2 = ADD(x2, a), x3 = MUL(x3, g);                            \
+			x4 = ADD(x4, a), x5 = MUL(x5, g), x6 = ADD(x6, a), x7 = MUL(x7, g);                            \
+			x8 = ADD(x8, a), x9 = MUL(x9, g), x10 = ADD(x10, a), x11 = MUL(x11, g);                        \
+		}                                                                                                      \
+		return (double)FIRST(ACC_SUM(ADD));                                                                    \
+	}
+
+/* growth per multiply: 1 + 2^-23 (float), 1 + 2^-52 (double); 2^31 steps stay far from overflow */
+#define GROW_F 1.00000011920928955078125
+#define GROW_D 1.0000000000000002220446
+
+#define SET1_SS(v)     _mm_set1_ps((float)(v))
+#define SET1_SD(v)     _mm_set1_pd(v)
+#define SET1_PS256(v)  _mm256_set1_ps((float)(v))
+#define SET1_PD256(v)  _mm256_set1_pd(v)
+#define SET1_PS512(v)  _mm512_set1_ps((float)(v))
+#define SET1_PD512(v)  _mm512_set1_pd(v)
+#define FIRST_PS(v)    _mm_cvtss_f32(v)
+#define FIRST_PD(v)    _mm_cvtsd_f64(v)
+#define FIRST_PS256(v) _mm256_cvtss_f32(v)
+#define FIRST_PD256(v) _mm256_cvtsd_f64(v)
+#define FIRST_PS512(v) _mm512_cvtss_f32(v)
+#define FIRST_PD512(v) _mm512_cvtsd_f64(v)
+
+DEF_FMA(scalar_fma_f32, "fma", __m128, SET1_SS, _mm_fmadd_ss, _mm_add_ss, FIRST_PS)
+DEF_FMA(scalar_fma_f64, "fma", __m128d, SET1_SD, _mm_fmadd_sd, _mm_add_sd, FIRST_PD)
+DEF_ADDMUL(scalar_am_f32, "sse2", __m128, SET1_SS, _mm_add_ss, _mm_mul_ss, FIRST_PS, GROW_F)
+DEF_ADDMUL(scalar_am_f64, "sse2", __m128d, SET1_SD, _mm_add_sd, _mm_mul_sd, FIRST_PD, GROW_D)
+DEF_FMA(sse_fma_f32, "fma", __m128, SET1_SS, _mm_fmadd_ps, _mm_add_ps, FIRST_PS)
+DEF_FMA(sse_fma_f64, "fma", __m128d, SET1_SD, _mm_fmadd_pd, _mm_add_pd, FIRST_PD)
+DEF_ADDMUL(sse_am_f32, "sse2", __m128, SET1_SS, _mm_add_ps, _mm_mul_ps, FIRST_PS, GROW_F)
+DEF_ADDMUL(sse_am_f64, "sse2", __m128d, SET1_SD, _mm_add_pd, _mm_mul_pd, FIRST_PD, GROW_D)
+DEF_FMA(avx2_fma_f32, "avx2,fma", __m256, SET1_PS256, _mm256_fmadd_ps, _mm256_add_ps, FIRST_PS256)
+DEF_FMA(avx2_fma_f64, "avx2,fma", __m256d, SET1_PD256, _mm256_fmadd_pd, _mm256_add_pd, FIRST_PD256)
+DEF_ADDMUL(avx2_am_f32, "avx2", __m256, SET1_PS256, _mm256_add_ps, _mm256_mul_ps, FIRST_PS256, GROW_F)
+DEF_ADDMUL(avx2_am_f64, "avx2", __m256d, SET1_PD256, _mm256_add_pd, _mm256_mul_pd, FIRST_PD256, GROW_D)
+DEF_FMA(avx512_fma_f32, "avx512f", __m512, SET1_PS512, _mm512_fmadd_ps, _mm512_add_ps, FIRST_PS512)
+DEF_FMA(avx512_fma_f64, "avx512f", __m512d, SET1_PD512, _mm512_fmadd_pd, _mm512_add_pd, FIRST_PD512)
+DEF_ADDMUL(avx512_am_f32, "avx512f", __m512, SET1_PS512, _mm512_add_ps, _mm512_mul_ps, FIRST_PS512, GROW_F)
+DEF_ADDMUL(avx512_am_f64, "avx512f", __m512d, SET1_PD512, _mm512_add_pd, _mm512_mul_pd, FIRST_PD512, GROW_D)
+
+/* One dependent chain: each operation waits for the one before. */
+__attribute__((noinline)) static double chain_add_f32(long iters)
+{
+	__m128 x = _mm_set1_ps(0.5f), a = _mm_set1_ps(1e-7f);
+	for (long i = 0; i < iters; i++)
+		x = _mm_add_ss(x, a);
+	return (double)_mm_cvtss_f32(x);
+}
+__attribute__((noinline)) static double chain_add_f64(long iters)
+{
+	__m128d x = _mm_set1_pd(0.5), a = _mm_set1_pd(1e-12);
+	for (long i = 0; i < iters; i++)
+		x = _mm_add_sd(x, a);
+	return _mm_cvtsd_f64(x);
+}
+__attribute__((target("fma"), noinline)) static double chain_fma_f32(long iters)
+{
+	__m128 x = _mm_set1_ps(0.5f), m = _mm_set1_ps(0.999f), a = _mm_set1_ps(1e-3f);
+	for (long i = 0; i < iters; i++)
+		x = _mm_fmadd_ss(x, m, a);
+	return (double)_mm_cvtss_f32(x);
+}
+__attribute__((target("fma"), noinline)) static double chain_fma_f64(long iters)
+{
+	__m128d x = _mm_set1_pd(0.5), m = _mm_set1_pd(0.999), a = _mm_set1_pd(1e-3);
+	for (long i = 0; i < iters; i++)
+		x = _mm_fmadd_sd(x, m, a);
+	return _mm_cvtsd_f64(x);
+}
+
+typedef double (*kernel_fn)(long iters);
+
+static const struct {
+	kernel_fn fn[2][2]; /* [fma][dbl] */
+	int lanes_f32;
+} kernels[KC_ISA_N] = {
+    [KC_ISA_SCALAR] = {{{scalar_am_f32, scalar_am_f64}, {scalar_fma_f32, scalar_fma_f64}}, 1},
+    [KC_ISA_SSE] = {{{sse_am_f32, sse_am_f64}, {sse_fma_f32, sse_fma_f64}}, 4},
+    [KC_ISA_AVX2] = {{{avx2_am_f32, avx2_am_f64}, {avx2_fma_f32, avx2_fma_f64}}, 8},
+    [KC_ISA_AVX512] = {{{avx512_am_f32, avx512_am_f64}, {avx512_fma_f32, avx512_fma_f64}}, 16},
+};
+
+static volatile double sink; /* where every kernel's result goes */
+
+/* The fastest seconds per iteration of fn: iterations doubled until one run takes an eighth of the budget, then
+ * the best of the runs that fit in the rest (at least 3). */
+static double best_per_iteration(kernel_fn fn, double seconds)
+{
+	long iters = 1 << 12;
+	double t;
+	for (;;) {
+		double t0 = now();
+		sink = fn(iters);
+		t = now() - t0;
+		if (t >= seconds / 8 || iters > (1L << 40))
+			break;
+		iters *= 2;
+	}
+	double best = t / (double)iters, end = now() + seconds;
+	for (int r = 0; r < 3 || (now() < end && r < 64); r++) {
+		double t0 = now();
+		sink = fn(iters);
+		double per = (now() - t0) / (double)iters;
+		best = per < best ? per : best;
+	}
+	return best;
+}
+
+double kc_peak_gflops(enum kc_isa isa, int fma, int dbl, double seconds)
+{
+	if (isa < 0 || isa >= KC_ISA_N || !kc_peak_supported(isa, fma))
+		return 0;
+	int lanes = kernels[isa].lanes_f32 / (dbl && isa != KC_ISA_SCALAR ? 2 : 1);
+	double flops_per_iteration = 12.0 * lanes * (fma ? 2 : 1);
+	return flops_per_iteration / best_per_iteration(kernels[isa].fn[fma != 0][dbl != 0], seconds) / 1e9;
+}
+
+/* --- all threads ------------------------------------------------------------------------------------------------ */
+
+struct peak_start {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int go;
+};
+
+struct peak_thread {
+	kernel_fn fn;
+	long iters;
+	struct peak_start *start;
+	double result;
+};
+
+static void *peak_thread_main(void *arg)
+{
+	struct peak_thread *t = arg;
+	pthread_mutex_lock(&t->start->mu);
+	while (!t->start->go)
+		pthread_cond_wait(&t->start->cv, &t->start->mu);
+	pthread_mutex_unlock(&t->start->mu);
+	t->result = t->fn(t->iters);
+	return NULL;
+}
+
+static double wall_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+double kc_peak_gflops_threads(enum kc_isa isa, int fma, int dbl, int threads, double seconds)
+{
+	if (threads <= 1)
+		return kc_peak_gflops(isa, fma, dbl, seconds);
+	if (isa < 0 || isa >= KC_ISA_N || !kc_peak_supported(isa, fma) || threads > 1024)
+		return 0;
+	kernel_fn fn = kernels[isa].fn[fma != 0][dbl != 0];
+	/* each thread runs as many iterations as one thread does in a fifth of the budget */
+	long iters = (long)(seconds / 5 / best_per_iteration(fn, seconds / 4));
+	iters = iters > 1024 ? iters : 1024;
+	struct peak_thread *t = calloc((size_t)threads, sizeof *t);
+	pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+	int lanes = kernels[isa].lanes_f32 / (dbl && isa != KC_ISA_SCALAR ? 2 : 1);
+	double best = 0;
+	for (int r = 0; t && ids && r < 3; r++) {
+		struct peak_start start = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+		int made = 0;
+		while (made < threads) {
+			t[made] = (struct peak_thread){fn, iters, &start, 0};
+			if (pthread_create(&ids[made], NULL, peak_thread_main, &t[made]) != 0)
+				break;
+			made++;
+		}
+		pthread_mutex_lock(&start.mu);
+		start.go = 1;
+		pthread_cond_broadcast(&start.cv);
+		pthread_mutex_unlock(&start.mu);
+		double t0 = wall_now();
+		for (int k = 0; k < made; k++)
+			pthread_join(ids[k], NULL);
+		double wall = wall_now() - t0;
+		if (made < threads) /* a machine that cannot start the threads has no all-threads figure */
+			break;
+		double g = 12.0 * lanes * (fma ? 2 : 1) * (double)iters * threads / wall / 1e9;
+		best = g > best ? g : best;
+		for (int k = 0; k < threads; k++)
+			sink = t[k].result;
+	}
+	free(t);
+	free(ids);
+	return best;
+}
+
+double kc_peak_latency(int fma, int dbl, double seconds)
+{
+	if (fma && !kc_peak_supported(KC_ISA_SCALAR, 1))
+		return 0;
+	kernel_fn fn = fma ? (dbl ? chain_fma_f64 : chain_fma_f32) : (dbl ? chain_add_f64 : chain_add_f32);
+	return best_per_iteration(fn, seconds);
+}
+
+/* --- libm ------------------------------------------------------------------------------------------------------ */
+
+#define PI                         3.14159265358979323846
+#define F1(name, lo, hi)           {#name, 0, lo, hi, 0, 0, name, NULL, NULL, NULL}
+#define D1(name, lo, hi)           {#name, 1, lo, hi, 0, 0, NULL, name, NULL, NULL}
+#define F2(name, lo, hi, lo2, hi2) {#name, 0, lo, hi, lo2, hi2, NULL, NULL, name, NULL}
+#define D2(name, lo, hi, lo2, hi2) {#name, 1, lo, hi, lo2, hi2, NULL, NULL, NULL, name}
+static const struct kc_libm_fn libm_fns[] = {
+    F1(expf, -10, 10),
+    D1(exp, -10, 10),
+    F1(exp2f, -10, 10),
+    D1(exp2, -10, 10),
+    F1(expm1f, -1, 1),
+    D1(expm1, -1, 1),
+    F1(logf, 0.01, 100),
+    D1(log, 0.01, 100),
+    F1(log2f, 0.01, 100),
+    D1(log2, 0.01, 100),
+    F1(log10f, 0.01, 100),
+    D1(log10, 0.01, 100),
+    F1(log1pf, -0.5, 10),
+    D1(log1p, -0.5, 10),
+    F2(powf, 0.5, 2, -4, 4),
+    D2(pow, 0.5, 2, -4, 4),
+    F1(sqrtf, 0, 100),
+    D1(sqrt, 0, 100),
+    F1(cbrtf, -100, 100),
+    D1(cbrt, -100, 100),
+    F1(sinf, -PI, PI),
+    D1(sin, -PI, PI),
+    F1(cosf, -PI, PI),
+    D1(cos, -PI, PI),
+    F1(tanf, -1.5, 1.5),
+    D1(tan, -1.5, 1.5),
+    F1(asinf, -1, 1),
+    D1(asin, -1, 1),
+    F1(acosf, -1, 1),
+    D1(acos, -1, 1),
+    F1(atanf, -10, 10),
+    D1(atan, -10, 10),
+    F2(atan2f, -1, 1, 0.5, 2),
+    D2(atan2, -1, 1, 0.5, 2),
+    F1(sinhf, -5, 5),
+    D1(sinh, -5, 5),
+    F1(coshf, -5, 5),
+    D1(cosh, -5, 5),
+    F1(tanhf, -5, 5),
+    D1(tanh, -5, 5),
+    F1(asinhf, -10, 10),
+    D1(asinh, -10, 10),
+    F1(acoshf, 1, 10),
+    D1(acosh, 1, 10),
+    F1(atanhf, -0.99, 0.99),
+    D1(atanh, -0.99, 0.99),
+    F1(erff, -3, 3),
+    D1(erf, -3, 3),
+    F1(erfcf, -3, 3),
+    D1(erfc, -3, 3),
+    F1(tgammaf, 0.5, 10),
+    D1(tgamma, 0.5, 10),
+    F1(lgammaf, 0.5, 10),
+    D1(lgamma, 0.5, 10),
+    F2(hypotf, -10, 10, -10, 10),
+    D2(hypot, -10, 10, -10, 10),
+};
+enum { N_LIBM = sizeof libm_fns / sizeof libm_fns[0] };
+
+const struct kc_libm_fn *kc_libm_fns(int *n)
+{
+	*n = N_LIBM;
+	return libm_fns;
+}
+
+enum { N_ARGS = 4096 };
+
+/* reps sweeps of f over the arguments, through volatile pointers: never inlined, vectorized or folded */
+static double run_libm(const struct kc_libm_fn *f, const double *x, const double *y, long reps)
+{
+	float (*volatile pf1)(float) = f->f1;
+	double (*volatile pd1)(double) = f->d1;
+	float (*volatile pf2)(float, float) = f->f2;
+	double (*volatile pd2)(double, double) = f->d2;
+	double s = 0;
+	for (long r = 0; r < reps; r++)
+		for (int i = 0; i < N_ARGS; i++) {
+			if (pf1)
+				s += (double)pf1((float)x[i]);
+			else if (pd1)
+				s += pd1(x[i]);
+			else if (pf2)
+				s += (double)pf2((float)x[i], (float)y[i]);
+			else
+				s += pd2(x[i], y[i]);
+		}
+	return s;
+}
+
+double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds)
+{
+	static double x[N_ARGS], y[N_ARGS];
+	for (int i = 0; i < N_ARGS; i++) {
+		/* a fixed permutation of the range: no branch predictor learns a sweep */
+		int j = (int)(((unsigned)i * 2654435761u) % N_ARGS);
+		x[i] = f->lo + (f->hi - f->lo) * (j + 0.5) / N_ARGS;
+		y[i] = f->lo2 + (f->hi2 - f->lo2) * (i + 0.5) / N_ARGS;
+	}
+	long reps = 1;
+	double t;
+	for (;;) {
+		double t0 = now();
+		sink = run_libm(f, x, y, reps);
+		t = now() - t0;
+		if (t >= seconds / 4 || reps > (1L << 20))
+			break;
+		reps *= 2;
+	}
+	double best = t / ((double)reps * N_ARGS);
+	for (int r = 0; r < 2; r++) {
+		double t0 = now();
+		sink = run_libm(f, x, y, reps);
+		double per = (now() - t0) / ((double)reps * N_ARGS);
+		best = per < best ? per : best;
+	}
+	return best;
+}

@@ -1,0 +1,48 @@
+/* peak.h — kcost's own compute microbenchmarks: the peak FLOP/s of one core per precision and instruction set
+ * (scalar, SSE, AVX2, AVX-512; with FMA and with separate adds and multiplies), the latency of one dependent add
+ * or FMA, and the per-call time of each transcendental libm function kcost counts.
+ *
+ * The peak kernels keep 12 independent accumulators (enough to cover an FMA latency of 4 to 6 cycles on two
+ * pipes: what likwid-bench's peakflops kernels do) in registers, compiled per instruction set with target
+ * attributes and run only where the CPU has it (__builtin_cpu_supports). The values stay finite and normal: an
+ * FMA chain x = x*m + a converges (m < 1), a multiply chain grows by 1 + 2^-23 (or 2^-52) per step. */
+#ifndef KC_PEAK_H
+#define KC_PEAK_H
+
+#include "machine.h" /* enum kc_isa */
+
+/* Whether this CPU runs the kernel of isa (with FMA or not). Scalar and SSE without FMA: always on x86-64. */
+int kc_peak_supported(enum kc_isa isa, int fma);
+
+/* The best GFLOP/s of one thread over a few timed runs of about `seconds` in all; an FMA is 2 FLOPs. 0 when not
+ * supported. */
+double kc_peak_gflops(enum kc_isa isa, int fma, int dbl, double seconds);
+
+/* The same kernel on `threads` threads at once: total GFLOP/s over the wall-clock time of the slowest, best of
+ * three. Where cores are shared (SMT siblings, other tenants), this is what they give together. */
+double kc_peak_gflops_threads(enum kc_isa isa, int fma, int dbl, int threads, double seconds);
+
+/* Seconds of one dependent scalar add (fma 0) or FMA (fma 1) in a chain, the best of a few runs; 0 when the
+ * CPU has no FMA. */
+double kc_peak_latency(int fma, int dbl, double seconds);
+
+/* A transcendental libm function kcost counts, and the argument range its per-call time is measured over. */
+struct kc_libm_fn {
+	const char *name;   /* "expf" */
+	int dbl;            /* double precision */
+	double lo, hi;      /* the (first) argument, spread over [lo, hi) */
+	double lo2, hi2;    /* the second argument of pow, atan2, hypot */
+	float (*f1)(float); /* the function: exactly one of these is set */
+	double (*d1)(double);
+	float (*f2)(float, float);
+	double (*d2)(double, double);
+};
+
+/* The functions, n of them (*n). */
+const struct kc_libm_fn *kc_libm_fns(int *n);
+
+/* Seconds per call of f (scalar, through a function pointer: never inlined or vectorized), the best of a few
+ * runs over 4096 arguments of its range. */
+double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds);
+
+#endif
