@@ -305,3 +305,9 @@ void kc_figures_measured(const struct kc_measurements *m, const struct kc_functi
 	if (out->has_fraction)
 		out->fraction = out->gflops / out->roof;
 }
+
+void kc_figures_predict(struct kc_arena *a, const struct kc_measurements *m, const struct kc_function *f,
+                        struct kc_prediction *out)
+{
+	kc_predict(a, f, kc_figures_machine(m), NULL, out);
+}

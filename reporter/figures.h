@@ -8,6 +8,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "measure.h"
+#include "predict.h"
 
 /* One count: its polynomial, its formula, and its value at the function's benchmark sizes. */
 struct kc_figure {
@@ -122,6 +123,11 @@ struct kc_measured_figures {
 /* The measured figures of f (whose figures are cf) from m, which may be NULL. */
 void kc_figures_measured(const struct kc_measurements *m, const struct kc_function *f, const struct kc_cost_figures *cf,
                          struct kc_measured_figures *out);
+
+/* The time model's prediction of f on m's machine (model/predict.h), with what the compiler said it vectorized
+ * when the measurement carries it; from a. out->ok 0 (and why) when it cannot be predicted. */
+void kc_figures_predict(struct kc_arena *a, const struct kc_measurements *m, const struct kc_function *f,
+                        struct kc_prediction *out);
 
 /* The precision with the most FLOPs (float when there are none). */
 enum kc_prec kc_figures_main_prec(const struct kc_cost_figures *cf);

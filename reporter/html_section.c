@@ -445,6 +445,25 @@ static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_
 		measured_time(b, &mf);
 	}
 	measured_traffic(b, me);
+	struct kc_prediction pr;
+	kc_figures_predict(h->fa, h->m, f, &pr);
+	kc_buf_puts(b, "<tr><th>predicted</th><td>");
+	if (pr.ok) {
+		kc_format_seconds(b, pr.seconds);
+		kc_buf_puts(b, ", bound: <b>");
+		esc(b, pr.bound);
+		kc_buf_puts(b, "</b> (no overlap: ");
+		kc_format_seconds(b, pr.seconds_no_overlap);
+		kc_buf_puts(b, ")");
+		if (mf.timed && pr.seconds > 0)
+			kc_buf_printf(b, "; measured %.2f&times; the prediction", me->seconds_median / pr.seconds);
+		if (!f->exact)
+			kc_buf_puts(b, " <span class=\"muted\">(approximate: the counts are not exact)</span>");
+	} else {
+		kc_buf_puts(b, "not predicted: ");
+		esc(b, pr.why ? pr.why : "?");
+	}
+	kc_buf_puts(b, "</td></tr>\n");
 	if (me->reference && me->equivalent >= 0) {
 		kc_buf_puts(b, "<tr><th>same outputs as ");
 		esc(b, me->reference);

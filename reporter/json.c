@@ -36,12 +36,16 @@
  *     + buffers [ {name, role, elem_type, elem_size, extent {expr, value} or null, bytes (extent * elem_size,
  *                  null when unknown), storage "param"|"local"|"heap"|"unknown", scratch bool} ]
  *     + reference (string or null), + assumptions [strings]
- *     + predicted  null without machine ceilings, else {bound "memory"|"compute", gflops, precision}
- *               (roofline at the min-model intensity against the DRAM roof)
+ *     + predicted  null without machine ceilings, else {roofline_bound "memory"|"compute", gflops, precision
+ *               (the roofline at the min-model intensity against the DRAM roof), and the time model
+ *               (model/predict.h): seconds, seconds_no_overlap, bound (named: "L2 bandwidth", "AVX2 float FMA
+ *               peak", "tanhf throughput (scalar libm)", "add latency chain ..."), resource "compute"|"latency"|
+ *               "transcendental"|"memory", level, why (null, or why seconds is null), nests [{lines, seconds,
+ *               seconds_no_overlap, bound, resource, level, vectorized (bool, null: not known),
+ *               seconds_by_resource {compute, latency, transcendental, memory}} or {lines, seconds null, why}]}
  *     measured  null when not measured, else {seconds {min, median, p90}, samples, cv, gflops, gbytes_per_s,
- *               fraction_of_roof, equivalent {reference, ok, max_rel_err} or null,
- *               traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error}
- *   } ]
+ *               fraction_of_roof, + ratio (median / predicted.seconds), equivalent {reference, ok, max_rel_err} or
+ * null, traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error} } ]
  *
  * Every "expr" is kc_function_format's formula; every "value" is the exact integer at the benchmark sizes, a
  * JSON number (written digit for digit beyond 2^53), or null when it cannot be evaluated — a count object then
@@ -302,8 +306,52 @@ static void json_sizes(struct jctx *c, cJSON *parent, const struct kc_function *
 		cJSON_Delete(missing);
 }
 
-static void json_predicted(struct jctx *c, cJSON *parent, const struct kc_measurements *m,
-                           const struct kc_cost_figures *cf)
+static void json_prediction_times(struct jctx *c, cJSON *o, const char *bound, enum kc_resource res,
+                                  enum kc_level level, double seconds, double no_overlap)
+{
+	jreal(c, o, "seconds", 1, seconds);
+	jreal(c, o, "seconds_no_overlap", 1, no_overlap);
+	jstr(c, o, "bound", bound);
+	jstr(c, o, "resource", kc_resource_name(res));
+	jstr(c, o, "level", kc_level_name(level));
+}
+
+/* The time model (model/predict.h): the function's predicted time and bound, and each nest's. */
+static void json_prediction(struct jctx *c, cJSON *o, const struct kc_function *f, const struct kc_measurements *m,
+                            struct kc_prediction *pr)
+{
+	kc_figures_predict(&c->a, m, f, pr);
+	jbool(c, o, "approximate", !f->exact); /* from counts that are not exact */
+	if (!pr->ok) {
+		jnull(c, o, "seconds");
+		jnull(c, o, "bound");
+		jstr(c, o, "why", pr->why);
+	} else {
+		json_prediction_times(c, o, pr->bound, pr->resource, pr->level, pr->seconds, pr->seconds_no_overlap);
+		jnull(c, o, "why");
+	}
+	cJSON *nests = jarr(c, o, "nests");
+	for (int i = 0; i < pr->n_nests; i++) {
+		const struct kc_nest_prediction *np = &pr->nests[i];
+		cJSON *n = jobj(c, nests, NULL);
+		cJSON *lines = jarr(c, n, "lines");
+		jint(c, lines, NULL, f->nests[i].begin.line);
+		jint(c, lines, NULL, f->nests[i].end.line);
+		if (!np->ok) {
+			jnull(c, n, "seconds");
+			jstr(c, n, "why", np->why);
+			continue;
+		}
+		json_prediction_times(c, n, np->bound, np->resource, np->level, np->seconds_max, np->seconds_sum);
+		jadd(c, n, "vectorized", np->vectorized < 0 ? cJSON_CreateNull() : cJSON_CreateBool(np->vectorized));
+		cJSON *by = jobj(c, n, "seconds_by_resource");
+		for (int r = 0; r < KC_RES_N; r++)
+			jreal(c, by, kc_resource_name((enum kc_resource)r), 1, np->seconds[r]);
+	}
+}
+
+static void json_predicted(struct jctx *c, cJSON *parent, const struct kc_function *f, const struct kc_measurements *m,
+                           const struct kc_cost_figures *cf, struct kc_prediction *pr)
 {
 	const char *bound = NULL;
 	enum kc_prec p = kc_figures_main_prec(cf);
@@ -315,9 +363,10 @@ static void json_predicted(struct jctx *c, cJSON *parent, const struct kc_measur
 		return;
 	}
 	cJSON *o = jobj(c, parent, "predicted");
-	jstr(c, o, "bound", bound);
+	jstr(c, o, "roofline_bound", bound);
 	jreal(c, o, "gflops", 1, roof);
 	jstr(c, o, "precision", kc_prec_name(p));
+	json_prediction(c, o, f, m, pr);
 }
 
 static void json_measured_traffic(struct jctx *c, cJSON *parent, const struct kc_measurement *me)
@@ -345,7 +394,7 @@ static void json_equivalent(struct jctx *c, cJSON *parent, const struct kc_measu
 }
 
 static void json_measured(struct jctx *c, cJSON *parent, const struct kc_function *f, const struct kc_measurements *m,
-                          const struct kc_cost_figures *cf)
+                          const struct kc_cost_figures *cf, const struct kc_prediction *pr)
 {
 	struct kc_measured_figures mf;
 	kc_figures_measured(m, f, cf, &mf);
@@ -364,6 +413,7 @@ static void json_measured(struct jctx *c, cJSON *parent, const struct kc_functio
 	jreal(c, o, "gflops", mf.has_rate, mf.gflops);
 	jreal(c, o, "gbytes_per_s", mf.timed && mf.has_traffic, mf.byte_per_s / 1e9);
 	jreal(c, o, "fraction_of_roof", mf.has_fraction, mf.fraction);
+	jreal(c, o, "ratio", mf.timed && pr->ok && pr->seconds > 0, me->seconds_median / pr->seconds);
 	json_equivalent(c, o, me);
 	json_measured_traffic(c, o, me);
 	jreal(c, o, "intensity", mf.has_rate && mf.has_traffic, mf.intensity);
@@ -545,9 +595,10 @@ static void json_function(struct jctx *c, cJSON *arr, struct kc_report_figures *
 		json_buffer(c, buffers, f, &f->buffers[b]);
 	jstr(c, o, "reference", f->reference);
 	json_strings(c, o, "assumptions", f->assumptions, f->n_assumptions);
-	json_predicted(c, o, m, cf);
+	struct kc_prediction pr = {0};
+	json_predicted(c, o, f, m, cf, &pr);
 	json_dataflow(c, o, rf, i);
-	json_measured(c, o, f, m, cf);
+	json_measured(c, o, f, m, cf, &pr);
 	if (c->first_why) {
 		cJSON *why = cJSON_CreateString(c->first_why);
 		if (!why || !cJSON_ReplaceItemInObject(o, "value_error", why)) {

@@ -1,0 +1,288 @@
+/* predict.c — the performance model: per nest, the time of each resource at the measured ceilings. */
+#include "predict.h"
+
+#include <string.h>
+
+const char *kc_resource_name(enum kc_resource r)
+{
+	static const char *const names[KC_RES_N] = {"compute", "latency", "transcendental", "memory"};
+	return (unsigned)r < KC_RES_N ? names[r] : "?";
+}
+
+/* A count of f at its sizes; NULL is 0. 0, or -1 with *why. */
+static int value(const struct kc_function *f, const struct kc_poly *p, double *out, const char **why)
+{
+	long long v = 0;
+	if (p && kc_function_eval(f, p, &v, why) < 0)
+		return -1;
+	*out = (double)v;
+	return 0;
+}
+
+static int is_double(enum kc_prec p)
+{
+	return p == KC_PREC_F64 || p == KC_PREC_F80;
+}
+
+/* The widest instruction set with a measured peak in that precision. */
+static enum kc_isa widest(const struct kc_machine *m, int dbl)
+{
+	for (int isa = KC_ISA_N - 1; isa > KC_ISA_SCALAR; isa--)
+		if (m->peak[dbl][isa][0].value > 0 || m->peak[dbl][isa][1].value > 0)
+			return (enum kc_isa)isa;
+	return KC_ISA_SCALAR;
+}
+
+/* The function's working set in bytes: its buffers' sizes (those it uses), or, when one has no known extent, the
+ * largest of its minimum bytes and its nests' streaming bytes. */
+static double working_set(const struct kc_function *f, const double *nest_bytes)
+{
+	double sum = 0;
+	int known = 1;
+	for (int b = 0; b < f->n_buffers && known; b++) {
+		const struct kc_buffer *buf = &f->buffers[b];
+		double extent;
+		const char *why;
+		if (buf->role == KC_ROLE_UNUSED)
+			continue;
+		if (!buf->extent || value(f, buf->extent, &extent, &why) < 0)
+			known = 0;
+		else
+			sum += extent * buf->elem_size;
+	}
+	if (known && sum > 0)
+		return sum;
+	double w = 0;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_poly *min = NULL;
+	const char *why;
+	if (kc_traffic_total(&a, &f->traffic[KC_MODEL_MIN], &min) == 0)
+		value(f, min, &w, &why);
+	kc_arena_release(&a);
+	for (int i = 0; i < f->n_nests; i++)
+		w = nest_bytes[i] > w ? nest_bytes[i] : w;
+	return w;
+}
+
+/* Where a working set of w bytes lives across repeated calls: the smallest cache it fits within the share, whose
+ * bandwidth was measured; else DRAM (or the largest measured level). */
+static enum kc_level level_of(const struct kc_machine *m, double w)
+{
+	for (int l = KC_LEVEL_L1; l < KC_LEVEL_DRAM; l++)
+		if (m->cache_bytes[l] > 0 && w <= KC_PREDICT_CACHE_SHARE * (double)m->cache_bytes[l] &&
+		    m->bandwidth[l].value > 0)
+			return (enum kc_level)l;
+	for (int l = KC_LEVEL_DRAM; l >= KC_LEVEL_L1; l--)
+		if (m->bandwidth[l].value > 0)
+			return (enum kc_level)l;
+	return KC_LEVEL_DRAM;
+}
+
+/* A reduction into a scalar: the dataflow pass of this nest leaves a scalar for later passes. */
+static int is_reduction(const struct kc_function *f, const struct kc_nest *n)
+{
+	const struct kc_dataflow *df = &f->dataflow;
+	if (df->in_loop)
+		return 0;
+	for (int i = 0; i < df->n_passes; i++)
+		if (df->passes[i].begin.line == n->begin.line && df->passes[i].n_scalars_out > 0)
+			return 1;
+	return 0;
+}
+
+static int vectorized(const struct kc_vectorized *v, const struct kc_nest *n, int reduction)
+{
+	if (!v || !v->known)
+		return reduction ? 0 : -1;
+	for (int i = 0; i < v->n_lines; i++)
+		if (v->lines[i] >= (int)n->begin.line && v->lines[i] <= (int)n->end.line)
+			return 1;
+	return 0;
+}
+
+/* The compute time of nest n in its precisions; *bound names the roof of the precision that takes longest. */
+static int compute_time(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
+                        const struct kc_nest *n, int vec, double *seconds, double *flops, const char **bound,
+                        const char **why)
+{
+	*seconds = *flops = 0;
+	double longest = -1;
+	int dense = n->callee && !strncmp(n->callee, "cblas_", 6);
+	for (int p = 0; p < KC_PREC_N; p++) {
+		double ops[KC_OP_N];
+		for (int op = 0; op < KC_OP_N; op++)
+			if (value(f, n->cost.ops[op][p], &ops[op], why) < 0)
+				return -1;
+		double simple = ops[KC_OP_ADD] + ops[KC_OP_SUB] + ops[KC_OP_MUL], fma = ops[KC_OP_FMA];
+		double fl = simple + ops[KC_OP_DIV] + 2 * fma;
+		if (fl <= 0)
+			continue;
+		*flops += fl;
+		int d = is_double((enum kc_prec)p);
+		double t;
+		const char *name;
+		if (dense) {
+			double g = (d ? m->dense_f64 : m->dense_f32).value;
+			if (g <= 0) {
+				*why = "the dense (GEMM) roof was not measured";
+				return -1;
+			}
+			t = fl / (g * 1e9);
+			name = "OpenBLAS GEMM (dense roof)";
+		} else {
+			enum kc_isa isa = vec != 0 ? widest(m, d) : KC_ISA_SCALAR;
+			double am = m->peak[d][isa][0].value, fm = m->peak[d][isa][1].value;
+			double roof = (d ? m->flops_f64 : m->flops_f32).value;
+			am = am > 0 ? am : roof, fm = fm > 0 ? fm : roof;
+			if (am <= 0 || fm <= 0) {
+				*why = "the compute roofs were not measured";
+				return -1;
+			}
+			double t_am = (simple + KC_PREDICT_DIV_OPS * ops[KC_OP_DIV]) / (am * 1e9),
+			       t_fma = 2 * fma / (fm * 1e9);
+			t = t_am + t_fma;
+			name = kc_arena_printf(a, "%s %s %s peak%s", kc_isa_name(isa), kc_prec_name((enum kc_prec)p),
+			                       t_fma > t_am ? "FMA" : "add/multiply",
+			                       vec < 0    ? " (vectorization not known)"
+			                       : vec == 0 ? " (not vectorized)"
+			                                  : "");
+		}
+		*seconds += t;
+		if (t > longest)
+			longest = t, *bound = name;
+	}
+	return 0;
+}
+
+/* The main precision of a nest: the one with the most operations (float when it has none). */
+static int nest_double(const struct kc_function *f, const struct kc_nest *n)
+{
+	double best = 0;
+	int d = 0;
+	for (int p = 0; p < KC_PREC_N; p++) {
+		double sum = 0, v;
+		const char *why;
+		for (int op = 0; op < KC_OP_N; op++)
+			if (value(f, n->cost.ops[op][p], &v, &why) == 0)
+				sum += v;
+		if (sum > best)
+			best = sum, d = is_double((enum kc_prec)p);
+	}
+	return d;
+}
+
+static void predict_nest(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
+                         const struct kc_vectorized *v, int i, double w, const double *nest_bytes,
+                         struct kc_nest_prediction *np)
+{
+	const struct kc_nest *n = &f->nests[i];
+	const char *why = NULL, *names[KC_RES_N] = {NULL, NULL, NULL, NULL};
+	memset(np, 0, sizeof *np);
+	int reduction = is_reduction(f, n);
+	np->vectorized = n->callee ? 1 : vectorized(v, n, reduction);
+	np->working_set = w;
+	np->bytes = nest_bytes[i];
+	if (compute_time(a, f, m, n, np->vectorized, &np->seconds[KC_RES_COMPUTE], &np->flops, &names[KC_RES_COMPUTE],
+	                 &why) < 0) {
+		np->why = why;
+		return;
+	}
+	double trips = 0;
+	if (reduction && np->vectorized != 1 && n->trips && value(f, n->trips, &trips, &why) == 0) {
+		double lat = m->latency_add[nest_double(f, n)];
+		if (lat <= 0) {
+			np->why = "the add latency was not measured";
+			return;
+		}
+		np->seconds[KC_RES_LATENCY] = trips * lat;
+		names[KC_RES_LATENCY] = "add latency chain (a reduction that is not vectorized)";
+	}
+	double longest = 0;
+	for (const struct kc_named_count *t = n->cost.transcendentals; t; t = t->next) {
+		double calls;
+		if (value(f, t->count, &calls, &why) < 0) {
+			np->why = why;
+			return;
+		}
+		const struct kc_libm_cost *c = kc_machine_libm(m, t->name);
+		if (calls > 0 && (!c || c->seconds <= 0)) {
+			np->why = kc_arena_printf(a, "no per-call time of %s was measured", t->name);
+			return;
+		}
+		double s = calls > 0 ? calls * c->seconds : 0;
+		np->seconds[KC_RES_TRANSCENDENTAL] += s;
+		if (s > longest)
+			longest = s,
+			names[KC_RES_TRANSCENDENTAL] = kc_arena_printf(a, "%s throughput (scalar libm)", t->name);
+	}
+	np->level = level_of(m, w);
+	double bw = m->bandwidth[np->level].value;
+	if (np->bytes > 0 && bw <= 0) {
+		np->why = "no bandwidth was measured";
+		return;
+	}
+	np->seconds[KC_RES_DATA] = np->bytes > 0 ? np->bytes / (bw * 1e9) : 0;
+	names[KC_RES_DATA] = kc_arena_printf(a, "%s bandwidth", kc_level_name(np->level));
+	np->resource = KC_RES_DATA;
+	for (int r = 0; r < KC_RES_N; r++) {
+		np->seconds_sum += np->seconds[r];
+		if (np->seconds[r] > np->seconds[np->resource])
+			np->resource = (enum kc_resource)r;
+	}
+	np->seconds_max = np->seconds[np->resource];
+	np->bound = names[np->resource] ? names[np->resource] : names[KC_RES_DATA];
+	np->ok = 1;
+}
+
+int kc_predict(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
+               const struct kc_vectorized *v, struct kc_prediction *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!m) {
+		out->why = "the machine was not measured";
+		return -1;
+	}
+	if (f->n_nests <= 0) {
+		out->why = "no loop nest or call to predict";
+		return -1;
+	}
+	out->n_nests = f->n_nests;
+	out->nests = KC_NEW_N(a, struct kc_nest_prediction, f->n_nests);
+	double *nest_bytes = KC_NEW_N(a, double, f->n_nests);
+	struct kc_arena scratch = KC_ARENA_INIT;
+	for (int i = 0; i < f->n_nests; i++) {
+		struct kc_poly *t = NULL;
+		const char *why;
+		if (kc_traffic_total(&scratch, &f->nests[i].traffic[KC_MODEL_STREAMING], &t) < 0 ||
+		    value(f, t, &nest_bytes[i], &why) < 0)
+			nest_bytes[i] = -1;
+	}
+	kc_arena_release(&scratch);
+	double w = working_set(f, nest_bytes);
+	out->ok = 1;
+	double longest = -1;
+	for (int i = 0; i < f->n_nests; i++) {
+		struct kc_nest_prediction *np = &out->nests[i];
+		if (nest_bytes[i] < 0) {
+			memset(np, 0, sizeof *np);
+			np->why = "its bytes have no value at the benchmark sizes";
+		} else {
+			predict_nest(a, f, m, v, i, w, nest_bytes, np);
+		}
+		if (!np->ok) {
+			if (out->ok)
+				out->why = np->why;
+			out->ok = 0;
+			continue;
+		}
+		out->seconds += np->seconds_max;
+		out->seconds_no_overlap += np->seconds_sum;
+		if (np->seconds_max > longest) {
+			longest = np->seconds_max;
+			out->resource = np->resource;
+			out->bound = np->bound;
+			out->level = np->level;
+		}
+	}
+	return out->ok ? 0 : -1;
+}

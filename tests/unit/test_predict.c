@@ -1,0 +1,185 @@
+/* test_predict.c — the time model (model/predict.h) on functions and a machine built by hand: which resource
+ * bounds each nest, at which memory level, and its exact predicted seconds. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "predict.h"
+
+static struct kc_arena A = KC_ARENA_INIT;
+
+/* 32 KiB / 1 MiB / 32 MiB caches at 200 / 100 / 50 GB/s, DRAM 20 GB/s; float peaks: scalar 10 (FMA 10),
+ * AVX2 80 (FMA 100) GFLOP/s; one dependent add 1 ns; tanhf 20 ns a call. */
+static struct kc_machine machine(void)
+{
+	struct kc_machine m = {.cpu = "Test CPU", .cores = 2, .cache_bytes = {32 << 10, 1 << 20, 32 << 20}};
+	const double bw[KC_LEVEL_N] = {200, 100, 50, 20};
+	for (int l = 0; l < KC_LEVEL_N; l++)
+		m.bandwidth[l] = (struct kc_ceiling){bw[l], 1, "triad"};
+	m.peak[0][KC_ISA_SCALAR][0] = (struct kc_ceiling){10, 1, "scalar"};
+	m.peak[0][KC_ISA_SCALAR][1] = (struct kc_ceiling){10, 1, "scalar FMA"};
+	m.peak[0][KC_ISA_AVX2][0] = (struct kc_ceiling){80, 1, "AVX2"};
+	m.peak[0][KC_ISA_AVX2][1] = (struct kc_ceiling){100, 1, "AVX2 FMA"};
+	m.flops_f32 = m.peak[0][KC_ISA_AVX2][1];
+	m.latency_add[0] = 1e-9;
+	static struct kc_libm_cost libm[] = {{"tanhf", 20e-9, "scalar"}};
+	m.libm = libm, m.n_libm = 1;
+	return m;
+}
+
+static struct kc_poly *times(long long c, const struct kc_poly *p)
+{
+	struct kc_poly *out = NULL;
+	assert_int_equal(kc_poly_scale(&A, p, kc_rat_int(c), &out), 0);
+	return out;
+}
+
+/* One nest over n (value n_value; no value when n_value < 0): `muls` float multiplies and `tanhs` tanhf calls
+ * per element, streaming `bytes` per element, buffers x and y of n floats. */
+static struct kc_function *nest_fn(long long n_value, int muls, int tanhs, int bytes)
+{
+	struct kc_function *f = KC_NEW(&A, struct kc_function);
+	f->name = "k";
+	f->syms.syms[0] = (struct kc_sym){.name = "n", .has_value = n_value >= 0, .value = n_value};
+	f->syms.names[0] = "n";
+	f->syms.n = 1;
+	f->n_size_params = 1;
+	struct kc_poly *n = kc_poly_sym(&A, 0);
+	f->buffers = KC_NEW_N(&A, struct kc_buffer, 2);
+	f->buffers[0] = (struct kc_buffer){.name = "x", .elem_size = 4, .extent = n, .role = KC_ROLE_INPUT};
+	f->buffers[1] = (struct kc_buffer){.name = "y", .elem_size = 4, .extent = n, .role = KC_ROLE_OUTPUT};
+	f->n_buffers = 2;
+	f->nests = KC_NEW(&A, struct kc_nest);
+	f->n_nests = 1;
+	struct kc_nest *k = &f->nests[0];
+	k->begin = (struct kc_loc){"k.c", 4, 2};
+	k->end = (struct kc_loc){"k.c", 5, 20};
+	k->cost.ops[KC_OP_MUL][KC_PREC_F32] = times(muls, n);
+	if (tanhs) {
+		k->cost.transcendentals = KC_NEW(&A, struct kc_named_count);
+		*k->cost.transcendentals = (struct kc_named_count){"tanhf", times(tanhs, n), NULL};
+	}
+	k->trips = n;
+	k->traffic[KC_MODEL_STREAMING] = (struct kc_traffic){times(bytes / 2, n), times(bytes - bytes / 2, n)};
+	f->traffic[KC_MODEL_MIN] = (struct kc_traffic){times(4, n), times(4, n)};
+	return f;
+}
+
+static int close_to(double got, double want)
+{
+	return fabs(got - want) <= 1e-9 * fabs(want);
+}
+
+/* 1,000 elements (8 KB: L1): 1,000 tanhf calls at 20 ns outlast the multiplies and the bytes. */
+static void transcendental_bound(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, nest_fn(1000, 8, 1, 72), &m, NULL, &p), 0);
+	assert_true(p.ok && p.n_nests == 1);
+	const struct kc_nest_prediction *n = &p.nests[0];
+	assert_int_equal(n->level, KC_LEVEL_L1);
+	assert_true(close_to(n->seconds[KC_RES_COMPUTE], 8000 / 80e9));
+	assert_true(close_to(n->seconds[KC_RES_TRANSCENDENTAL], 1000 * 20e-9));
+	assert_true(close_to(n->seconds[KC_RES_DATA], 72000 / 200e9));
+	assert_true(n->seconds[KC_RES_LATENCY] == 0);
+	assert_int_equal(n->resource, KC_RES_TRANSCENDENTAL);
+	assert_string_equal(p.bound, "tanhf throughput (scalar libm)");
+	assert_true(close_to(p.seconds, 2e-5));
+	assert_true(close_to(p.seconds_no_overlap, 8000 / 80e9 + 2e-5 + 72000 / 200e9));
+	assert_int_equal(n->vectorized, -1);
+}
+
+/* 10^6 elements: 8 MB live in the 32 MiB L3; 12 B per element at 50 GB/s outlast 8 multiplies at 80 GFLOP/s.
+ * 10^7: 80 MB, DRAM. */
+static void memory_level_from_the_working_set(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, nest_fn(1000000, 8, 0, 12), &m, NULL, &p), 0);
+	assert_int_equal(p.level, KC_LEVEL_L3);
+	assert_string_equal(p.bound, "L3 bandwidth");
+	assert_int_equal(p.resource, KC_RES_DATA);
+	assert_true(close_to(p.seconds, 12e6 / 50e9));
+	assert_true(close_to(p.nests[0].working_set, 8e6));
+	assert_int_equal(kc_predict(&A, nest_fn(10000000, 8, 0, 12), &m, NULL, &p), 0);
+	assert_string_equal(p.bound, "DRAM bandwidth");
+	assert_true(close_to(p.seconds, 12e7 / 20e9));
+	/* 64 multiplies per element: compute, on the widest vector unit as vectorization is not known */
+	assert_int_equal(kc_predict(&A, nest_fn(1000000, 64, 0, 12), &m, NULL, &p), 0);
+	assert_string_equal(p.bound, "AVX2 float add/multiply peak (vectorization not known)");
+	assert_true(close_to(p.seconds, 64e6 / 80e9));
+}
+
+/* The compiler's remarks decide: a loop they do not name runs scalar; one they name, vector. */
+static void vectorization_from_the_remarks(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	struct kc_prediction p;
+	int other[] = {12}, ours[] = {5};
+	struct kc_vectorized no = {1, other, 1}, yes = {1, ours, 1};
+	assert_int_equal(kc_predict(&A, nest_fn(1000000, 64, 0, 12), &m, &no, &p), 0);
+	assert_string_equal(p.bound, "scalar float add/multiply peak (not vectorized)");
+	assert_true(close_to(p.seconds, 64e6 / 10e9));
+	assert_int_equal(p.nests[0].vectorized, 0);
+	assert_int_equal(kc_predict(&A, nest_fn(1000000, 64, 0, 12), &m, &yes, &p), 0);
+	assert_string_equal(p.bound, "AVX2 float add/multiply peak");
+	assert_int_equal(p.nests[0].vectorized, 1);
+}
+
+/* A reduction into a scalar (its pass leaves one) waits an add per iteration unless it was vectorized. */
+static void reduction_is_latency_bound(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	struct kc_function *f = nest_fn(1000000, 1, 0, 8);
+	static const char *out[] = {"s"};
+	f->dataflow.passes = KC_NEW(&A, struct kc_pass);
+	f->dataflow.passes[0] = (struct kc_pass){.begin = f->nests[0].begin, .scalars_out = out, .n_scalars_out = 1};
+	f->dataflow.n_passes = 1;
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_string_equal(p.bound, "add latency chain (a reduction that is not vectorized)");
+	assert_true(close_to(p.seconds, 1e6 * 1e-9));
+	assert_int_equal(p.nests[0].vectorized, 0);
+	int lines[] = {4};
+	struct kc_vectorized yes = {1, lines, 1};
+	assert_int_equal(kc_predict(&A, f, &m, &yes, &p), 0);
+	assert_string_equal(p.bound, "L3 bandwidth");
+}
+
+/* What cannot be predicted says why, and nothing else is made up. */
+static void unpredictable_says_why(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, nest_fn(-1, 8, 0, 12), &m, NULL, &p), -1);
+	assert_false(p.ok);
+	assert_non_null(strstr(p.why, "n"));
+	assert_int_equal(kc_predict(&A, nest_fn(1000, 8, 0, 12), NULL, NULL, &p), -1);
+	assert_string_equal(p.why, "the machine was not measured");
+	m.n_libm = 0;
+	assert_int_equal(kc_predict(&A, nest_fn(1000, 8, 1, 12), &m, NULL, &p), -1);
+	assert_string_equal(p.why, "no per-call time of tanhf was measured");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(transcendental_bound),           cmocka_unit_test(memory_level_from_the_working_set),
+	    cmocka_unit_test(vectorization_from_the_remarks), cmocka_unit_test(reduction_is_latency_bound),
+	    cmocka_unit_test(unpredictable_says_why),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	kc_arena_release(&A);
+	return rc;
+}
