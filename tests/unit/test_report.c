@@ -84,8 +84,22 @@ static struct kc_function *make_f(struct fixture *fx, const char *name, long lon
 	set_traffic(a, &f->traffic[KC_MODEL_STREAMING], n, streaming_per_n - 32, 32);
 	set_traffic(a, &f->traffic[KC_MODEL_NAIVE], n, 64, 32);
 	f->buffers = KC_NEW_N(a, struct kc_buffer, 2);
-	f->buffers[0] = (struct kc_buffer){"x", f->loc, "float", 4, KC_ELEM_FLOATING, n, 1, 0, 0, 0, KC_ROLE_INPUT};
-	f->buffers[1] = (struct kc_buffer){"y", f->loc, "float", 4, KC_ELEM_FLOATING, n, 1, 0, 0, 0, KC_ROLE_OUTPUT};
+	f->buffers[0] = (struct kc_buffer){.name = "x",
+	                                   .loc = f->loc,
+	                                   .elem_type = "float",
+	                                   .elem_size = 4,
+	                                   .elem_class = KC_ELEM_FLOATING,
+	                                   .extent = n,
+	                                   .is_param = 1,
+	                                   .role = KC_ROLE_INPUT};
+	f->buffers[1] = (struct kc_buffer){.name = "y",
+	                                   .loc = f->loc,
+	                                   .elem_type = "float",
+	                                   .elem_size = 4,
+	                                   .elem_class = KC_ELEM_FLOATING,
+	                                   .extent = n,
+	                                   .is_param = 1,
+	                                   .role = KC_ROLE_OUTPUT};
 	f->n_buffers = 2;
 	f->nests = KC_NEW(a, struct kc_nest);
 	f->n_nests = 1;
