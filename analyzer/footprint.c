@@ -740,7 +740,9 @@ static const char *unbounded_why(const struct fp *f, const struct kc_access *acc
 		return "a library call reads or writes the whole buffer";
 	for (int d = 0; d < acc->ndims; d++)
 		if (!acc->index[d])
-			return "its index is data-dependent (not an affine function of the loop variables and sizes)";
+			return "its index is not an affine function of the loop variables and sizes (data-dependent, "
+			       "or an "
+			       "operation kcost does not model)";
 	if (f->flatten[acc->buffer])
 		return "its accesses have different shapes and its inner dimensions are unknown";
 	return "a loop around it has bounds kcost cannot follow";
@@ -784,6 +786,13 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 		const struct kc_buffer *gb = &g->fn->buffers[b];
 		if (gb->unbounded_at.line)
 			unbounded(&uses[cb], gb->unbounded_at, gb->unbounded_why);
+		/* the call may pass p + k for p (lower.c's arg_buffer keeps only the buffer): the callee's hull,
+		 * mapped at offset 0, is no bound of the caller's */
+		unbounded(&uses[cb], f->at,
+		          kc_arena_printf(f->keep,
+		                          "it is passed to '%s', and kcost does not follow the offset of a pointer "
+		                          "argument into a callee's accesses",
+		                          g->fn->name));
 		const struct kc_buffer_use *gu = &g->uses[b];
 		const struct kc_box *boxes[2] = {gu->first_is_write ? &gu->write : &gu->read,
 		                                 gu->first_is_write ? &gu->read : &gu->write};
@@ -1053,7 +1062,15 @@ static void infer_extents(struct fp *f, struct kc_arena *keep, const struct use 
 		} else if (!u->read.ndims && !u->write.ndims) {
 			continue; /* never accessed: nothing to infer from */
 		} else if (!(why = flat_hull(f, b, u, &lo, &hi))) {
-			if (kc_poly_add(f->a, hi, kc_poly_const(f->a, 1, 1), &extent) < 0)
+			/* from index 0, or from the lowest index when it may be negative */
+			struct facts both = merged(f, &u->runs[0], &u->runs[1]);
+			f->active = &both;
+			int from_zero = nonneg_for_all(f, lo);
+			f->active = NULL;
+			if (from_zero)
+				lo = NULL;
+			if ((lo && kc_poly_sub(f->a, hi, lo, &hi) < 0) ||
+			    kc_poly_add(f->a, hi, kc_poly_const(f->a, 1, 1), &extent) < 0)
 				why = "its hull overflows exact arithmetic";
 		}
 		if (why) {
@@ -1062,14 +1079,10 @@ static void infer_extents(struct fp *f, struct kc_arena *keep, const struct use 
 			continue;
 		}
 		buf->extent = keep_poly(keep, extent);
+		buf->lowest = keep_poly(keep, lo);
 		buf->extent_origin = KC_EXTENT_ACCESSES;
 		buf->first_line = u->first_line;
 		buf->last_line = u->last_line;
-		struct facts both = merged(f, &u->runs[0], &u->runs[1]);
-		f->active = &both;
-		if (!nonneg_for_all(f, lo))
-			buf->lowest = keep_poly(keep, lo);
-		f->active = NULL;
 	}
 }
 

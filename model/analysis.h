@@ -61,9 +61,10 @@ struct kc_buffer {
 	int is_param, is_local_array, is_heap, is_scratch;
 	enum kc_role role;
 	enum kc_extent_origin extent_origin;
-	/* KC_EXTENT_ACCESSES: extent is the highest element index accessed + 1 (elements from index 0, as a
-	 * pointer parameter is passed); `lowest` is the lowest index accessed when kcost could not prove it
-	 * non-negative (x[i - 1] from i = 0), else NULL; first_line..last_line are the lines of the accesses */
+	/* KC_EXTENT_ACCESSES: the elements from index 0 to the highest index accessed; or, when kcost could not
+	 * prove the lowest index accessed non-negative (x[i - 1] from i = 0), `lowest` is that index and the
+	 * extent counts the elements from it to the highest (else `lowest` is NULL). first_line..last_line are
+	 * the lines of the accesses. */
 	struct kc_poly *lowest;
 	unsigned first_line, last_line;
 	/* a parameter without a declared extent whose accesses cannot be bounded: the first such access (line 0:
