@@ -69,14 +69,15 @@ static const char *buffer_arg(struct kc_arena *a, const struct kc_function *f, c
 		*error = not_run_eval(a, f, b->extent, kc_arena_printf(a, "extent of %s", pr->name), why);
 	else if (b->lowest && kc_function_eval(f, b->lowest, &lowest, &why) < 0)
 		*error = not_run_eval(a, f, b->lowest, kc_arena_printf(a, "lowest index of %s", pr->name), why);
-	else if (lowest < -(1LL << 61) || count > (1LL << 61))
+	else if (lowest < -(1LL << 61) || lowest > (1LL << 61) || count > (1LL << 61))
 		*error = kc_arena_printf(a, "not run: the hull of %s's indices is too large to allocate", pr->name);
 	if (*error)
 		return NULL;
-	if (lowest < 0) { /* the allocation runs from the lowest index accessed */
+	/* an extent from a lowest index: the allocation runs from it, or from index 0 when it is positive */
+	if (lowest < 0)
 		before = -lowest;
-		count += before;
-	}
+	else
+		count += lowest;
 	if (count < 0)
 		*error = kc_arena_printf(a, "not run: extent of %s is negative (%lld elements)", pr->name, count);
 	else if (b->elem_size > 0 &&
