@@ -223,6 +223,17 @@ static void buffer_row(struct kc_buf *b, const struct html *h, const struct kc_f
 	esc(b, buf->elem_type);
 	kc_buf_printf(b, "</code> (%d B)</td><td>", buf->elem_size);
 	formula_value(b, &extent, "elements");
+	if (buf->extent_origin == KC_EXTENT_ACCESSES) {
+		kc_buf_puts(b, "<br><span class=\"origin\">");
+		kc_format_extent_origin(b, buf, "\xe2\x80\x93");
+		if (buf->lowest) {
+			struct kc_figure lowest;
+			kc_figure_of(h->memo, f, buf->lowest, &lowest);
+			kc_buf_puts(b, ", from index ");
+			formula_value(b, &lowest, "");
+		}
+		kc_buf_puts(b, "</span>");
+	}
 	kc_buf_printf(b, "</td><td>%s%s</td><td>", kc_role_name(buf->role), buf->is_scratch ? " (scratch)" : "");
 	formula_value(b, &bytes, "B");
 	kc_buf_puts(b, "</td></tr>\n");

@@ -28,7 +28,11 @@
  *              bytes {streaming, naive}, trips {expr, value} (null for calls), + reads [buffer names],
  *              + writes [buffer names]} ]
  *     + buffers [ {name, role, elem_type, elem_size, extent {expr, value} or null, bytes (extent * elem_size,
- *                  null when unknown), storage "param"|"local"|"heap"|"unknown", scratch bool} ]
+ *                  null when unknown), storage "param"|"local"|"heap"|"unknown", scratch bool,
+ *                  extent_origin "declared"|"accesses"|null, extent_lines [first, last] (origin "accesses":
+ *                  the lines of the accesses the extent is the hull of), extent_lowest {expr, value} (only when
+ *                  the lowest index accessed may be negative: the extent counts the elements from it, and the
+ *                  harness allocates from it)} ]
  *     + reference (string or null), + assumptions [strings]
  *     + predicted  null without machine ceilings, else {bound "memory"|"compute", gflops, precision}
  *               (roofline at the min-model intensity against the DRAM roof)
@@ -265,6 +269,21 @@ static void json_buffer(struct jctx *c, cJSON *arr, const struct kc_function *f,
 		jcount(c, o, "extent", &extent);
 	else
 		jnull(c, o, "extent");
+	const char *origin = kc_extent_origin_name(buf->extent_origin);
+	if (origin)
+		jstr(c, o, "extent_origin", origin);
+	else
+		jnull(c, o, "extent_origin");
+	if (buf->extent_origin == KC_EXTENT_ACCESSES) {
+		cJSON *lines = jarr(c, o, "extent_lines");
+		jint(c, lines, NULL, buf->first_line);
+		jint(c, lines, NULL, buf->last_line);
+	}
+	if (buf->lowest) {
+		struct kc_figure lowest;
+		kc_figure_of(&c->memo, f, buf->lowest, &lowest);
+		jcount(c, o, "extent_lowest", &lowest);
+	}
 	kc_figure_buffer_bytes(&c->memo, f, buf, &bytes);
 	if (bytes.has_value)
 		jint(c, o, "bytes", bytes.value);
