@@ -98,6 +98,13 @@ void kc_format_intensity(struct kc_buf *b, const struct kc_cost_figures *cf, int
 	kc_buf_puts(b, " FLOP/B");
 }
 
+void kc_format_rate(struct kc_buf *b, double flop_per_s, int approx, const char *approx_mark)
+{
+	if (approx)
+		kc_buf_puts(b, approx_mark);
+	kc_format_si(b, flop_per_s, "FLOP/s");
+}
+
 void kc_format_extent_origin(struct kc_buf *b, const struct kc_buffer *buf, const char *dash)
 {
 	if (buf->extent_origin != KC_EXTENT_ACCESSES)

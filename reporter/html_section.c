@@ -412,9 +412,13 @@ static void measured_time(struct kc_buf *b, const struct kc_measured_figures *mf
 	kc_format_seconds(b, me->seconds_p90);
 	kc_buf_printf(b, " (%d samples, cv %.3g)</td></tr>\n<tr><th>throughput (median)</th><td>", me->samples, me->cv);
 	if (mf->has_rate)
-		kc_format_si(b, mf->flop_per_s, "FLOP/s");
+		kc_format_rate(b, mf->flop_per_s, mf->approx, "\xe2\x89\x88 ");
 	else
 		kc_buf_puts(b, "n/a");
+	if (mf->approx)
+		kc_buf_puts(b,
+		            " <span class=\"muted\">(approximate: derived from a FLOP count that is not exact, not a "
+		            "measurement)</span>");
 	kc_buf_puts(b, "</td></tr>\n");
 }
 

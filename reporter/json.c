@@ -38,7 +38,9 @@
  *               (roofline at the min-model intensity against the DRAM roof)
  *     measured  null when not measured, else {seconds {min, median, p90}, samples, cv, gflops, gbytes_per_s,
  *               fraction_of_roof, equivalent {reference, ok, max_rel_err} or null,
- *               traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error}
+ *               traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error,
+ *               + gflops_approximate bool: the function is not exact, so gflops, fraction_of_roof and intensity
+ *                 (and its roofline point) are derived from an inexact FLOP count, not measured}
  *   } ]
  *
  * Every "expr" is kc_function_format's formula; every "value" is the exact integer at the benchmark sizes, a
@@ -375,6 +377,7 @@ static void json_measured(struct jctx *c, cJSON *parent, const struct kc_functio
 	jint(c, o, "samples", me->samples);
 	jreal(c, o, "cv", mf.timed, me->cv);
 	jreal(c, o, "gflops", mf.has_rate, mf.gflops);
+	jbool(c, o, "gflops_approximate", mf.approx);
 	jreal(c, o, "gbytes_per_s", mf.timed && mf.has_traffic, mf.byte_per_s / 1e9);
 	jreal(c, o, "fraction_of_roof", mf.has_fraction, mf.fraction);
 	json_equivalent(c, o, me);

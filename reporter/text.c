@@ -55,8 +55,8 @@ static void measured_cells(struct row *r, const struct kc_measured_figures *mf)
 		return;
 	}
 	kc_format_seconds(&r->cell[COL_TIME], mf->me->seconds_median);
-	if (mf->has_rate)
-		kc_format_si(&r->cell[COL_GFLOPS], mf->flop_per_s, "FLOP/s");
+	if (mf->has_rate) /* "~": from a FLOP count that is not exact, the "approx" of the exact column */
+		kc_format_rate(&r->cell[COL_GFLOPS], mf->flop_per_s, mf->approx, "~");
 	else
 		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
 }

@@ -1,7 +1,8 @@
 /* test_extents.c — kernels run without annotations: a pointer parameter's extent is the hull of the indices
  * accessed, the harness allocates it (from below index 0 when the accesses reach there), the report says where
  * it comes from, KCOST_EXTENT still overrides, and where the accesses give no bound the run step names the
- * access and why. Each kernel is compiled and timed with only --size; nothing here depends on timing values. */
+ * access and why; a rate derived from an inexact FLOP count is marked approximate. Each kernel is compiled and timed
+ * with only --size; nothing here depends on timing values. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -148,12 +149,59 @@ static void unbounded_accesses_are_named(void **state)
 	run_release(&r);
 }
 
+/* Whether `needle` occurs in the file `name` of directory dir. */
+static int file_has(const char *dir, const char *name, const char *needle)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	char *text = slurp(path);
+	assert_non_null(text);
+	int found = strstr(text, needle) != NULL;
+	free(text);
+	return found;
+}
+
+static void inexact_counts_give_approximate_rates(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("extents-approx");
+	struct run r = RUN("--time-budget", "0.01", "--size", "n=1000", "-o", out, "tests/fixtures/extent_approx.c");
+	assert_int_equal(r.status, 0);
+	cJSON *rep = load_report(out);
+	cJSON *f = report_function(rep, "relu_scale"), *g = report_function(rep, "scale");
+	assert_false(report_exact(f));
+	assert_measured(f);
+	assert_true(number(f, "measured.gflops") > 0);
+	assert_true(cJSON_IsTrue(at(f, "measured.gflops_approximate")));
+	assert_true(report_exact(g));
+	assert_measured(g);
+	assert_true(cJSON_IsFalse(at(g, "measured.gflops_approximate")));
+	/* the terminal table: "~" before the rate of the inexact one only */
+	const char *line = strstr(r.out, "\nrelu_scale "), *other = strstr(r.out, "\nscale ");
+	assert_non_null(line);
+	assert_non_null(other);
+	assert_non_null(strchr(line + 1, '~'));
+	assert_true(strchr(line + 1, '~') < strchr(line + 1, '\n'));
+	assert_true(!strchr(other + 1, '~') || strchr(other + 1, '~') > strchr(other + 1, '\n'));
+	assert_true(file_has(out, "summary.md", " (approximate: derived from a FLOP count that is not exact) |"));
+	assert_true(file_has(out, "index.html",
+	                     "title=\"approximate: derived from a FLOP count that is not exact\">\xe2\x89\x88 "));
+	assert_true(file_has(out, "index.html",
+	                     "(approximate: derived from a FLOP count that is not exact, not a measurement)"));
+	assert_true(file_has(out, "roofline.svg", "<title>relu_scale: approximately "));
+	assert_true(file_has(out, "roofline.svg", "<title>scale: measured "));
+	assert_true(file_has(out, "roofline.svg", ">approximate (inexact FLOP count)</text>"));
+	cJSON_Delete(rep);
+	run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(elementwise_add_runs_without_annotations),
 	    cmocka_unit_test(gemm_with_leading_dimensions_runs),
 	    cmocka_unit_test(unbounded_accesses_are_named),
+	    cmocka_unit_test(inexact_counts_give_approximate_rates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
