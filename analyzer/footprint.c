@@ -994,9 +994,9 @@ static void keep_box(struct kc_arena *a, struct kc_box *b)
 /* The front end's warnings of memory it does not see (lower.c): the first one, or NULL. */
 static const struct kc_diag *untraced(const struct kc_function *fn)
 {
-	static const char *const what[] = {
-	    "kcost cannot trace",       "unsupported access expression", "subscripts",
-	    "call to unknown function", "which could not be analyzed",   "recursive call"};
+	static const char *const what[] = {"kcost cannot trace",          "unsupported access expression",
+	                                   "access with more than",       "call to unknown function",
+	                                   "which could not be analyzed", "recursive call"};
 	for (const struct kc_diag *d = fn->diags.head; d; d = d->next)
 		for (size_t i = 0; d->severity == KC_WARNING && i < sizeof what / sizeof what[0]; i++)
 			if (strstr(d->message, what[i]))
