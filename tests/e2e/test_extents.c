@@ -145,6 +145,13 @@ static void unbounded_accesses_are_named(void **state)
 	assert_true(number(in, "extent_lowest.value") == -1);
 	assert_true(number(in, "bytes") == 408);
 	assert_inferred(s, "out", "n", 100, 25, 25);
+	/* an access kcost cannot trace may reach any buffer: neither x nor y gets an extent from its accesses */
+	cJSON *w = report_function(rep, "walk");
+	assert_string_equal(
+	    report_text(w, "measured.error"),
+	    "not run: extent of x cannot be inferred from its accesses: tests/fixtures/extent_spmv.c:32:17: "
+	    "an access or call kcost cannot follow there may reach it (annotate KCOST_EXTENT)");
+	assert_true(cJSON_IsNull(at(buffer(w, "y"), "extent")));
 	cJSON_Delete(rep);
 	run_release(&r);
 }
