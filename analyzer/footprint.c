@@ -733,6 +733,9 @@ static void unbounded(struct use *u, struct kc_loc at, const char *why)
 	}
 }
 
+static const char not_affine[] = "its index is not an affine function of the loop variables and sizes "
+                                 "(data-dependent, or an operation kcost does not model)";
+
 /* Why the hull of an access could not be taken (access_box failed). */
 static const char *unbounded_why(const struct fp *f, const struct kc_access *acc)
 {
@@ -740,9 +743,7 @@ static const char *unbounded_why(const struct fp *f, const struct kc_access *acc
 		return "a library call reads or writes the whole buffer";
 	for (int d = 0; d < acc->ndims; d++)
 		if (!acc->index[d])
-			return "its index is not an affine function of the loop variables and sizes (data-dependent, "
-			       "or an "
-			       "operation kcost does not model)";
+			return not_affine;
 	if (f->flatten[acc->buffer])
 		return "its accesses have different shapes and its inner dimensions are unknown";
 	return "a loop around it has bounds kcost cannot follow";
@@ -788,11 +789,13 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 			unbounded(&uses[cb], gb->unbounded_at, gb->unbounded_why);
 		/* the call may pass p + k for p (lower.c's arg_buffer keeps only the buffer): the callee's hull,
 		 * mapped at offset 0, is no bound of the caller's */
-		unbounded(&uses[cb], f->at,
-		          kc_arena_printf(f->keep,
-		                          "it is passed to '%s', and kcost does not follow the offset of a pointer "
-		                          "argument into a callee's accesses",
-		                          g->fn->name));
+		if (!uses[cb].unbounded.line)
+			unbounded(
+			    &uses[cb], f->at,
+			    kc_arena_printf(f->keep,
+			                    "it is passed to '%s', and kcost does not follow the offset of a pointer "
+			                    "argument into a callee's accesses",
+			                    g->fn->name));
 		const struct kc_buffer_use *gu = &g->uses[b];
 		const struct kc_box *boxes[2] = {gu->first_is_write ? &gu->write : &gu->read,
 		                                 gu->first_is_write ? &gu->read : &gu->write};
