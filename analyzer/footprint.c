@@ -82,6 +82,9 @@ struct use {
 	struct kc_box read, write;
 	struct facts runs[2]; /* of read and write: the loops around their accesses run */
 	int seen, first_is_write;
+	unsigned first_line, last_line; /* of the accesses (a callee's: its call) */
+	struct kc_loc unbounded;        /* line 0, or the first access whose hull is unknown, and why */
+	const char *unbounded_why;
 };
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -710,6 +713,42 @@ static struct kc_poly *box_count(struct fp *f, const struct kc_box *b)
 /* ------------------------------------------------------------------------------------------------ */
 /* Walking a region in program order */
 
+/* The lines of the accesses a use holds, widened to first..last. */
+static void widen_lines(struct use *u, unsigned first, unsigned last)
+{
+	if (!first)
+		return;
+	if (!u->first_line || first < u->first_line)
+		u->first_line = first;
+	if (last > u->last_line)
+		u->last_line = last;
+}
+
+/* The first access of a buffer whose hull is unknown, for the run step (which then needs an annotation). */
+static void unbounded(struct use *u, struct kc_loc at, const char *why)
+{
+	if (!u->unbounded.line) {
+		u->unbounded = at;
+		u->unbounded_why = why;
+	}
+}
+
+static const char not_affine[] = "its index is not an affine function of the loop variables and sizes "
+                                 "(data-dependent, or an operation kcost does not model)";
+
+/* Why the hull of an access could not be taken (access_box failed). */
+static const char *unbounded_why(const struct fp *f, const struct kc_access *acc)
+{
+	if (acc->ndims == 0)
+		return "a library call reads or writes the whole buffer";
+	for (int d = 0; d < acc->ndims; d++)
+		if (!acc->index[d])
+			return not_affine;
+	if (f->flatten[acc->buffer])
+		return "its accesses have different shapes and its inner dimensions are unknown";
+	return "a loop around it has bounds kcost cannot follow";
+}
+
 static void record(struct fp *f, struct use *uses, int buffer, const struct kc_box *box, int is_write)
 {
 	struct use *u = &uses[buffer];
@@ -717,6 +756,7 @@ static void record(struct fp *f, struct use *uses, int buffer, const struct kc_b
 		u->seen = 1;
 		u->first_is_write = is_write;
 	}
+	widen_lines(u, f->at.line, f->at.line);
 	/* the hull holds where the accesses of both run */
 	struct facts both = merged(f, &u->runs[is_write], &f->run);
 	f->active = &both;
@@ -744,6 +784,18 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 		int cb = call->buffer_args[b];
 		if (cb < 0 || !g->uses)
 			continue;
+		const struct kc_buffer *gb = &g->fn->buffers[b];
+		if (gb->unbounded_at.line)
+			unbounded(&uses[cb], gb->unbounded_at, gb->unbounded_why);
+		/* the call may pass p + k for p (lower.c's arg_buffer keeps only the buffer): the callee's hull,
+		 * mapped at offset 0, is no bound of the caller's */
+		if (!uses[cb].unbounded.line)
+			unbounded(
+			    &uses[cb], f->at,
+			    kc_arena_printf(f->keep,
+			                    "it is passed to '%s', and kcost does not follow the offset of a pointer "
+			                    "argument into a callee's accesses",
+			                    g->fn->name));
 		const struct kc_buffer_use *gu = &g->uses[b];
 		const struct kc_box *boxes[2] = {gu->first_is_write ? &gu->write : &gu->read,
 		                                 gu->first_is_write ? &gu->read : &gu->write};
@@ -764,13 +816,16 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 				ok = cnt && kc_poly_sub(f->a, cnt, one, &mapped.hi[0]) == 0;
 				f->flatten[cb] = 1;
 			}
-			if (ok)
+			if (ok) {
 				record(f, uses, cb, &mapped, boxes[i] == &gu->write);
-			else
-				kc_ir_limit(f->keep, f->fn, f->at,
-				            "the footprint of '%s' in this call could not be expressed in "
-				            "the caller's sizes: its traffic is not counted",
-				            f->fn->buffers[cb].name);
+				continue;
+			}
+			unbounded(&uses[cb], f->at,
+			          "its footprint in this call cannot be expressed in the caller's sizes");
+			kc_ir_limit(f->keep, f->fn, f->at,
+			            "the footprint of '%s' in this call could not be expressed in "
+			            "the caller's sizes: its traffic is not counted",
+			            f->fn->buffers[cb].name);
 		}
 	}
 }
@@ -796,6 +851,7 @@ static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 		f->at = acc->loc;
 		running_loops(f);
 		if (!access_box(f, acc, &box)) {
+			unbounded(&uses[acc->buffer], acc->loc, unbounded_why(f, acc));
 			unknown_footprint(f, acc);
 			continue;
 		}
@@ -930,6 +986,109 @@ static void keep_box(struct kc_arena *a, struct kc_box *b)
 	}
 }
 
+/* ------------------------------------------------------------------------------------------------ */
+/* Extents from accesses
+ *
+ * A pointer parameter with no declared extent is given the hull of the indices the function and its callees
+ * access (the run step allocates it). That is only safe when every access to it is in the IR: an access the
+ * front end could not trace to a buffer, or a call it could not follow, may reach any parameter, so then no
+ * extent is inferred and the run step names that place. */
+
+/* The front end's warnings of memory it does not see (lower.c): the first one, or NULL. */
+static const struct kc_diag *untraced(const struct kc_function *fn)
+{
+	static const char *const what[] = {"kcost cannot trace",          "unsupported access expression",
+	                                   "access with more than",       "call to unknown function",
+	                                   "which could not be analyzed", "recursive call"};
+	for (const struct kc_diag *d = fn->diags.head; d; d = d->next)
+		for (size_t i = 0; d->severity == KC_WARNING && i < sizeof what / sizeof what[0]; i++)
+			if (strstr(d->message, what[i]))
+				return d;
+	return NULL;
+}
+
+static int is_buffer_param(const struct kc_function *fn, int buffer)
+{
+	for (int i = 0; i < fn->n_params; i++)
+		if (fn->params[i].kind == KC_PARAM_BUFFER && fn->params[i].buffer == buffer)
+			return 1;
+	return 0;
+}
+
+/* The reads and writes of u as one row-major hull lo..hi (1 dimension), where the accesses of both run; why
+ * not, or NULL. */
+static const char *flat_hull(struct fp *f, int buffer, const struct use *u, struct kc_poly **lo, struct kc_poly **hi)
+{
+	struct kc_box r = u->read, w = u->write;
+	if ((r.ndims && !flat_box(f, buffer, &r)) || (w.ndims && !flat_box(f, buffer, &w)))
+		return "its accesses have different shapes and its inner dimensions are unknown";
+	if (!r.ndims || !w.ndims) {
+		*lo = r.ndims ? r.lo[0] : w.lo[0];
+		*hi = r.ndims ? r.hi[0] : w.hi[0];
+		return NULL;
+	}
+	struct facts both = merged(f, &u->runs[0], &u->runs[1]);
+	f->active = &both;
+	int olo = order_for_all(f, r.lo[0], w.lo[0]), ohi = order_for_all(f, r.hi[0], w.hi[0]);
+	f->active = NULL;
+	if (!olo || !ohi)
+		return "the hull of its reads and writes depends on an order of the sizes kcost cannot prove";
+	*lo = olo < 0 ? r.lo[0] : w.lo[0];
+	*hi = ohi > 0 ? r.hi[0] : w.hi[0];
+	return NULL;
+}
+
+/* The extent of each buffer parameter that has none declared, from the hull of its accesses; or where and
+ * why it cannot be (kc_buffer.unbounded_at). */
+static void infer_extents(struct fp *f, struct kc_arena *keep, const struct use *all)
+{
+	struct kc_function *fn = f->fn;
+	const struct kc_diag *blind = untraced(fn);
+	for (int b = 0; b < fn->n_buffers; b++) {
+		struct kc_buffer *buf = &fn->buffers[b];
+		const struct use *u = &all[b];
+		struct kc_poly *lo = NULL, *hi = NULL, *extent = NULL;
+		if (buf->extent) {
+			buf->extent_origin = KC_EXTENT_DECLARED;
+			continue;
+		}
+		if (!is_buffer_param(fn, b) || buf->elem_class == KC_ELEM_POINTER)
+			continue;
+		const char *why = NULL;
+		struct kc_loc at = fn->loc;
+		if (blind) {
+			at = blind->loc;
+			why = "an access or call kcost cannot follow there may reach it";
+		} else if (u->unbounded.line) {
+			at = u->unbounded;
+			why = u->unbounded_why;
+		} else if (!u->read.ndims && !u->write.ndims) {
+			continue; /* never accessed: nothing to infer from */
+		} else if (!(why = flat_hull(f, b, u, &lo, &hi))) {
+			/* from index 0, or from the lowest index when it may be negative */
+			struct facts both = merged(f, &u->runs[0], &u->runs[1]);
+			f->active = &both;
+			int from_zero = nonneg_for_all(f, lo);
+			f->active = NULL;
+			if (from_zero)
+				lo = NULL;
+			if ((lo && kc_poly_sub(f->a, hi, lo, &hi) < 0) ||
+			    kc_poly_add(f->a, hi, kc_poly_const(f->a, 1, 1), &extent) < 0)
+				why = "its hull overflows exact arithmetic";
+		}
+		if (why) {
+			buf->unbounded_at = at;
+			buf->unbounded_why = why;
+			continue;
+		}
+		buf->extent = keep_poly(keep, extent);
+		buf->lowest = keep_poly(keep, lo);
+		buf->extent_origin = KC_EXTENT_ACCESSES;
+		buf->first_line = u->first_line;
+		buf->last_line = u->last_line;
+	}
+}
+
 void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 {
 	struct kc_function *fn = ir->fn;
@@ -954,12 +1113,15 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		struct use *mine = KC_NEW_N(f.a, struct use, nb);
 		walk(&f, c, mine);
 		for (int b = 0; b < fn->n_buffers; b++) {
+			if (mine[b].unbounded.line)
+				unbounded(&all[b], mine[b].unbounded, mine[b].unbounded_why);
 			if (!mine[b].seen)
 				continue;
 			if (!all[b].seen) {
 				all[b].seen = 1;
 				all[b].first_is_write = mine[b].first_is_write;
 			}
+			widen_lines(&all[b], mine[b].first_line, mine[b].last_line);
 			f.at = c->loc;
 			for (int w = 0; w < 2; w++) {
 				struct kc_box *into = w ? &all[b].write : &all[b].read,
@@ -1004,6 +1166,7 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	keep_traffic(a, s);
 	for (int i = 0; i < fn->n_nests; i++)
 		keep_traffic(a, &fn->nests[i].traffic[KC_MODEL_STREAMING]);
+	infer_extents(&f, a, all);
 	kc_arena_release(&scratch);
 }
 

@@ -27,6 +27,11 @@ const char *kc_role_name(enum kc_role r)
 	return (unsigned)r <= KC_ROLE_UNUSED ? names[r] : "?";
 }
 
+const char *kc_extent_origin_name(enum kc_extent_origin o)
+{
+	return o == KC_EXTENT_DECLARED ? "declared" : o == KC_EXTENT_ACCESSES ? "accesses" : NULL;
+}
+
 const char *kc_fusion_kind_name(enum kc_fusion_kind k)
 {
 	static const char *const names[] = {"elementwise", "epilogue", "independent", "reduction",

@@ -45,6 +45,11 @@ struct kc_traffic {
  * anything else (structs, unions, complex and vector types: copied as bytes). */
 enum kc_elem_class { KC_ELEM_FLOATING, KC_ELEM_INTEGER, KC_ELEM_OPAQUE, KC_ELEM_POINTER };
 
+/* Where a buffer's extent comes from: declared (its type, KCOST_EXTENT or an allocation's size), or inferred
+ * from the accesses of the function and its callees (a pointer parameter with no declared extent). */
+enum kc_extent_origin { KC_EXTENT_NONE, KC_EXTENT_DECLARED, KC_EXTENT_ACCESSES };
+const char *kc_extent_origin_name(enum kc_extent_origin o); /* NULL, "declared", "accesses" */
+
 /* A buffer: parameter array/pointer, local array, or heap temporary. */
 struct kc_buffer {
 	const char *name;
@@ -55,6 +60,17 @@ struct kc_buffer {
 	struct kc_poly *extent; /* elements, when known (VLA type, annotation, allocation size); else NULL */
 	int is_param, is_local_array, is_heap, is_scratch;
 	enum kc_role role;
+	enum kc_extent_origin extent_origin;
+	/* KC_EXTENT_ACCESSES: the elements from index 0 to the highest index accessed; or, when kcost could not
+	 * prove the lowest index accessed non-negative (x[i - 1] from i = 0), `lowest` is that index and the
+	 * extent counts the elements from it to the highest (else `lowest` is NULL). first_line..last_line are
+	 * the lines of the accesses. */
+	struct kc_poly *lowest;
+	unsigned first_line, last_line;
+	/* a parameter without a declared extent whose accesses cannot be bounded: the first such access (line 0:
+	 * none) and why ("its index is data-dependent ..."); the run step names it */
+	struct kc_loc unbounded_at;
+	const char *unbounded_why;
 };
 
 /* A top-level statement of a function body that costs something: a loop nest or a call. */

@@ -119,6 +119,9 @@ struct kc_measured_figures {
 	double roof;                     /* attainable GFLOP/s at `at` (kc_figures_roof); 0 without ceilings */
 	int has_fraction;                /* has_rate and roof > 0 */
 	double fraction;                 /* gflops / roof: how close to its roof it ran */
+	/* has_rate, and f's counts are not exact: the rate, the intensity and the fraction are derived from a FLOP
+	 * count that is not exact, so every output marks them approximate rather than measured */
+	int approx;
 };
 /* The measured figures of f (whose figures are cf) from m, which may be NULL. */
 void kc_figures_measured(const struct kc_measurements *m, const struct kc_function *f, const struct kc_cost_figures *cf,

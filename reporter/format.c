@@ -98,6 +98,24 @@ void kc_format_intensity(struct kc_buf *b, const struct kc_cost_figures *cf, int
 	kc_buf_puts(b, " FLOP/B");
 }
 
+void kc_format_rate(struct kc_buf *b, double flop_per_s, int approx, const char *approx_mark)
+{
+	if (approx)
+		kc_buf_puts(b, approx_mark);
+	kc_format_si(b, flop_per_s, "FLOP/s");
+}
+
+void kc_format_extent_origin(struct kc_buf *b, const struct kc_buffer *buf, const char *dash)
+{
+	if (buf->extent_origin != KC_EXTENT_ACCESSES)
+		return;
+	kc_buf_puts(b, "extent inferred from accesses (line");
+	if (buf->last_line > buf->first_line)
+		kc_buf_printf(b, "s %u%s%u)", buf->first_line, dash, buf->last_line);
+	else
+		kc_buf_printf(b, " %u)", buf->first_line);
+}
+
 void kc_format_exactness(struct kc_buf *b, const struct kc_function *f)
 {
 	int n = f->diags.warnings + f->diags.errors;

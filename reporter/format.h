@@ -36,4 +36,12 @@ void kc_format_intensity(struct kc_buf *b, const struct kc_cost_figures *cf, int
 /* "exact", "approx" or "approx: 2 warnings" (warnings and errors of f counted together). */
 void kc_format_exactness(struct kc_buf *b, const struct kc_function *f);
 
+/* A measured rate derived from a count: "7.1 GFLOP/s", or with `approx_mark` before it ("≈ ", "~") when the
+ * count is not exact (kc_measured_figures.approx). */
+void kc_format_rate(struct kc_buf *b, double flop_per_s, int approx, const char *approx_mark);
+
+/* Where an extent inferred from the accesses comes from: "extent inferred from accesses (lines 12–14)" or
+ * "(line 6)", with `dash` between the lines ("–", or "-" in a terminal); nothing for other origins. */
+void kc_format_extent_origin(struct kc_buf *b, const struct kc_buffer *buf, const char *dash);
+
 #endif

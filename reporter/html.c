@@ -160,8 +160,9 @@ static void td_measured(struct kc_buf *b, const struct page *h, const struct kc_
 	kc_format_seconds(b, me->seconds_median);
 	kc_buf_puts(b, "</td>");
 	if (mf->has_rate) {
-		kc_buf_printf(b, "<td class=\"num\" data-v=\"%.17g\">", mf->flop_per_s);
-		kc_format_si(b, mf->flop_per_s, "FLOP/s");
+		kc_buf_printf(b, "<td class=\"num%s\" data-v=\"%.17g\"%s>", mf->approx ? " approx" : "", mf->flop_per_s,
+		              mf->approx ? " title=\"approximate: derived from a FLOP count that is not exact\"" : "");
+		kc_format_rate(b, mf->flop_per_s, mf->approx, "\xe2\x89\x88 ");
 		kc_buf_puts(b, "</td>");
 	} else {
 		kc_buf_puts(b, "<td class=\"num\">n/a</td>");

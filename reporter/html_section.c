@@ -223,6 +223,17 @@ static void buffer_row(struct kc_buf *b, const struct html *h, const struct kc_f
 	esc(b, buf->elem_type);
 	kc_buf_printf(b, "</code> (%d B)</td><td>", buf->elem_size);
 	formula_value(b, &extent, "elements");
+	if (buf->extent_origin == KC_EXTENT_ACCESSES) {
+		kc_buf_puts(b, "<br><span class=\"origin\">");
+		kc_format_extent_origin(b, buf, "\xe2\x80\x93");
+		if (buf->lowest) {
+			struct kc_figure lowest;
+			kc_figure_of(h->memo, f, buf->lowest, &lowest);
+			kc_buf_puts(b, ", from index ");
+			formula_value(b, &lowest, "");
+		}
+		kc_buf_puts(b, "</span>");
+	}
 	kc_buf_printf(b, "</td><td>%s%s</td><td>", kc_role_name(buf->role), buf->is_scratch ? " (scratch)" : "");
 	formula_value(b, &bytes, "B");
 	kc_buf_puts(b, "</td></tr>\n");
@@ -401,9 +412,13 @@ static void measured_time(struct kc_buf *b, const struct kc_measured_figures *mf
 	kc_format_seconds(b, me->seconds_p90);
 	kc_buf_printf(b, " (%d samples, cv %.3g)</td></tr>\n<tr><th>throughput (median)</th><td>", me->samples, me->cv);
 	if (mf->has_rate)
-		kc_format_si(b, mf->flop_per_s, "FLOP/s");
+		kc_format_rate(b, mf->flop_per_s, mf->approx, "\xe2\x89\x88 ");
 	else
 		kc_buf_puts(b, "n/a");
+	if (mf->approx)
+		kc_buf_puts(b,
+		            " <span class=\"muted\">(approximate: derived from a FLOP count that is not exact, not a "
+		            "measurement)</span>");
 	kc_buf_puts(b, "</td></tr>\n");
 }
 

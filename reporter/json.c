@@ -34,7 +34,11 @@
  *              bytes {streaming, naive}, trips {expr, value} (null for calls), + reads [buffer names],
  *              + writes [buffer names]} ]
  *     + buffers [ {name, role, elem_type, elem_size, extent {expr, value} or null, bytes (extent * elem_size,
- *                  null when unknown), storage "param"|"local"|"heap"|"unknown", scratch bool} ]
+ *                  null when unknown), storage "param"|"local"|"heap"|"unknown", scratch bool,
+ *                  extent_origin "declared"|"accesses"|null, extent_lines [first, last] (origin "accesses":
+ *                  the lines of the accesses the extent is the hull of), extent_lowest {expr, value} (only when
+ *                  the lowest index accessed may be negative: the extent counts the elements from it, and the
+ *                  harness allocates from it)} ]
  *     + reference (string or null), + assumptions [strings]
  *     + predicted  null without machine ceilings, else {roofline_bound "memory"|"compute", gflops, precision
  *               (the roofline at the min-model intensity against the DRAM roof), and the time model
@@ -44,8 +48,11 @@
  *               seconds_no_overlap, bound, resource, level, vectorized (bool, null: not known),
  *               seconds_by_resource {compute, latency, transcendental, memory}} or {lines, seconds null, why}]}
  *     measured  null when not measured, else {seconds {min, median, p90}, samples, cv, gflops, gbytes_per_s,
- *               fraction_of_roof, + ratio (median / predicted.seconds), equivalent {reference, ok, max_rel_err} or
- * null, traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error} } ]
+ *               fraction_of_roof, + ratio (median / predicted.seconds), equivalent {reference, ok, max_rel_err}
+ *               or null, traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error,
+ *               + gflops_approximate bool: the function is not exact, so gflops, fraction_of_roof and intensity
+ *                 (and its roofline point) are derived from an inexact FLOP count, not measured}
+ *   } ]
  *
  * Every "expr" is kc_function_format's formula; every "value" is the exact integer at the benchmark sizes, a
  * JSON number (written digit for digit beyond 2^53), or null when it cannot be evaluated — a count object then
@@ -275,6 +282,21 @@ static void json_buffer(struct jctx *c, cJSON *arr, const struct kc_function *f,
 		jcount(c, o, "extent", &extent);
 	else
 		jnull(c, o, "extent");
+	const char *origin = kc_extent_origin_name(buf->extent_origin);
+	if (origin)
+		jstr(c, o, "extent_origin", origin);
+	else
+		jnull(c, o, "extent_origin");
+	if (buf->extent_origin == KC_EXTENT_ACCESSES) {
+		cJSON *lines = jarr(c, o, "extent_lines");
+		jint(c, lines, NULL, buf->first_line);
+		jint(c, lines, NULL, buf->last_line);
+	}
+	if (buf->lowest) {
+		struct kc_figure lowest;
+		kc_figure_of(&c->memo, f, buf->lowest, &lowest);
+		jcount(c, o, "extent_lowest", &lowest);
+	}
 	kc_figure_buffer_bytes(&c->memo, f, buf, &bytes);
 	if (bytes.has_value)
 		jint(c, o, "bytes", bytes.value);
@@ -411,6 +433,7 @@ static void json_measured(struct jctx *c, cJSON *parent, const struct kc_functio
 	jint(c, o, "samples", me->samples);
 	jreal(c, o, "cv", mf.timed, me->cv);
 	jreal(c, o, "gflops", mf.has_rate, mf.gflops);
+	jbool(c, o, "gflops_approximate", mf.approx);
 	jreal(c, o, "gbytes_per_s", mf.timed && mf.has_traffic, mf.byte_per_s / 1e9);
 	jreal(c, o, "fraction_of_roof", mf.has_fraction, mf.fraction);
 	jreal(c, o, "ratio", mf.timed && pr->ok && pr->seconds > 0, me->seconds_median / pr->seconds);

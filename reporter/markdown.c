@@ -61,7 +61,9 @@ static void md_measured_cell(struct kc_buf *b, const struct kc_measured_figures 
 		kc_buf_puts(b, " median");
 		if (mf->has_rate) {
 			kc_buf_puts(b, ", ");
-			kc_format_si(b, mf->flop_per_s, "FLOP/s");
+			kc_format_rate(b, mf->flop_per_s, mf->approx, "\xe2\x89\x88 ");
+			if (mf->approx)
+				kc_buf_puts(b, " (approximate: derived from a FLOP count that is not exact)");
 		}
 	}
 }

@@ -33,6 +33,7 @@ struct point {
 	enum kc_prec prec;
 	int has_meas;
 	double x_meas, y_meas; /* measured intensity (traffic, else min model) and GFLOP/s */
+	int approx;            /* the point is derived from a FLOP count that is not exact: a hollow square */
 	int has_fused;
 	double x_fused; /* streaming intensity with every legal fusion group fused (the what-if) */
 	int level;      /* label row, from the bottom (no machine) or above the marker */
@@ -364,7 +365,18 @@ static void point_measured(const struct chart *c, const struct point *p)
 			continue;
 		marker(c->b, p, model, px(c, ai), py(c, roof));
 	}
-	if (p->has_meas) {
+	if (p->has_meas && p->approx) {
+		kc_buf_printf(c->b,
+		              "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"#fff\" stroke=\"%s\" "
+		              "stroke-width=\"1.5\"><title>",
+		              px(c, p->x_meas) - 4, py(c, p->y_meas) - 4, p->color);
+		kc_escape_html(c->b, p->f->name);
+		kc_buf_printf(
+		    c->b,
+		    ": approximately %.3g GFLOP/s at %.3g FLOP/B (derived from a FLOP count that is not exact, "
+		    "not a measurement)</title></rect>\n",
+		    p->y_meas, p->x_meas);
+	} else if (p->has_meas) {
 		kc_buf_printf(c->b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\"><title>",
 		              px(c, p->x_meas) - 4.5, py(c, p->y_meas) - 4.5, p->color);
 		kc_escape_html(c->b, p->f->name);
@@ -395,12 +407,21 @@ static void chart_legend(const struct chart *c)
 	              "<path d=\"M%.1f %.1fl9 9l-9 9l-9 -9z\" fill=\"none\" stroke=\"#555\" stroke-width=\"2\"/>"
 	              "<text x=\"%.1f\" y=\"%.1f\">streaming model</text>\n",
 	              LEFT + 5, y - 4, LEFT + 14, y, LEFT + 207, y - 13, LEFT + 220, y);
+	int approx = 0;
+	for (int i = 0; i < c->n; i++)
+		approx |= c->pts[i].has_meas && c->pts[i].approx;
 	if (c->mc)
 		kc_buf_printf(b,
 		              "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"#555\"/><text x=\"%.1f\" "
 		              "y=\"%.1f\">measured</text>\n",
 		              LEFT + 340, y - 8.5, LEFT + 354, y);
-	else
+	if (c->mc && approx) /* only when there is such a point: a chart without one stays as it was */
+		kc_buf_printf(
+		    b,
+		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"#fff\" stroke=\"#555\" "
+		    "stroke-width=\"1.5\"/><text x=\"%.1f\" y=\"%.1f\">approximate (inexact FLOP count)</text>\n",
+		    LEFT + 430, y - 8, LEFT + 444, y);
+	else if (!c->mc)
 		kc_buf_printf(b,
 		              "<text x=\"%.1f\" y=\"%.1f\" font-style=\"italic\">machine not measured: predicted "
 		              "intensity only</text>\n",
@@ -481,6 +502,7 @@ static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysi
 			p->x_meas = mf.at;
 			p->y_meas = mf.gflops;
 			p->has_meas = p->x_meas > 0 && p->y_meas > 0;
+			p->approx = mf.approx;
 		}
 		c->n++;
 	}

@@ -55,8 +55,8 @@ static void measured_cells(struct row *r, const struct kc_measured_figures *mf)
 		return;
 	}
 	kc_format_seconds(&r->cell[COL_TIME], mf->me->seconds_median);
-	if (mf->has_rate)
-		kc_format_si(&r->cell[COL_GFLOPS], mf->flop_per_s, "FLOP/s");
+	if (mf->has_rate) /* "~": from a FLOP count that is not exact, the "approx" of the exact column */
+		kc_format_rate(&r->cell[COL_GFLOPS], mf->flop_per_s, mf->approx, "~");
 	else
 		kc_buf_puts(&r->cell[COL_GFLOPS], "n/a");
 }
@@ -154,6 +154,33 @@ static void print_formulas(FILE *out, const struct row *r, int color)
 	kc_buf_release(&b);
 }
 
+/* "add: extents inferred from accesses: a n (line 6), c n (lines 6-7)", when the function has such buffers. */
+static void print_extents(FILE *out, const struct row *r)
+{
+	struct kc_buf b = KC_BUF_INIT;
+	for (int i = 0; i < r->f->n_buffers; i++) {
+		const struct kc_buffer *buf = &r->f->buffers[i];
+		if (buf->extent_origin != KC_EXTENT_ACCESSES)
+			continue;
+		struct kc_buf expr = KC_BUF_INIT;
+		kc_function_format(r->f, buf->extent, &expr);
+		kc_buf_puts(&b, b.len ? ", " : "");
+		kc_visible_puts(&b, buf->name);
+		kc_buf_putc(&b, ' ');
+		kc_visible_puts(&b, kc_buf_str(&expr));
+		kc_buf_puts(&b, " (line");
+		if (buf->last_line > buf->first_line)
+			kc_buf_printf(&b, "s %u-%u)", buf->first_line, buf->last_line);
+		else
+			kc_buf_printf(&b, " %u)", buf->first_line);
+		kc_buf_release(&expr);
+	}
+	if (b.len)
+		fprintf(out, "%s: extents inferred from accesses: %s\n", kc_buf_str(&r->cell[COL_NAME]),
+		        kc_buf_str(&b));
+	kc_buf_release(&b);
+}
+
 /* The compact dataflow of a function with several passes: one line per pass and per intermediate. */
 static void print_dataflow(FILE *out, const struct row *r, int color)
 {
@@ -182,8 +209,10 @@ void kc_text_write(FILE *out, struct kc_report_figures *rf, const struct kc_meas
 	if (n > 0) {
 		print_table(out, rows, n, ncols, color);
 		fputc('\n', out);
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			print_formulas(out, &rows[i], color);
+			print_extents(out, &rows[i]);
+		}
 		for (int i = 0; i < n; i++)
 			print_dataflow(out, &rows[i], color);
 	}

@@ -52,16 +52,33 @@ static const char *buffer_arg(struct kc_arena *a, const struct kc_function *f, c
 {
 	const struct kc_buffer *b = &f->buffers[pr->buffer];
 	enum kc_elem_class cls = b->elem_class;
-	long long count;
+	long long count, lowest = 0, before = 0;
 	const char *why = NULL;
 	if (cls == KC_ELEM_POINTER)
 		*error = kc_arena_printf(a, "not run: buffer %s holds pointers (%s), which the harness cannot fill",
 		                         pr->name, b->elem_type);
+	else if (!b->extent && b->unbounded_at.line)
+		*error = kc_arena_printf(a,
+		                         "not run: extent of %s cannot be inferred from its accesses: %s:%u:%u: %s "
+		                         "(annotate KCOST_EXTENT)",
+		                         pr->name, b->unbounded_at.file, b->unbounded_at.line, b->unbounded_at.col,
+		                         b->unbounded_why);
 	else if (!b->extent)
 		*error = kc_arena_printf(a, "not run: extent of %s is unknown (annotate KCOST_EXTENT)", pr->name);
 	else if (kc_function_eval(f, b->extent, &count, &why) < 0)
 		*error = not_run_eval(a, f, b->extent, kc_arena_printf(a, "extent of %s", pr->name), why);
-	else if (count < 0)
+	else if (b->lowest && kc_function_eval(f, b->lowest, &lowest, &why) < 0)
+		*error = not_run_eval(a, f, b->lowest, kc_arena_printf(a, "lowest index of %s", pr->name), why);
+	else if (lowest < -(1LL << 61) || lowest > (1LL << 61) || count > (1LL << 61))
+		*error = kc_arena_printf(a, "not run: the hull of %s's indices is too large to allocate", pr->name);
+	if (*error)
+		return NULL;
+	/* an extent from a lowest index: the allocation runs from it, or from index 0 when it is positive */
+	if (lowest < 0)
+		before = -lowest;
+	else
+		count += lowest;
+	if (count < 0)
 		*error = kc_arena_printf(a, "not run: extent of %s is negative (%lld elements)", pr->name, count);
 	else if (b->elem_size > 0 &&
 	         (count > (1LL << 62) / b->elem_size || p->bytes > (1LL << 62) - count * b->elem_size))
@@ -72,6 +89,9 @@ static const char *buffer_arg(struct kc_arena *a, const struct kc_function *f, c
 	*hb = (struct kc_harness_buffer){pr->name, b->elem_type, b->elem_size,
 	                                 cls,      count,        b->role == KC_ROLE_OUTPUT || b->role == KC_ROLE_INOUT};
 	p->bytes += count * b->elem_size;
+	if (before) /* the parameter points `before` elements into the allocation */
+		return kc_arena_printf(a, "(void *)((char *)kcost_b[%d] + %lldLL)", p->n_buffers++,
+		                       before * b->elem_size);
 	return kc_arena_printf(a, "kcost_b[%d]", p->n_buffers++);
 }
 
