@@ -26,6 +26,11 @@ struct kc_measurement {
 	double traffic_l2_bytes;
 	double traffic_seconds; /* wall-clock time the traffic measurement took */
 	const char *error;
+	/* what the compiler said it vectorized in the function's file (its remarks): vec_known 0 when they were not
+	 * read (another compiler, or the harness did not build) */
+	int vec_known;
+	const int *vec_lines;
+	int n_vec_lines;
 };
 
 /* items[i] is the measurement of the analysis's functions[i] (n == kc_analysis.n_functions); the items of

@@ -310,5 +310,7 @@ void kc_figures_measured(const struct kc_measurements *m, const struct kc_functi
 void kc_figures_predict(struct kc_arena *a, const struct kc_measurements *m, const struct kc_function *f,
                         struct kc_prediction *out)
 {
-	kc_predict(a, f, kc_figures_machine(m), NULL, out);
+	const struct kc_measurement *me = kc_figures_measurement(m, f);
+	struct kc_vectorized v = {me && me->vec_known, me ? me->vec_lines : NULL, me ? me->n_vec_lines : 0};
+	kc_predict(a, f, kc_figures_machine(m), &v, out);
 }

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "child.h"
 #include "harness.h"
+#include "source.h"
 
 #ifndef KC_OPENBLAS_CFLAGS
 #define KC_OPENBLAS_CFLAGS ""
@@ -160,12 +162,77 @@ static int blas_links(struct kc_build *b)
 	return b->blas;
 }
 
+/* Which compiler cc is, from its --version (once per struct kc_build): remarks are asked for in its own terms. */
+static int compiler_kind(struct kc_build *b)
+{
+	if (b->kind)
+		return b->kind;
+	b->kind = KC_CC_OTHER;
+	const char *argv[] = {b->cc, "--version", NULL};
+	struct kc_child_job job;
+	const char *why;
+	if (compile_start(b, b->probe_dir, argv, &job, &why) < 0)
+		return b->kind;
+	while (job.running)
+		kc_child_wait_any(&job, 1);
+	struct kc_child_result *res = &job.result;
+	if (res->exited && res->exit_code == 0 && res->out) {
+		if (strstr(res->out, "clang version"))
+			b->kind = KC_CC_CLANG;
+		else if (strstr(res->out, "Free Software Foundation") || strstr(res->out, "gcc"))
+			b->kind = KC_CC_GCC;
+	}
+	kc_child_result_release(res);
+	return b->kind;
+}
+
+void kc_build_parse_remarks(struct kc_arena *a, const char *text, struct kc_vec_remark **out, int *n, int *cap)
+{
+	for (const char *p = text; p && *p;) {
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *ln = kc_arena_strndup(a, p, len);
+		p = end ? end + 1 : p + len;
+		char *hit = strstr(ln, ": optimized: loop vectorized");
+		if (!hit)
+			hit = strstr(ln, ": remark: vectorized loop");
+		if (!hit)
+			continue;
+		*hit = 0; /* FILE:LINE:COL */
+		char *col = strrchr(ln, ':');
+		if (!col)
+			continue;
+		*col = 0;
+		char *line = strrchr(ln, ':');
+		if (!line)
+			continue;
+		*line = 0;
+		char *digits_end;
+		long v = strtol(line + 1, &digits_end, 10);
+		if (*digits_end || v <= 0 || v > 100000000)
+			continue;
+		if (*n == *cap) {
+			int grown = *cap ? 2 * *cap : 16;
+			struct kc_vec_remark *bigger = KC_NEW_N(a, struct kc_vec_remark, grown);
+			if (*n)
+				memcpy(bigger, *out, sizeof **out * (size_t)*n);
+			*out = bigger, *cap = grown;
+		}
+		(*out)[(*n)++] = (struct kc_vec_remark){ln, (int)v};
+	}
+}
+
 /* The command that builds dir/<output> from harness.c; t->command is its display string. */
 static const char *const *harness_command(struct kc_build *b, const char *user_path, struct kc_build_target *t)
 {
 	int blas = blas_links(b);
 	struct command c = {.a = b->a};
 	compiler_head(b, &c, t->extra_cflag);
+	int kind = t->remarks ? compiler_kind(b) : 0;
+	if (kind == KC_CC_GCC)
+		add(&c, kc_arena_printf(b->a, "-fopt-info-vec-optimized=%s.vec", t->output));
+	else if (kind == KC_CC_CLANG)
+		add(&c, "-Rpass=loop-vectorize");
 	add(&c, kc_arena_printf(b->a, "-I%s", dirname(kc_arena_strdup(b->a, user_path))));
 	if (b->include_dir)
 		add(&c, kc_arena_printf(b->a, "-I%s", b->include_dir));
@@ -194,7 +261,28 @@ int kc_build_harnesses(struct kc_build *b, const char *dir, const char *user_pat
 	}
 	while (kc_child_wait_any(jobs, n) >= 0)
 		continue;
-	for (int i = 0; i < n; i++)
-		failed |= !started[i] || compile_finish(b, &jobs[i], &t[i].why, &t[i].log) < 0;
+	for (int i = 0; i < n; i++) {
+		int kind = t[i].remarks ? compiler_kind(b) : 0;
+		const char *remarks = NULL;
+		if (kind == KC_CC_CLANG && started[i] && jobs[i].result.err) /* clang's remarks are on its stderr */
+			remarks = kc_arena_strdup(b->a, jobs[i].result.err);
+		int ok = started[i] && compile_finish(b, &jobs[i], &t[i].why, &t[i].log) == 0;
+		failed |= !ok;
+		t[i].vec = NULL, t[i].n_vec = 0, t[i].remarks_known = 0;
+		if (!ok || (kind != KC_CC_GCC && kind != KC_CC_CLANG))
+			continue;
+		if (kind == KC_CC_GCC) {
+			struct kc_buf text = KC_BUF_INIT;
+			const char *path = kc_arena_printf(b->a, "%s/%s.vec", dir, t[i].output);
+			/* gcc writes no file when it vectorized nothing */
+			remarks = kc_buf_read_file(&text, path, (size_t)16 << 20) == 0
+			              ? kc_arena_strdup(b->a, kc_buf_str(&text))
+			              : "";
+			kc_buf_release(&text);
+		}
+		int cap = 0;
+		kc_build_parse_remarks(b->a, remarks, &t[i].vec, &t[i].n_vec, &cap);
+		t[i].remarks_known = 1;
+	}
 	return failed ? -1 : 0;
 }

@@ -116,11 +116,32 @@ static void check_reference(struct kc_run_state *r, const struct kc_file_run *fr
 	cJSON_Delete(j);
 }
 
+/* The lines of f's file that the compiler said it vectorized (the remarks name files as the harness includes
+ * them: compared by their real paths). */
+static void vectorized_lines(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_function *f,
+                             struct kc_measurement *item)
+{
+	item->vec_known = fr->vec_known;
+	if (!fr->vec_known || !fr->n_vec)
+		return;
+	char own[PATH_MAX], other[PATH_MAX];
+	if (!realpath(f->loc.file, own)) {
+		item->vec_known = 0;
+		return;
+	}
+	int *lines = KC_NEW_N(r->a, int, fr->n_vec), n = 0;
+	for (int i = 0; i < fr->n_vec; i++)
+		if (realpath(fr->vec[i].file, other) && !strcmp(own, other))
+			lines[n++] = fr->vec[i].line;
+	item->vec_lines = lines, item->n_vec_lines = n;
+}
+
 /* Time p and check it against its reference; *t says whether the timing succeeded. */
 static void measure_function(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *p,
                              struct kc_measurement *item, struct kc_timing *t)
 {
 	item->compiler = fr->compiler;
+	vectorized_lines(r, fr, p->fn, item);
 	kc_runner_progress(r, "running", r->done, r->total, p->fn->name);
 	if (measure_time(r, fr, p, item, t) < 0)
 		return;
@@ -175,11 +196,12 @@ static int write_harness(struct kc_run_state *r, struct kc_file_run *fr, const s
  * at the same time. 0, or -1 with *why when ./harness did not build. */
 static int build_file(struct kc_run_state *r, struct kc_file_run *fr, const char **why)
 {
-	struct kc_build_target t[2] = {{"harness", NULL, NULL, NULL, NULL},
-	                               {"harness-cg", "-mno-avx512f", NULL, NULL, NULL}};
+	struct kc_build_target t[2] = {{.output = "harness", .remarks = 1},
+	                               {.output = "harness-cg", .extra_cflag = "-mno-avx512f"}};
 	int need_cg = r->no_avx512_for_valgrind && r->valgrind && !r->counters;
 	kc_build_harnesses(&r->build, fr->dir, fr->abs, t, need_cg ? 2 : 1);
 	fr->compiler = t[0].command;
+	fr->vec_known = t[0].remarks_known, fr->vec = t[0].vec, fr->n_vec = t[0].n_vec;
 	if (need_cg && !t[1].why) {
 		fr->cg_state = 1, fr->cg_binary = "./harness-cg";
 		fr->cg_note = "; harness rebuilt with -mno-avx512f, as valgrind cannot run AVX-512";

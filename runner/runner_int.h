@@ -48,6 +48,9 @@ struct kc_file_run {
 	int cg_state;          /* the build valgrind runs: 0 not yet, 1 built, -1 failed */
 	const char *cg_binary; /* "./harness" or "./harness-cg" */
 	const char *cg_note;   /* what is special about that build, or why it failed */
+	int vec_known;         /* ./harness was built asking the compiler which loops it vectorized */
+	struct kc_vec_remark *vec;
+	int n_vec;
 };
 
 /* The native timing of one function, which the traffic measurement needs to budget itself. */

@@ -34,7 +34,7 @@ static const char *cachegrind_binary(struct kc_run_state *r, struct kc_file_run 
 	if (fr->cg_state == 0 && !r->no_avx512_for_valgrind) {
 		fr->cg_state = 1, fr->cg_binary = "./harness", fr->cg_note = "";
 	} else if (fr->cg_state == 0) {
-		struct kc_build_target cg = {"harness-cg", "-mno-avx512f", NULL, NULL, NULL};
+		struct kc_build_target cg = {.output = "harness-cg", .extra_cflag = "-mno-avx512f"};
 		int ok = kc_build_harnesses(&r->build, fr->dir, fr->abs, &cg, 1) == 0;
 		fr->cg_state = ok ? 1 : -1;
 		fr->cg_binary = "./harness-cg";

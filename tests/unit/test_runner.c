@@ -762,6 +762,29 @@ static void test_peak_kernels(void **state)
 	assert_true(kc_libm_call_seconds(&f[0], 0.002) > 0);
 }
 
+/* The compiler's remarks: gcc's and clang's forms of "this loop was vectorized", and nothing else. */
+static void test_vectorization_remarks(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	const char *text = "/src/k.c:12:23: optimized: loop vectorized using 32 byte vectors\n"
+	                   "/src/k.c:30:5: optimized: basic block part vectorized using 32 byte vectors\n"
+	                   "/src/a:b.c:7:3: remark: vectorized loop (vectorization width: 8, interleaved count: 4) "
+	                   "[-Rpass=loop-vectorize]\n"
+	                   "/src/k.c:40:1: missed: couldn't vectorize loop\n"
+	                   "garbage: optimized: loop vectorized\n"
+	                   "/src/k.c:x:1: optimized: loop vectorized";
+	struct kc_vec_remark *v = NULL;
+	int n = 0, cap = 0;
+	kc_build_parse_remarks(&a, text, &v, &n, &cap);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].file, "/src/k.c");
+	assert_int_equal(v[0].line, 12);
+	assert_string_equal(v[1].file, "/src/a:b.c");
+	assert_int_equal(v[1].line, 7);
+	kc_arena_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -794,6 +817,7 @@ int main(void)
 	    cmocka_unit_test(test_sandbox_probe),
 	    cmocka_unit_test(test_openblas_cores),
 	    cmocka_unit_test(test_peak_kernels),
+	    cmocka_unit_test(test_vectorization_remarks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
