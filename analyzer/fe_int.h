@@ -18,13 +18,34 @@ struct kc_source;
 
 enum fn_state { FN_UNSEEN, FN_ACTIVE, FN_DONE };
 
+/* The sizes a function's integer parameters take from its call sites (decls.c), computed once per function
+ * when first asked for. */
+struct site_sizes {
+	long long *value;     /* per parameter, in declaration order */
+	unsigned char *known; /* value[i] holds */
+	const char **why;     /* per parameter without a value at the chosen call: why (NULL: it had one already) */
+	int n;
+	int site;   /* index into fe->sites of the call that gave them, or -1 */
+	int cut;    /* a chain of calls was longer than KC_MAX_SITE_DEPTH */
+	int budget; /* the calls it could still follow when computed (KC_MAX_SITE_DEPTH minus its depth) */
+	int state;  /* 1 while being computed (a cycle of calls), 2 when done */
+};
+
+/* A call of one of the file's functions from another (decls.c), in source order. */
+struct call_site {
+	CXCursor call;
+	int caller, callee; /* indices into fe->funcs */
+	int order;          /* its place in the walk of the file's bodies */
+};
+
 /* A function definition of the file being analyzed. */
 struct tu_func {
 	CXCursor cursor;
 	const char *name;
 	enum fn_state state;
-	struct kc_fn_ir *ir; /* NULL until analyzed (or if it failed) */
-	int job;             /* its place in the counter's queue (kc_passes_submit) */
+	struct kc_fn_ir *ir;           /* NULL until analyzed (or if it failed) */
+	int job;                       /* its place in the counter's queue (kc_passes_submit) */
+	struct site_sizes *site_sizes; /* NULL until asked for (decls.c) */
 };
 
 /* One translation unit at a time. */
@@ -42,6 +63,9 @@ struct fe {
 	int depth;                /* of the lowering's recursion, callees' lowering included (kc_cx_enter) */
 	regex_t re;
 	int has_re;
+	struct call_site *sites; /* the calls between the file's functions, by callee then source order (malloc'd) */
+	int n_sites, cap_sites;
+	int sites_built; /* sites holds this translation unit's calls (built when a size first needs them) */
 };
 
 /* A variable the body refers to. */

@@ -133,6 +133,9 @@ struct kc_dataflow {
 	struct kc_traffic before, after; /* the whole function's streaming bytes, unfused and with every group fused */
 };
 
+/* Where a size's benchmark value came from (kc_function.size_origin), in the order of precedence. */
+enum kc_size_origin { KC_SIZE_NONE, KC_SIZE_OPTION, KC_SIZE_ANNOTATION, KC_SIZE_CALL };
+
 struct kc_function {
 	const char *name;
 	int index;      /* its place in kc_analysis.functions */
@@ -143,6 +146,11 @@ struct kc_function {
 	int n_params;
 	struct kc_symtab syms;
 	int n_size_params; /* syms[0 .. n_size_params-1] are the function's own size parameters */
+	unsigned char size_origin[KC_POLY_MAX_SYMS]; /* enum kc_size_origin of each symbol with a value */
+	/* The call of this function (in the same file) whose constant arguments gave sizes the values marked
+	 * KC_SIZE_CALL: its location and the function it is in; sizes_caller is NULL when none did. */
+	struct kc_loc sizes_call;
+	const char *sizes_caller;
 	struct kc_buffer *buffers;
 	int n_buffers;
 	struct kc_nest *nests;

@@ -254,7 +254,15 @@ static void fn_sizes(struct kc_buf *b, const struct kc_function *f)
 		else
 			kc_buf_puts(b, "</code> (no value: set it with KCOST_SIZES or --size)");
 	}
-	kc_buf_puts(b, shown ? "</p>\n" : "none (no size symbols)</p>\n");
+	kc_buf_puts(b, shown ? "" : "none (no size symbols)");
+	if (f->sizes_caller) {
+		kc_buf_puts(b, " <span class=\"sizes-from\">(sizes from the call at ");
+		esc(b, f->sizes_call.file ? f->sizes_call.file : "");
+		kc_buf_printf(b, ":%u:%u in <code>", f->sizes_call.line, f->sizes_call.col);
+		esc(b, f->sizes_caller);
+		kc_buf_puts(b, "</code>)</span>");
+	}
+	kc_buf_puts(b, "</p>\n");
 }
 
 /* What one nest costs, shown beside its lines. */

@@ -14,6 +14,8 @@
  *     sizes     {symbol: value} for size symbols with a benchmark value (loop variables and derived floor()
  *               atoms left out)
  *     + sizes_missing [symbols without a value]        (only when not empty)
+ *     + sizes_from {call "file:line:col", function, sizes [symbols]}: the call of the same file whose constant
+ *               arguments gave those sizes their values (only when one did; --size and KCOST_SIZES come first)
  *     exact, diagnostics [{file, line, col, severity, message}]
  *     + value_error   null, or why some value below is null ("a size has no benchmark value", ...)
  *     flops     {expr, value, by_category {add, sub, mul, div, fma}, by_precision {float, double, ...}}
@@ -294,6 +296,18 @@ static void json_sizes(struct jctx *c, cJSON *parent, const struct kc_function *
 		jadd(c, parent, "sizes_missing", missing);
 	else
 		cJSON_Delete(missing);
+	if (!f->sizes_caller)
+		return;
+	cJSON *from = jobj(c, parent, "sizes_from");
+	jstr(c, from, "call",
+	     kc_arena_printf(&c->a, "%s:%u:%u", f->sizes_call.file ? f->sizes_call.file : "", f->sizes_call.line,
+	                     f->sizes_call.col));
+	jstr(c, from, "function", f->sizes_caller);
+	cJSON *names = cJSON_CreateArray();
+	for (int s = 0; s < f->syms.n; s++)
+		if (f->syms.syms[s].has_value && f->size_origin[s] == KC_SIZE_CALL)
+			jstr(c, names, NULL, f->syms.syms[s].name);
+	jadd(c, from, "sizes", names);
 }
 
 static void json_predicted(struct jctx *c, cJSON *parent, const struct kc_measurements *m,
