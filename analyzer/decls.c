@@ -920,3 +920,35 @@ int kc_decl_function(struct fctx *fc, CXCursor fn)
 	apply_sizes(fc, fn, &an);
 	return an.n_sizes > 0;
 }
+
+/* ------------------------------------------------------------------------------------------------ */
+/* I/O in loops */
+
+void kc_decl_io_call(struct fctx *fc, CXCursor call, const char *name)
+{
+	if (fc->too_deep)
+		return;
+	struct kc_arena *a = fc->fe->a;
+	fc->n_io++;
+	if (!fc->io_names)
+		fc->io_names = name;
+	else {
+		size_t len = strlen(name);
+		const char *p = fc->io_names;
+		int seen = 0;
+		for (const char *q; !seen && (q = strstr(p, name));) {
+			seen = (q == fc->io_names || q[-1] == ' ') && (q[len] == ',' || q[len] == 0);
+			p = q + 1;
+		}
+		if (!seen)
+			fc->io_names = kc_arena_printf(a, "%s, %s", fc->io_names, name);
+	}
+	const char *msg = fc->n_io == 1
+	                      ? kc_arena_printf(a, "an I/O call in a loop (%s) is not counted", fc->io_names)
+	                      : kc_arena_printf(a, "%d I/O calls in loops (%s) are not counted: the first is here",
+	                                        fc->n_io, fc->io_names);
+	if (fc->io_note)
+		fc->io_note->message = msg;
+	else
+		fc->io_note = kc_diag_add(a, &fc->fn->diags, kc_cx_loc(fc->fe, call), KC_NOTE, fc->fn->name, "%s", msg);
+}

@@ -20,4 +20,8 @@ struct kc_poly *kc_decl_product(struct fctx *fc, struct kc_poly **dims, int n);
  * and the --size overrides. Returns 1 if it has a KCOST_SIZES annotation. */
 int kc_decl_function(struct fctx *fc, CXCursor fn);
 
+/* An I/O call (kc_libcall_is_io) inside a loop: not counted, and not a warning — the function gets one note
+ * for all of them, at the first, that says how many and which (what init_* and print_* functions are full of). */
+void kc_decl_io_call(struct fctx *fc, CXCursor call, const char *name);
+
 #endif
