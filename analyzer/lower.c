@@ -261,6 +261,9 @@ static void collect_call(struct fctx *fc, CXCursor c, struct kc_node *st)
 		/* costed by its built-in model */
 	} else if (kc_libcall_is_alloc(name)) {
 		/* allocation: no FLOPs */
+	} else if (kc_libcall_is_io(name)) {
+		if (fc->loop_depth > 0)
+			kc_decl_io_call(fc, c, name); /* one note per function */
 	} else if (fc->loop_depth > 0) {
 		kc_cx_warn(fc, c, KC_WARNING, "call to unknown function '%s' inside a loop is not counted", name);
 	}

@@ -1,5 +1,5 @@
 /* test_sizes.c — sizes from call sites (PolyBench's main binding locals, wrappers, a chain too long to follow,
- * disagreeing calls, precedence of --size and KCOST_SIZES). */
+ * disagreeing calls, precedence of --size and KCOST_SIZES) and non-kernels' I/O in loops as one note. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -133,6 +133,30 @@ static void an_option_comes_before_the_call(void **state)
 	cJSON_Delete(rep);
 }
 
+/* print_array's two fprintf calls in a loop are one note, not a warning each: it stays exact (I/O is not
+ * arithmetic), and main no longer warns that print_array is inexact */
+static void io_in_loops_is_one_note(void **state)
+{
+	(void)state;
+	cJSON *rep = analyze("sizes_poly_io", POLY, NULL, NULL, 0, NULL);
+	cJSON *p = report_function(rep, "print_array");
+	int notes, warnings;
+	const char *n = messages(p, "note", &notes);
+	assert_int_equal(notes, 1);
+	assert_string_equal(n, "2 I/O calls in loops (fprintf) are not counted: the first is here\n");
+	messages(p, "warning", &warnings);
+	assert_int_equal(warnings, 0);
+	assert_true(report_exact(p));
+	cJSON *d = cJSON_GetArrayItem(at(p, "diagnostics"), 0);
+	assert_int_equal(value(d, "line"), 30);
+	assert_int_equal(value(d, "col"), 5);
+	cJSON *m = report_function(rep, "main");
+	const char *w = messages(m, "warning", &warnings);
+	assert_int_equal(warnings, 1);
+	assert_string_equal(w, "data-dependent condition outside loops: its branch is counted as taken\n");
+	cJSON_Delete(rep);
+}
+
 /* main -> wrapper(len / 2) -> scale(2 * m + 1): 65; two calls that disagree: the first, and a note; a local
  * assigned before the call: no value, and a note; KCOST_SIZES before the call */
 static void wrappers_disagreements_and_assignments(void **state)
@@ -211,6 +235,7 @@ int main(void)
 	    cmocka_unit_test(polybench_kernel_takes_sizes_from_main),
 	    cmocka_unit_test(a_define_changes_the_value),
 	    cmocka_unit_test(an_option_comes_before_the_call),
+	    cmocka_unit_test(io_in_loops_is_one_note),
 	    cmocka_unit_test(wrappers_disagreements_and_assignments),
 	    cmocka_unit_test(a_chain_longer_than_followed_is_a_note),
 	    cmocka_unit_test(an_option_comes_before_annotations_and_calls),
