@@ -769,6 +769,97 @@ static void apply_call_sizes(struct fctx *fc, CXCursor fn)
 	kc_buf_release(&others);
 }
 
+/* ------------------------------------------------------------------------------------------------ */
+/* File-scope arrays */
+
+static struct var *enter_global(struct fctx *fc, CXCursor d)
+{
+	struct fe *fe = fc->fe;
+	CXType t = clang_getCanonicalType(clang_getCursorType(d));
+	if (t.kind != CXType_ConstantArray && t.kind != CXType_IncompleteArray)
+		return NULL;
+	char *name = kc_cx_spelling(fe->a, d);
+	for (int i = 0; i < fc->fn->n_globals; i++) { /* met through a callee first: give it its variable now */
+		int b = fc->fn->globals[i];
+		if (!strcmp(fc->fn->buffers[b].name, name)) {
+			struct var *v = kc_affine_add_var(fc, d, V_BUFFER);
+			if (v)
+				v->buffer = b;
+			return v;
+		}
+	}
+	int ndims, is_buffer;
+	CXType elem = kc_cx_element_type(t, &ndims, &is_buffer);
+	int id = kc_decl_buffer(fc, d, elem);
+	struct kc_buffer *b = &fc->fn->buffers[id];
+	struct kc_dims *dm = &fc->dims[id];
+	b->is_param = 1;
+	int *list = KC_NEW_N(fe->a, int, fc->fn->n_globals + 1);
+	if (fc->fn->n_globals)
+		memcpy(list, fc->fn->globals, sizeof *list * (size_t)fc->fn->n_globals);
+	list[fc->fn->n_globals++] = id;
+	fc->fn->globals = list;
+	if (ndims > KC_MAX_DIMS) {
+		kc_cx_warn(fc, d, KC_WARNING,
+		           "'%s' has more than " KC_TEXT(KC_MAX_DIMS) " dimensions: its extent is unknown", name);
+		dm->ndims = 0;
+	} else {
+		dm->ndims = ndims;
+		CXType layer = t;
+		for (int i = 0; i < ndims; i++) { /* from the type: `float a[]` has no outer extent */
+			long long n = clang_getArraySize(layer);
+			dm->dim[i] = n >= 0 ? kc_poly_const(fe->a, n, 1) : NULL;
+			layer = clang_getCanonicalType(clang_getArrayElementType(layer));
+		}
+	}
+	b->extent = kc_decl_product(fc, dm->dim, dm->ndims);
+	int known = 0;
+	for (int i = 0; i < fe->n_globals && !known; i++)
+		known = kc_cx_same_decl(fe->globals[i], d);
+	if (!known) {
+		if (fe->n_globals == fe->cap_globals) {
+			int cap = fe->cap_globals ? 2 * fe->cap_globals : 16;
+			CXCursor *grown = realloc(fe->globals, sizeof *grown * (size_t)cap);
+			if (grown) {
+				fe->globals = grown;
+				fe->cap_globals = cap;
+			}
+		}
+		if (fe->n_globals < fe->cap_globals) /* else a caller of this function finds no such array */
+			fe->globals[fe->n_globals++] = d;
+	}
+	struct var *v = kc_affine_add_var(fc, d, V_BUFFER);
+	if (v)
+		v->buffer = id;
+	return v;
+}
+
+struct var *kc_decl_global(struct fctx *fc, CXCursor e)
+{
+	e = kc_cx_strip(e);
+	if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+		return NULL;
+	CXCursor d = clang_getCursorReferenced(e);
+	if (clang_getCursorKind(d) != CXCursor_VarDecl ||
+	    clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_TranslationUnit)
+		return NULL;
+	return enter_global(fc, d);
+}
+
+int kc_decl_global_of(struct fctx *fc, const struct kc_function *g, int b)
+{
+	const char *name = g->buffers[b].name;
+	for (int i = 0; i < fc->fn->n_globals; i++)
+		if (!strcmp(fc->fn->buffers[fc->fn->globals[i]].name, name))
+			return fc->fn->globals[i];
+	for (int i = 0; i < fc->fe->n_globals; i++)
+		if (!strcmp(kc_cx_spelling(fc->fe->a, fc->fe->globals[i]), name)) {
+			struct var *v = enter_global(fc, fc->fe->globals[i]);
+			return v ? v->buffer : -1;
+		}
+	return -1;
+}
+
 static struct kc_param *new_param(struct fctx *fc, CXCursor p, const char *name, enum kc_param_kind kind)
 {
 	struct kc_param *pr = &fc->fn->params[fc->fn->n_params++];

@@ -65,7 +65,9 @@ struct fe {
 	int has_re;
 	struct call_site *sites; /* the calls between the file's functions, by callee then source order (malloc'd) */
 	int n_sites, cap_sites;
-	int sites_built; /* sites holds this translation unit's calls (built when a size first needs them) */
+	int sites_built;   /* sites holds this translation unit's calls (built when a size first needs them) */
+	CXCursor *globals; /* the file-scope arrays the functions access, entered when first met (malloc'd) */
+	int n_globals, cap_globals;
 };
 
 /* A variable the body refers to. */

@@ -287,6 +287,7 @@ static int parse_file(struct analyze_job *job, CXIndex index, int file_index)
 	fe->n_funcs = 0;
 	fe->n_sites = 0;
 	fe->sites_built = 0;
+	fe->n_globals = 0;
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_function, fe);
 	kc_lower_file(fe);
 	/* every analyzed function goes into the model — the runner looks references up there — but only the
@@ -549,6 +550,7 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 		regfree(&fe->re);
 	free(fe->funcs);
 	free(fe->sites);
+	free(fe->globals);
 	free(fe->spare);
 	free(fe);
 	return 0;

@@ -153,6 +153,11 @@ struct kc_function {
 	const char *sizes_caller;
 	struct kc_buffer *buffers;
 	int n_buffers;
+	/* the buffers that are file-scope arrays (`float aa[LEN][LEN];`, of their declared extent), ascending;
+	 * their is_param is set too: like a parameter's, their memory is outside the function (counted in the
+	 * min model, an input or an output). See kc_buffer_is_global. */
+	int *globals;
+	int n_globals;
 	struct kc_nest *nests;
 	int n_nests;
 	struct kc_cost cost; /* whole function */
@@ -194,6 +199,8 @@ int kc_traffic_total(struct kc_arena *a, const struct kc_traffic *t, struct kc_p
 /* Evaluate a count of function f at its benchmark sizes. Returns 0 and sets *out on success; -1 when a size
  * has no value (msg "size n has no benchmark value") or on overflow ("overflows 64 bits"); *why is set. */
 int kc_function_eval(const struct kc_function *f, const struct kc_poly *p, long long *out, const char **why);
+/* 1 if buffer b of f is a file-scope array (listed in f->globals). */
+int kc_buffer_is_global(const struct kc_function *f, int b);
 /* Format a count of f into b with f's symbol names. */
 void kc_function_format(const struct kc_function *f, const struct kc_poly *p, struct kc_buf *b);
 

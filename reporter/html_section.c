@@ -223,7 +223,8 @@ static void buffer_row(struct kc_buf *b, const struct html *h, const struct kc_f
 	esc(b, buf->elem_type);
 	kc_buf_printf(b, "</code> (%d B)</td><td>", buf->elem_size);
 	formula_value(b, &extent, "elements");
-	kc_buf_printf(b, "</td><td>%s%s</td><td>", kc_role_name(buf->role), buf->is_scratch ? " (scratch)" : "");
+	kc_buf_printf(b, "</td><td>%s%s%s</td><td>", kc_role_name(buf->role), buf->is_scratch ? " (scratch)" : "",
+	              kc_buffer_is_global(f, (int)(buf - f->buffers)) ? " (global)" : "");
 	formula_value(b, &bytes, "B");
 	kc_buf_puts(b, "</td></tr>\n");
 }

@@ -30,7 +30,7 @@
  *              bytes {streaming, naive}, trips {expr, value} (null for calls), + reads [buffer names],
  *              + writes [buffer names]} ]
  *     + buffers [ {name, role, elem_type, elem_size, extent {expr, value} or null, bytes (extent * elem_size,
- *                  null when unknown), storage "param"|"local"|"heap"|"unknown", scratch bool} ]
+ *                  null when unknown), storage "param"|"local"|"heap"|"global"|"unknown", scratch bool} ]
  *     + reference (string or null), + assumptions [strings]
  *     + predicted  null without machine ceilings, else {bound "memory"|"compute", gflops, precision}
  *               (roofline at the min-model intensity against the DRAM roof)
@@ -245,12 +245,14 @@ static void json_nest(struct jctx *c, cJSON *arr, const struct kc_function *f, c
 	json_buffer_names(c, o, "writes", f, nest->writes, nest->n_writes);
 }
 
-static const char *buffer_storage(const struct kc_buffer *buf)
+static const char *buffer_storage(const struct kc_function *f, const struct kc_buffer *buf)
 {
 	if (buf->is_heap)
 		return "heap";
 	if (buf->is_local_array)
 		return "local";
+	if (kc_buffer_is_global(f, (int)(buf - f->buffers)))
+		return "global";
 	return buf->is_param ? "param" : "unknown";
 }
 
@@ -272,7 +274,7 @@ static void json_buffer(struct jctx *c, cJSON *arr, const struct kc_function *f,
 		jint(c, o, "bytes", bytes.value);
 	else
 		jnull(c, o, "bytes");
-	jstr(c, o, "storage", buffer_storage(buf));
+	jstr(c, o, "storage", buffer_storage(f, buf));
 	jbool(c, o, "scratch", buf->is_scratch);
 }
 
