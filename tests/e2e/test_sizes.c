@@ -1,5 +1,6 @@
 /* test_sizes.c — sizes from call sites (PolyBench's main binding locals, wrappers, a chain too long to follow,
- * disagreeing calls, precedence of --size and KCOST_SIZES) and non-kernels' I/O in loops as one note. */
+ * disagreeing calls, precedence of --size and KCOST_SIZES), file-scope arrays as buffers, and non-kernels' I/O in loops
+ * as one note. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,8 +12,9 @@
 
 #include "run.h"
 
-#define POLY  "tests/fixtures/sizes_polybench.c"
-#define CHAIN "tests/fixtures/sizes_chain.c"
+#define POLY    "tests/fixtures/sizes_polybench.c"
+#define CHAIN   "tests/fixtures/sizes_chain.c"
+#define GLOBALS "tests/fixtures/sizes_globals.c"
 
 /* Analyze file (no run) with up to two more arguments into a fresh directory `name`; the report, kcost's
  * stdout in *out (free it) when out is not NULL. The exit status must be `status`. */
@@ -229,6 +231,59 @@ static void an_option_comes_before_annotations_and_calls(void **state)
 	cJSON_Delete(rep);
 }
 
+/* The buffer `name` of function f (the test fails when there is none). */
+static cJSON *buffer(cJSON *f, const char *name)
+{
+	cJSON *b;
+	cJSON_ArrayForEach(b, at(f, "buffers")) if (!strcmp(report_text(b, "name"), name)) return b;
+	fail_msg("no buffer %s", name);
+	return NULL;
+}
+
+/* File-scope arrays are buffers of their declared extent: counted (min and streaming bytes, roles), shown as
+ * globals, with no warning; a callee's are its caller's */
+static void file_scope_arrays_are_buffers(void **state)
+{
+	(void)state;
+	cJSON *rep = analyze("sizes_globals", GLOBALS, NULL, NULL, 0, NULL);
+	int warnings;
+	cJSON *s000 = report_function(rep, "s000");
+	assert_true(report_exact(s000));
+	messages(s000, "warning", &warnings);
+	assert_int_equal(warnings, 0);
+	assert_int_equal(value(s000, "flops.value"), 1000);
+	assert_int_equal(value(s000, "bytes.min.value"), 8000);
+	assert_int_equal(value(s000, "bytes.min.read"), 4000);
+	cJSON *a = buffer(s000, "a"), *b = buffer(s000, "b");
+	assert_string_equal(report_text(a, "storage"), "global");
+	assert_string_equal(report_text(a, "role"), "output");
+	assert_string_equal(report_text(b, "role"), "input");
+	assert_int_equal(value(a, "extent.value"), 1000);
+	assert_int_equal(value(a, "bytes"), 4000);
+
+	cJSON *s1115 = report_function(rep, "s1115");
+	assert_true(report_exact(s1115));
+	assert_int_equal(value(s1115, "flops.value"), 63 * 64);
+	/* aa: rows 0..62 read, 1..63 written; bb: rows 1..63 read */
+	assert_int_equal(value(s1115, "bytes.min.value"), 3 * 63 * 64 * 4);
+	assert_string_equal(report_text(buffer(s1115, "aa"), "role"), "inout");
+	assert_int_equal(value(buffer(s1115, "aa"), "extent.value"), 64 * 64);
+
+	cJSON *twice = report_function(rep, "twice_prefix");
+	assert_true(report_exact(twice));
+	assert_int_equal(value(twice, "flops.value"), 200);
+	assert_int_equal(value(twice, "bytes.min.value"), 800);
+	assert_int_equal(value(twice, "bytes.streaming.value"), 1600);
+	assert_string_equal(report_text(buffer(twice, "b"), "storage"), "global");
+	cJSON_Delete(rep);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/index.html", last_dir);
+	char *html = slurp(path);
+	assert_non_null(html);
+	assert_non_null(strstr(html, "<td>output (global)</td>"));
+	free(html);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +294,7 @@ int main(void)
 	    cmocka_unit_test(wrappers_disagreements_and_assignments),
 	    cmocka_unit_test(a_chain_longer_than_followed_is_a_note),
 	    cmocka_unit_test(an_option_comes_before_annotations_and_calls),
+	    cmocka_unit_test(file_scope_arrays_are_buffers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
