@@ -394,22 +394,13 @@ static unsigned offset_of(CXSourceLocation l)
 	return off;
 }
 
-/* What a walk of a function body finds about one variable and one call: its writes, and the outermost loop
- * around the call. */
-struct write_scan {
-	CXCursor var;
-	unsigned call_at;
-	unsigned loop_begin, loop_end; /* loop_end 0: the call is in no loop */
-	unsigned *writes;              /* offsets, grown in the arena */
-	int n_writes, cap_writes;
-	int address_taken;
-	struct kc_arena *a;
-};
-
-static int names_var(CXCursor e, CXCursor var)
+static int names_var(CXCursor e, unsigned *var)
 {
 	e = kc_cx_strip(e);
-	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && kc_cx_same_decl(clang_getCursorReferenced(e), var);
+	if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+		return 0;
+	*var = offset_of(clang_getCursorLocation(clang_getCursorReferenced(e)));
+	return 1;
 }
 
 static CXCursor first_child(CXCursor c)
@@ -419,53 +410,124 @@ static CXCursor first_child(CXCursor c)
 	return l.n ? l.c[0] : clang_getNullCursor();
 }
 
-static enum CXChildVisitResult scan_write(CXCursor c, CXCursor parent, CXClientData data)
+static int cmp_write(const void *x, const void *y)
+{
+	const struct write_at *a = x, *b = y;
+	if (a->var != b->var)
+		return a->var < b->var ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+static int cmp_loop(const void *x, const void *y)
+{
+	const struct loop_at *a = x, *b = y;
+	return a->begin < b->begin ? -1 : a->begin > b->begin;
+}
+
+struct write_walk {
+	struct write_index *wi;
+	int cap_writes, cap_loops;
+	struct kc_arena *a;
+};
+
+static void *grow(struct kc_arena *a, void *old, int n, int *cap, size_t size)
+{
+	if (n < *cap)
+		return old;
+	int c = *cap ? 2 * *cap : 16;
+	void *p = kc_arena_alloc(a, size * (size_t)c);
+	if (n)
+		memcpy(p, old, size * (size_t)n);
+	*cap = c;
+	return p;
+}
+
+static enum CXChildVisitResult index_write(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	struct write_scan *w = data;
+	struct write_walk *w = data;
+	struct write_index *wi = w->wi;
 	enum CXCursorKind k = clang_getCursorKind(c);
+	unsigned var = 0;
 	int writes = 0;
-	if ((k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) && !w->loop_end) {
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) {
 		CXSourceRange r = clang_getCursorExtent(c);
-		unsigned b = offset_of(clang_getRangeStart(r)), e = offset_of(clang_getRangeEnd(r));
-		if (b <= w->call_at && w->call_at < e) {
-			w->loop_begin = b;
-			w->loop_end = e;
-		}
+		wi->loops = grow(w->a, wi->loops, wi->n_loops, &w->cap_loops, sizeof *wi->loops);
+		wi->loops[wi->n_loops++] =
+		    (struct loop_at){offset_of(clang_getRangeStart(r)), offset_of(clang_getRangeEnd(r))};
 	} else if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-		writes = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign &&
-		         names_var(first_child(c), w->var);
+		writes =
+		    op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign && names_var(first_child(c), &var);
 	} else if (k == CXCursor_UnaryOperator) {
 		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-		int named = names_var(first_child(c), w->var);
-		if (op == CXUnaryOperator_AddrOf && named)
-			w->address_taken = 1;
-		writes = op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec && named;
+		writes =
+		    ((op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec) || op == CXUnaryOperator_AddrOf) &&
+		    names_var(first_child(c), &var);
+		if (writes && op == CXUnaryOperator_AddrOf) { /* written through the pointer at any time: as if first */
+			wi->writes = grow(w->a, wi->writes, wi->n_writes, &w->cap_writes, sizeof *wi->writes);
+			wi->writes[wi->n_writes++] = (struct write_at){var, 0};
+			return CXChildVisit_Recurse;
+		}
 	}
 	if (writes) {
-		if (w->n_writes == w->cap_writes) {
-			int cap = w->cap_writes ? 2 * w->cap_writes : 8;
-			unsigned *grown = KC_NEW_N(w->a, unsigned, cap);
-			if (w->n_writes)
-				memcpy(grown, w->writes, sizeof *grown * (size_t)w->n_writes);
-			w->writes = grown;
-			w->cap_writes = cap;
-		}
-		w->writes[w->n_writes++] = offset_of(clang_getCursorLocation(c));
+		wi->writes = grow(w->a, wi->writes, wi->n_writes, &w->cap_writes, sizeof *wi->writes);
+		wi->writes[wi->n_writes++] = (struct write_at){var, offset_of(clang_getCursorLocation(c))};
 	}
 	return CXChildVisit_Recurse;
 }
 
-/* 1 if the variable var of function `caller` may hold another value than its initializer's at the call. */
+/* The writes and loops of function f's body, from one walk (then sorted; only the outermost loops kept). */
+static struct write_index *writes_of(struct fe *fe, int f)
+{
+	struct tu_func *tf = &fe->funcs[f];
+	if (tf->writes)
+		return tf->writes;
+	struct write_index *wi = tf->writes = KC_NEW(fe->a, struct write_index);
+	struct write_walk w = {wi, 0, 0, fe->a};
+	clang_visitChildren(tf->cursor, index_write, &w);
+	qsort(wi->writes, (size_t)wi->n_writes, sizeof *wi->writes, cmp_write);
+	qsort(wi->loops, (size_t)wi->n_loops, sizeof *wi->loops, cmp_loop);
+	int kept = 0;
+	for (int i = 0; i < wi->n_loops; i++)
+		if (!kept || wi->loops[i].begin >= wi->loops[kept - 1].end)
+			wi->loops[kept++] = wi->loops[i];
+	wi->n_loops = kept;
+	return wi;
+}
+
+/* 1 if the variable var of function `caller` may hold another value than its initializer's at the call: it is
+ * assigned before the call or in the outermost loop around it, or its address is taken. Variables are told
+ * apart by where they are declared (two a macro declares at once are taken as one: more writes, never fewer). */
 static int written_before(struct fe *fe, int caller, CXCursor var, CXCursor call)
 {
-	struct write_scan w = {.var = var, .call_at = offset_of(clang_getCursorLocation(call)), .a = fe->a};
-	clang_visitChildren(fe->funcs[caller].cursor, scan_write, &w);
-	if (w.address_taken)
-		return 1;
-	for (int i = 0; i < w.n_writes; i++)
-		if (w.writes[i] < w.call_at || (w.loop_end && w.loop_begin <= w.writes[i] && w.writes[i] < w.loop_end))
+	const struct write_index *wi = writes_of(fe, caller);
+	unsigned at = offset_of(clang_getCursorLocation(call)), v = offset_of(clang_getCursorLocation(var));
+	unsigned loop_begin = 0, loop_end = 0;
+	int lo = 0, hi = wi->n_loops;
+	while (lo < hi) { /* the last outermost loop that begins at or before the call */
+		int mid = (lo + hi) / 2;
+		if (wi->loops[mid].begin <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && at < wi->loops[lo - 1].end) {
+		loop_begin = wi->loops[lo - 1].begin;
+		loop_end = wi->loops[lo - 1].end;
+	}
+	lo = 0;
+	hi = wi->n_writes;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (wi->writes[mid].var < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo; i < wi->n_writes && wi->writes[i].var == v; i++)
+		if (wi->writes[i].at < at ||
+		    (loop_end && loop_begin <= wi->writes[i].at && wi->writes[i].at < loop_end))
 			return 1;
 	return 0;
 }

@@ -31,6 +31,22 @@ struct site_sizes {
 	int state;  /* 1 while being computed (a cycle of calls), 2 when done */
 };
 
+/* What a function body assigns (decls.c, for the sizes of the calls it makes): each write of a variable (var
+ * and at are the expansion offsets of its declaration and of the write; a taken address is a write at 0),
+ * sorted, and its outermost loops' extents, sorted. */
+struct write_at {
+	unsigned var, at;
+};
+struct loop_at {
+	unsigned begin, end;
+};
+struct write_index {
+	struct write_at *writes;
+	int n_writes;
+	struct loop_at *loops;
+	int n_loops;
+};
+
 /* A call of one of the file's functions from another (decls.c), in source order. */
 struct call_site {
 	CXCursor call;
@@ -46,6 +62,7 @@ struct tu_func {
 	struct kc_fn_ir *ir;           /* NULL until analyzed (or if it failed) */
 	int job;                       /* its place in the counter's queue (kc_passes_submit) */
 	struct site_sizes *site_sizes; /* NULL until asked for (decls.c) */
+	struct write_index *writes;    /* NULL until asked for (decls.c) */
 };
 
 /* One translation unit at a time. */

@@ -55,6 +55,7 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 	tf->state = FN_UNSEEN;
 	tf->ir = NULL;
 	tf->site_sizes = NULL;
+	tf->writes = NULL;
 	return CXChildVisit_Continue;
 }
 
