@@ -583,16 +583,93 @@ struct site_eval {
 	int cut;
 };
 
+/* e without parentheses and implicit conversions; a written cast is kept (it may change the value), and what
+ * an implicit one changes is caught by checking each result against its expression's type (fits). */
+static CXCursor strip_implicit(CXCursor c)
+{
+	for (;;) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		struct child_list l;
+		if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr)
+			return c;
+		kc_cx_children(c, &l);
+		if (l.n != 1 || !clang_isExpression(clang_getCursorKind(l.c[0])))
+			return c;
+		c = l.c[0];
+	}
+}
+
+/* 0 if v fits in the integer type of cursor c (an expression or a variable), else -1 with ev->why set. */
+static int fits(struct site_eval *ev, CXCursor c, long long v)
+{
+	__int128 min, max;
+	CXType t = clang_getCursorType(c);
+	if (kc_cx_int_range(t, &min, &max) == 0 && (v < min || v > max)) {
+		CXString ts = clang_getTypeSpelling(t);
+		ev->why = kc_arena_printf(ev->fe->a, "%lld overflows its type '%s' there", v, clang_getCString(ts));
+		clang_disposeString(ts);
+		return -1;
+	}
+	return 0;
+}
+
+/* What clang folds e to (literals, sizeof, casts, enumerators, const variables), or -1. */
+static int evaluated(struct site_eval *ev, CXCursor e, long long *out)
+{
+	if (kc_cx_eval_int(e, out))
+		return 0;
+	ev->why = "it is not a constant";
+	return -1;
+}
+
+/* x op y for the operators eval_arg folds itself, exactly (0), or -1 on overflow or division by zero. */
+static int fold(enum CXBinaryOperatorKind op, long long x, long long y, long long *out)
+{
+	switch (op) {
+	case CXBinaryOperator_Add:
+		return __builtin_add_overflow(x, y, out) ? -1 : 0;
+	case CXBinaryOperator_Sub:
+		return __builtin_sub_overflow(x, y, out) ? -1 : 0;
+	case CXBinaryOperator_Mul:
+		return __builtin_mul_overflow(x, y, out) ? -1 : 0;
+	case CXBinaryOperator_Div:
+	case CXBinaryOperator_Rem:
+		if (y == 0 || (x == LLONG_MIN && y == -1))
+			return -1;
+		*out = op == CXBinaryOperator_Div ? x / y : x % y; /* C's truncation */
+		return 0;
+	case CXBinaryOperator_Shl:
+		if (x < 0 || y < 0 || y > 62 || x > (LLONG_MAX >> y))
+			return -1;
+		*out = x << y;
+		return 0;
+	case CXBinaryOperator_Shr:
+		if (x < 0 || y < 0 || y > 62)
+			return -1;
+		*out = x >> y;
+		return 0;
+	case CXBinaryOperator_And:
+		*out = x & y;
+		return 0;
+	case CXBinaryOperator_Or:
+		*out = x | y;
+		return 0;
+	case CXBinaryOperator_Xor:
+		*out = x ^ y;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 static int eval_arg(struct site_eval *ev, CXCursor e, long long *out)
 {
 	struct fe *fe = ev->fe;
-	if (kc_cx_eval_int(e, out))
-		return 0;
 	if (++ev->levels > KC_MAX_EVAL_DEPTH) {
 		ev->why = "it is nested too deeply to fold";
 		return -1;
 	}
-	e = kc_cx_strip(e);
+	e = strip_implicit(e);
 	enum CXCursorKind k = clang_getCursorKind(e);
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(e);
@@ -602,6 +679,8 @@ static int eval_arg(struct site_eval *ev, CXCursor e, long long *out)
 		enum CX_StorageClass sc = clang_Cursor_getStorageClass(d);
 		int local = (sc == CX_SC_None || sc == CX_SC_Auto || sc == CX_SC_Register) &&
 		            kc_cx_same_decl(clang_getCursorSemanticParent(d), caller);
+		if (dk == CXCursor_EnumConstantDecl || (!local && clang_isConstQualifiedType(clang_getCursorType(d))))
+			return evaluated(ev, e, out);
 		if ((dk != CXCursor_VarDecl && dk != CXCursor_ParmDecl) || !local ||
 		    !kc_cx_is_integer_type(clang_getCursorType(d))) {
 			ev->why = kc_arena_printf(fe->a, "'%s' is not a constant", name);
@@ -620,7 +699,7 @@ static int eval_arg(struct site_eval *ev, CXCursor e, long long *out)
 				ev->why = kc_arena_printf(fe->a, "'%s' has no initializer", name);
 				return -1;
 			}
-			return eval_arg(ev, l.c[l.n - 1], out);
+			return eval_arg(ev, l.c[l.n - 1], out) < 0 ? -1 : fits(ev, d, *out);
 		}
 		if (own_size(fe, caller, name, out))
 			return 0;
@@ -649,16 +728,17 @@ static int eval_arg(struct site_eval *ev, CXCursor e, long long *out)
 		                    name, fe->funcs[ev->caller].name);
 		return -1;
 	}
-	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Minus) {
+	if (k == CXCursor_UnaryOperator && (clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Minus ||
+	                                    clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Plus)) {
 		long long x;
 		if (eval_arg(ev, first_child(e), &x) < 0)
 			return -1;
-		if (x == LLONG_MIN) {
+		if (clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Minus && x == LLONG_MIN) {
 			ev->why = "it overflows 64 bits";
 			return -1;
 		}
-		*out = -x;
-		return 0;
+		*out = clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Minus ? -x : x;
+		return fits(ev, e, *out);
 	}
 	if (k == CXCursor_BinaryOperator) {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
@@ -667,32 +747,28 @@ static int eval_arg(struct site_eval *ev, CXCursor e, long long *out)
 		long long x, y;
 		if (l.n != 2 ||
 		    (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub && op != CXBinaryOperator_Mul &&
-		     op != CXBinaryOperator_Div && op != CXBinaryOperator_Rem)) {
-			ev->why = "it is not a constant";
-			return -1;
-		}
+		     op != CXBinaryOperator_Div && op != CXBinaryOperator_Rem && op != CXBinaryOperator_Shl &&
+		     op != CXBinaryOperator_Shr && op != CXBinaryOperator_And && op != CXBinaryOperator_Or &&
+		     op != CXBinaryOperator_Xor))
+			return evaluated(ev, e, out);
 		if (eval_arg(ev, l.c[0], &x) < 0 || eval_arg(ev, l.c[1], &y) < 0)
 			return -1;
-		int overflow = 0;
-		if (op == CXBinaryOperator_Add)
-			overflow = __builtin_add_overflow(x, y, out);
-		else if (op == CXBinaryOperator_Sub)
-			overflow = __builtin_sub_overflow(x, y, out);
-		else if (op == CXBinaryOperator_Mul)
-			overflow = __builtin_mul_overflow(x, y, out);
-		else if (y == 0 || (x == LLONG_MIN && y == -1)) {
-			ev->why = "it divides by zero or overflows";
-			return -1;
-		} else
-			*out = op == CXBinaryOperator_Div ? x / y : x % y; /* C's truncation */
-		if (overflow) {
-			ev->why = "it overflows 64 bits";
+		if (fold(op, x, y, out) < 0) {
+			ev->why = "it overflows or divides by zero";
 			return -1;
 		}
-		return 0;
+		return fits(ev, e, *out);
 	}
-	ev->why = "it is not a constant";
-	return -1;
+	if (k == CXCursor_CStyleCastExpr && kc_cx_is_integer_type(clang_getCursorType(e))) {
+		struct child_list l;
+		kc_cx_children(e, &l); /* a TypeRef may come first: the operand is the last child */
+		if (kc_cx_eval_int(e, out))
+			return 0;
+		if (l.n && eval_arg(ev, l.c[l.n - 1], out) == 0)
+			return fits(ev, e, *out); /* a value the cast leaves as it is */
+		return -1;
+	}
+	return evaluated(ev, e, out); /* literals, sizeof, ?: */
 }
 
 /* The values the integer parameters of function f take from its call sites (computed once; a cycle of calls
@@ -778,7 +854,11 @@ static void apply_call_sizes(struct fctx *fc, CXCursor fn)
 		if (pr->kind != KC_PARAM_SIZE || !sym || sym->has_value)
 			continue;
 		__int128 min, max;
-		if (!ss->known[i]) {
+		if (ss->known[i] && ss->value[i] < 0) {
+			kc_cx_warn(fc, fn, KC_NOTE, "%s",
+			           kc_arena_printf(fe->a, "size '%s' = %lld from the call at %s is negative: ignored",
+			                           pr->name, ss->value[i], at));
+		} else if (!ss->known[i]) {
 			if (ss->why[i])
 				kc_cx_warn(fc, fn, KC_NOTE, "%s",
 				           kc_arena_printf(fe->a, "size '%s' has no value from the call at %s: %s",

@@ -15,6 +15,7 @@
 #define POLY    "tests/fixtures/sizes_polybench.c"
 #define CHAIN   "tests/fixtures/sizes_chain.c"
 #define GLOBALS "tests/fixtures/sizes_globals.c"
+#define HOSTILE "tests/fixtures/sizes_hostile.c"
 
 /* Analyze file (no run) with up to two more arguments into a fresh directory `name`; the report, kcost's
  * stdout in *out (free it) when out is not NULL. The exit status must be `status`. */
@@ -231,6 +232,28 @@ static void an_option_comes_before_annotations_and_calls(void **state)
 	cJSON_Delete(rep);
 }
 
+/* constants kcost must not take: each size stays without a value, with a note that says why */
+static void wrong_constants_are_not_taken(void **state)
+{
+	(void)state;
+	cJSON *rep = analyze("sizes_hostile", HOSTILE, NULL, NULL, 0, NULL);
+	int notes;
+	static const char *const expect[][2] = {
+	    {"wide", "size 'n' has no value from the call at " HOSTILE ":37:2: it overflows or divides by zero\n"},
+	    {"narrow", "size 'n' = 300 from the call at " HOSTILE ":39:2 does not fit in its type: ignored\n"},
+	    {"negative", "size 'n' = -3 from the call at " HOSTILE ":40:2 is negative: ignored\n"},
+	    {"pong", "size 'n' has no value from the call at " HOSTILE ":30:2: parameter 'n' of 'ping' has no value\n"},
+	};
+	for (size_t i = 0; i < sizeof expect / sizeof *expect; i++) {
+		cJSON *f = report_function(rep, expect[i][0]);
+		assert_null(at(f, "sizes.n"));
+		assert_null(at(f, "sizes_from"));
+		assert_true(cJSON_IsNull(at(f, "flops.value")));
+		assert_string_equal(messages(f, "note", &notes), expect[i][1]);
+	}
+	cJSON_Delete(rep);
+}
+
 /* The buffer `name` of function f (the test fails when there is none). */
 static cJSON *buffer(cJSON *f, const char *name)
 {
@@ -294,6 +317,7 @@ int main(void)
 	    cmocka_unit_test(wrappers_disagreements_and_assignments),
 	    cmocka_unit_test(a_chain_longer_than_followed_is_a_note),
 	    cmocka_unit_test(an_option_comes_before_annotations_and_calls),
+	    cmocka_unit_test(wrong_constants_are_not_taken),
 	    cmocka_unit_test(file_scope_arrays_are_buffers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
