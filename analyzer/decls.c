@@ -1,5 +1,7 @@
 /* decls.c — what a function declares: its buffers (parameters, local arrays, allocations, fields), size and
  * scalar parameters, and its kcost annotations (sizes, trips, extents, references). */
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "affine.h"
@@ -238,6 +240,7 @@ static int set_size(void *ctx, const char *name, size_t len, long long value)
 	}
 	fc->fn->syms.syms[sym].has_value = 1;
 	fc->fn->syms.syms[sym].value = value;
+	fc->fn->size_origin[sym] = KC_SIZE_ANNOTATION;
 	return 0;
 }
 
@@ -269,6 +272,734 @@ static void check_extents(struct fctx *fc, CXCursor fn, const struct sizes *sz)
 			kc_cx_warn(fc, at, KC_WARNING,
 			           "with these sizes '%s' has no elements (its extent is 0 or negative)", b->name);
 	}
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Sizes from call sites
+ *
+ * A size parameter with no --size and no KCOST_SIZES value takes the value of its argument at a call of the
+ * function in the same file when that argument is a constant: what clang evaluates, a local variable whose
+ * initializer is one and that nothing assigns before the call (or anywhere in a loop around it) nor takes the
+ * address of, a parameter of the calling function with a value of its own (from --size, KCOST_SIZES or, in
+ * turn, its call sites: main -> wrapper -> kernel), and +, -, *, / and % of those. The call used is the first
+ * in source order where at least one size is a constant; other calls giving other values are named in a note.
+ * The calls are found by one walk of the file's bodies, done when a size first needs them. */
+
+#define KC_MAX_SITE_DEPTH 8  /* calls followed from a function to its callers, callers' callers, ... */
+#define KC_MAX_EVAL_DEPTH 64 /* levels of an argument expression kcost folds itself */
+
+struct named {
+	const char *name;
+	int index;
+};
+
+static int cmp_named(const void *x, const void *y)
+{
+	return strcmp(((const struct named *)x)->name, ((const struct named *)y)->name);
+}
+
+struct site_walk {
+	struct fe *fe;
+	const struct named *by_name; /* the file's functions sorted by name */
+	int caller;
+};
+
+static enum CXChildVisitResult collect_site(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct site_walk *w = data;
+	struct fe *fe = w->fe;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	CXCursor ref = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+		return CXChildVisit_Recurse;
+	CXString s = clang_getCursorSpelling(ref);
+	const char *name = clang_getCString(s);
+	int lo = 0, hi = fe->n_funcs - 1, found = -1;
+	while (lo <= hi && found < 0) {
+		int mid = (lo + hi) / 2, d = strcmp(name, w->by_name[mid].name);
+		if (d == 0)
+			found = w->by_name[mid].index;
+		else if (d < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	clang_disposeString(s);
+	if (found >= 0 && found != w->caller) { /* a recursive call says nothing of the sizes */
+		if (fe->n_sites == fe->cap_sites) {
+			int cap = fe->cap_sites ? 2 * fe->cap_sites : 64;
+			struct call_site *grown = realloc(fe->sites, sizeof *grown * (size_t)cap);
+			if (!grown)
+				return CXChildVisit_Break; /* fewer call sites: fewer sizes, none wrong */
+			fe->sites = grown;
+			fe->cap_sites = cap;
+		}
+		fe->sites[fe->n_sites] = (struct call_site){c, w->caller, found, fe->n_sites};
+		fe->n_sites++;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static int cmp_site(const void *x, const void *y)
+{
+	const struct call_site *a = x, *b = y;
+	if (a->callee != b->callee)
+		return a->callee < b->callee ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static void build_sites(struct fe *fe)
+{
+	fe->sites_built = 1;
+	fe->n_sites = 0;
+	struct named *by_name = malloc(sizeof *by_name * (size_t)(fe->n_funcs + 1));
+	if (!by_name)
+		return;
+	for (int i = 0; i < fe->n_funcs; i++)
+		by_name[i] = (struct named){fe->funcs[i].name, i};
+	qsort(by_name, (size_t)fe->n_funcs, sizeof *by_name, cmp_named);
+	struct site_walk w = {fe, by_name, 0};
+	for (w.caller = 0; w.caller < fe->n_funcs; w.caller++)
+		clang_visitChildren(fe->funcs[w.caller].cursor, collect_site, &w);
+	free(by_name);
+	qsort(fe->sites, (size_t)fe->n_sites, sizeof *fe->sites, cmp_site);
+}
+
+/* The calls of function f: fe->sites[*first .. *first + n - 1]; returns n. */
+static int sites_of(struct fe *fe, int f, int *first)
+{
+	if (!fe->sites_built)
+		build_sites(fe);
+	int lo = 0, hi = fe->n_sites;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (fe->sites[mid].callee < f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int n = 0;
+	while (lo + n < fe->n_sites && fe->sites[lo + n].callee == f)
+		n++;
+	*first = lo;
+	return n;
+}
+
+static unsigned offset_of(CXSourceLocation l)
+{
+	unsigned off;
+	clang_getExpansionLocation(l, NULL, NULL, NULL, &off);
+	return off;
+}
+
+static int names_var(CXCursor e, unsigned *var)
+{
+	e = kc_cx_strip(e);
+	if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+		return 0;
+	*var = offset_of(clang_getCursorLocation(clang_getCursorReferenced(e)));
+	return 1;
+}
+
+static CXCursor first_child(CXCursor c)
+{
+	struct child_list l;
+	kc_cx_children(c, &l);
+	return l.n ? l.c[0] : clang_getNullCursor();
+}
+
+static int cmp_write(const void *x, const void *y)
+{
+	const struct write_at *a = x, *b = y;
+	if (a->var != b->var)
+		return a->var < b->var ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+static int cmp_loop(const void *x, const void *y)
+{
+	const struct loop_at *a = x, *b = y;
+	return a->begin < b->begin ? -1 : a->begin > b->begin;
+}
+
+struct write_walk {
+	struct write_index *wi;
+	int cap_writes, cap_loops;
+	struct kc_arena *a;
+};
+
+static void *grow(struct kc_arena *a, void *old, int n, int *cap, size_t size)
+{
+	if (n < *cap)
+		return old;
+	int c = *cap ? 2 * *cap : 16;
+	void *p = kc_arena_alloc(a, size * (size_t)c);
+	if (n)
+		memcpy(p, old, size * (size_t)n);
+	*cap = c;
+	return p;
+}
+
+static enum CXChildVisitResult index_write(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct write_walk *w = data;
+	struct write_index *wi = w->wi;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	unsigned var = 0;
+	int writes = 0;
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) {
+		CXSourceRange r = clang_getCursorExtent(c);
+		wi->loops = grow(w->a, wi->loops, wi->n_loops, &w->cap_loops, sizeof *wi->loops);
+		wi->loops[wi->n_loops++] =
+		    (struct loop_at){offset_of(clang_getRangeStart(r)), offset_of(clang_getRangeEnd(r))};
+	} else if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		writes =
+		    op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign && names_var(first_child(c), &var);
+	} else if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		writes =
+		    ((op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec) || op == CXUnaryOperator_AddrOf) &&
+		    names_var(first_child(c), &var);
+		if (writes && op == CXUnaryOperator_AddrOf) { /* written through the pointer at any time: as if first */
+			wi->writes = grow(w->a, wi->writes, wi->n_writes, &w->cap_writes, sizeof *wi->writes);
+			wi->writes[wi->n_writes++] = (struct write_at){var, 0};
+			return CXChildVisit_Recurse;
+		}
+	}
+	if (writes) {
+		wi->writes = grow(w->a, wi->writes, wi->n_writes, &w->cap_writes, sizeof *wi->writes);
+		wi->writes[wi->n_writes++] = (struct write_at){var, offset_of(clang_getCursorLocation(c))};
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* The writes and loops of function f's body, from one walk (then sorted; only the outermost loops kept). */
+static struct write_index *writes_of(struct fe *fe, int f)
+{
+	struct tu_func *tf = &fe->funcs[f];
+	if (tf->writes)
+		return tf->writes;
+	struct write_index *wi = tf->writes = KC_NEW(fe->a, struct write_index);
+	struct write_walk w = {wi, 0, 0, fe->a};
+	clang_visitChildren(tf->cursor, index_write, &w);
+	qsort(wi->writes, (size_t)wi->n_writes, sizeof *wi->writes, cmp_write);
+	qsort(wi->loops, (size_t)wi->n_loops, sizeof *wi->loops, cmp_loop);
+	int kept = 0;
+	for (int i = 0; i < wi->n_loops; i++)
+		if (!kept || wi->loops[i].begin >= wi->loops[kept - 1].end)
+			wi->loops[kept++] = wi->loops[i];
+	wi->n_loops = kept;
+	return wi;
+}
+
+/* 1 if the variable var of function `caller` may hold another value than its initializer's at the call: it is
+ * assigned before the call or in the outermost loop around it, or its address is taken. Variables are told
+ * apart by where they are declared (two a macro declares at once are taken as one: more writes, never fewer). */
+static int written_before(struct fe *fe, int caller, CXCursor var, CXCursor call)
+{
+	const struct write_index *wi = writes_of(fe, caller);
+	unsigned at = offset_of(clang_getCursorLocation(call)), v = offset_of(clang_getCursorLocation(var));
+	unsigned loop_begin = 0, loop_end = 0;
+	int lo = 0, hi = wi->n_loops;
+	while (lo < hi) { /* the last outermost loop that begins at or before the call */
+		int mid = (lo + hi) / 2;
+		if (wi->loops[mid].begin <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && at < wi->loops[lo - 1].end) {
+		loop_begin = wi->loops[lo - 1].begin;
+		loop_end = wi->loops[lo - 1].end;
+	}
+	lo = 0;
+	hi = wi->n_writes;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (wi->writes[mid].var < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo; i < wi->n_writes && wi->writes[i].var == v; i++)
+		if (wi->writes[i].at < at ||
+		    (loop_end && loop_begin <= wi->writes[i].at && wi->writes[i].at < loop_end))
+			return 1;
+	return 0;
+}
+
+/* A function's own value for parameter `name` given by --size or its KCOST_SIZES (first pair that names it). */
+struct own_size {
+	const char *name;
+	long long value;
+	int found;
+};
+
+static int own_size_pair(void *ctx, const char *name, size_t len, long long value)
+{
+	struct own_size *o = ctx;
+	if (!o->found && strlen(o->name) == len && !strncmp(o->name, name, len)) {
+		o->found = 1;
+		o->value = value;
+	}
+	return 0;
+}
+
+static int own_size(struct fe *fe, CXCursor fn, const char *name, long long *out)
+{
+	for (int i = fe->opts->n_sizes - 1; i >= 0; i--) /* the last --size of a name wins, as in apply_sizes */
+		if (!strcmp(fe->opts->sizes[i].name, name)) {
+			*out = fe->opts->sizes[i].value;
+			return 1;
+		}
+	struct child_list l;
+	kc_cx_children(fn, &l);
+	struct own_size o = {name, 0, 0};
+	for (int i = 0; i < l.n && !o.found; i++) {
+		if (clang_getCursorKind(l.c[i]) != CXCursor_AnnotateAttr)
+			continue;
+		const char *err;
+		char *text = kc_cx_spelling(fe->a, l.c[i]);
+		if (!strncmp(text, "kcost:sizes ", 12)) /* a bad one is reported when its function is lowered */
+			kc_annot_parse_sizes(fe->a, text + 12, own_size_pair, &o, &err);
+	}
+	*out = o.value;
+	return o.found;
+}
+
+static struct site_sizes *site_sizes_of(struct fe *fe, int f, int depth);
+
+/* The constant value of expression e, an argument of `call` in function `caller` (see above). 0, or -1 with
+ * *why set; *cut is set when the chain of callers was too long. */
+struct site_eval {
+	struct fe *fe;
+	int caller, depth, levels;
+	CXCursor call;
+	const char *why;
+	int cut;
+};
+
+/* e without parentheses and implicit conversions; a written cast is kept (it may change the value), and what
+ * an implicit one changes is caught by checking each result against its expression's type (fits). */
+static CXCursor strip_implicit(CXCursor c)
+{
+	for (;;) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		struct child_list l;
+		if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr)
+			return c;
+		kc_cx_children(c, &l);
+		if (l.n != 1 || !clang_isExpression(clang_getCursorKind(l.c[0])))
+			return c;
+		c = l.c[0];
+	}
+}
+
+/* 0 if v fits in the integer type of cursor c (an expression or a variable), else -1 with ev->why set. */
+static int fits(struct site_eval *ev, CXCursor c, long long v)
+{
+	__int128 min, max;
+	CXType t = clang_getCursorType(c);
+	if (kc_cx_int_range(t, &min, &max) == 0 && (v < min || v > max)) {
+		CXString ts = clang_getTypeSpelling(t);
+		ev->why = kc_arena_printf(ev->fe->a, "%lld overflows its type '%s' there", v, clang_getCString(ts));
+		clang_disposeString(ts);
+		return -1;
+	}
+	return 0;
+}
+
+/* What clang folds e to (literals, sizeof, casts, enumerators, const variables), or -1. */
+static int evaluated(struct site_eval *ev, CXCursor e, long long *out)
+{
+	if (kc_cx_eval_int(e, out))
+		return 0;
+	ev->why = "it is not a constant";
+	return -1;
+}
+
+/* x op y for the operators eval_arg folds itself, exactly (0), or -1 on overflow or division by zero. */
+static int fold(enum CXBinaryOperatorKind op, long long x, long long y, long long *out)
+{
+	switch (op) {
+	case CXBinaryOperator_Add:
+		return __builtin_add_overflow(x, y, out) ? -1 : 0;
+	case CXBinaryOperator_Sub:
+		return __builtin_sub_overflow(x, y, out) ? -1 : 0;
+	case CXBinaryOperator_Mul:
+		return __builtin_mul_overflow(x, y, out) ? -1 : 0;
+	case CXBinaryOperator_Div:
+	case CXBinaryOperator_Rem:
+		if (y == 0 || (x == LLONG_MIN && y == -1))
+			return -1;
+		*out = op == CXBinaryOperator_Div ? x / y : x % y; /* C's truncation */
+		return 0;
+	case CXBinaryOperator_Shl:
+		if (x < 0 || y < 0 || y > 62 || x > (LLONG_MAX >> y))
+			return -1;
+		*out = x << y;
+		return 0;
+	case CXBinaryOperator_Shr:
+		if (x < 0 || y < 0 || y > 62)
+			return -1;
+		*out = x >> y;
+		return 0;
+	case CXBinaryOperator_And:
+		*out = x & y;
+		return 0;
+	case CXBinaryOperator_Or:
+		*out = x | y;
+		return 0;
+	case CXBinaryOperator_Xor:
+		*out = x ^ y;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int eval_arg(struct site_eval *ev, CXCursor e, long long *out)
+{
+	struct fe *fe = ev->fe;
+	if (++ev->levels > KC_MAX_EVAL_DEPTH) {
+		ev->why = "it is nested too deeply to fold";
+		return -1;
+	}
+	e = strip_implicit(e);
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(e);
+		char *name = kc_cx_spelling(fe->a, d);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		CXCursor caller = fe->funcs[ev->caller].cursor;
+		enum CX_StorageClass sc = clang_Cursor_getStorageClass(d);
+		int local = (sc == CX_SC_None || sc == CX_SC_Auto || sc == CX_SC_Register) &&
+		            kc_cx_same_decl(clang_getCursorSemanticParent(d), caller);
+		if (dk == CXCursor_EnumConstantDecl || (!local && clang_isConstQualifiedType(clang_getCursorType(d))))
+			return evaluated(ev, e, out);
+		if ((dk != CXCursor_VarDecl && dk != CXCursor_ParmDecl) || !local ||
+		    !kc_cx_is_integer_type(clang_getCursorType(d))) {
+			ev->why = kc_arena_printf(fe->a, "'%s' is not a constant", name);
+			return -1;
+		}
+		if (written_before(fe, ev->caller, d, ev->call)) {
+			ev->why = kc_arena_printf(
+			    fe->a, "'%s' is assigned before the call or in a loop around it, or its address is taken",
+			    name);
+			return -1;
+		}
+		if (dk == CXCursor_VarDecl) {
+			struct child_list l;
+			kc_cx_children(d, &l);
+			if (!l.n || !clang_isExpression(clang_getCursorKind(l.c[l.n - 1]))) {
+				ev->why = kc_arena_printf(fe->a, "'%s' has no initializer", name);
+				return -1;
+			}
+			return eval_arg(ev, l.c[l.n - 1], out) < 0 ? -1 : fits(ev, d, *out);
+		}
+		if (own_size(fe, caller, name, out))
+			return 0;
+		int nparams = clang_Cursor_getNumArguments(caller), p = 0;
+		while (p < nparams && !kc_cx_same_decl(clang_Cursor_getArgument(caller, (unsigned)p), d))
+			p++;
+		if (ev->depth + 1 >= KC_MAX_SITE_DEPTH) {
+			ev->cut = 1;
+			ev->why = kc_arena_printf(fe->a,
+			                          "'%s' has a value only through more than " KC_TEXT(
+			                              KC_MAX_SITE_DEPTH) " calls, which kcost does not follow",
+			                          name);
+			return -1;
+		}
+		struct site_sizes *up = site_sizes_of(fe, ev->caller, ev->depth + 1);
+		ev->cut |= up->cut;
+		if (p < up->n && up->known[p]) {
+			*out = up->value[p];
+			return 0;
+		}
+		ev->why =
+		    kc_arena_printf(fe->a,
+		                    up->cut ? "parameter '%s' of '%s' has a value only through more than " KC_TEXT(
+		                                  KC_MAX_SITE_DEPTH) " calls, which kcost does not follow"
+		                            : "parameter '%s' of '%s' has no value",
+		                    name, fe->funcs[ev->caller].name);
+		return -1;
+	}
+	if (k == CXCursor_UnaryOperator && (clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Minus ||
+	                                    clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Plus)) {
+		long long x;
+		if (eval_arg(ev, first_child(e), &x) < 0)
+			return -1;
+		if (clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Minus && x == LLONG_MIN) {
+			ev->why = "it overflows 64 bits";
+			return -1;
+		}
+		*out = clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Minus ? -x : x;
+		return fits(ev, e, *out);
+	}
+	if (k == CXCursor_BinaryOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+		struct child_list l;
+		kc_cx_children(e, &l);
+		long long x, y;
+		if (l.n != 2 ||
+		    (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub && op != CXBinaryOperator_Mul &&
+		     op != CXBinaryOperator_Div && op != CXBinaryOperator_Rem && op != CXBinaryOperator_Shl &&
+		     op != CXBinaryOperator_Shr && op != CXBinaryOperator_And && op != CXBinaryOperator_Or &&
+		     op != CXBinaryOperator_Xor))
+			return evaluated(ev, e, out);
+		if (eval_arg(ev, l.c[0], &x) < 0 || eval_arg(ev, l.c[1], &y) < 0)
+			return -1;
+		if (fold(op, x, y, out) < 0) {
+			ev->why = "it overflows or divides by zero";
+			return -1;
+		}
+		return fits(ev, e, *out);
+	}
+	if (k == CXCursor_CStyleCastExpr && kc_cx_is_integer_type(clang_getCursorType(e))) {
+		struct child_list l;
+		kc_cx_children(e, &l); /* a TypeRef may come first: the operand is the last child */
+		if (kc_cx_eval_int(e, out))
+			return 0;
+		if (l.n && eval_arg(ev, l.c[l.n - 1], out) == 0)
+			return fits(ev, e, *out); /* a value the cast leaves as it is */
+		return -1;
+	}
+	return evaluated(ev, e, out); /* literals, sizeof, ?: */
+}
+
+/* The values the integer parameters of function f take from its call sites (computed once; a cycle of calls
+ * sees no values). */
+static struct site_sizes *site_sizes_of(struct fe *fe, int f, int depth)
+{
+	struct tu_func *tf = &fe->funcs[f];
+	int budget = KC_MAX_SITE_DEPTH - depth;
+	/* a result cut short holds for a budget as small as it had; a larger one computes it again (at most
+	 * KC_MAX_SITE_DEPTH times per function) */
+	if (tf->site_sizes && (tf->site_sizes->state == 1 || !tf->site_sizes->cut || budget <= tf->site_sizes->budget))
+		return tf->site_sizes;
+	struct site_sizes *ss = tf->site_sizes = KC_NEW(fe->a, struct site_sizes);
+	ss->budget = budget;
+	int nparams = clang_Cursor_getNumArguments(tf->cursor);
+	ss->n = nparams > 0 ? nparams : 0;
+	ss->value = KC_NEW_N(fe->a, long long, ss->n + 1);
+	ss->known = KC_NEW_N(fe->a, unsigned char, ss->n + 1);
+	ss->why = KC_NEW_N(fe->a, const char *, ss->n + 1);
+	ss->site = -1;
+	ss->state = 1;
+	int first, n = sites_of(fe, f, &first);
+	for (int s = first; s < first + n && ss->site < 0; s++) {
+		const struct call_site *cs = &fe->sites[s];
+		int nargs = clang_Cursor_getNumArguments(cs->call), any = 0;
+		for (int i = 0; i < ss->n; i++) {
+			CXCursor p = clang_Cursor_getArgument(tf->cursor, (unsigned)i);
+			struct site_eval ev = {fe, cs->caller, depth, 0, cs->call, NULL, 0};
+			long long v;
+			const char *why = NULL;
+			ss->known[i] = 0;
+			if (!kc_cx_is_integer_type(clang_getCursorType(p)))
+				continue;
+			if (i >= nargs)
+				why = "the call has no such argument";
+			else if (eval_arg(&ev, clang_Cursor_getArgument(cs->call, (unsigned)i), &v) == 0) {
+				ss->known[i] = 1;
+				ss->value[i] = v;
+				any = 1;
+			} else
+				why = ev.why;
+			if (s == first || any)
+				ss->why[i] = why; /* the first call's reasons, or the chosen one's */
+			ss->cut |= ev.cut;
+		}
+		if (any)
+			ss->site = s;
+	}
+	ss->state = 2;
+	return ss;
+}
+
+static const char *loc_text(struct kc_arena *a, struct kc_loc l)
+{
+	return kc_arena_printf(a, "%s:%u:%u", l.file ? l.file : "?", l.line, l.col);
+}
+
+/* Give the size parameters still without a value those of the function's first call with constant arguments
+ * (see above); notes name the other calls that give other values and why a size has none. */
+static void apply_call_sizes(struct fctx *fc, CXCursor fn)
+{
+	struct fe *fe = fc->fe;
+	struct kc_function *g = fc->fn;
+	int lacking = 0, f = 0;
+	for (int i = 0; i < g->n_params; i++)
+		lacking |= g->params[i].kind == KC_PARAM_SIZE && g->params[i].sym >= 0 &&
+		           !g->syms.syms[g->params[i].sym].has_value;
+	if (!lacking)
+		return;
+	while (f < fe->n_funcs && !clang_equalCursors(fe->funcs[f].cursor, fn))
+		f++;
+	int first, n;
+	if (f == fe->n_funcs || (n = sites_of(fe, f, &first)) == 0)
+		return;
+	struct site_sizes *ss = site_sizes_of(fe, f, 0);
+	int chosen = ss->site >= 0 ? ss->site : first;
+	const char *at = loc_text(fe->a, kc_cx_loc(fe, fe->sites[chosen].call));
+	unsigned char used[KC_POLY_MAX_SYMS] = {0};
+	int n_used = 0;
+	for (int i = 0; i < g->n_params && i < ss->n; i++) {
+		const struct kc_param *pr = &g->params[i];
+		struct kc_sym *sym = pr->sym >= 0 ? &g->syms.syms[pr->sym] : NULL;
+		if (pr->kind != KC_PARAM_SIZE || !sym || sym->has_value)
+			continue;
+		__int128 min, max;
+		if (ss->known[i] && ss->value[i] < 0) {
+			kc_cx_warn(fc, fn, KC_NOTE, "%s",
+			           kc_arena_printf(fe->a, "size '%s' = %lld from the call at %s is negative: ignored",
+			                           pr->name, ss->value[i], at));
+		} else if (!ss->known[i]) {
+			if (ss->why[i])
+				kc_cx_warn(fc, fn, KC_NOTE, "%s",
+				           kc_arena_printf(fe->a, "size '%s' has no value from the call at %s: %s",
+				                           pr->name, at, ss->why[i]));
+		} else if (kc_cx_int_range(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i)), &min,
+		                           &max) == 0 &&
+		           (ss->value[i] < min || ss->value[i] > max)) {
+			kc_cx_warn(fc, fn, KC_NOTE, "%s",
+			           kc_arena_printf(
+			               fe->a, "size '%s' = %lld from the call at %s does not fit in its type: ignored",
+			               pr->name, ss->value[i], at));
+		} else {
+			sym->has_value = 1;
+			sym->value = ss->value[i];
+			g->size_origin[pr->sym] = KC_SIZE_CALL;
+			used[i < KC_POLY_MAX_SYMS ? i : 0] = i < KC_POLY_MAX_SYMS;
+			n_used++;
+		}
+	}
+	if (!n_used)
+		return;
+	g->sizes_call = kc_cx_loc(fe, fe->sites[chosen].call);
+	g->sizes_caller = fe->funcs[fe->sites[chosen].caller].name;
+	/* the other calls: those whose constants differ are named */
+	struct kc_buf others = KC_BUF_INIT;
+	int n_others = 0;
+	for (int s = chosen + 1; s < first + n; s++) {
+		const struct call_site *cs = &fe->sites[s];
+		struct kc_buf vals = KC_BUF_INIT;
+		int differs = 0;
+		for (int i = 0; i < ss->n && i < KC_POLY_MAX_SYMS; i++) {
+			struct site_eval ev = {fe, cs->caller, 0, 0, cs->call, NULL, 0};
+			long long v;
+			if (!used[i] || i >= clang_Cursor_getNumArguments(cs->call) ||
+			    eval_arg(&ev, clang_Cursor_getArgument(cs->call, (unsigned)i), &v) < 0 || v == ss->value[i])
+				continue;
+			kc_buf_printf(&vals, "%s%s = %lld", differs++ ? ", " : "", g->params[i].name, v);
+		}
+		if (differs)
+			kc_buf_printf(&others, "%s%s (%s)", n_others++ ? ", " : "",
+			              loc_text(fe->a, kc_cx_loc(fe, cs->call)), kc_buf_str(&vals));
+		kc_buf_release(&vals);
+	}
+	if (n_others)
+		kc_cx_warn(fc, fn, KC_NOTE, "%s",
+		           kc_arena_printf(fe->a,
+		                           "sizes from the call at %s; the call%s at %s give%s other values: annotate "
+		                           "KCOST_SIZES to choose",
+		                           at, n_others > 1 ? "s" : "", kc_buf_str(&others), n_others > 1 ? "" : "s"));
+	kc_buf_release(&others);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* File-scope arrays */
+
+static struct var *enter_global(struct fctx *fc, CXCursor d)
+{
+	struct fe *fe = fc->fe;
+	CXType t = clang_getCanonicalType(clang_getCursorType(d));
+	if (t.kind != CXType_ConstantArray && t.kind != CXType_IncompleteArray)
+		return NULL;
+	char *name = kc_cx_spelling(fe->a, d);
+	for (int i = 0; i < fc->fn->n_globals; i++) { /* met through a callee first: give it its variable now */
+		int b = fc->fn->globals[i];
+		if (!strcmp(fc->fn->buffers[b].name, name)) {
+			struct var *v = kc_affine_add_var(fc, d, V_BUFFER);
+			if (v)
+				v->buffer = b;
+			return v;
+		}
+	}
+	int ndims, is_buffer;
+	CXType elem = kc_cx_element_type(t, &ndims, &is_buffer);
+	int id = kc_decl_buffer(fc, d, elem);
+	struct kc_buffer *b = &fc->fn->buffers[id];
+	struct kc_dims *dm = &fc->dims[id];
+	b->is_param = 1;
+	int *list = KC_NEW_N(fe->a, int, fc->fn->n_globals + 1);
+	if (fc->fn->n_globals)
+		memcpy(list, fc->fn->globals, sizeof *list * (size_t)fc->fn->n_globals);
+	list[fc->fn->n_globals++] = id;
+	fc->fn->globals = list;
+	if (ndims > KC_MAX_DIMS) {
+		kc_cx_warn(fc, d, KC_WARNING,
+		           "'%s' has more than " KC_TEXT(KC_MAX_DIMS) " dimensions: its extent is unknown", name);
+		dm->ndims = 0;
+	} else {
+		dm->ndims = ndims;
+		CXType layer = t;
+		for (int i = 0; i < ndims; i++) { /* from the type: `float a[]` has no outer extent */
+			long long n = clang_getArraySize(layer);
+			dm->dim[i] = n >= 0 ? kc_poly_const(fe->a, n, 1) : NULL;
+			layer = clang_getCanonicalType(clang_getArrayElementType(layer));
+		}
+	}
+	b->extent = kc_decl_product(fc, dm->dim, dm->ndims);
+	int known = 0;
+	for (int i = 0; i < fe->n_globals && !known; i++)
+		known = kc_cx_same_decl(fe->globals[i], d);
+	if (!known) {
+		if (fe->n_globals == fe->cap_globals) {
+			int cap = fe->cap_globals ? 2 * fe->cap_globals : 16;
+			CXCursor *grown = realloc(fe->globals, sizeof *grown * (size_t)cap);
+			if (grown) {
+				fe->globals = grown;
+				fe->cap_globals = cap;
+			}
+		}
+		if (fe->n_globals < fe->cap_globals) /* else a caller of this function finds no such array */
+			fe->globals[fe->n_globals++] = d;
+	}
+	struct var *v = kc_affine_add_var(fc, d, V_BUFFER);
+	if (v)
+		v->buffer = id;
+	return v;
+}
+
+struct var *kc_decl_global(struct fctx *fc, CXCursor e)
+{
+	e = kc_cx_strip(e);
+	if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+		return NULL;
+	CXCursor d = clang_getCursorReferenced(e);
+	if (clang_getCursorKind(d) != CXCursor_VarDecl ||
+	    clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_TranslationUnit)
+		return NULL;
+	return enter_global(fc, d);
+}
+
+int kc_decl_global_of(struct fctx *fc, const struct kc_function *g, int b)
+{
+	const char *name = g->buffers[b].name;
+	for (int i = 0; i < fc->fn->n_globals; i++)
+		if (!strcmp(fc->fn->buffers[fc->fn->globals[i]].name, name))
+			return fc->fn->globals[i];
+	for (int i = 0; i < fc->fe->n_globals; i++)
+		if (!strcmp(kc_cx_spelling(fc->fe->a, fc->fe->globals[i]), name)) {
+			struct var *v = enter_global(fc, fc->fe->globals[i]);
+			return v ? v->buffer : -1;
+		}
+	return -1;
 }
 
 static struct kc_param *new_param(struct fctx *fc, CXCursor p, const char *name, enum kc_param_kind kind)
@@ -372,8 +1103,10 @@ static void apply_sizes(struct fctx *fc, CXCursor fn, struct annots *an)
 			if (!strcmp(fc->fn->syms.syms[s].name, o->name)) {
 				fc->fn->syms.syms[s].has_value = 1;
 				fc->fn->syms.syms[s].value = o->value;
+				fc->fn->size_origin[s] = KC_SIZE_OPTION;
 			}
 	}
+	apply_call_sizes(fc, fn);
 	check_extents(fc, fn, &sz);
 	fc->trips_var = KC_NEW_N(fc->fe->a, const char *, an->n_trips + 1);
 	fc->trips_total = KC_NEW_N(fc->fe->a, struct kc_poly *, an->n_trips + 1);
@@ -419,4 +1152,36 @@ int kc_decl_function(struct fctx *fc, CXCursor fn)
 	fc->fn->skip = an.skip;
 	apply_sizes(fc, fn, &an);
 	return an.n_sizes > 0;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* I/O in loops */
+
+void kc_decl_io_call(struct fctx *fc, CXCursor call, const char *name)
+{
+	if (fc->too_deep)
+		return;
+	struct kc_arena *a = fc->fe->a;
+	fc->n_io++;
+	if (!fc->io_names)
+		fc->io_names = name;
+	else {
+		size_t len = strlen(name);
+		const char *p = fc->io_names;
+		int seen = 0;
+		for (const char *q; !seen && (q = strstr(p, name));) {
+			seen = (q == fc->io_names || q[-1] == ' ') && (q[len] == ',' || q[len] == 0);
+			p = q + 1;
+		}
+		if (!seen)
+			fc->io_names = kc_arena_printf(a, "%s, %s", fc->io_names, name);
+	}
+	const char *msg = fc->n_io == 1
+	                      ? kc_arena_printf(a, "an I/O call in a loop (%s) is not counted", fc->io_names)
+	                      : kc_arena_printf(a, "%d I/O calls in loops (%s) are not counted: the first is here",
+	                                        fc->n_io, fc->io_names);
+	if (fc->io_note)
+		fc->io_note->message = msg;
+	else
+		fc->io_note = kc_diag_add(a, &fc->fn->diags, kc_cx_loc(fc->fe, call), KC_NOTE, fc->fn->name, "%s", msg);
 }

@@ -20,4 +20,16 @@ struct kc_poly *kc_decl_product(struct fctx *fc, struct kc_poly **dims, int n);
  * and the --size overrides. Returns 1 if it has a KCOST_SIZES annotation. */
 int kc_decl_function(struct fctx *fc, CXCursor fn);
 
+/* A file-scope array named by expression e (a DeclRefExpr) as a buffer of fc's function, entered the first
+ * time (of its declared extent, listed in kc_function.globals, is_param set) with a variable that names it; NULL when e
+ * names no file-scope array (a global pointer stays untraced: what it points to is unknown). */
+struct var *kc_decl_global(struct fctx *fc, CXCursor e);
+/* The buffer of fc's function for the file-scope array that buffer b of callee g is (entered now if fc's
+ * function has not met it), or -1. */
+int kc_decl_global_of(struct fctx *fc, const struct kc_function *g, int b);
+
+/* An I/O call (kc_libcall_is_io) inside a loop: not counted, and not a warning — the function gets one note
+ * for all of them, at the first, that says how many and which (what init_* and print_* functions are full of). */
+void kc_decl_io_call(struct fctx *fc, CXCursor call, const char *name);
+
 #endif

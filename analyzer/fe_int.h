@@ -18,13 +18,51 @@ struct kc_source;
 
 enum fn_state { FN_UNSEEN, FN_ACTIVE, FN_DONE };
 
+/* The sizes a function's integer parameters take from its call sites (decls.c), computed once per function
+ * when first asked for. */
+struct site_sizes {
+	long long *value;     /* per parameter, in declaration order */
+	unsigned char *known; /* value[i] holds */
+	const char **why;     /* per parameter without a value at the chosen call: why (NULL: it had one already) */
+	int n;
+	int site;   /* index into fe->sites of the call that gave them, or -1 */
+	int cut;    /* a chain of calls was longer than KC_MAX_SITE_DEPTH */
+	int budget; /* the calls it could still follow when computed (KC_MAX_SITE_DEPTH minus its depth) */
+	int state;  /* 1 while being computed (a cycle of calls), 2 when done */
+};
+
+/* What a function body assigns (decls.c, for the sizes of the calls it makes): each write of a variable (var
+ * and at are the expansion offsets of its declaration and of the write; a taken address is a write at 0),
+ * sorted, and its outermost loops' extents, sorted. */
+struct write_at {
+	unsigned var, at;
+};
+struct loop_at {
+	unsigned begin, end;
+};
+struct write_index {
+	struct write_at *writes;
+	int n_writes;
+	struct loop_at *loops;
+	int n_loops;
+};
+
+/* A call of one of the file's functions from another (decls.c), in source order. */
+struct call_site {
+	CXCursor call;
+	int caller, callee; /* indices into fe->funcs */
+	int order;          /* its place in the walk of the file's bodies */
+};
+
 /* A function definition of the file being analyzed. */
 struct tu_func {
 	CXCursor cursor;
 	const char *name;
 	enum fn_state state;
-	struct kc_fn_ir *ir; /* NULL until analyzed (or if it failed) */
-	int job;             /* its place in the counter's queue (kc_passes_submit) */
+	struct kc_fn_ir *ir;           /* NULL until analyzed (or if it failed) */
+	int job;                       /* its place in the counter's queue (kc_passes_submit) */
+	struct site_sizes *site_sizes; /* NULL until asked for (decls.c) */
+	struct write_index *writes;    /* NULL until asked for (decls.c) */
 };
 
 /* One translation unit at a time. */
@@ -42,6 +80,11 @@ struct fe {
 	int depth;                /* of the lowering's recursion, callees' lowering included (kc_cx_enter) */
 	regex_t re;
 	int has_re;
+	struct call_site *sites; /* the calls between the file's functions, by callee then source order (malloc'd) */
+	int n_sites, cap_sites;
+	int sites_built;   /* sites holds this translation unit's calls (built when a size first needs them) */
+	CXCursor *globals; /* the file-scope arrays the functions access, entered when first met (malloc'd) */
+	int n_globals, cap_globals;
 };
 
 /* A variable the body refers to. */
@@ -80,6 +123,9 @@ struct fctx {
 	unsigned char *trips_named; /* a loop of the variable was seen (an annotation for none is reported) */
 	int n_trips;
 	int too_deep;                  /* KC_MAX_DEPTH was reached (kc_cx_enter) */
+	struct kc_diag *io_note;       /* the function's one note on I/O calls in loops (kc_decl_io_call) */
+	int n_io;                      /* the I/O calls in loops it counts */
+	const char *io_names;          /* their distinct names, "fprintf, puts" */
 	struct var vars[KC_VAR_CHUNK]; /* last: a reused state clears only what comes before (vars[n_vars..] unused) */
 };
 

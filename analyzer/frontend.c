@@ -55,6 +55,9 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 	tf->cursor = c;
 	tf->name = kc_cx_spelling(fe->a, c);
 	tf->state = FN_UNSEEN;
+	tf->ir = NULL;
+	tf->site_sizes = NULL;
+	tf->writes = NULL;
 	return CXChildVisit_Continue;
 }
 
@@ -292,6 +295,9 @@ static int parse_file(struct analyze_job *job, CXIndex index, int file_index)
 	if (errors)
 		fe->an->parse_failed = 1;
 	fe->n_funcs = 0;
+	fe->n_sites = 0;
+	fe->sites_built = 0;
+	fe->n_globals = 0;
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_function, fe);
 	kc_lower_file(fe);
 	/* every analyzed function goes into the model — the runner looks references up there — but only the
@@ -586,6 +592,8 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 	if (fe->has_re)
 		regfree(&fe->re);
 	free(fe->funcs);
+	free(fe->sites);
+	free(fe->globals);
 	free(fe->spare);
 	free(fe);
 	return 0;

@@ -45,6 +45,17 @@ int kc_libcall_is_alloc(const char *name)
 	       !strcmp(name, "aligned_alloc") || !strcmp(name, "posix_memalign");
 }
 
+int kc_libcall_is_io(const char *name)
+{
+	static const char *const io[] = {"printf",  "fprintf", "vprintf", "vfprintf", "dprintf", "puts",   "fputs",
+	                                 "putchar", "putc",    "fputc",   "fwrite",   "fflush",  "perror", "fread",
+	                                 "fgets",   "fgetc",   "getc",    "getchar",  "scanf",   "fscanf", NULL};
+	for (int i = 0; io[i]; i++)
+		if (!strcmp(name, io[i]))
+			return 1;
+	return 0;
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* CBLAS */
 

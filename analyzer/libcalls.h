@@ -20,6 +20,10 @@ const char *kc_libcall_math_name(const char *name);
 /* 1 for the allocation functions (malloc, calloc, free, aligned_alloc, posix_memalign): no FLOPs. */
 int kc_libcall_is_alloc(const char *name);
 
+/* 1 for the stdio functions that read or write a stream (printf, fprintf, puts, fwrite, fgets, scanf, ...): I/O,
+ * not arithmetic (sprintf and snprintf, which write a buffer, are not among them). */
+int kc_libcall_is_io(const char *name);
+
 /* How a CBLAS routine uses a buffer argument. */
 enum { KC_LIB_READ = 1, KC_LIB_WRITE = 2, KC_LIB_RW = 3, KC_LIB_OUT = 4 /* written; read unless beta is 0 */ };
 

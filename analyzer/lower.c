@@ -124,6 +124,8 @@ static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 	struct var field = {0};
 	struct var *v =
 	    clang_getCursorKind(c) == CXCursor_MemberRefExpr ? field_buffer(fc, c, &field) : kc_affine_var_of(fc, c);
+	if (!v)
+		v = kc_decl_global(fc, c); /* a file-scope array, entered when first accessed */
 	if (!v || (v->kind != V_BUFFER && v->kind != V_ALIAS))
 		return -3; /* an element through a pointer that is no known buffer (unknown aliasing) */
 	acc->buffer = v->buffer;
@@ -261,6 +263,9 @@ static void collect_call(struct fctx *fc, CXCursor c, struct kc_node *st)
 		/* costed by its built-in model */
 	} else if (kc_libcall_is_alloc(name)) {
 		/* allocation: no FLOPs */
+	} else if (kc_libcall_is_io(name)) {
+		if (fc->loop_depth > 0)
+			kc_decl_io_call(fc, c, name); /* one note per function */
 	} else if (fc->loop_depth > 0) {
 		kc_cx_warn(fc, c, KC_WARNING, "call to unknown function '%s' inside a loop is not counted", name);
 	}
@@ -440,6 +445,8 @@ static int arg_buffer(struct fctx *fc, CXCursor arg)
 		return -1;
 	}
 	struct var *v = kc_affine_var_of(fc, arg);
+	if (!v)
+		v = kc_decl_global(fc, arg);
 	return v && (v->kind == V_BUFFER || v->kind == V_ALIAS) ? v->buffer : -1;
 }
 
@@ -478,9 +485,11 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 				call->size_args[s] = NULL;
 			}
 		for (int b = 0; b < g->n_buffers; b++)
-			if (g->buffers[b].is_param && !strcmp(g->buffers[b].name, pname))
+			if (g->buffers[b].is_param && !kc_buffer_is_global(g, b) && !strcmp(g->buffers[b].name, pname))
 				call->buffer_args[b] = arg_buffer(fc, arg);
 	}
+	for (int i = 0; i < g->n_globals; i++) /* the callee's file-scope arrays are the caller's */
+		call->buffer_args[g->globals[i]] = kc_decl_global_of(fc, g, g->globals[i]);
 	st->call = call;
 	if (!g->exact)
 		kc_cx_warn(fc, c, KC_WARNING, "'%s' is not counted exactly (see its diagnostics)", g->name);

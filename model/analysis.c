@@ -122,3 +122,11 @@ void kc_function_format(const struct kc_function *f, const struct kc_poly *p, st
 {
 	kc_poly_format(p, f->syms.names, b);
 }
+
+int kc_buffer_is_global(const struct kc_function *f, int b)
+{
+	for (int i = 0; i < f->n_globals; i++)
+		if (f->globals[i] == b)
+			return 1;
+	return 0;
+}

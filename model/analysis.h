@@ -149,6 +149,9 @@ struct kc_dataflow {
 	struct kc_traffic before, after; /* the whole function's streaming bytes, unfused and with every group fused */
 };
 
+/* Where a size's benchmark value came from (kc_function.size_origin), in the order of precedence. */
+enum kc_size_origin { KC_SIZE_NONE, KC_SIZE_OPTION, KC_SIZE_ANNOTATION, KC_SIZE_CALL };
+
 struct kc_function {
 	const char *name;
 	int index;      /* its place in kc_analysis.functions */
@@ -159,8 +162,18 @@ struct kc_function {
 	int n_params;
 	struct kc_symtab syms;
 	int n_size_params; /* syms[0 .. n_size_params-1] are the function's own size parameters */
+	unsigned char size_origin[KC_POLY_MAX_SYMS]; /* enum kc_size_origin of each symbol with a value */
+	/* The call of this function (in the same file) whose constant arguments gave sizes the values marked
+	 * KC_SIZE_CALL: its location and the function it is in; sizes_caller is NULL when none did. */
+	struct kc_loc sizes_call;
+	const char *sizes_caller;
 	struct kc_buffer *buffers;
 	int n_buffers;
+	/* the buffers that are file-scope arrays (`float aa[LEN][LEN];`, of their declared extent), ascending;
+	 * their is_param is set too: like a parameter's, their memory is outside the function (counted in the
+	 * min model, an input or an output). See kc_buffer_is_global. */
+	int *globals;
+	int n_globals;
 	struct kc_nest *nests;
 	int n_nests;
 	struct kc_cost cost; /* whole function */
@@ -202,6 +215,8 @@ int kc_traffic_total(struct kc_arena *a, const struct kc_traffic *t, struct kc_p
 /* Evaluate a count of function f at its benchmark sizes. Returns 0 and sets *out on success; -1 when a size
  * has no value (msg "size n has no benchmark value") or on overflow ("overflows 64 bits"); *why is set. */
 int kc_function_eval(const struct kc_function *f, const struct kc_poly *p, long long *out, const char **why);
+/* 1 if buffer b of f is a file-scope array (listed in f->globals). */
+int kc_buffer_is_global(const struct kc_function *f, int b);
 /* Format a count of f into b with f's symbol names. */
 void kc_function_format(const struct kc_function *f, const struct kc_poly *p, struct kc_buf *b);
 

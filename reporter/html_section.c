@@ -234,7 +234,8 @@ static void buffer_row(struct kc_buf *b, const struct html *h, const struct kc_f
 		}
 		kc_buf_puts(b, "</span>");
 	}
-	kc_buf_printf(b, "</td><td>%s%s</td><td>", kc_role_name(buf->role), buf->is_scratch ? " (scratch)" : "");
+	kc_buf_printf(b, "</td><td>%s%s%s</td><td>", kc_role_name(buf->role), buf->is_scratch ? " (scratch)" : "",
+	              kc_buffer_is_global(f, (int)(buf - f->buffers)) ? " (global)" : "");
 	formula_value(b, &bytes, "B");
 	kc_buf_puts(b, "</td></tr>\n");
 }
@@ -265,7 +266,15 @@ static void fn_sizes(struct kc_buf *b, const struct kc_function *f)
 		else
 			kc_buf_puts(b, "</code> (no value: set it with KCOST_SIZES or --size)");
 	}
-	kc_buf_puts(b, shown ? "</p>\n" : "none (no size symbols)</p>\n");
+	kc_buf_puts(b, shown ? "" : "none (no size symbols)");
+	if (f->sizes_caller) {
+		kc_buf_puts(b, " <span class=\"sizes-from\">(sizes from the call at ");
+		esc(b, f->sizes_call.file ? f->sizes_call.file : "");
+		kc_buf_printf(b, ":%u:%u in <code>", f->sizes_call.line, f->sizes_call.col);
+		esc(b, f->sizes_caller);
+		kc_buf_puts(b, "</code>)</span>");
+	}
+	kc_buf_puts(b, "</p>\n");
 }
 
 /* What one nest costs, shown beside its lines. */

@@ -20,6 +20,8 @@
  *     sizes     {symbol: value} for size symbols with a benchmark value (loop variables and derived floor()
  *               atoms left out)
  *     + sizes_missing [symbols without a value]        (only when not empty)
+ *     + sizes_from {call "file:line:col", function, sizes [symbols]}: the call of the same file whose constant
+ *               arguments gave those sizes their values (only when one did; --size and KCOST_SIZES come first)
  *     exact, diagnostics [{file, line, col, severity, message}]
  *     + value_error   null, or why some value below is null ("a size has no benchmark value", ...)
  *     flops     {expr, value, by_category {add, sub, mul, div, fma}, by_precision {float, double, ...}}
@@ -34,7 +36,7 @@
  *              bytes {streaming, naive}, trips {expr, value} (null for calls), + reads [buffer names],
  *              + writes [buffer names]} ]
  *     + buffers [ {name, role, elem_type, elem_size, extent {expr, value} or null, bytes (extent * elem_size,
- *                  null when unknown), storage "param"|"local"|"heap"|"unknown", scratch bool,
+ *                  null when unknown), storage "param"|"local"|"heap"|"global"|"unknown", scratch bool,
  *                  extent_origin "declared"|"accesses"|null, extent_lines [first, last] (origin "accesses":
  *                  the lines of the accesses the extent is the hull of), extent_lowest {expr, value} (only when
  *                  the lowest index accessed may be negative: the extent counts the elements from it, and the
@@ -260,12 +262,14 @@ static void json_nest(struct jctx *c, cJSON *arr, const struct kc_function *f, c
 	json_buffer_names(c, o, "writes", f, nest->writes, nest->n_writes);
 }
 
-static const char *buffer_storage(const struct kc_buffer *buf)
+static const char *buffer_storage(const struct kc_function *f, const struct kc_buffer *buf)
 {
 	if (buf->is_heap)
 		return "heap";
 	if (buf->is_local_array)
 		return "local";
+	if (kc_buffer_is_global(f, (int)(buf - f->buffers)))
+		return "global";
 	return buf->is_param ? "param" : "unknown";
 }
 
@@ -302,7 +306,7 @@ static void json_buffer(struct jctx *c, cJSON *arr, const struct kc_function *f,
 		jint(c, o, "bytes", bytes.value);
 	else
 		jnull(c, o, "bytes");
-	jstr(c, o, "storage", buffer_storage(buf));
+	jstr(c, o, "storage", buffer_storage(f, buf));
 	jbool(c, o, "scratch", buf->is_scratch);
 }
 
@@ -326,6 +330,18 @@ static void json_sizes(struct jctx *c, cJSON *parent, const struct kc_function *
 		jadd(c, parent, "sizes_missing", missing);
 	else
 		cJSON_Delete(missing);
+	if (!f->sizes_caller)
+		return;
+	cJSON *from = jobj(c, parent, "sizes_from");
+	jstr(c, from, "call",
+	     kc_arena_printf(&c->a, "%s:%u:%u", f->sizes_call.file ? f->sizes_call.file : "", f->sizes_call.line,
+	                     f->sizes_call.col));
+	jstr(c, from, "function", f->sizes_caller);
+	cJSON *names = cJSON_CreateArray();
+	for (int s = 0; s < f->syms.n; s++)
+		if (f->syms.syms[s].has_value && f->size_origin[s] == KC_SIZE_CALL)
+			jstr(c, names, NULL, f->syms.syms[s].name);
+	jadd(c, from, "sizes", names);
 }
 
 static void json_prediction_times(struct jctx *c, cJSON *o, const char *bound, enum kc_resource res,

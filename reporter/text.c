@@ -149,6 +149,12 @@ static void print_formulas(FILE *out, const struct row *r, int color)
 		kc_buf_printf(&b, ", bytes(%s) ", kc_model_name((enum kc_model)model));
 		kc_visible_puts(&b, cf->bytes[model].expr ? cf->bytes[model].expr : "n/a");
 	}
+	if (r->f->sizes_caller) {
+		kc_buf_puts(&b, "; sizes from the call at ");
+		kc_visible_puts(&b, r->f->sizes_call.file ? r->f->sizes_call.file : "");
+		kc_buf_printf(&b, ":%u:%u in ", r->f->sizes_call.line, r->f->sizes_call.col);
+		kc_visible_puts(&b, r->f->sizes_caller);
+	}
 	kc_buf_putc(&b, '\n');
 	fputs(kc_buf_str(&b), out);
 	kc_buf_release(&b);
