@@ -266,6 +266,35 @@ static void gather_facts(struct fp *f)
 	}
 }
 
+static int nonneg_for_all(struct fp *f, const struct kc_poly *d);
+
+/* d >= 0 for a d of degree > 1 (b*T*C + t*C + i): each term of degree > 1 has a positive coefficient and
+ * symbols proved non-negative, and the affine rest is proved non-negative. 0 if that is not proved. */
+static int nonneg_products(struct fp *f, const struct kc_poly *d)
+{
+	struct kc_poly *rest = kc_poly_zero(f->a), *term, *mono;
+	for (int t = 0; t < kc_poly_nterms(d); t++) {
+		struct kc_rat c = kc_poly_term_coef(d, t);
+		mono = kc_poly_const(f->a, 1, 1);
+		int degree = 0;
+		for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+			for (int e = kc_poly_term_exp(d, t, s); e > 0; e--, degree++)
+				if (kc_poly_mul(f->a, mono, kc_poly_sym(f->a, s), &mono) < 0)
+					return 0;
+		if (degree > 1) {
+			if (c.num < 0)
+				return 0;
+			for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+				if (kc_poly_term_exp(d, t, s) && !nonneg_for_all(f, kc_poly_sym(f->a, s)))
+					return 0;
+			continue;
+		}
+		if (kc_poly_scale(f->a, mono, c, &term) < 0 || kc_poly_add(f->a, rest, term, &rest) < 0)
+			return 0;
+	}
+	return nonneg_for_all(f, rest);
+}
+
 /* 1 if d >= 0 for every size the figures hold for (see above), 0 if that is not proved. */
 static int nonneg_for_all(struct fp *f, const struct kc_poly *d)
 {
@@ -273,7 +302,7 @@ static int nonneg_for_all(struct fp *f, const struct kc_poly *d)
 	if (kc_poly_is_const(d, &c))
 		return c.num >= 0;
 	if (!kc_poly_is_affine(d))
-		return 0;
+		return nonneg_products(f, d);
 	struct kc_poly *known[MAX_FACTS + MAX_RUN + 2 * KC_POLY_MAX_SYMS], *g[FM_MAX], *t;
 	int nk = 0;
 	for (int i = 0; i < f->n_facts; i++)
