@@ -203,7 +203,8 @@ static int has_loop_var(struct fctx *fc, const struct kc_poly *p)
  *   - otherwise x must hold sizes only and y be a constant: the quotient is the derived symbol floor(x/|y|),
  *     which is the truncation where x >= 0. That is proved when x is a sum of sizes with non-negative
  *     coefficients, else decided at the benchmark sizes (x < 0 there: -floor(-x/|y|)), as count.c decides
- *     the order of bounds; without benchmark values it is assumed, with a warning (the function is inexact).
+ *     the order of bounds (in an unsigned type a negative x wraps around: no closed form); without
+ *     benchmark values it is assumed, with a warning (the function is inexact).
  * A division by zero is a warning. -1 when there is no closed form (a divisor that is not a constant, a
  * floor of loop variables, a full symbol table): the caller reports the expression as not affine. */
 static int quotient(struct fctx *fc, CXCursor c, struct kc_poly *x, struct kc_poly *y, int rem, struct kc_poly **out)
@@ -245,9 +246,11 @@ static int quotient(struct fctx *fc, CXCursor c, struct kc_poly *x, struct kc_po
 		const char *why;
 		int negative = 0;
 		if (!nonneg_sizes(fc->fn, x, 0)) {
-			if (kc_function_eval(fc->fn, x, &v, &why) == 0)
+			if (kc_function_eval(fc->fn, x, &v, &why) == 0) {
 				negative = v < 0;
-			else
+				if (negative && is_unsigned)
+					return -1; /* C's value wraps around: no floor of the sizes */
+			} else
 				kc_ir_limit(
 				    a, fc->fn, kc_cx_loc(fc->fe, c),
 				    "the sign of this division's numerator is unknown without benchmark sizes: C "

@@ -126,6 +126,35 @@ static void a_numerator_of_unknown_sign_is_decided_or_flagged(void **state)
 	cJSON_Delete(rep);
 }
 
+/* n / -2 is -(n / 2) and n % -2 takes the sign of n (n = 5: 6 and 9 trips, n = 6: 5 and 8); in an unsigned
+ * type, (n - 10) / 4 at n = 5 wraps around and is flagged, at n = 100 it is floor((n - 10)/4) */
+static void negative_divisors_and_unsigned_numerators(void **state)
+{
+	(void)state;
+	const char *sizes[] = {"n=5", "n=6", "n=100"};
+	const long long flops[] = {6 + 9, 5 + 8, 0 + 8};
+	for (int i = 0; i < 3; i++) {
+		cJSON *rep =
+		    ANALYZE("div_negative", "--function", "^(negative_divisor|unsigned_wrap)$", "--size", sizes[i]);
+		cJSON *f = report_function(rep, "negative_divisor");
+		/* at n = 100 the first loop is empty: its piece is dropped at the benchmark sizes */
+		assert_string_equal(report_text(f, "flops.expr"),
+		                    i < 2 ? "n - 3*floor(n/2) + 16" : "n - 2*floor(n/2) + 8");
+		assert_int_equal(num(f, "flops.value"), flops[i]);
+		assert_true(report_exact(f));
+		cJSON *u = report_function(rep, "unsigned_wrap");
+		if (i < 2) {
+			assert_false(report_exact(u));
+			assert_non_null(
+			    strstr(diag(u, 0, "warning", 161, 2), "loop bounds of 'i' are not affine functions"));
+		} else {
+			assert_true(report_exact(u));
+			assert_int_equal(num(u, "flops.value"), 22);
+		}
+		cJSON_Delete(rep);
+	}
+}
+
 /* a division by zero, and a division by a size (no closed form kcost keeps), are flagged, never counted as if
  * exact */
 static void division_by_zero_or_by_a_size_is_flagged(void **state)
@@ -243,6 +272,7 @@ int main(void)
 	    cmocka_unit_test(constants_fold_as_c_does),
 	    cmocka_unit_test(division_of_sizes_is_a_floor),
 	    cmocka_unit_test(a_numerator_of_unknown_sign_is_decided_or_flagged),
+	    cmocka_unit_test(negative_divisors_and_unsigned_numerators),
 	    cmocka_unit_test(division_by_zero_or_by_a_size_is_flagged),
 	    cmocka_unit_test(convolution_output_rows),
 	    cmocka_unit_test(rows_through_offsets_of_products),
