@@ -498,27 +498,71 @@ static int is_analyzed_call(struct fctx *fc, CXCursor call, struct tu_func **out
 	return 0;
 }
 
-/* Map the callee's pointer argument to a caller buffer (plain name, &a[0][0], a + off). */
-static int arg_buffer(struct fctx *fc, CXCursor arg)
+/* Map the callee's pointer argument to a caller buffer (plain name, &a[0][0], a + off, an alias) and, when
+ * offset is not NULL, the element where the argument starts in it (row-major; NULL when not affine). */
+static int arg_buffer_at(struct fctx *fc, CXCursor arg, struct kc_poly **offset)
 {
-	for (arg = kc_cx_strip(arg); clang_getCursorKind(arg) == CXCursor_BinaryOperator; arg = kc_cx_strip(arg)) {
-		struct child_list l; /* a + off: the buffer of a */
-		kc_cx_children(arg, &l);
-		if (l.n != 2)
-			return -1;
-		arg = l.c[0];
-	}
-	if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
-	    clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
+	struct kc_arena *a = fc->fe->a;
+	struct kc_poly *off = NULL, *extra;
+	struct var *v;
+	arg = kc_cx_strip(arg);
+	if (offset)
+		*offset = NULL;
+	if (clang_getCursorKind(arg) == CXCursor_BinaryOperator) {
+		if ((v = pointer_base(fc, arg, &extra))) {
+			if (v->kind == V_ALIAS && kc_poly_add(a, v->offset, extra, &off) < 0)
+				off = NULL;
+			else if (v->kind == V_BUFFER)
+				off = extra;
+		} else {
+			/* an offset that is not affine: the buffer of the leftmost pointer, at an unknown element */
+			while (clang_getCursorKind(arg) == CXCursor_BinaryOperator) {
+				struct child_list l;
+				kc_cx_children(arg, &l);
+				if (l.n != 2)
+					return -1;
+				arg = kc_cx_strip(l.c[0]);
+			}
+			v = kc_affine_var_of(fc, arg);
+		}
+	} else if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
+	           clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
 		struct kc_access acc;
 		struct child_list l;
 		kc_cx_children(arg, &l);
-		if (l.n == 1 && resolve_access(fc, l.c[0], &acc) == 0)
-			return acc.buffer;
-		return -1;
+		if (l.n != 1 || resolve_access(fc, l.c[0], &acc) != 0)
+			return -1;
+		/* &a[i][j]: the row-major element offset in a's declared dimensions */
+		const struct kc_dims *d = &fc->dims[acc.buffer];
+		off = kc_poly_zero(a);
+		for (int i = 0; i < acc.ndims && off; i++) {
+			struct kc_poly *t = acc.index[i];
+			for (int k = i + 1; t && k < acc.ndims; k++)
+				if (k >= d->ndims || !d->dim[k] || kc_poly_mul(a, t, d->dim[k], &t) < 0)
+					t = NULL;
+			if (!t || kc_poly_add(a, off, t, &off) < 0)
+				off = NULL;
+		}
+		if (offset)
+			*offset = off;
+		return acc.buffer;
+	} else {
+		v = kc_affine_var_of(fc, arg);
+		if (v && v->kind == V_ALIAS)
+			off = v->offset;
+		else if (v && v->kind == V_BUFFER)
+			off = kc_poly_zero(a);
 	}
-	struct var *v = kc_affine_var_of(fc, arg);
-	return v && (v->kind == V_BUFFER || v->kind == V_ALIAS) ? v->buffer : -1;
+	if (!v || (v->kind != V_BUFFER && v->kind != V_ALIAS))
+		return -1;
+	if (offset)
+		*offset = off;
+	return v->buffer;
+}
+
+static int arg_buffer(struct fctx *fc, CXCursor arg)
+{
+	return arg_buffer_at(fc, arg, NULL);
 }
 
 static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct kc_node *st)
@@ -542,6 +586,7 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 	call->size_args = KC_NEW_N(fc->fe->a, struct kc_poly *, KC_POLY_MAX_SYMS);
 	call->n_buffers = g->n_buffers;
 	call->buffer_args = KC_NEW_N(fc->fe->a, int, g->n_buffers + 1);
+	call->buffer_offsets = KC_NEW_N(fc->fe->a, struct kc_poly *, g->n_buffers + 1);
 	for (int b = 0; b < g->n_buffers; b++)
 		call->buffer_args[b] = -1;
 	int nargs = clang_Cursor_getNumArguments(c);
@@ -557,7 +602,7 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 			}
 		for (int b = 0; b < g->n_buffers; b++)
 			if (g->buffers[b].is_param && !strcmp(g->buffers[b].name, pname))
-				call->buffer_args[b] = arg_buffer(fc, arg);
+				call->buffer_args[b] = arg_buffer_at(fc, arg, &call->buffer_offsets[b]);
 	}
 	st->call = call;
 	if (!g->exact)

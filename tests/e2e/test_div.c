@@ -217,6 +217,35 @@ static void rows_through_offsets_of_products(void **state)
 	cJSON_Delete(rep);
 }
 
+/* a row kernel called at x + r*C, through an alias x + (r - 1)*C and &y[r*C], and at &A[r][0]: its hull moves
+ * to where each call starts, so the caller moves all R*C elements (before: the first row only, marked exact);
+ * at an offset read from memory, the whole buffer, flagged */
+static void calls_on_rows_inside_buffers(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("div_rows", "--function", "^(rows_|scale_row)", "--size", "R=6", "--size", "C=50");
+	const char *names[] = {"rows_call", "rows_alias", "rows_2d"};
+	const char *bytes[] = {"8*R*C", "8*C*(R - 1)", "8*R*C"};
+	const long long rows[] = {6, 5, 6};
+	for (int i = 0; i < 3; i++) {
+		cJSON *f = report_function(rep, names[i]);
+		assert_string_equal(report_text(f, "bytes.min.expr"), bytes[i]);
+		assert_int_equal(num(f, "bytes.min.read"), 4 * 50 * rows[i]);
+		assert_int_equal(num(f, "bytes.min.write"), 4 * 50 * rows[i]);
+		assert_int_equal(num(f, "flops.value"), 50 * rows[i]);
+		assert_true(report_exact(f));
+		assert_int_equal(n_diags(f), 0);
+	}
+	cJSON *g = report_function(rep, "rows_gather");
+	assert_false(report_exact(g));
+	assert_int_equal(n_diags(g), 1);
+	assert_string_equal(
+	    diag(g, 0, "warning", 202, 3),
+	    "the element where this call's argument starts in 'x' is not affine: its traffic is counted "
+	    "as the whole buffer's");
+	cJSON_Delete(rep);
+}
+
 /* i < B*T, j < h*stride, q < ch*k*k, and *(end - i) with end = T + d + T - 1 */
 static void products_of_sizes_in_bounds(void **state)
 {
@@ -276,6 +305,7 @@ int main(void)
 	    cmocka_unit_test(division_by_zero_or_by_a_size_is_flagged),
 	    cmocka_unit_test(convolution_output_rows),
 	    cmocka_unit_test(rows_through_offsets_of_products),
+	    cmocka_unit_test(calls_on_rows_inside_buffers),
 	    cmocka_unit_test(products_of_sizes_in_bounds),
 	    cmocka_unit_test(math_on_literals_is_not_counted),
 	    cmocka_unit_test(conditional_with_work_is_flagged),
