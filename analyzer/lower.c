@@ -137,9 +137,15 @@ static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 			return -1;
 		c = kc_cx_strip(l.c[0]);
 		deref_offset = kc_poly_zero(a);
-		/* *(p + i), *(x + b*C + i), *(p - 1): a buffer variable and an offset */
-		if (clang_getCursorKind(c) == CXCursor_BinaryOperator && !(v = pointer_base(fc, c, &deref_offset)))
-			return -1;
+		/* *(p + i), *(x + b*C + i), *(p - 1): a buffer variable and an offset; else *(s->p + i), a field */
+		if (clang_getCursorKind(c) == CXCursor_BinaryOperator && !(v = pointer_base(fc, c, &deref_offset)) &&
+		    clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Add) {
+			struct child_list pl;
+			kc_cx_children(c, &pl);
+			if (pl.n != 2 || kc_affine_expr(fc, pl.c[1], &deref_offset) < 0)
+				return -1;
+			c = kc_cx_strip(pl.c[0]);
+		}
 	} else {
 		while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr && n < KC_MAX_DIMS) {
 			struct child_list l;

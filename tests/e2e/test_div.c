@@ -246,6 +246,24 @@ static void calls_on_rows_inside_buffers(void **state)
 	cJSON_Delete(rep);
 }
 
+/* *(s->data + i) is still an access of the field s->data: n floats read, n written */
+static void field_pointer_plus_offset(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("div_field");
+	struct run r =
+	    run_kcost((const char *const[]){"--no-run", "--quiet", "-o", out, "tests/fixtures/div_field.c", NULL});
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *f = report_function(rep, "field_offset");
+	assert_string_equal(report_text(f, "bytes.min.expr"), "8*n");
+	assert_int_equal(num(f, "bytes.min.read"), 400);
+	assert_true(report_exact(f));
+	cJSON_Delete(rep);
+}
+
 /* i < B*T, j < h*stride, q < ch*k*k, and *(end - i) with end = T + d + T - 1 */
 static void products_of_sizes_in_bounds(void **state)
 {
@@ -306,6 +324,7 @@ int main(void)
 	    cmocka_unit_test(convolution_output_rows),
 	    cmocka_unit_test(rows_through_offsets_of_products),
 	    cmocka_unit_test(calls_on_rows_inside_buffers),
+	    cmocka_unit_test(field_pointer_plus_offset),
 	    cmocka_unit_test(products_of_sizes_in_bounds),
 	    cmocka_unit_test(math_on_literals_is_not_counted),
 	    cmocka_unit_test(conditional_with_work_is_flagged),
