@@ -610,6 +610,10 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 			if (g->buffers[b].is_param && !strcmp(g->buffers[b].name, pname))
 				call->buffer_args[b] = arg_buffer_at(fc, arg, &call->buffer_offsets[b]);
 	}
+	/* the arguments are evaluated in the caller: what they compute and read is its own (x + start[r] reads
+	 * start[r], f(n, a[i]) reads a[i]) */
+	for (int i = 0; i < nargs; i++)
+		collect_expr(fc, clang_Cursor_getArgument(c, (unsigned)i), st, ROLE_READ);
 	st->call = call;
 	if (!g->exact)
 		kc_cx_warn(fc, c, KC_WARNING, "'%s' is not counted exactly (see its diagnostics)", g->name);

@@ -243,6 +243,9 @@ static void calls_on_rows_inside_buffers(void **state)
 	    diag(g, 0, "warning", 202, 3),
 	    "the element where this call's argument starts in 'x' is not affine: its traffic is counted "
 	    "as the whole buffer's");
+	/* the caller reads start[r] itself, evaluating the argument: 4*R bytes beside x's and y's */
+	assert_string_equal(report_text(g, "bytes.min.expr"), "4*R*(2*C + 1)");
+	assert_int_equal(num(g, "bytes.min.read"), 4 * 6 * 50 + 4 * 6);
 	cJSON_Delete(rep);
 }
 
