@@ -167,6 +167,116 @@ static int call_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 	return rc;
 }
 
+/* 1 if p >= 0 for every size: non-negative coefficients over sizes (non-negative, docs/counting.md) and
+ * floors of such sums. */
+static int nonneg_sizes(const struct kc_function *fn, const struct kc_poly *p, int depth)
+{
+	for (int t = 0; t < kc_poly_nterms(p); t++) {
+		if (kc_poly_term_coef(p, t).num < 0)
+			return 0;
+		for (int s = 0; s < fn->syms.n; s++) {
+			const struct kc_sym *sym = &fn->syms.syms[s];
+			if (kc_poly_term_exp(p, t, s) &&
+			    (sym->is_loop || (sym->floor_of && (depth > 4 || sym->floor_div <= 0 ||
+			                                        !nonneg_sizes(fn, sym->floor_of, depth + 1)))))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* 1 if p contains a loop variable of the function being lowered. */
+static int has_loop_var(struct fctx *fc, const struct kc_poly *p)
+{
+	for (int i = 0; i < fc->n_vars; i++) {
+		const struct var *v = var_at(fc, i);
+		if (v->kind == V_LOOP && v->sym >= 0 && kc_poly_has_sym(p, v->sym))
+			return 1;
+	}
+	return 0;
+}
+
+/* C's integer x / y (rem: x % y) at cursor c, both operands converted. C truncates toward zero, also for
+ * negative operands, and x % y is x - y*(x / y):
+ *   - constants fold so (an unsigned division of a negative value is left to clang's evaluation);
+ *   - a constant y dividing every coefficient of x gives the exact quotient;
+ *   - otherwise x must hold sizes only and y be a constant: the quotient is the derived symbol floor(x/|y|),
+ *     which is the truncation where x >= 0. That is proved when x is a sum of sizes with non-negative
+ *     coefficients, else decided at the benchmark sizes (x < 0 there: -floor(-x/|y|)), as count.c decides
+ *     the order of bounds (in an unsigned type a negative x wraps around: no closed form); without
+ *     benchmark values it is assumed, with a warning (the function is inexact).
+ * A division by zero is a warning. -1 when there is no closed form (a divisor that is not a constant, a
+ * floor of loop variables, a full symbol table): the caller reports the expression as not affine. */
+static int quotient(struct fctx *fc, CXCursor c, struct kc_poly *x, struct kc_poly *y, int rem, struct kc_poly **out)
+{
+	struct kc_arena *a = fc->fe->a;
+	struct kc_rat k, cx;
+	if (!kc_poly_is_const(y, &k) || k.den != 1)
+		return -1;
+	if (k.num == 0) {
+		kc_ir_limit(a, fc->fn, kc_cx_loc(fc->fe, c), "integer %s by zero: the expression is not counted",
+		            rem ? "remainder" : "division");
+		return -1;
+	}
+	__int128 lo, hi;
+	int is_unsigned = kc_cx_int_range(clang_getCursorType(c), &lo, &hi) == 0 && lo == 0;
+	if (kc_poly_is_const(x, &cx) && cx.den == 1) {
+		long long v;
+		if (is_unsigned && (cx.num < 0 || k.num < 0)) {
+			if (!kc_cx_eval_int(c, &v))
+				return -1;
+			*out = kc_poly_const(a, v, 1);
+			return 0;
+		}
+		__int128 q = cx.num / k.num; /* C99 and __int128 division both truncate toward zero */
+		*out = kc_poly_rat(a, (struct kc_rat){rem ? cx.num - q * k.num : q, 1});
+		return *out ? 0 : -1;
+	}
+	struct kc_rat mag = {k.num < 0 ? -k.num : k.num, 1}, inv;
+	struct kc_poly *q;
+	if (kc_rat_div(kc_rat_int(1), mag, &inv) < 0 || kc_poly_scale(a, x, inv, &q) < 0)
+		return -1;
+	int divisible = 1;
+	for (int t = 0; t < kc_poly_nterms(q); t++)
+		divisible &= kc_poly_term_coef(q, t).den == 1;
+	if (!divisible) {
+		if (has_loop_var(fc, x) || mag.num > 0x7fffffffffffffff)
+			return -1;
+		long long v;
+		const char *why;
+		int negative = 0;
+		if (!nonneg_sizes(fc->fn, x, 0)) {
+			if (kc_function_eval(fc->fn, x, &v, &why) == 0) {
+				negative = v < 0;
+				if (negative && is_unsigned)
+					return -1; /* C's value wraps around: no floor of the sizes */
+			} else
+				kc_ir_limit(
+				    a, fc->fn, kc_cx_loc(fc->fe, c),
+				    "the sign of this division's numerator is unknown without benchmark sizes: C "
+				    "truncates toward zero, the formula takes the floor (right where the "
+				    "numerator is non-negative)");
+		}
+		struct kc_poly *num = x;
+		if (negative && kc_poly_neg(a, x, &num) < 0)
+			return -1;
+		int d = kc_sym_floor(a, fc->fn, num, (long long)mag.num);
+		if (d < 0)
+			return -1;
+		q = kc_poly_sym(a, d);
+		if (negative && kc_poly_neg(a, q, &q) < 0)
+			return -1;
+	}
+	if (k.num < 0 && kc_poly_neg(a, q, &q) < 0)
+		return -1;
+	if (!rem) {
+		*out = q;
+		return 0;
+	}
+	struct kc_poly *yq;
+	return kc_poly_mul(a, y, q, &yq) < 0 ? -1 : kc_poly_sub(a, x, yq, out);
+}
+
 static int binop_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 {
 	struct child_list l;
@@ -187,19 +297,9 @@ static int binop_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 		if (!kc_poly_is_const(y, &k) || k.den != 1 || k.num < 0 || k.num > 62)
 			return -1;
 		return kc_poly_scale(a, x, kc_rat_int(1LL << (int)k.num), out);
-	case CXBinaryOperator_Div: {
-		/* integer division is exact only when every coefficient is divisible by the constant */
-		struct kc_rat inv;
-		struct kc_poly *q;
-		if (!kc_poly_is_const(y, &k) || k.num == 0 || k.den != 1 || kc_rat_div(kc_rat_int(1), k, &inv) < 0 ||
-		    kc_poly_scale(a, x, inv, &q) < 0)
-			return -1;
-		for (int t = 0; t < kc_poly_nterms(q); t++)
-			if (kc_poly_term_coef(q, t).den != 1)
-				return -1;
-		*out = q;
-		return 0;
-	}
+	case CXBinaryOperator_Div:
+	case CXBinaryOperator_Rem:
+		return quotient(fc, c, x, y, clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Rem, out);
 	default:
 		return -1;
 	}
@@ -483,11 +583,12 @@ int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, lo
 	if (kc_affine_expr(fc, l.c[0], &lhs) < 0 || (nr = minmax_operands(fc, l.c[1], want, ops, KC_MAX_BOUNDS)) < 0)
 		return -1;
 	for (int i = 0; i < nr; i++) {
-		struct kc_poly *diff, *rest;
+		/* the rest may hold products of sizes and outer variables (i < B*T, j < h*stride) */
+		struct kc_poly *diff, *rest, *cp;
 		struct kc_rat coef;
 		if (kc_poly_sub(a, lhs, ops[i], &diff) < 0 ||
-		    kc_poly_affine_split(a, diff, loop->var, &coef, &rest) < 0 || coef.den != 1 ||
-		    (coef.num != 1 && coef.num != -1) || kc_poly_has_sym(rest, loop->var))
+		    kc_poly_split_linear(a, diff, loop->var, &cp, &rest) < 0 || !kc_poly_is_const(cp, &coef) ||
+		    coef.den != 1 || (coef.num != 1 && coef.num != -1))
 			return -1;
 		/* coef*v + rest OP 0, coef = +-1:  v OP' -coef*rest */
 		struct kc_poly *bound;

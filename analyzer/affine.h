@@ -17,7 +17,9 @@ struct var *kc_affine_var_of(struct fctx *fc, CXCursor c);
 int kc_affine_may_be_constant(struct fctx *fc, CXCursor c);
 
 /* Convert an integer expression to a polynomial in size symbols and loop variables (index helpers of the file
- * whose body is `return EXPR;` are expanded); -1 when it is not one (data-dependent, floating, or an
+ * whose body is `return EXPR;` are expanded; / and % by a constant as C computes them, a quotient of sizes
+ * that does not divide exactly being a derived floor symbol, or a warning where C's truncation is not shown
+ * to be that floor); -1 when it is not one (data-dependent, floating, a division by a size or by zero, or an
  * unsupported operator). */
 int kc_affine_expr(struct fctx *fc, CXCursor c, struct kc_poly **out);
 

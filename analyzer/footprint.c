@@ -99,7 +99,7 @@ struct use {
  *     assumption of the counts, docs/counting.md), unless the benchmark sizes contradict it;
  *   - while the hull of one access is taken, the loops around it run at least once (the hull of an
  *     access that never runs is not its footprint anyway);
- *   - every declared dimension and extent of a buffer is non-negative;
+ *   - every size parameter, declared dimension and extent of a buffer is non-negative;
  *   - a derived symbol F = floor(p/d) satisfies  p - d + 1 <= d*F <= p.
  * When neither order is proved the choice depends on the sizes: the figure takes the one that holds at
  * the benchmark sizes (without them, for large sizes), and a warning at the access says which (the
@@ -262,11 +262,45 @@ static void gather_facts(struct fp *f)
 {
 	mark_loops(f, f->ir->body);
 	all_loop_facts(f, f->ir->body);
+	/* sizes are non-negative (docs/counting.md): what proves x + r*C <= x + (r + 1)*C in a caller whose own
+	 * loops do not bound C */
+	for (int s = 0; s < f->fn->n_size_params && s < f->fn->syms.n; s++)
+		if (!f->fn->syms.syms[s].is_loop && !f->fn->syms.syms[s].floor_of)
+			add_fact(f, f->facts, &f->n_facts, MAX_FACTS, kc_poly_sym(f->a, s));
 	for (int b = 0; b < f->fn->n_buffers; b++) {
 		add_fact(f, f->facts, &f->n_facts, MAX_FACTS, f->fn->buffers[b].extent);
 		for (int d = 0; d < f->ir->dims[b].ndims; d++)
 			add_fact(f, f->facts, &f->n_facts, MAX_FACTS, f->ir->dims[b].dim[d]);
 	}
+}
+
+static int nonneg_for_all(struct fp *f, const struct kc_poly *d);
+
+/* d >= 0 for a d of degree > 1 (b*T*C + t*C + i): each term of degree > 1 has a positive coefficient and
+ * symbols proved non-negative, and the affine rest is proved non-negative. 0 if that is not proved. */
+static int nonneg_products(struct fp *f, const struct kc_poly *d)
+{
+	struct kc_poly *rest = kc_poly_zero(f->a), *term, *mono;
+	for (int t = 0; t < kc_poly_nterms(d); t++) {
+		struct kc_rat c = kc_poly_term_coef(d, t);
+		mono = kc_poly_const(f->a, 1, 1);
+		int degree = 0;
+		for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+			for (int e = kc_poly_term_exp(d, t, s); e > 0; e--, degree++)
+				if (kc_poly_mul(f->a, mono, kc_poly_sym(f->a, s), &mono) < 0)
+					return 0;
+		if (degree > 1) {
+			if (c.num < 0)
+				return 0;
+			for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+				if (kc_poly_term_exp(d, t, s) && !nonneg_for_all(f, kc_poly_sym(f->a, s)))
+					return 0;
+			continue;
+		}
+		if (kc_poly_scale(f->a, mono, c, &term) < 0 || kc_poly_add(f->a, rest, term, &rest) < 0)
+			return 0;
+	}
+	return nonneg_for_all(f, rest);
 }
 
 /* 1 if d >= 0 for every size the figures hold for (see above), 0 if that is not proved. */
@@ -276,7 +310,7 @@ static int nonneg_for_all(struct fp *f, const struct kc_poly *d)
 	if (kc_poly_is_const(d, &c))
 		return c.num >= 0;
 	if (!kc_poly_is_affine(d))
-		return 0;
+		return nonneg_products(f, d);
 	struct kc_poly *known[MAX_FACTS + MAX_RUN + 2 * KC_POLY_MAX_SYMS], *g[FM_MAX], *t;
 	int nk = 0;
 	for (int i = 0; i < f->n_facts; i++)
@@ -807,9 +841,27 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 			for (int d = 0; d < mapped.ndims && ok; d++)
 				ok = kc_call_compose(f->a, f->keep, f->fn, call, boxes[i]->lo[d], &mapped.lo[d]) == 0 &&
 				     kc_call_compose(f->a, f->keep, f->fn, call, boxes[i]->hi[d], &mapped.hi[d]) == 0;
+			struct kc_poly *off = call->buffer_offsets ? call->buffer_offsets[b] : kc_poly_zero(f->a);
+			int moved = ok && (!off || !kc_poly_is_zero(off));
+			if (moved && (!off || mapped.ndims != 1)) {
+				kc_ir_limit(
+				    f->keep, f->fn, f->at,
+				    "the element where this call's argument starts in '%s' is %s: its traffic is "
+				    "counted as the whole buffer's",
+				    f->fn->buffers[cb].name, off ? "not known in the callee's shape" : "not affine");
+				ok = whole_box(f, cb, &mapped);
+			} else if (moved) {
+				/* the argument starts at element off of the caller's buffer (viewed flat, see
+				 * decide_flattening): the callee's hull moves there, over the loops around the call */
+				ok = kc_poly_add(f->a, mapped.lo[0], off, &mapped.lo[0]) == 0 &&
+				     kc_poly_add(f->a, mapped.hi[0], off, &mapped.hi[0]) == 0 &&
+				     (mapped.lo[0] = extreme(f, cb, mapped.lo[0], 0)) &&
+				     (mapped.hi[0] = extreme(f, cb, mapped.hi[0], 1));
+			}
 			/* the caller may see the buffer with other dimensions: compare element counts only */
-			if (ok && mapped.ndims !=
-			              (f->flatten[cb] ? 1 : (f->ir->dims[cb].ndims ? f->ir->dims[cb].ndims : 1))) {
+			if (ok && !moved &&
+			    mapped.ndims !=
+			        (f->flatten[cb] ? 1 : (f->ir->dims[cb].ndims ? f->ir->dims[cb].ndims : 1))) {
 				struct kc_poly *cnt = box_count(f, &mapped), *one = kc_poly_const(f->a, 1, 1);
 				mapped.ndims = 1;
 				mapped.lo[0] = kc_poly_zero(f->a);
@@ -961,6 +1013,11 @@ static void decide_flattening(struct fp *f, const struct kc_node *n)
 		if (acc->ndims && acc->ndims != nd)
 			f->flatten[acc->buffer] = 1;
 	}
+	/* a call's argument that starts inside a caller buffer (x + r*C, &a[i][0]) is an element offset */
+	for (int b = 0; n->call && n->call->buffer_offsets && b < n->call->n_buffers; b++)
+		if (n->call->buffer_args[b] >= 0 &&
+		    (!n->call->buffer_offsets[b] || !kc_poly_is_zero(n->call->buffer_offsets[b])))
+			f->flatten[n->call->buffer_args[b]] = 1;
 	for (const struct kc_node *c = n->first; c; c = c->next)
 		decide_flattening(f, c);
 	if (n->orelse)

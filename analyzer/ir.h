@@ -42,13 +42,16 @@ struct kc_stmt_cost {
 
 /* A call to another analyzed function, inlined at count time: callee's size symbols take the values
  * of `size_args` (polynomials in the caller's symbols), callee buffer b maps to caller buffer
- * buffer_args[b] (-1 when not a buffer of the caller) at element offset buffer_offsets[b]. */
+ * buffer_args[b] (-1 when not a buffer of the caller) at element offset buffer_offsets[b] (row-major in the
+ * caller buffer's declared dimensions, in the caller's symbols and loop variables: row(C, x + r*C) gives
+ * r*C; a NULL entry: an offset that is not affine; buffer_offsets NULL: every offset 0). */
 struct kc_fn_ir;
 struct kc_call {
 	const struct kc_function *callee;
 	const struct kc_fn_ir *callee_ir;
 	struct kc_poly **size_args; /* indexed by callee symbol id; NULL entries: not substituted */
 	int *buffer_args;
+	struct kc_poly **buffer_offsets;
 	int n_buffers;
 };
 

@@ -77,6 +77,48 @@ static struct var *field_buffer(struct fctx *fc, CXCursor member, struct var *ou
 	return out;
 }
 
+static int is_pointer_like(CXCursor c)
+{
+	enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(c)).kind;
+	return k == CXType_Pointer || k == CXType_ConstantArray || k == CXType_IncompleteArray ||
+	       k == CXType_VariableArray;
+}
+
+/* A pointer expression as a buffer variable (V_BUFFER or V_ALIAS) and an element offset from it: p, p + e,
+ * e + p, p - e, nested as C groups them (inp + b*T*C + t*C is (inp + b*T*C) + t*C); NULL when it is none
+ * of these or an offset is not affine. */
+static struct var *pointer_base(struct fctx *fc, CXCursor c, struct kc_poly **off)
+{
+	struct kc_arena *a = fc->fe->a;
+	c = kc_cx_strip(c);
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		struct var *v = kc_affine_var_of(fc, c);
+		if (!v || (v->kind != V_BUFFER && v->kind != V_ALIAS))
+			return NULL;
+		*off = kc_poly_zero(a);
+		return v;
+	}
+	if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
+		return NULL;
+	enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if ((k != CXBinaryOperator_Add && k != CXBinaryOperator_Sub) || l.n != 2)
+		return NULL;
+	int p = is_pointer_like(l.c[0]) ? 0 : k == CXBinaryOperator_Add && is_pointer_like(l.c[1]) ? 1 : -1;
+	if (p < 0 || kc_cx_enter(fc, c) < 0)
+		return NULL;
+	struct kc_poly *base_off, *e;
+	struct var *v = pointer_base(fc, l.c[p], &base_off);
+	if (v && kc_affine_expr(fc, l.c[1 - p], &e) == 0 &&
+	    (k == CXBinaryOperator_Add ? kc_poly_add(a, base_off, e, off) : kc_poly_sub(a, base_off, e, off)) == 0) {
+		kc_cx_leave(fc);
+		return v;
+	}
+	kc_cx_leave(fc);
+	return NULL;
+}
+
 /* Resolve an lvalue expression to a buffer access: a[i], a[i][j], *(p + i), p[i] through an alias. 0, or -1
  * (unsupported form), -2 (a scalar), -3 (no known buffer), -4 (more subscripts than KC_MAX_DIMS). */
 static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
@@ -85,6 +127,7 @@ static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 	CXCursor idx[KC_MAX_DIMS];
 	int n = 0;
 	struct kc_poly *deref_offset = NULL;
+	struct var *v = NULL;
 	c = kc_cx_strip(c);
 	if (clang_getCursorKind(c) == CXCursor_UnaryOperator &&
 	    clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) {
@@ -94,7 +137,8 @@ static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 			return -1;
 		c = kc_cx_strip(l.c[0]);
 		deref_offset = kc_poly_zero(a);
-		if (clang_getCursorKind(c) == CXCursor_BinaryOperator &&
+		/* *(p + i), *(x + b*C + i), *(p - 1): a buffer variable and an offset; else *(s->p + i), a field */
+		if (clang_getCursorKind(c) == CXCursor_BinaryOperator && !(v = pointer_base(fc, c, &deref_offset)) &&
 		    clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Add) {
 			struct child_list pl;
 			kc_cx_children(c, &pl);
@@ -122,8 +166,9 @@ static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && n == 0 && !deref_offset)
 		return -2; /* a scalar variable: no memory traffic */
 	struct var field = {0};
-	struct var *v =
-	    clang_getCursorKind(c) == CXCursor_MemberRefExpr ? field_buffer(fc, c, &field) : kc_affine_var_of(fc, c);
+	if (!v)
+		v = clang_getCursorKind(c) == CXCursor_MemberRefExpr ? field_buffer(fc, c, &field)
+		                                                     : kc_affine_var_of(fc, c);
 	if (!v)
 		v = kc_decl_global(fc, c); /* a file-scope array, entered when first accessed */
 	if (!v || (v->kind != V_BUFFER && v->kind != V_ALIAS))
@@ -244,12 +289,25 @@ static int is_analyzed_call(struct fctx *fc, CXCursor call, struct tu_func **out
 static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct kc_node *st);
 static int library_call(struct fctx *fc, CXCursor c, const char *name, struct kc_node *st);
 
+/* 1 when every argument of the call is a compile-time constant (and there is one). */
+static int constant_args(struct fctx *fc, CXCursor c, int nargs)
+{
+	for (int i = 0; i < nargs; i++) {
+		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+		if (!kc_affine_may_be_constant(fc, arg) || !kc_cx_is_constant(arg))
+			return 0;
+	}
+	return nargs > 0;
+}
+
 static void collect_call(struct fctx *fc, CXCursor c, struct kc_node *st)
 {
 	char *name = kc_cx_spelling(fc->fe->a, c);
 	struct tu_func *tf;
 	int nargs = clang_Cursor_getNumArguments(c);
 	enum kc_libm_kind math = kc_libcall_math(name);
+	if (math != KC_LIBM_NONE && constant_args(fc, c, nargs))
+		return; /* sqrtf(2.0f / M_PI): literals only, folded by the compiler */
 	if (math == KC_LIBM_TRANSCENDENTAL) {
 		add_transcendental(fc, st, kc_libcall_math_name(name));
 	} else if (math == KC_LIBM_COMPARE) {
@@ -352,6 +410,19 @@ static void collect_unop(struct fctx *fc, CXCursor c, struct kc_node *st)
 	collect_expr(fc, l.c[0], st, ROLE_READ);
 }
 
+/* The operations st counts so far (FLOPs, comparisons, transcendental calls, and 1 for a call): what tells
+ * whether an arm of a conditional expression costs anything. */
+static long long work_of(const struct kc_node *st)
+{
+	long long w = st->cost.cmp + (st->call != NULL) + (st->lib_call != NULL);
+	for (int o = 0; o < KC_OP_N; o++)
+		for (int p = 0; p < KC_PREC_N; p++)
+			w += st->cost.ops[o][p];
+	for (int t = 0; t < st->cost.n_trans; t++)
+		w += st->cost.trans_count[t];
+	return w;
+}
+
 /* Walk an expression, adding its FLOPs, comparisons, transcendental calls and accesses to st. */
 static void collect_expr_at(struct fctx *fc, CXCursor c, struct kc_node *st, int role)
 {
@@ -384,11 +455,24 @@ static void collect_expr_at(struct fctx *fc, CXCursor c, struct kc_node *st, int
 	case CXCursor_ConditionalOperator: {
 		struct child_list l;
 		kc_cx_children(c, &l);
-		for (int i = 0; i < l.n; i++)
+		long long before = 0;
+		for (int i = 0; i < l.n; i++) {
+			if (i == 1)
+				before = work_of(st);
 			collect_expr(fc, l.c[i], st, ROLE_READ);
-		if (l.n == 3 && !kc_cx_is_constant(l.c[0]))
-			kc_cx_warn(fc, c, KC_NOTE, "both arms of a data-dependent conditional expression are counted%s",
-			           "");
+		}
+		/* both arms are counted: exact only when they cost nothing (x > 0 ? x : 0), else flagged as the same
+		 * logic written with if is */
+		if (l.n == 3 && !kc_cx_is_constant(l.c[0])) {
+			if (work_of(st) != before)
+				kc_cx_warn(fc, c, KC_WARNING,
+				           "data-dependent condition%s: both arms of the conditional expression are "
+				           "counted",
+				           "");
+			else
+				kc_cx_warn(fc, c, KC_NOTE,
+				           "both arms of a data-dependent conditional expression are counted%s", "");
+		}
 		return;
 	}
 	default: {
@@ -425,29 +509,75 @@ static int is_analyzed_call(struct fctx *fc, CXCursor call, struct tu_func **out
 	return 0;
 }
 
-/* Map the callee's pointer argument to a caller buffer (plain name, &a[0][0], a + off). */
-static int arg_buffer(struct fctx *fc, CXCursor arg)
+/* Map the callee's pointer argument to a caller buffer (plain name, &a[0][0], a + off, an alias) and, when
+ * offset is not NULL, the element where the argument starts in it (row-major; NULL when not affine). */
+static int arg_buffer_at(struct fctx *fc, CXCursor arg, struct kc_poly **offset)
 {
-	for (arg = kc_cx_strip(arg); clang_getCursorKind(arg) == CXCursor_BinaryOperator; arg = kc_cx_strip(arg)) {
-		struct child_list l; /* a + off: the buffer of a */
-		kc_cx_children(arg, &l);
-		if (l.n != 2)
-			return -1;
-		arg = l.c[0];
-	}
-	if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
-	    clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
+	struct kc_arena *a = fc->fe->a;
+	struct kc_poly *off = NULL, *extra;
+	struct var *v;
+	arg = kc_cx_strip(arg);
+	if (offset)
+		*offset = NULL;
+	if (clang_getCursorKind(arg) == CXCursor_BinaryOperator) {
+		if ((v = pointer_base(fc, arg, &extra))) {
+			if (v->kind == V_ALIAS && kc_poly_add(a, v->offset, extra, &off) < 0)
+				off = NULL;
+			else if (v->kind == V_BUFFER)
+				off = extra;
+		} else {
+			/* an offset that is not affine: the buffer of the leftmost pointer, at an unknown element */
+			while (clang_getCursorKind(arg) == CXCursor_BinaryOperator) {
+				struct child_list l;
+				kc_cx_children(arg, &l);
+				if (l.n != 2)
+					return -1;
+				arg = kc_cx_strip(l.c[0]);
+			}
+			v = kc_affine_var_of(fc, arg);
+			if (!v)
+				v = kc_decl_global(fc, arg); /* a file-scope array plus an offset */
+		}
+	} else if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
+	           clang_getCursorUnaryOperatorKind(arg) == CXUnaryOperator_AddrOf) {
 		struct kc_access acc;
 		struct child_list l;
 		kc_cx_children(arg, &l);
-		if (l.n == 1 && resolve_access(fc, l.c[0], &acc) == 0)
-			return acc.buffer;
-		return -1;
+		if (l.n != 1 || resolve_access(fc, l.c[0], &acc) != 0)
+			return -1;
+		/* &a[i][j]: the row-major element offset in a's declared dimensions */
+		const struct kc_dims *d = &fc->dims[acc.buffer];
+		off = kc_poly_zero(a);
+		for (int i = 0; i < acc.ndims && off; i++) {
+			struct kc_poly *t = acc.index[i];
+			for (int k = i + 1; t && k < acc.ndims; k++)
+				if (k >= d->ndims || !d->dim[k] || kc_poly_mul(a, t, d->dim[k], &t) < 0)
+					t = NULL;
+			if (!t || kc_poly_add(a, off, t, &off) < 0)
+				off = NULL;
+		}
+		if (offset)
+			*offset = off;
+		return acc.buffer;
+	} else {
+		v = kc_affine_var_of(fc, arg);
+		if (!v)
+			v = kc_decl_global(fc, arg); /* a file-scope array passed whole */
+		if (v && v->kind == V_ALIAS)
+			off = v->offset;
+		else if (v && v->kind == V_BUFFER)
+			off = kc_poly_zero(a);
 	}
-	struct var *v = kc_affine_var_of(fc, arg);
-	if (!v)
-		v = kc_decl_global(fc, arg);
-	return v && (v->kind == V_BUFFER || v->kind == V_ALIAS) ? v->buffer : -1;
+	if (!v || (v->kind != V_BUFFER && v->kind != V_ALIAS))
+		return -1;
+	if (offset)
+		*offset = off;
+	return v->buffer;
+}
+
+static int arg_buffer(struct fctx *fc, CXCursor arg)
+{
+	return arg_buffer_at(fc, arg, NULL);
 }
 
 static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct kc_node *st)
@@ -471,6 +601,7 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 	call->size_args = KC_NEW_N(fc->fe->a, struct kc_poly *, KC_POLY_MAX_SYMS);
 	call->n_buffers = g->n_buffers;
 	call->buffer_args = KC_NEW_N(fc->fe->a, int, g->n_buffers + 1);
+	call->buffer_offsets = KC_NEW_N(fc->fe->a, struct kc_poly *, g->n_buffers + 1);
 	for (int b = 0; b < g->n_buffers; b++)
 		call->buffer_args[b] = -1;
 	int nargs = clang_Cursor_getNumArguments(c);
@@ -486,10 +617,16 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 			}
 		for (int b = 0; b < g->n_buffers; b++)
 			if (g->buffers[b].is_param && !kc_buffer_is_global(g, b) && !strcmp(g->buffers[b].name, pname))
-				call->buffer_args[b] = arg_buffer(fc, arg);
+				call->buffer_args[b] = arg_buffer_at(fc, arg, &call->buffer_offsets[b]);
 	}
-	for (int i = 0; i < g->n_globals; i++) /* the callee's file-scope arrays are the caller's */
+	for (int i = 0; i < g->n_globals; i++) { /* the callee's file-scope arrays are the caller's, whole */
 		call->buffer_args[g->globals[i]] = kc_decl_global_of(fc, g, g->globals[i]);
+		call->buffer_offsets[g->globals[i]] = kc_poly_zero(fc->fe->a);
+	}
+	/* the arguments are evaluated in the caller: what they compute and read is its own (x + start[r] reads
+	 * start[r], f(n, a[i]) reads a[i]) */
+	for (int i = 0; i < nargs; i++)
+		collect_expr(fc, clang_Cursor_getArgument(c, (unsigned)i), st, ROLE_READ);
 	st->call = call;
 	if (!g->exact)
 		kc_cx_warn(fc, c, KC_WARNING, "'%s' is not counted exactly (see its diagnostics)", g->name);
@@ -669,12 +806,9 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 				v->offset = base->kind == V_ALIAS ? base->offset : kc_poly_zero(fc->fe->a);
 			}
 		} else if (clang_getCursorKind(s) == CXCursor_BinaryOperator) {
-			struct child_list bl;
-			kc_cx_children(s, &bl);
-			struct var *b2 = bl.n == 2 ? kc_affine_var_of(fc, bl.c[0]) : NULL;
 			struct kc_poly *off;
-			if (b2 && (b2->kind == V_BUFFER || b2->kind == V_ALIAS) &&
-			    kc_affine_expr(fc, bl.c[1], &off) == 0 && (v = kc_affine_add_var(fc, d, V_ALIAS))) {
+			struct var *b2 = pointer_base(fc, s, &off);
+			if (b2 && (v = kc_affine_add_var(fc, d, V_ALIAS))) {
 				v->buffer = b2->buffer;
 				struct kc_poly *base_off = b2->kind == V_ALIAS ? b2->offset : kc_poly_zero(fc->fe->a);
 				if (kc_poly_add(fc->fe->a, base_off, off, &v->offset) < 0)
