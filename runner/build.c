@@ -20,7 +20,8 @@
 #define KC_OPENBLAS_LDFLAGS "-lopenblas"
 #endif
 
-#define WRAP_FLAGS "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign"
+#define WRAP_FLAGS                                                                                                     \
+	"-Wl,--gc-sections,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign"
 
 /* A command line being assembled: grows as needed (cflags and the user's flags have no length limit). */
 struct command {
@@ -238,7 +239,8 @@ static const char *const *harness_command(struct kc_build *b, const char *user_p
 		add(&c, kc_arena_printf(b->a, "-I%s", b->include_dir));
 	if (blas)
 		add_flags(&c, KC_OPENBLAS_CFLAGS);
-	add(&c, "harness.c"), add(&c, "kcost_driver.c"), add(&c, "-o"), add(&c, t->output);
+	add(&c, "-ffunction-sections"), add(&c, "harness.c"), add(&c, "kcost_driver.c"), add(&c, "-o"),
+	    add(&c, t->output);
 	add(&c, WRAP_FLAGS), add(&c, "-lm");
 	if (blas)
 		add_flags(&c, KC_OPENBLAS_LDFLAGS);

@@ -171,6 +171,16 @@ static int plan_file(struct kc_run_state *r, const struct file_functions *ff, st
 	for (int i = 0; i < ff->n; i++) {
 		const struct kc_function *f = r->an->functions[ff->fns[i]];
 		struct kc_harness_plan *p = &plans[i];
+		if (!strcmp(f->name, "main")) { /* the harness renames the program's main away: not a kernel to time */
+			p->fn = f;
+			p->error = "not run: main is the program's entry point, which the harness replaces";
+			kc_diag_add(r->a, r->diags, f->loc, KC_NOTE, f->name, "%s", p->error);
+			struct kc_measurement *item = item_of(r, f);
+			*item = (struct kc_measurement){0};
+			r->m->n_measured--;
+			r->total--;
+			continue;
+		}
 		kc_harness_plan(r->a, f, f->reference_fn, p);
 		if (p->error) {
 			fail(r, f, item_of(r, f), KC_WARNING, p->error);
@@ -415,6 +425,37 @@ static int make_tmpdir(struct kc_run_state *r)
 	return mkdtemp(dir) ? 0 : -1;
 }
 
+/* The user's flags as the harness's compiler needs them: it runs in a temporary directory, so a relative path of
+ * -I, -iquote, -isystem, -idirafter or -include (joined, "-Idir", or the next word) becomes absolute, from kcost's
+ * own working directory, as the analysis read it. */
+static const char *const *absolute_args(struct kc_arena *a, const char *const *args, int n)
+{
+	static const char *const opts[] = {"-I", "-iquote", "-isystem", "-idirafter", "-include", NULL};
+	const char **out = KC_NEW_N(a, const char *, n + 1);
+	char cwd[PATH_MAX];
+	int have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+	for (int i = 0; i < n; i++) {
+		out[i] = args[i];
+		for (int k = 0; have_cwd && opts[k]; k++) {
+			size_t len = strlen(opts[k]);
+			if (strncmp(args[i], opts[k], len))
+				continue;
+			const char *path = args[i][len] ? args[i] + len : NULL;
+			if (!path && i + 1 < n) { /* "-I dir": the path is the next word */
+				if (args[i + 1][0] != '/') {
+					i++;
+					out[i] = kc_arena_printf(a, "%s/%s", cwd, args[i]);
+				}
+				break;
+			}
+			if (path && path[0] != '/' && path[0] != '=') /* "-I=dir" is under the sysroot */
+				out[i] = kc_arena_printf(a, "%s%s/%s", opts[k], cwd, path);
+			break;
+		}
+	}
+	return out;
+}
+
 static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 {
 	r->progress = o->progress;
@@ -426,7 +467,7 @@ static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 	    .a = r->a,
 	    .cc = o->cc ? o->cc : KC_RUNNER_DEFAULT_CC,
 	    .cflags = o->cflags ? o->cflags : KC_RUNNER_DEFAULT_CFLAGS,
-	    .extra_args = o->extra_args,
+	    .extra_args = absolute_args(r->a, o->extra_args, o->n_extra_args),
 	    .n_extra_args = o->n_extra_args,
 	    .include_dir = o->include_dir,
 	    .threads = o->threads,

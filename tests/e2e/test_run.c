@@ -476,6 +476,26 @@ static void sandbox_keeps_writes_in(void **state)
 	cJSON_Delete(rep);
 }
 
+/* A file as PolyBench's are: a header through a relative -I (the harness compiles elsewhere: kcost makes the
+ * path absolute), sizes from main's call, and a main that needs an object file kcost is not given (the harness
+ * never calls main: its references are dropped with its section). The kernel runs. */
+static void polybench_shaped_file_runs(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-main-refs");
+	struct run r = RUN("--time-budget", "0.02", "--quiet", "-o", out, "tests/fixtures/runner_main_refs.c", "--",
+	                   "-I", "tests/fixtures/include");
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *f = fn_in(rep, "tests/fixtures/runner_main_refs.c", "scale");
+	if (!cJSON_IsNull(at(f, "measured.error")))
+		fail_msg("scale: %s\n%s", at(f, "measured.error")->valuestring, r.err);
+	assert_true(num_positive(at(f, "measured.seconds.median")));
+	assert_true(at(f, "sizes.n")->valuedouble == 16384);
+	cJSON_Delete(rep);
+	run_release(&r);
+}
+
 /* `kcost machine` prints the ceilings the runs use (from the cache the tests above filled), as text and as the
  * cache's JSON; a wrong argument is a usage error. */
 static void machine_prints_its_ceilings(void **state)
@@ -609,6 +629,7 @@ int main(void)
 	    cmocka_unit_test(limits_mean_what_they_say),
 	    cmocka_unit_test(limit_options_are_checked),
 	    cmocka_unit_test(machine_prints_its_ceilings),
+	    cmocka_unit_test(polybench_shaped_file_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
