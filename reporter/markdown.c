@@ -224,11 +224,14 @@ static int md_exact_finding(struct kc_buf *b, const struct kc_function *f, const
 		kc_buf_puts(b, "- ");
 		md_name(b, f->name);
 		kc_buf_puts(b, " is approximate");
-		if (f->diags.head) {
+		const struct kc_diag *why = f->diags.head; /* the first warning or error: a note is no reason */
+		while (why && why->severity == KC_NOTE)
+			why = why->next;
+		if (why) {
 			kc_buf_puts(b, ": ");
-			md_loc(b, f->diags.head->loc);
+			md_loc(b, why->loc);
 			kc_buf_puts(b, ": ");
-			kc_escape_md_cell(b, f->diags.head->message);
+			kc_escape_md_cell(b, why->message);
 		}
 		kc_buf_putc(b, '\n');
 		n++;
