@@ -1144,6 +1144,12 @@ int kc_decl_function(struct fctx *fc, CXCursor fn)
 {
 	int nparams = clang_Cursor_getNumArguments(fn);
 	fc->fn_decl = fn;
+	CXType rt = clang_getResultType(clang_getCursorType(fn));
+	if (rt.kind != CXType_Void && rt.kind != CXType_Invalid) { /* the harness keeps what it returns */
+		CXString ts = clang_getTypeSpelling(clang_getUnqualifiedType(rt));
+		fc->fn->return_type = kc_arena_strdup(fc->fe->a, clang_getCString(ts));
+		clang_disposeString(ts);
+	}
 	fc->fn->params = KC_NEW_N(fc->fe->a, struct kc_param, nparams > 0 ? nparams : 1);
 	for (int i = 0; i < nparams; i++)
 		setup_param(fc, clang_Cursor_getArgument(fn, (unsigned)i));

@@ -160,6 +160,7 @@ struct kc_function {
 	int is_static; /* internal linkage: a harness must include the file to call it */
 	struct kc_param *params;
 	int n_params;
+	const char *return_type; /* unqualified, as clang spells it; NULL for void */
 	struct kc_symtab syms;
 	int n_size_params; /* syms[0 .. n_size_params-1] are the function's own size parameters */
 	unsigned char size_origin[KC_POLY_MAX_SYMS]; /* enum kc_size_origin of each symbol with a value */

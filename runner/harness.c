@@ -240,16 +240,23 @@ static void emit_accessors(struct kc_buf *b, const char *type, enum kc_elem_clas
 	              i, type);
 }
 
+/* The wrapper that calls callee with args. What a function returns is stored in a volatile: a call whose result
+ * is unused (a dot product that stores nothing) could otherwise be removed by the compiler and "run" in 30 ns. */
 static void emit_call(struct kc_buf *b, const char *wrapper, int k, const char *callee, const char *const *args,
-                      int n_args)
+                      int n_args, const char *return_type)
 {
+	if (return_type)
+		kc_buf_printf(b, "static volatile __typeof__(%s) kcost_%s_result_%d;\n", return_type, wrapper, k);
 	kc_buf_printf(b, "static void kcost_%s_%d(void *const *kcost_b)\n{\n", wrapper, k);
 	int uses_b = 0;
 	for (int i = 0; i < n_args; i++)
 		uses_b |= strstr(args[i], "kcost_b[") != NULL;
 	if (!uses_b)
 		kc_buf_puts(b, "\t(void)kcost_b;\n");
-	kc_buf_printf(b, "\t%s(", callee);
+	if (return_type)
+		kc_buf_printf(b, "\tkcost_%s_result_%d = %s(", wrapper, k, callee);
+	else
+		kc_buf_printf(b, "\t%s(", callee);
 	for (int i = 0; i < n_args; i++)
 		kc_buf_printf(b, "%s%s", i ? ", " : "", args[i]);
 	kc_buf_puts(b, ");\n}\n\n");
@@ -282,11 +289,12 @@ static void emit_function(struct kc_buf *b, const struct kc_harness_plan *p, int
 {
 	const struct kc_function *f = p->fn;
 	kc_buf_printf(b, "/* %s */\n", f->name);
-	emit_call(b, "call", k, f->name, p->args, p->n_args);
+	emit_call(b, "call", k, f->name, p->args, p->n_args, f->return_type);
 	if (f->init)
-		emit_call(b, "init", k, f->init, p->args, p->n_args); /* KCOST_INIT: the same arguments */
+		emit_call(b, "init", k, f->init, p->args, p->n_args, NULL); /* KCOST_INIT: the same arguments */
 	if (p->ref_args)
-		emit_call(b, "ref", k, p->reference, p->ref_args, p->n_ref_args);
+		emit_call(b, "ref", k, p->reference, p->ref_args, p->n_ref_args,
+		          p->fn->reference_fn ? p->fn->reference_fn->return_type : NULL);
 	emit_buffers(b, p, k, tl);
 }
 

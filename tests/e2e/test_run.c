@@ -496,6 +496,26 @@ static void polybench_shaped_file_runs(void **state)
 	run_release(&r);
 }
 
+/* A kernel that only returns its result is timed doing its work: 2^22 dependent adds (or comparisons) take at
+ * least 0.2 ns each on any CPU, so 0.1 ms is a floor no real run goes under; a removed call takes 30 ns. */
+static void returned_values_are_kept(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-returns");
+	struct run r = RUN("--time-budget", "0.02", "--quiet", "-o", out, "tests/fixtures/runner_returns.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	const char *names[] = {"dot", "range"};
+	for (int i = 0; i < 2; i++) {
+		cJSON *f = fn_in(rep, "tests/fixtures/runner_returns.c", names[i]);
+		assert_true(cJSON_IsNull(at(f, "measured.error")));
+		assert_true(at(f, "measured.seconds.median")->valuedouble > 1e-4);
+	}
+	cJSON_Delete(rep);
+}
+
 /* `kcost machine` prints the ceilings the runs use (from the cache the tests above filled), as text and as the
  * cache's JSON; a wrong argument is a usage error. */
 static void machine_prints_its_ceilings(void **state)
@@ -630,6 +650,7 @@ int main(void)
 	    cmocka_unit_test(limit_options_are_checked),
 	    cmocka_unit_test(machine_prints_its_ceilings),
 	    cmocka_unit_test(polybench_shaped_file_runs),
+	    cmocka_unit_test(returned_values_are_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
