@@ -364,7 +364,8 @@ static void build_sites(struct fe *fe)
 	for (w.caller = 0; w.caller < fe->n_funcs; w.caller++)
 		clang_visitChildren(fe->funcs[w.caller].cursor, collect_site, &w);
 	free(by_name);
-	qsort(fe->sites, (size_t)fe->n_sites, sizeof *fe->sites, cmp_site);
+	if (fe->n_sites)
+		qsort(fe->sites, (size_t)fe->n_sites, sizeof *fe->sites, cmp_site);
 }
 
 /* The calls of function f: fe->sites[*first .. *first + n - 1]; returns n. */
@@ -486,8 +487,10 @@ static struct write_index *writes_of(struct fe *fe, int f)
 	struct write_index *wi = tf->writes = KC_NEW(fe->a, struct write_index);
 	struct write_walk w = {wi, 0, 0, fe->a};
 	clang_visitChildren(tf->cursor, index_write, &w);
-	qsort(wi->writes, (size_t)wi->n_writes, sizeof *wi->writes, cmp_write);
-	qsort(wi->loops, (size_t)wi->n_loops, sizeof *wi->loops, cmp_loop);
+	if (wi->n_writes) /* qsort of NULL is undefined even for 0 elements */
+		qsort(wi->writes, (size_t)wi->n_writes, sizeof *wi->writes, cmp_write);
+	if (wi->n_loops)
+		qsort(wi->loops, (size_t)wi->n_loops, sizeof *wi->loops, cmp_loop);
 	int kept = 0;
 	for (int i = 0; i < wi->n_loops; i++)
 		if (!kept || wi->loops[i].begin >= wi->loops[kept - 1].end)

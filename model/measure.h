@@ -31,6 +31,8 @@ struct kc_measurement {
 	int vec_known;
 	const int *vec_lines;
 	int n_vec_lines;
+	/* non-NULL: the timing is faster than the machine's ceilings allow (the warning's text); the point is marked */
+	const char *implausible;
 };
 
 /* items[i] is the measurement of the analysis's functions[i] (n == kc_analysis.n_functions); the items of

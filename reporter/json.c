@@ -50,7 +50,8 @@
  *               seconds_no_overlap, bound, resource, level, vectorized (bool, null: not known),
  *               seconds_by_resource {compute, latency, transcendental, memory}} or {lines, seconds null, why}]}
  *     measured  null when not measured, else {seconds {min, median, p90}, samples, cv, gflops, gbytes_per_s,
- *               fraction_of_roof, + ratio (median / predicted.seconds), equivalent {reference, ok, max_rel_err}
+ *               fraction_of_roof, + ratio (median / predicted.seconds), + implausible (null, or why the time
+ *               cannot be right: faster than the ceilings allow), equivalent {reference, ok, max_rel_err}
  *               or null, traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error,
  *               + gflops_approximate bool: the function is not exact, so gflops, fraction_of_roof and intensity
  *                 (and its roofline point) are derived from an inexact FLOP count, not measured}
@@ -453,6 +454,7 @@ static void json_measured(struct jctx *c, cJSON *parent, const struct kc_functio
 	jreal(c, o, "gbytes_per_s", mf.timed && mf.has_traffic, mf.byte_per_s / 1e9);
 	jreal(c, o, "fraction_of_roof", mf.has_fraction, mf.fraction);
 	jreal(c, o, "ratio", mf.timed && pr->ok && pr->seconds > 0, me->seconds_median / pr->seconds);
+	jstr(c, o, "implausible", me->implausible);
 	json_equivalent(c, o, me);
 	json_measured_traffic(c, o, me);
 	jreal(c, o, "intensity", mf.has_rate && mf.has_traffic, mf.intensity);

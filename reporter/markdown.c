@@ -56,6 +56,9 @@ static void md_measured_cell(struct kc_buf *b, const struct kc_measured_figures 
 	} else if (!mf->timed) {
 		kc_buf_puts(b, "failed: ");
 		md_error(b, mf->me->error ? mf->me->error : "no timing");
+	} else if (mf->me->implausible) {
+		kc_buf_puts(b, "not a fact: ");
+		kc_escape_md_cell(b, mf->me->implausible);
 	} else {
 		kc_format_seconds(b, mf->me->seconds_median);
 		kc_buf_puts(b, " median");

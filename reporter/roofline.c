@@ -32,8 +32,9 @@ struct point {
 	const struct kc_cost_figures *cf;
 	enum kc_prec prec;
 	int has_meas;
-	double x_meas, y_meas; /* measured intensity (traffic, else min model) and GFLOP/s */
-	int approx;            /* the point is derived from a FLOP count that is not exact: a hollow square */
+	double x_meas, y_meas;   /* measured intensity (traffic, else min model) and GFLOP/s */
+	int approx;              /* the point is derived from a FLOP count that is not exact: a hollow square */
+	const char *implausible; /* faster than the ceilings allow (the runner's warning): a crossed square */
 	int has_fused;
 	double x_fused; /* streaming intensity with every legal fusion group fused (the what-if) */
 	int level;      /* label row, from the bottom (no machine) or above the marker */
@@ -365,7 +366,18 @@ static void point_measured(const struct chart *c, const struct point *p)
 			continue;
 		marker(c->b, p, model, px(c, ai), py(c, roof));
 	}
-	if (p->has_meas && p->approx) {
+	if (p->has_meas && p->implausible) {
+		double x = px(c, p->x_meas), y = py(c, p->y_meas);
+		kc_buf_printf(
+		    c->b,
+		    "<g><path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"#c00\" stroke-width=\"2\"/>"
+		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"none\" stroke=\"#c00\"/><title>",
+		    x - 4, y - 4, x - 4, y - 4);
+		kc_escape_html(c->b, p->f->name);
+		kc_buf_puts(c->b, ": not a fact: ");
+		kc_escape_html(c->b, p->implausible);
+		kc_buf_puts(c->b, "</title></g>\n");
+	} else if (p->has_meas && p->approx) {
 		kc_buf_printf(c->b,
 		              "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"#fff\" stroke=\"%s\" "
 		              "stroke-width=\"1.5\"><title>",
@@ -503,6 +515,7 @@ static void collect(struct chart *c, struct kc_arena *a, const struct kc_analysi
 			p->y_meas = mf.gflops;
 			p->has_meas = p->x_meas > 0 && p->y_meas > 0;
 			p->approx = mf.approx;
+			p->implausible = mf.me ? mf.me->implausible : NULL;
 		}
 		c->n++;
 	}

@@ -136,6 +136,45 @@ static void vectorized_lines(struct kc_run_state *r, const struct kc_file_run *f
 	item->vec_lines = lines, item->n_vec_lines = n;
 }
 
+/* A measurement the machine cannot produce: more FLOP/s than the compute roof (by more than the spread of the
+ * samples, at least 10%), or more compulsory (min-model) bytes per second than twice the L1 bandwidth (loads
+ * alone outrun the triad that measured it, by less than that). Then a ceiling or the measurement is wrong (the
+ * call optimized away): a warning, and the point is marked, never drawn as a fact. */
+static void check_plausible(struct kc_run_state *r, const struct kc_function *f, struct kc_measurement *item)
+{
+	const struct kc_machine *mc = r->m->machine;
+	double t = item->seconds_median, margin = 1 + (item->cv > 0.1 ? item->cv : 0.1);
+	if (!mc || !(t > 0))
+		return;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_poly *flops = NULL, *bytes = NULL;
+	long long fv = 0, bv = 0;
+	const char *why;
+	int have_f = kc_cost_flops(&a, &f->cost, &flops) == 0 && kc_function_eval(f, flops, &fv, &why) == 0;
+	int have_b = kc_traffic_total(&a, &f->traffic[KC_MODEL_MIN], &bytes) == 0 && bytes &&
+	             kc_function_eval(f, bytes, &bv, &why) == 0;
+	kc_arena_release(&a);
+	double peak = mc->flops_f32.value > mc->flops_f64.value ? mc->flops_f32.value : mc->flops_f64.value;
+	double l1 = mc->bandwidth[KC_LEVEL_L1].value;
+	const char *msg = NULL;
+	if (have_f && peak > 0 && fv / t / 1e9 > peak * margin)
+		msg = kc_arena_printf(
+		    r->a,
+		    "measured faster than the machine allows (%.3g GFLOP/s against a compute roof of %.3g): "
+		    "the call may have been optimized away, or a ceiling is wrong",
+		    fv / t / 1e9, peak);
+	else if (have_b && l1 > 0 && bv / t / 1e9 > 2 * l1 * margin)
+		msg = kc_arena_printf(
+		    r->a,
+		    "measured faster than the machine allows (%.3g GB/s of its minimum bytes against an L1 "
+		    "bandwidth of %.3g): the call may have been optimized away, or a ceiling is wrong",
+		    bv / t / 1e9, l1);
+	if (!msg)
+		return;
+	item->implausible = msg;
+	kc_diag_add(r->a, r->diags, f->loc, KC_WARNING, f->name, "%s", msg);
+}
+
 /* Time p and check it against its reference; *t says whether the timing succeeded. */
 static void measure_function(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *p,
                              struct kc_measurement *item, struct kc_timing *t)
@@ -145,6 +184,7 @@ static void measure_function(struct kc_run_state *r, struct kc_file_run *fr, con
 	kc_runner_progress(r, "running", r->done, r->total, p->fn->name);
 	if (measure_time(r, fr, p, item, t) < 0)
 		return;
+	check_plausible(r, p->fn, item);
 	if (p->reference) {
 		kc_runner_progress(r, "checking", r->done, r->total, p->fn->name);
 		check_reference(r, fr, p, item);

@@ -516,6 +516,30 @@ static void returned_values_are_kept(void **state)
 	cJSON_Delete(rep);
 }
 
+/* Work the compiler removes (stores to a local array never read) gives a time the machine cannot produce: a
+ * warning, and report.json marks it; the same work kept is an ordinary measurement. */
+static void impossible_speed_is_a_finding(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-dead");
+	struct run r = RUN("--time-budget", "0.02", "-o", out, "tests/fixtures/runner_dead.c");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "runner_dead.c:7:6: warning: measured faster than the machine allows ("));
+	assert_non_null(strstr(r.err, "GFLOP/s against a compute roof of "));
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *dead = fn_in(rep, "tests/fixtures/runner_dead.c", "dead_work");
+	assert_non_null(strstr(at(dead, "measured.implausible")->valuestring, "may have been optimized away"));
+	assert_true(cJSON_IsNull(at(fn_in(rep, "tests/fixtures/runner_dead.c", "live_work"), "measured.implausible")));
+	cJSON_Delete(rep);
+	char md_path[4300];
+	snprintf(md_path, sizeof md_path, "%s/summary.md", out);
+	char *md = slurp(md_path);
+	assert_non_null(strstr(md, "not a fact: measured faster than the machine allows"));
+	free(md);
+}
+
 /* `kcost machine` prints the ceilings the runs use (from the cache the tests above filled), as text and as the
  * cache's JSON; a wrong argument is a usage error. */
 static void machine_prints_its_ceilings(void **state)
@@ -651,6 +675,7 @@ int main(void)
 	    cmocka_unit_test(machine_prints_its_ceilings),
 	    cmocka_unit_test(polybench_shaped_file_runs),
 	    cmocka_unit_test(returned_values_are_kept),
+	    cmocka_unit_test(impossible_speed_is_a_finding),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
