@@ -14,6 +14,9 @@
 #include "runner.h"
 #include "source.h"
 #include "machine_cmd.h"
+#include "ceilings.h"
+#include "source.h"
+#include <cjson/cJSON.h>
 #include "visible.h"
 
 #ifndef KCOST_VERSION
@@ -127,6 +130,46 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 	return failed;
 }
 
+/* --peak/--bandwidth (a hypothetical machine) or --machine FILE (another machine's ceilings): the machine the
+ * roofs and predictions are read against, in place of this one's. -1 (said) when FILE is unusable. */
+static int other_machine(const struct kc_options *o, struct kc_arena *a, struct kc_measurements *m, int color)
+{
+	struct kc_machine *mc = NULL;
+	if (o->peak > 0) {
+		mc = KC_NEW(a, struct kc_machine);
+		mc->cpu = kc_arena_printf(a, "hypothetical: %g GFLOP/s, %g GB/s", o->peak, o->bandwidth);
+		mc->cores = 1;
+		mc->hypothetical = 1;
+		mc->flops_f32 = mc->flops_f64 = (struct kc_ceiling){o->peak, 1, "hypothetical (--peak)"};
+		mc->flops_f32_all_threads = mc->flops_f64_all_threads = mc->flops_f32;
+		/* one bandwidth, as DRAM's: the caches are unknown, so every working set is taken to live there */
+		mc->bandwidth[KC_LEVEL_DRAM] = (struct kc_ceiling){o->bandwidth, 1, "hypothetical (--bandwidth)"};
+		mc->measured_at = "hypothetical";
+	} else if (o->machine_file) {
+		struct kc_buf text = KC_BUF_INIT;
+		cJSON *j = kc_buf_read_file(&text, o->machine_file, (size_t)1 << 24) == 0
+		               ? cJSON_Parse(kc_buf_str(&text))
+		               : NULL;
+		kc_buf_release(&text);
+		mc = KC_NEW(a, struct kc_machine);
+		int ok = j && kc_ceilings_from_json(a, j, NULL, mc) == 0;
+		cJSON_Delete(j);
+		if (!ok) {
+			fprintf(
+			    stderr,
+			    "%s: %serror:%s not a machine file of this kcost (write one with `kcost machine --format "
+			    "json > FILE`)\n",
+			    visible(o->machine_file), color ? "\033[1;31m" : "", color ? "\033[0m" : "");
+			return -1;
+		}
+		mc->cached = 0;
+		mc->from_file = kc_arena_strdup(a, o->machine_file);
+	}
+	if (mc)
+		m->machine = mc;
+	return 0;
+}
+
 static int run(struct kc_options *o, int argc, char **argv)
 {
 	int color = use_color(o, stderr);
@@ -194,6 +237,10 @@ static int run(struct kc_options *o, int argc, char **argv)
 	if (failed_kernels) {
 		input_errors = 1;
 		t.errors += failed_kernels > 0 ? failed_kernels : 0;
+	}
+	if (other_machine(o, &an.arena, &m, color) < 0) {
+		kc_analysis_release(&an);
+		return KC_EXIT_INPUT;
 	}
 	int status = input_errors ? KC_EXIT_INPUT : KC_EXIT_OK;
 	/* no progress line here: kc_report_write also prints the summary to stdout */

@@ -37,6 +37,9 @@ void kc_options_usage(FILE *out)
 	      "  --sandbox              run kernels isolated: filesystem read-only except kcost's temporary\n"
 	      "                         directory, no network (Linux namespaces); without it they run with\n"
 	      "                         your rights\n"
+	      "  --machine FILE         roofs and predictions for the machine whose `kcost machine --format json`\n"
+	      "                         FILE holds, instead of this one (timings stay this machine's)\n"
+	      "  --peak GFLOPS --bandwidth GBS  a hypothetical machine: these budgets, labelled hypothetical\n"
 	      "  --threads N            run OpenMP kernels with N threads (built with -fopenmp), against the\n"
 	      "                         all-threads compute ceilings (default: 1 thread)\n"
 	      "Other:\n"
@@ -229,6 +232,20 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 	} else if (takes_value(argc, argv, i, "--time-budget", &v)) {
 		return v ? parse_seconds("--time-budget", v, &o->time_budget)
 		         : usage_error("option '%s' requires seconds", a);
+	} else if (takes_value(argc, argv, i, "--peak", &v) || takes_value(argc, argv, i, "--bandwidth", &v)) {
+		int peak = !strncmp(a, "--peak", 6);
+		char *end;
+		double x = v ? strtod(v, &end) : 0;
+		if (!v || *end || end == v || !(x > 0 && x <= 1e9))
+			return usage_error("%s expects a positive number, at most 1e9",
+			                   peak ? "--peak (GFLOP/s)" : "--bandwidth (GB/s)");
+		*(peak ? &o->peak : &o->bandwidth) = x;
+		return 0;
+	} else if (takes_value(argc, argv, i, "--machine", &v)) {
+		if (!v || !*v)
+			return usage_error("option '%s' requires a file (kcost machine --format json > FILE)", a);
+		o->machine_file = v;
+		return 0;
 	} else if (takes_value(argc, argv, i, "--parse-timeout", &v)) {
 		return v ? parse_seconds("--parse-timeout", v, &o->parse_timeout)
 		         : usage_error("option '%s' requires seconds", a);
@@ -283,6 +300,10 @@ int kc_options_parse(struct kc_options *o, int argc, char **argv)
 	}
 	if (o->help || o->version)
 		return 0;
+	if ((o->peak > 0) != (o->bandwidth > 0))
+		return usage_error("--peak and --bandwidth go together: a hypothetical machine needs both%s", "");
+	if (o->peak > 0 && o->machine_file)
+		return usage_error("--machine and --peak/--bandwidth both name the machine: give one%s", "");
 	if (o->n_files == 0)
 		return usage_error("no input files%s", "");
 	return 0;

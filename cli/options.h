@@ -24,11 +24,13 @@ struct kc_options {
 	struct kc_size_override *sizes;
 	int n_sizes;
 	const char *function_regex;
-	const char *cc, *cflags; /* --cc, --cflags (runner) */
-	double time_budget;      /* seconds per function */
-	double timeout;          /* seconds per kernel run, in (0, 1e6] */
-	double parse_timeout;    /* --parse-timeout: CPU seconds per file's parse; 0: the analyzer's default */
-	long long memory_limit;  /* --memory-limit in bytes; 0: the runner's default */
+	const char *cc, *cflags;  /* --cc, --cflags (runner) */
+	double time_budget;       /* seconds per function */
+	double timeout;           /* seconds per kernel run, in (0, 1e6] */
+	double peak, bandwidth;   /* --peak GFLOPS, --bandwidth GBS: a hypothetical machine; 0: none */
+	const char *machine_file; /* --machine FILE */
+	double parse_timeout;     /* --parse-timeout: CPU seconds per file's parse; 0: the analyzer's default */
+	long long memory_limit;   /* --memory-limit in bytes; 0: the runner's default */
 	int help, version;
 };
 

@@ -45,6 +45,9 @@ struct kc_machine {
 	const char *measured_at;                 /* ISO-8601 */
 	double measure_seconds;                  /* how long measuring the ceilings took (when they were measured) */
 	int cached;                              /* loaded from the cache rather than measured in this run */
+	int hypothetical;                        /* --peak/--bandwidth: budgets the user gave, not measurements */
+	const char
+	    *from_file; /* --machine FILE: ceilings another machine measured (its `kcost machine --format json`) */
 };
 
 const char *kc_level_name(enum kc_level l); /* "L1", "L2", "L3", "DRAM" */

@@ -323,7 +323,16 @@ static void header_machine(struct kc_buf *b, const struct page *h)
 		                              : "No timings, machine ceilings or measured traffic in this report.");
 		return;
 	}
-	kc_buf_puts(b, "<p class=\"machine\">Measured on <b>");
+	if (mc->hypothetical) {
+		kc_buf_puts(b, "<p class=\"banner\"><b>Hypothetical machine</b> (");
+		esc(b, mc->cpu);
+		kc_buf_puts(b, "; --peak, --bandwidth): its roofs are budgets, not measurements.</p>\n");
+	} else if (mc->from_file) {
+		kc_buf_puts(b, "<p class=\"banner\">Roofs and predictions of <b>another machine</b> (--machine ");
+		esc(b, mc->from_file);
+		kc_buf_puts(b, "): timings, if any, are this machine's.</p>\n");
+	}
+	kc_buf_puts(b, mc->hypothetical ? "<p class=\"machine\">Roofs of <b>" : "<p class=\"machine\">Measured on <b>");
 	esc(b, mc->cpu ? mc->cpu : "an unknown CPU");
 	kc_buf_printf(b, "</b>, %d cores; peaks: float %.1f GFLOP/s, double %.1f GFLOP/s, DRAM %.1f GB/s", mc->cores,
 	              mc->flops_f32.value, mc->flops_f64.value, mc->bandwidth[KC_LEVEL_DRAM].value);

@@ -13,6 +13,8 @@
  *                       + latency_ns {float|double: {add, fma}} one dependent scalar operation
  *                       + libm_ns_per_call {expf: ns, ...} scalar, + openblas_note string or null
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method}}, measured_at}, + cached bool}
+ *             + ceilings.ridge_flop_per_byte {float, double}, + hypothetical bool (--peak/--bandwidth: budgets,
+ *             not measurements), + from_file (--machine FILE) or null
  *   + sandbox null when nothing was run, else {requested bool (--sandbox), used bool, isolation (what the
  *             sandbox isolates) or null, why_not (why it could not be used: then no kernel ran) or null}
  *   functions [ {
@@ -706,7 +708,13 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 	for (int l = 0; l < KC_LEVEL_N; l++)
 		json_ceiling(c, bw, kc_level_name((enum kc_level)l), "gbytes_per_s", &mc->bandwidth[l], 0);
 	jstr(c, ceil, "measured_at", mc->measured_at);
+	double dram = mc->bandwidth[KC_LEVEL_DRAM].value;
+	cJSON *ridge = jobj(c, ceil, "ridge_flop_per_byte"); /* where the DRAM roof meets each compute roof */
+	jreal(c, ridge, "float", dram > 0 && mc->flops_f32.value > 0, mc->flops_f32.value / dram);
+	jreal(c, ridge, "double", dram > 0 && mc->flops_f64.value > 0, mc->flops_f64.value / dram);
 	jbool(c, o, "cached", mc->cached);
+	jbool(c, o, "hypothetical", mc->hypothetical);
+	jstr(c, o, "from_file", mc->from_file);
 }
 
 static void json_header(struct jctx *c, cJSON *root, const struct kc_analysis *an, const struct kc_output_meta *meta)

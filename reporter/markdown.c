@@ -368,7 +368,17 @@ void kc_markdown_write(struct kc_buf *b, struct kc_report_figures *rf, const str
 	const struct kc_machine *mc = kc_figures_machine(m);
 	const struct kc_cost_figures *figs = rf->functions;
 	kc_buf_puts(b, "## kcost report\n\n");
-	if (mc) {
+	if (mc && mc->hypothetical) {
+		kc_buf_puts(b, "Roofs of a **hypothetical** machine (");
+		kc_escape_md_cell(b, mc->cpu);
+		kc_buf_puts(b, "; --peak, --bandwidth): budgets, not measurements. ");
+	} else if (mc && mc->from_file) {
+		kc_buf_puts(b, "Roofs of another machine, ");
+		kc_escape_md_cell(b, mc->cpu ? mc->cpu : "an unknown CPU");
+		kc_buf_puts(b, " (--machine ");
+		kc_escape_md_cell(b, mc->from_file);
+		kc_buf_puts(b, "). ");
+	} else if (mc) {
 		kc_buf_puts(b, "Measured on ");
 		kc_escape_md_cell(b, mc->cpu ? mc->cpu : "an unknown CPU");
 		kc_buf_printf(b, " (%d cores). ", mc->cores);

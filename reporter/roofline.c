@@ -184,8 +184,9 @@ static void compute_roofs(const struct chart *c)
 		              compute_name[i], v);
 		kc_buf_printf(c->b,
 		              "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\" fill=\"#333\" "
-		              "stroke=\"none\">%s peak %.1f GFLOP/s</text>\n",
-		              px(c, xmax) - 4, py(c, v) - 4, compute_name[i], v);
+		              "stroke=\"none\">%s%s peak %.1f GFLOP/s</text>\n",
+		              px(c, xmax) - 4, py(c, v) - 4, mc->hypothetical ? "hypothetical " : "", compute_name[i],
+		              v);
 	}
 }
 
@@ -217,9 +218,9 @@ static void bandwidth_roofs(const struct chart *c)
 		              l == KC_LEVEL_DRAM ? "none" : "2 3", name, bw);
 		kc_buf_printf(c->b,
 		              "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#333\" stroke=\"none\" "
-		              "transform=\"rotate(%.1f %.1f %.1f)\">%s %.1f GB/s</text>\n",
+		              "transform=\"rotate(%.1f %.1f %.1f)\">%s%s %.1f GB/s</text>\n",
 		              px(c, from) + 6, py(c, bw * from) - 6, diagonal_angle(c), px(c, from) + 6,
-		              py(c, bw * from) - 6, name, bw);
+		              py(c, bw * from) - 6, mc->hypothetical ? "hypothetical " : "", name, bw);
 	}
 }
 

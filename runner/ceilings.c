@@ -557,7 +557,7 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 	int ok = cJSON_IsObject(j);
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "key");
 	if (!ok || (int)number_at(j, "kcost_ceilings", &ok) != KC_CEILINGS_VERSION || !cJSON_IsString(k) ||
-	    strcmp(k->valuestring, key) != 0)
+	    (key && strcmp(k->valuestring, key) != 0))
 		return -1;
 	memset(m, 0, sizeof *m);
 	m->cpu = string_at(a, j, "cpu", &ok);

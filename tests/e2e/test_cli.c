@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,6 +314,97 @@ static void an_unusable_report_directory_is_refused_first(void **state)
 	run_release(&r);
 }
 
+/* A hypothetical machine (--peak 100 --bandwidth 20, as seed 000 puts it): square float matmuls of n = 8 .. 128
+ * under the min model reach 26.67, 53.33, 100, 100, 100 GFLOP/s, the ridge is at 5 FLOP/B, and every output
+ * says the roofs are hypothetical. With --peak 1000 --bandwidth 100 the ridge is at 10 and 2 FLOP/B gives 200. */
+static void hypothetical_machine_roofs(void **state)
+{
+	(void)state;
+	static const char *const sizes[] = {"8", "16", "32", "64", "128"};
+	static const double want[] = {80.0 / 3, 160.0 / 3, 100, 100, 100};
+	for (int i = 0; i < 5; i++) {
+		char m[16], n[16], k[16];
+		snprintf(m, sizeof m, "m=%s", sizes[i]), snprintf(n, sizeof n, "n=%s", sizes[i]);
+		snprintf(k, sizeof k, "k=%s", sizes[i]);
+		const char *out = scratch_dir("hypo");
+		const char *argv[] = {"--no-run",
+		                      "--peak",
+		                      "100",
+		                      "--bandwidth",
+		                      "20",
+		                      "--function",
+		                      "^matmul_ijk$",
+		                      "--size",
+		                      m,
+		                      "--size",
+		                      n,
+		                      "--size",
+		                      k,
+		                      "--quiet",
+		                      "-o",
+		                      out,
+		                      "samples/matmul.c",
+		                      NULL};
+		struct run r = run_kcost(argv);
+		assert_int_equal(r.status, 0);
+		run_release(&r);
+		cJSON *rep = load_report(out);
+		assert_non_null(rep);
+		assert_true(cJSON_IsTrue(at(rep, "machine.hypothetical")));
+		assert_true(at(rep, "machine.ceilings.ridge_flop_per_byte.float")->valuedouble == 5);
+		cJSON *f = find_function(rep, "matmul_ijk");
+		assert_true(fabs(at(f, "predicted.gflops")->valuedouble - want[i]) < 1e-9);
+		cJSON_Delete(rep);
+		if (i == 0) {
+			char path[4300];
+			snprintf(path, sizeof path, "%s/summary.md", out);
+			char *md = slurp(path);
+			assert_non_null(
+			    strstr(md, "Roofs of a **hypothetical** machine (hypothetical: 100 GFLOP/s, 20 GB/s"));
+			free(md);
+			snprintf(path, sizeof path, "%s/roofline.svg", out);
+			char *svg = slurp(path);
+			assert_non_null(strstr(svg, "hypothetical DRAM 20.0 GB/s"));
+			assert_non_null(strstr(svg, "hypothetical float peak 100.0 GFLOP/s"));
+			free(svg);
+		}
+	}
+	/* the (32,16,8) matmul with tanh: 8192 FLOPs, 3584 minimum bytes */
+	const char *out = scratch_dir("hypo_tanh");
+	const char *argv[] = {"--no-run", "--peak", "1000", "--bandwidth",           "100",
+	                      "--quiet",  "-o",     out,    "samples/matmul_tanh.c", "tests/fixtures/hypo_ai2.c",
+	                      NULL};
+	struct run r = run_kcost(argv);
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	cJSON *f = find_function(rep, "matmul_tanh_f32");
+	assert_true(at(f, "flops.value")->valuedouble == 8192);
+	assert_true(at(f, "bytes.min.value")->valuedouble == 3584);
+	assert_true(at(rep, "machine.ceilings.ridge_flop_per_byte.float")->valuedouble == 10);
+	cJSON *p = find_function(rep, "pow17");
+	assert_true(at(p, "intensity.min")->valuedouble == 2);
+	assert_true(fabs(at(p, "predicted.gflops")->valuedouble - 200) < 1e-9);
+	cJSON_Delete(rep);
+	/* the two go together, and do not go with --machine */
+	const char *alone[] = {"--no-run", "--peak", "100", "samples/vecadd.c", NULL};
+	r = run_kcost(alone);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--peak and --bandwidth go together"));
+	run_release(&r);
+	const char *bad[] = {"--no-run", "--peak", "-1", "--bandwidth", "20", "samples/vecadd.c", NULL};
+	r = run_kcost(bad);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--peak (GFLOP/s) expects a positive number"));
+	run_release(&r);
+	const char *nofile[] = {"--no-run", "--machine", "tests/fixtures/hypo_ai2.c", "samples/vecadd.c", NULL};
+	r = run_kcost(nofile);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "tests/fixtures/hypo_ai2.c: error: not a machine file of this kcost"));
+	run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +426,7 @@ int main(void)
 	    cmocka_unit_test(threads_change_nothing),
 	    cmocka_unit_test(locations_count_every_kind_of_line_end),
 	    cmocka_unit_test(an_unusable_report_directory_is_refused_first),
+	    cmocka_unit_test(hypothetical_machine_roofs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

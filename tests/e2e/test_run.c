@@ -560,8 +560,24 @@ static void machine_prints_its_ceilings(void **state)
 	assert_true(num_positive(at(j, "peak.double.scalar.add_mul.gflops")));
 	assert_true(num_positive(at(j, "libm.tanhf.seconds_per_call")));
 	assert_true(num_positive(at(j, "flops.float.gflops")));
+	double roof = at(j, "flops.float.gflops")->valuedouble;
 	cJSON_Delete(j);
+	/* that file is another machine's ceilings for --machine */
+	const char *dir = scratch_dir("run-machine-file");
+	char file[4200], out[4200];
+	snprintf(file, sizeof file, "%s/other.json", dir);
+	snprintf(out, sizeof out, "%s/report", dir);
+	write_text(file, r.out);
 	run_release(&r);
+	r = RUN("--no-run", "--machine", file, "--quiet", "-o", out, "samples/vecadd.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	assert_string_equal(at(rep, "machine.from_file")->valuestring, file);
+	assert_true(at(rep, "machine.ceilings.flops.float.gflops")->valuedouble == roof);
+	assert_true(num_positive(at(find_function(rep, "vecadd"), "predicted.seconds")));
+	cJSON_Delete(rep);
 	r = RUN("machine", "--format", "yaml");
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "kcost machine: error: --format expects text or json, not 'yaml'"));
