@@ -1099,6 +1099,26 @@ static void reserve_nests(struct fctx *fc)
 	kc_ir_reserve_nests(fc->fe->a, fc->ir);
 }
 
+/* A parse error inside the function's lines: clang's recovery dropped or rewrote a part of the body, so the counts
+ * would be of what the parser kept, not of the code (a deleted ']' left a loop "exact" at 0 FLOPs). The error
+ * itself is already a file-level diagnostic; the function says what it does to its counts. */
+static void flag_parse_errors(struct fctx *fc)
+{
+	struct kc_function *fn = fc->fn;
+	for (const struct kc_diag *d = fc->fe->an->diags.head; d; d = d->next) {
+		if (d->severity != KC_ERROR || d->function || !d->loc.file || !fn->loc.file ||
+		    strcmp(d->loc.file, fn->loc.file) != 0 || d->loc.line < fn->loc.line || d->loc.line > fn->end.line)
+			continue;
+		kc_diag_add(
+		    fc->fe->a, &fn->diags, fn->loc, KC_WARNING, fn->name,
+		    "not counted exactly: the parse error at line %u is inside '%s', whose counts are of what the "
+		    "parser recovered",
+		    d->loc.line, fn->name);
+		fn->exact = 0;
+		return;
+	}
+}
+
 static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 {
 	tf->state = FN_ACTIVE;
@@ -1133,6 +1153,7 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 			           "KCOST_TRIPS names '%s', which is the variable of no for loop kcost follows in the "
 			           "function: ignored",
 			           fc->trips_var[i]);
+	flag_parse_errors(fc);
 	if (fc->too_deep)
 		fc->ir->body->first = fc->ir->body->last = NULL; /* a part of the body would be a wrong count */
 	reserve_nests(fc);
