@@ -17,7 +17,7 @@
 #define KC_CEILINGS_GEMM_N    1536
 #define KC_CEILINGS_GEMM_REPS 3
 /* Bump when the method changes: older cache files are then ignored. */
-#define KC_CEILINGS_VERSION 2
+#define KC_CEILINGS_VERSION 3
 
 struct kc_ceilings_opts {
 	const char *cache_dir; /* NULL: kc_ceilings_default_dir */
