@@ -115,6 +115,7 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 	    .memory_limit = o->memory_limit,
 	    .remeasure = o->remeasure,
 	    .sandbox = o->sandbox,
+	    .no_traffic = o->no_traffic,
 	    .verbose = o->verbose,
 	    .progress = kc_progress,
 	    .threads = o->threads,

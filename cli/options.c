@@ -33,6 +33,7 @@ void kc_options_usage(FILE *out)
 	      "  --timeout SECONDS      wall-clock limit per kernel run, at most 1000000 (default: 60)\n"
 	      "  --memory-limit SIZE    address-space limit per kernel run: 512M, 8G (default: half the\n"
 	      "                         physical memory, at least 2G)\n"
+	      "  --no-traffic           time the kernels but do not measure their memory traffic (cachegrind)\n"
 	      "  --remeasure            measure the machine's ceilings again instead of using the cache\n"
 	      "  --sandbox              run kernels isolated: filesystem read-only except kcost's temporary\n"
 	      "                         directory, no network (Linux namespaces); without it they run with\n"
@@ -188,6 +189,8 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 		o->remeasure = 1;
 	else if (!strcmp(a, "--sandbox"))
 		o->sandbox = 1;
+	else if (!strcmp(a, "--no-traffic"))
+		o->no_traffic = 1;
 	else if (!strncmp(a, "-std=", 5))
 		push(&o->clang_args, &o->n_clang_args, a);
 	else if ((a[1] == 'I' || a[1] == 'D' || a[1] == 'U') && a[0] == '-') {

@@ -18,7 +18,8 @@ struct kc_options {
 	const char *compile_db; /* -p */
 	const char *out_dir;    /* -o */
 	int no_run, quiet, verbose, jobs, remeasure, threads;
-	int sandbox; /* --sandbox */
+	int sandbox;    /* --sandbox */
+	int no_traffic; /* --no-traffic */
 	enum kc_format format;
 	enum kc_color color;
 	struct kc_size_override *sizes;

@@ -500,6 +500,7 @@ static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 {
 	r->progress = o->progress;
 	r->verbose = o->verbose;
+	r->no_traffic = o->no_traffic;
 	r->budget = o->time_budget > 0 ? o->time_budget : KC_RUNNER_DEFAULT_BUDGET;
 	r->timeout = o->timeout > 0 ? o->timeout : KC_RUNNER_DEFAULT_TIMEOUT;
 	r->memory_limit = o->memory_limit > 0 ? o->memory_limit : kc_child_default_memory_limit();

@@ -25,6 +25,7 @@ struct kc_runner_opts {
 	double timeout;          /* wall-clock seconds per child; <= 0: 60 */
 	long long memory_limit;  /* RLIMIT_AS of every kernel child in bytes; <= 0: kc_child_default_memory_limit */
 	int remeasure;           /* ignore the ceilings cache */
+	int no_traffic;          /* do not measure traffic (counters or cachegrind): timings only */
 	int sandbox;             /* run kernels in the sandbox (sandbox.h); where it is not available, none runs */
 	int threads;             /* > 1: OpenMP kernels, built with -fopenmp and run with OMP_NUM_THREADS=threads,
 	                          * against the all-threads compute ceilings; else single-threaded */

@@ -22,7 +22,8 @@ struct kc_run_state {
 	struct kc_diags *diags;
 	struct kc_build build; /* how harnesses are compiled */
 	kc_runner_progress_fn progress;
-	int verbose; /* print the valgrind commands */
+	int verbose;    /* print the valgrind commands */
+	int no_traffic; /* --no-traffic: timings only */
 	double budget, timeout;
 	long long memory_limit; /* RLIMIT_AS of kernel children */
 	const char *tmpdir;

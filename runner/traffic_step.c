@@ -289,6 +289,12 @@ void kc_traffic_step_measure(struct kc_run_state *r, struct kc_file_run *fr, con
 	int *todo = KC_NEW_N(r->a, int, n + 1);
 	for (int i = 0; i < n; i++)
 		todo[i] = t[i].ok && !plans[i].error;
+	if (r->no_traffic) {
+		for (int i = 0; i < n; i++)
+			if (todo[i])
+				items[i]->traffic_why = "not measured: --no-traffic";
+		return;
+	}
 	for (int i = 0; r->counters && i < n; i++)
 		if (todo[i] && count(r, fr, &plans[i], items[i]) == 0)
 			todo[i] = 0;

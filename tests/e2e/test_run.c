@@ -483,8 +483,8 @@ static void polybench_shaped_file_runs(void **state)
 {
 	(void)state;
 	const char *out = scratch_dir("run-main-refs");
-	struct run r = RUN("--time-budget", "0.02", "--quiet", "-o", out, "tests/fixtures/runner_main_refs.c", "--",
-	                   "-I", "tests/fixtures/include");
+	struct run r = RUN("--no-traffic", "--time-budget", "0.02", "--quiet", "-o", out,
+	                   "tests/fixtures/runner_main_refs.c", "--", "-I", "tests/fixtures/include");
 	cJSON *rep = load_report(out);
 	assert_non_null(rep);
 	cJSON *f = fn_in(rep, "tests/fixtures/runner_main_refs.c", "scale");
@@ -492,6 +492,7 @@ static void polybench_shaped_file_runs(void **state)
 		fail_msg("scale: %s\n%s", at(f, "measured.error")->valuestring, r.err);
 	assert_true(num_positive(at(f, "measured.seconds.median")));
 	assert_true(at(f, "sizes.n")->valuedouble == 16384);
+	assert_string_equal(at(f, "measured.traffic.why")->valuestring, "not measured: --no-traffic");
 	cJSON_Delete(rep);
 	run_release(&r);
 }
