@@ -78,10 +78,13 @@ static enum kc_level level_of(const struct kc_machine *m, double w)
 	return KC_LEVEL_DRAM;
 }
 
-/* A reduction into a scalar: the dataflow pass of this nest leaves a scalar for later passes. */
+/* A reduction into a scalar: a loop nest that writes no buffer (what it computes goes into a scalar: returned,
+ * or left for a later pass), or whose dataflow pass leaves a scalar for later passes. */
 static int is_reduction(const struct kc_function *f, const struct kc_nest *n)
 {
 	const struct kc_dataflow *df = &f->dataflow;
+	if (!n->callee && n->trips && n->n_writes == 0)
+		return 1;
 	if (df->in_loop)
 		return 0;
 	for (int i = 0; i < df->n_passes; i++)
@@ -188,14 +191,15 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 		return;
 	}
 	double trips = 0;
-	if (reduction && np->vectorized != 1 && n->trips && value(f, n->trips, &trips, &why) == 0) {
+	int chain = reduction && (np->vectorized != 1 || !v || !v->reassociates);
+	if (chain && n->trips && value(f, n->trips, &trips, &why) == 0) {
 		double lat = m->latency_add[nest_double(f, n)];
 		if (lat <= 0) {
 			np->why = "the add latency was not measured";
 			return;
 		}
 		np->seconds[KC_RES_LATENCY] = trips * lat;
-		names[KC_RES_LATENCY] = "add latency chain (a reduction that is not vectorized)";
+		names[KC_RES_LATENCY] = "add latency chain (a reduction in order)";
 	}
 	double longest = 0;
 	for (const struct kc_named_count *t = n->cost.transcendentals; t; t = t->next) {

@@ -7,8 +7,9 @@
  * - compute: its adds, subtracts and multiplies at the add/multiply peak and its FMAs at the FMA peak of the
  *   instruction set it runs on — the widest the CPU has when the loop was vectorized (or when that is not known,
  *   which the bound then says), scalar when it was not; a division costs KC_PREDICT_DIV_OPS operations;
- * - latency: a reduction into a scalar that was not vectorized (floating-point reductions are not, without
- *   -ffast-math) waits one dependent add per innermost iteration;
+ * - latency: a reduction into a scalar (a loop nest that writes no buffer, or leaves a scalar for a later pass)
+ *   waits one dependent add per innermost iteration, unless it was vectorized with flags that let the compiler
+ *   reorder the sum (without them, gcc "vectorizes" it in order: the loads, not the chain);
  * - transcendental: each libm call at its measured scalar per-call time;
  * - data: its streaming-model bytes at the bandwidth of the level where the function's working set (the sum of
  *   its buffers' sizes) lives across the repeated calls of the timed loop: the smallest cache holding it within
@@ -35,6 +36,8 @@ struct kc_vectorized {
 	int known;
 	const int *lines;
 	int n_lines;
+	int reassociates; /* the flags let the compiler reorder floating-point sums (-ffast-math, -Ofast,
+	                   * -fassociative-math): only then can a vectorized reduction leave its dependent chain */
 };
 
 struct kc_nest_prediction {

@@ -311,6 +311,9 @@ void kc_figures_predict(struct kc_arena *a, const struct kc_measurements *m, con
                         struct kc_prediction *out)
 {
 	const struct kc_measurement *me = kc_figures_measurement(m, f);
-	struct kc_vectorized v = {me && me->vec_known, me ? me->vec_lines : NULL, me ? me->n_vec_lines : 0};
+	const char *cc = me && me->compiler ? me->compiler : "";
+	struct kc_vectorized v = {me && me->vec_known, me ? me->vec_lines : NULL, me ? me->n_vec_lines : 0,
+	                          strstr(cc, "-ffast-math") || strstr(cc, "-Ofast") ||
+	                              strstr(cc, "-fassociative-math")};
 	kc_predict(a, f, kc_figures_machine(m), &v, out);
 }

@@ -45,7 +45,8 @@
  *                  harness allocates from it)} ]
  *     + reference (string or null), + assumptions [strings]
  *     + predicted  null without machine ceilings, else {roofline_bound "memory"|"compute", gflops, precision
- *               (the roofline at the min-model intensity against the DRAM roof), and the time model
+ *               (the roofline at the min-model intensity against the DRAM roof; null without an intensity), and
+ *               the time model
  *               (model/predict.h): seconds, seconds_no_overlap, bound (named: "L2 bandwidth", "AVX2 float FMA
  *               peak", "tanhf throughput (scalar libm)", "add latency chain ..."), resource "compute"|"latency"|
  *               "transcendental"|"memory", level, why (null, or why seconds is null), nests [{lines, seconds,
@@ -399,13 +400,13 @@ static void json_predicted(struct jctx *c, cJSON *parent, const struct kc_functi
 	double roof = cf->has_intensity[KC_MODEL_MIN]
 	                  ? kc_figures_roof(kc_figures_machine(m), p, cf->intensity[KC_MODEL_MIN], &bound)
 	                  : 0;
-	if (roof <= 0) {
+	if (!kc_figures_machine(m)) {
 		jnull(c, parent, "predicted");
 		return;
 	}
 	cJSON *o = jobj(c, parent, "predicted");
-	jstr(c, o, "roofline_bound", bound);
-	jreal(c, o, "gflops", 1, roof);
+	jstr(c, o, "roofline_bound", roof > 0 ? bound : NULL); /* null without FLOPs or intensity */
+	jreal(c, o, "gflops", roof > 0, roof);
 	jstr(c, o, "precision", kc_prec_name(p));
 	json_prediction(c, o, f, m, pr);
 }

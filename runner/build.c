@@ -230,9 +230,10 @@ static const char *const *harness_command(struct kc_build *b, const char *user_p
 	struct command c = {.a = b->a};
 	compiler_head(b, &c, t->extra_cflag);
 	int kind = t->remarks ? compiler_kind(b) : 0;
-	if (kind == KC_CC_GCC)
+	if (kind == KC_CC_GCC) { /* identical functions folded into one would have their remarks under one name only */
 		add(&c, kc_arena_printf(b->a, "-fopt-info-vec-optimized=%s.vec", t->output));
-	else if (kind == KC_CC_CLANG)
+		add(&c, "-fno-ipa-icf");
+	} else if (kind == KC_CC_CLANG)
 		add(&c, "-Rpass=loop-vectorize");
 	add(&c, kc_arena_printf(b->a, "-I%s", dirname(kc_arena_strdup(b->a, user_path))));
 	if (b->include_dir)

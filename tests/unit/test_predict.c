@@ -65,6 +65,8 @@ static struct kc_function *nest_fn(long long n_value, int muls, int tanhs, int b
 		*k->cost.transcendentals = (struct kc_named_count){"tanhf", times(tanhs, n), NULL};
 	}
 	k->trips = n;
+	static int reads[] = {0}, writes[] = {1}; /* reads x, writes y */
+	k->reads = reads, k->n_reads = 1, k->writes = writes, k->n_writes = 1;
 	k->traffic[KC_MODEL_STREAMING] = (struct kc_traffic){times(bytes / 2, n), times(bytes - bytes / 2, n)};
 	f->traffic[KC_MODEL_MIN] = (struct kc_traffic){times(4, n), times(4, n)};
 	return f;
@@ -125,7 +127,7 @@ static void vectorization_from_the_remarks(void **state)
 	struct kc_machine m = machine();
 	struct kc_prediction p;
 	int other[] = {12}, ours[] = {5};
-	struct kc_vectorized no = {1, other, 1}, yes = {1, ours, 1};
+	struct kc_vectorized no = {1, other, 1, 0}, yes = {1, ours, 1, 0};
 	assert_int_equal(kc_predict(&A, nest_fn(1000000, 64, 0, 12), &m, &no, &p), 0);
 	assert_string_equal(p.bound, "scalar float add/multiply peak (not vectorized)");
 	assert_true(close_to(p.seconds, 64e6 / 10e9));
@@ -147,13 +149,20 @@ static void reduction_is_latency_bound(void **state)
 	f->dataflow.n_passes = 1;
 	struct kc_prediction p;
 	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
-	assert_string_equal(p.bound, "add latency chain (a reduction that is not vectorized)");
+	assert_string_equal(p.bound, "add latency chain (a reduction in order)");
 	assert_true(close_to(p.seconds, 1e6 * 1e-9));
 	assert_int_equal(p.nests[0].vectorized, 0);
 	int lines[] = {4};
-	struct kc_vectorized yes = {1, lines, 1};
-	assert_int_equal(kc_predict(&A, f, &m, &yes, &p), 0);
+	struct kc_vectorized in_order = {1, lines, 1, 0}, reordered = {1, lines, 1, 1};
+	assert_int_equal(kc_predict(&A, f, &m, &in_order, &p), 0); /* vectorized loads, the same chain */
+	assert_string_equal(p.bound, "add latency chain (a reduction in order)");
+	assert_int_equal(kc_predict(&A, f, &m, &reordered, &p), 0); /* -ffast-math: the chain is split */
 	assert_string_equal(p.bound, "L3 bandwidth");
+	/* a nest that writes no buffer (it returns what it sums) is one too, dataflow or not */
+	struct kc_function *g = nest_fn(1000000, 1, 0, 4);
+	g->nests[0].n_writes = 0;
+	assert_int_equal(kc_predict(&A, g, &m, NULL, &p), 0);
+	assert_string_equal(p.bound, "add latency chain (a reduction in order)");
 }
 
 /* What cannot be predicted says why, and nothing else is made up. */

@@ -107,6 +107,8 @@ static struct kc_function *make_f(struct fixture *fx, const char *name, long lon
 	f->nests[0].end = (struct kc_loc){fx->path, 5, 30};
 	f->nests[0].cost = f->cost;
 	f->nests[0].trips = n;
+	static int nest_writes[] = {1}; /* y */
+	f->nests[0].writes = nest_writes, f->nests[0].n_writes = 1;
 	f->nests[0].traffic[KC_MODEL_STREAMING] = f->traffic[KC_MODEL_STREAMING];
 	f->nests[0].traffic[KC_MODEL_NAIVE] = f->traffic[KC_MODEL_NAIVE];
 	f->has_loops = 1;
