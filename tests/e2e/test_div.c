@@ -246,6 +246,10 @@ static void calls_on_rows_inside_buffers(void **state)
 	/* the caller reads start[r] itself, evaluating the argument: 4*R bytes beside x's and y's */
 	assert_string_equal(report_text(g, "bytes.min.expr"), "4*R*(2*C + 1)");
 	assert_int_equal(num(g, "bytes.min.read"), 4 * 6 * 50 + 4 * 6);
+	cJSON *d = report_function(rep, "rows_2d_decayed");
+	assert_false(report_exact(d));
+	assert_non_null(strstr(diag(d, 0, "warning", 210, 16),
+	                       "a row of an array passed to a call: kcost does not follow its offset"));
 	cJSON_Delete(rep);
 }
 
