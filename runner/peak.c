@@ -149,28 +149,43 @@ static const struct {
 
 static volatile double sink; /* where every kernel's result goes */
 
+/* What is timed: run(ctx, n) does n units of work and returns a value to keep. */
+typedef double (*timed_fn)(const void *ctx, long n);
+
+/* The fastest seconds per unit of run: n doubled from `n` until one run takes `share` of the budget (or n reaches
+ * cap), then the best of the runs that fit in the rest, at least min_runs and at most max_runs. */
+static double best_per_unit(timed_fn run, const void *ctx, long n, long cap, double seconds, double share, int min_runs,
+                            int max_runs)
+{
+	double t;
+	for (;;) {
+		double t0 = now();
+		sink = run(ctx, n);
+		t = now() - t0;
+		if (t >= seconds * share || n > cap)
+			break;
+		n *= 2;
+	}
+	double best = t / (double)n, end = now() + seconds;
+	for (int r = 0; r < min_runs || (now() < end && r < max_runs); r++) {
+		double t0 = now();
+		sink = run(ctx, n);
+		double per = (now() - t0) / (double)n;
+		best = per < best ? per : best;
+	}
+	return best;
+}
+
+static double run_kernel(const void *ctx, long iters)
+{
+	return (*(const kernel_fn *)ctx)(iters);
+}
+
 /* The fastest seconds per iteration of fn: iterations doubled until one run takes an eighth of the budget, then
  * the best of the runs that fit in the rest (at least 3). */
 static double best_per_iteration(kernel_fn fn, double seconds)
 {
-	long iters = 1 << 12;
-	double t;
-	for (;;) {
-		double t0 = now();
-		sink = fn(iters);
-		t = now() - t0;
-		if (t >= seconds / 8 || iters > (1L << 40))
-			break;
-		iters *= 2;
-	}
-	double best = t / (double)iters, end = now() + seconds;
-	for (int r = 0; r < 3 || (now() < end && r < 64); r++) {
-		double t0 = now();
-		sink = fn(iters);
-		double per = (now() - t0) / (double)iters;
-		best = per < best ? per : best;
-	}
-	return best;
+	return best_per_unit(run_kernel, &fn, 1 << 12, 1L << 40, seconds, 1.0 / 8, 3, 64);
 }
 
 double kc_peak_gflops(enum kc_isa isa, int fma, int dbl, double seconds)
@@ -341,13 +356,20 @@ const struct kc_libm_fn *kc_libm_fns(int *n)
 
 enum { N_ARGS = 4096 };
 
+struct libm_run {
+	const struct kc_libm_fn *f;
+	const double *x, *y;
+};
+
 /* reps sweeps of f over the arguments, through volatile pointers: never inlined, vectorized or folded */
-static double run_libm(const struct kc_libm_fn *f, const double *x, const double *y, long reps)
+static double run_libm(const void *ctx, long reps)
 {
-	float (*volatile pf1)(float) = f->f1;
-	double (*volatile pd1)(double) = f->d1;
-	float (*volatile pf2)(float, float) = f->f2;
-	double (*volatile pd2)(double, double) = f->d2;
+	const struct libm_run *lr = ctx;
+	float (*volatile pf1)(float) = lr->f->f1;
+	double (*volatile pd1)(double) = lr->f->d1;
+	float (*volatile pf2)(float, float) = lr->f->f2;
+	double (*volatile pd2)(double, double) = lr->f->d2;
+	const double *x = lr->x, *y = lr->y;
 	double s = 0;
 	for (long r = 0; r < reps; r++)
 		for (int i = 0; i < N_ARGS; i++) {
@@ -372,22 +394,7 @@ double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds)
 		x[i] = f->lo + (f->hi - f->lo) * (j + 0.5) / N_ARGS;
 		y[i] = f->lo2 + (f->hi2 - f->lo2) * (i + 0.5) / N_ARGS;
 	}
-	long reps = 1;
-	double t;
-	for (;;) {
-		double t0 = now();
-		sink = run_libm(f, x, y, reps);
-		t = now() - t0;
-		if (t >= seconds / 4 || reps > (1L << 20))
-			break;
-		reps *= 2;
-	}
-	double best = t / ((double)reps * N_ARGS);
-	for (int r = 0; r < 2; r++) {
-		double t0 = now();
-		sink = run_libm(f, x, y, reps);
-		double per = (now() - t0) / ((double)reps * N_ARGS);
-		best = per < best ? per : best;
-	}
-	return best;
+	struct libm_run lr = {f, x, y};
+	/* sweeps doubled until one takes a quarter of the budget, then the best of 2 more */
+	return best_per_unit(run_libm, &lr, 1, 1L << 20, seconds, 1.0 / 4, 2, 2) / N_ARGS;
 }

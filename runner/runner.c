@@ -124,14 +124,14 @@ static void vectorized_lines(struct kc_run_state *r, const struct kc_file_run *f
 	item->vec_known = fr->vec_known;
 	if (!fr->vec_known || !fr->n_vec)
 		return;
-	char own[PATH_MAX], other[PATH_MAX];
+	char own[PATH_MAX];
 	if (!realpath(f->loc.file, own)) {
 		item->vec_known = 0;
 		return;
 	}
 	int *lines = KC_NEW_N(r->a, int, fr->n_vec), n = 0;
-	for (int i = 0; i < fr->n_vec; i++)
-		if (realpath(fr->vec[i].file, other) && !strcmp(own, other))
+	for (int i = 0; i < fr->n_vec; i++) /* the remarks' files are real paths already (build_file) */
+		if (!strcmp(own, fr->vec[i].file))
 			lines[n++] = fr->vec[i].line;
 	item->vec_lines = lines, item->n_vec_lines = n;
 }
@@ -160,7 +160,7 @@ static void check_plausible(struct kc_run_state *r, const struct kc_function *f,
 	if (have_f && peak > 0 && fv / t / 1e9 > peak * margin)
 		msg = kc_arena_printf(
 		    r->a,
-		    "measured faster than the machine allows (%.3g GFLOP/s against a compute roof of %.3g): "
+		    "measured faster than the machine allows (%.3g GFLOP/s against a compute roof of %.3g GFLOP/s): "
 		    "the call may have been optimized away, or a ceiling is wrong",
 		    fv / t / 1e9, peak);
 	else if (have_b && l1 > 0 && bv / t / 1e9 > 2 * l1 * margin)
@@ -252,6 +252,17 @@ static int build_file(struct kc_run_state *r, struct kc_file_run *fr, const char
 	kc_build_harnesses(&r->build, fr->dir, fr->abs, t, need_cg ? 2 : 1);
 	fr->compiler = t[0].command;
 	fr->vec_known = t[0].remarks_known, fr->vec = t[0].vec, fr->n_vec = t[0].n_vec;
+	/* each remark's file as a real path, once per file named (remarks come grouped by file), so that each
+	 * function compares strings instead of resolving every remark again */
+	const char *named = NULL, *real = NULL;
+	for (int i = 0; i < fr->n_vec; i++) {
+		if (!named || strcmp(named, fr->vec[i].file)) {
+			char path[PATH_MAX];
+			named = fr->vec[i].file;
+			real = realpath(named, path) ? kc_arena_strdup(r->a, path) : "";
+		}
+		fr->vec[i].file = real;
+	}
 	if (need_cg && !t[1].why) {
 		fr->cg_state = 1, fr->cg_binary = "./harness-cg";
 		fr->cg_note = "; harness rebuilt with -mno-avx512f, as valgrind cannot run AVX-512";

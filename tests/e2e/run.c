@@ -157,3 +157,14 @@ int report_exact(cJSON *f)
 {
 	return cJSON_IsTrue(at(f, "exact"));
 }
+
+const char *report_diag(cJSON *f, int i, const char *severity, int line, int col)
+{
+	cJSON *d = cJSON_GetArrayItem(at(f, "diagnostics"), i);
+	if (!d)
+		fail_msg("no diagnostic %d", i);
+	assert_string_equal(report_text(d, "severity"), severity);
+	assert_int_equal(at(d, "line")->valueint, line);
+	assert_int_equal(at(d, "col")->valueint, col);
+	return report_text(d, "message");
+}

@@ -37,5 +37,7 @@ cJSON *at(cJSON *obj, const char *path);
 cJSON *report_function(cJSON *report, const char *name);
 const char *report_text(cJSON *obj, const char *path);
 int report_exact(cJSON *f);
+/* The message of function f's diagnostic i, after checking its severity and line:col (a cmocka failure else). */
+const char *report_diag(cJSON *f, int i, const char *severity, int line, int col);
 
 #endif

@@ -48,17 +48,6 @@ static int n_diags(cJSON *f)
 	return cJSON_GetArraySize(at(f, "diagnostics"));
 }
 
-/* The message of diagnostic i of f, after checking its severity and line:col. */
-static const char *diag(cJSON *f, int i, const char *severity, int line, int col)
-{
-	cJSON *d = cJSON_GetArrayItem(at(f, "diagnostics"), i);
-	assert_non_null(d);
-	assert_string_equal(report_text(d, "severity"), severity);
-	assert_int_equal(at(d, "line")->valueint, line);
-	assert_int_equal(at(d, "col")->valueint, col);
-	return report_text(d, "message");
-}
-
 /* 200*(3333/1000) is 600 iterations, -7/2 + 10 is 7 and 10 + -7 % 3 is 9: C's truncation, not floor's 666, 6
  * and 12 (or the "counted once" of before) */
 static void constants_fold_as_c_does(void **state)
@@ -120,7 +109,7 @@ static void a_numerator_of_unknown_sign_is_decided_or_flagged(void **state)
 	assert_string_equal(report_text(f, "flops.expr"), "floor((m - w)/2) + 5");
 	assert_false(report_exact(f));
 	assert_int_equal(n_diags(f), 1);
-	assert_string_equal(diag(f, 0, "warning", 38, 22),
+	assert_string_equal(report_diag(f, 0, "warning", 38, 22),
 	                    "the sign of this division's numerator is unknown without benchmark sizes: C truncates "
 	                    "toward zero, the formula takes the floor (right where the numerator is non-negative)");
 	cJSON_Delete(rep);
@@ -145,8 +134,8 @@ static void negative_divisors_and_unsigned_numerators(void **state)
 		cJSON *u = report_function(rep, "unsigned_wrap");
 		if (i < 2) {
 			assert_false(report_exact(u));
-			assert_non_null(
-			    strstr(diag(u, 0, "warning", 161, 2), "loop bounds of 'i' are not affine functions"));
+			assert_non_null(strstr(report_diag(u, 0, "warning", 161, 2),
+			                       "loop bounds of 'i' are not affine functions"));
 		} else {
 			assert_true(report_exact(u));
 			assert_int_equal(num(u, "flops.value"), 22);
@@ -164,11 +153,12 @@ static void division_by_zero_or_by_a_size_is_flagged(void **state)
 	cJSON *z = report_function(rep, "div_zero");
 	assert_false(report_exact(z));
 	assert_int_equal(n_diags(z), 2);
-	assert_string_equal(diag(z, 0, "warning", 46, 22), "integer division by zero: the expression is not counted");
-	assert_non_null(strstr(diag(z, 1, "warning", 46, 2), "loop bounds of 'i' are not affine functions"));
+	assert_string_equal(report_diag(z, 0, "warning", 46, 22),
+	                    "integer division by zero: the expression is not counted");
+	assert_non_null(strstr(report_diag(z, 1, "warning", 46, 2), "loop bounds of 'i' are not affine functions"));
 	cJSON *h = report_function(rep, "heads");
 	assert_false(report_exact(h));
-	assert_non_null(strstr(diag(h, 0, "warning", 56, 3), "loop bounds of 'i' are not affine functions"));
+	assert_non_null(strstr(report_diag(h, 0, "warning", 56, 3), "loop bounds of 'i' are not affine functions"));
 	cJSON_Delete(rep);
 }
 
@@ -190,7 +180,8 @@ static void convolution_output_rows(void **state)
 		assert_true(report_exact(f));
 		cJSON *g = report_function(rep, "conv_rows_strided");
 		assert_false(report_exact(g));
-		assert_non_null(strstr(diag(g, 0, "warning", 143, 2), "loop bounds of 'oh' are not affine functions"));
+		assert_non_null(
+		    strstr(report_diag(g, 0, "warning", 143, 2), "loop bounds of 'oh' are not affine functions"));
 		cJSON_Delete(rep);
 	}
 }
@@ -240,7 +231,7 @@ static void calls_on_rows_inside_buffers(void **state)
 	assert_false(report_exact(g));
 	assert_int_equal(n_diags(g), 1);
 	assert_string_equal(
-	    diag(g, 0, "warning", 202, 3),
+	    report_diag(g, 0, "warning", 202, 3),
 	    "the element where this call's argument starts in 'x' is not affine: its traffic is counted "
 	    "as the whole buffer's");
 	/* the caller reads start[r] itself, evaluating the argument: 4*R bytes beside x's and y's */
@@ -248,7 +239,7 @@ static void calls_on_rows_inside_buffers(void **state)
 	assert_int_equal(num(g, "bytes.min.read"), 4 * 6 * 50 + 4 * 6);
 	cJSON *d = report_function(rep, "rows_2d_decayed");
 	assert_false(report_exact(d));
-	assert_non_null(strstr(diag(d, 0, "warning", 210, 16),
+	assert_non_null(strstr(report_diag(d, 0, "warning", 210, 16),
 	                       "a row of an array passed to a call: kcost does not follow its offset"));
 	cJSON_Delete(rep);
 }
@@ -309,13 +300,13 @@ static void conditional_with_work_is_flagged(void **state)
 	cJSON *f = report_function(rep, "ternary_work");
 	assert_false(report_exact(f));
 	assert_int_equal(n_diags(f), 1);
-	assert_string_equal(diag(f, 0, "warning", 120, 12),
+	assert_string_equal(report_diag(f, 0, "warning", 120, 12),
 	                    "data-dependent condition: both arms of the conditional expression are counted");
 	assert_string_equal(report_text(f, "transcendentals.expr"), "n");
 	cJSON *g = report_function(rep, "ternary_free");
 	assert_true(report_exact(g));
 	assert_int_equal(n_diags(g), 1);
-	assert_string_equal(diag(g, 0, "note", 127, 10),
+	assert_string_equal(report_diag(g, 0, "note", 127, 10),
 	                    "both arms of a data-dependent conditional expression are counted");
 	cJSON_Delete(rep);
 }

@@ -66,17 +66,6 @@ static void every_math_function_is_counted(void **state)
 	cJSON_Delete(rep);
 }
 
-/* The message of a function's diagnostic i, after checking its severity and line:col. */
-static const char *diag(cJSON *f, int i, const char *severity, int line, int col)
-{
-	cJSON *d = cJSON_GetArrayItem(at(f, "diagnostics"), i);
-	assert_non_null(d);
-	assert_string_equal(report_text(d, "severity"), severity);
-	assert_int_equal(at(d, "line")->valueint, line);
-	assert_int_equal(at(d, "col")->valueint, col);
-	return report_text(d, "message");
-}
-
 /* a reduction's result read after 16 other local scalars in one statement still blocks fusion */
 static void late_read_of_a_reduction_blocks_fusion(void **state)
 {
@@ -94,7 +83,7 @@ static void late_read_of_a_reduction_blocks_fusion(void **state)
 	/* no limit was reached: the one warning is the footprint's (x[0..15] before a loop over x[0..n-1]: its
 	 * hull is max(16, n) elements, which kcost cannot order for all n) */
 	assert_int_equal(cJSON_GetArraySize(at(f, "diagnostics")), 1);
-	assert_string_equal(diag(f, 0, "warning", 8, 2),
+	assert_string_equal(report_diag(f, 0, "warning", 8, 2),
 	                    "the hull of 'x' takes the larger of 15 and n - 1, which kcost cannot order for all sizes: "
 	                    "the figure takes n - 1, the larger for large sizes");
 	assert_false(report_exact(f));
@@ -133,13 +122,14 @@ static void dimensions_recursion_and_variables(void **state)
 	cJSON *dims = report_function(rep, "nine_dims"), *rec = report_function(rep, "recursive_index"),
 	      *many = report_function(rep, "many_locals");
 	assert_false(report_exact(dims));
-	assert_string_equal(diag(dims, 0, "warning", 22, 29), "'a' has more than 8 dimensions: its extent is unknown");
-	assert_string_equal(diag(dims, 1, "warning", 25, 3),
+	assert_string_equal(report_diag(dims, 0, "warning", 22, 29),
+	                    "'a' has more than 8 dimensions: its extent is unknown");
+	assert_string_equal(report_diag(dims, 1, "warning", 25, 3),
 	                    "access with more than 8 subscripts: its traffic is not counted");
 	assert_false(report_exact(rec));
 	assert_int_equal(cJSON_GetArraySize(at(rec, "diagnostics")), 1);
 	assert_string_equal(
-	    diag(rec, 0, "error", 31, 17),
+	    report_diag(rec, 0, "error", 31, 17),
 	    "statements and expressions nested more than 1000 levels deep: the function is not analyzed");
 	assert_string_equal(report_text(rec, "flops.expr"), "0");
 	assert_string_equal(report_text(many, "flops.expr"), "3*n");
