@@ -737,39 +737,108 @@ struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop
 }
 
 /* Guards `lhs OP rhs` (&&-joined) as affine constraints g >= 0 on integers; -2 when n->guard[] is full. */
-int kc_affine_guards(struct fctx *fc, CXCursor c, struct kc_node *n)
+static int has_loop_sym(const struct kc_function *fn, const struct kc_poly *g)
 {
-	struct kc_arena *a = fc->fe->a;
-	c = kc_cx_strip(c);
-	if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
-		return -1;
-	enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
-	struct child_list l;
-	kc_cx_children(c, &l);
-	if (l.n != 2)
-		return -1;
-	if (k == CXBinaryOperator_LAnd) {
-		if (kc_cx_enter(fc, c) < 0)
-			return -1;
-		int rc = kc_affine_guards(fc, l.c[0], n);
-		if (rc == 0)
-			rc = kc_affine_guards(fc, l.c[1], n);
-		kc_cx_leave(fc);
-		return rc;
-	}
-	struct kc_poly *x, *y, *g;
-	if (kc_affine_expr(fc, l.c[0], &x) < 0 || kc_affine_expr(fc, l.c[1], &y) < 0)
-		return -1;
-	/* x < y: y - x - 1 >= 0;  x <= y: y - x >= 0;  x > y: x - y - 1 >= 0;  x >= y: x - y >= 0 */
-	int less = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE,
-	    strict = k == CXBinaryOperator_LT || k == CXBinaryOperator_GT;
-	if (!less && k != CXBinaryOperator_GT && k != CXBinaryOperator_GE)
-		return -1;
-	if (kc_poly_sub(a, less ? y : x, less ? x : y, &g) < 0 ||
-	    (strict && kc_poly_sub(a, g, kc_poly_const(a, 1, 1), &g) < 0) || !kc_poly_is_affine(g))
+	for (int s = 0; s < fn->syms.n; s++)
+		if (fn->syms.syms[s].is_loop && kc_poly_has_sym(g, s))
+			return 1;
+	return 0;
+}
+
+/* A guard counting can use: affine, or in sizes only (a product of sizes is decided at their values). */
+static int guard_ok(const struct kc_function *fn, const struct kc_poly *g)
+{
+	return kc_poly_is_affine(g) || !has_loop_sym(fn, g);
+}
+
+static int add_guard(struct fctx *fc, struct kc_node *n, struct kc_poly *g)
+{
+	if (!guard_ok(fc->fn, g))
 		return -1;
 	if (n->n_guards >= KC_MAX_BOUNDS)
 		return -2;
 	n->guard[n->n_guards++] = g;
 	return 0;
+}
+
+/* Append to n's guards the conjunction of constraints g >= 0 that is c (want == 1) or !c (want == 0):
+ *   x < y: y - x - 1;  x <= y: y - x;  x == y: x - y and y - x;  A && B: both;  !A: A negated;
+ *   !(x < y): x - y;   !(x != y): x - y and y - x;  !(A || B): !A and !B;  an integer e alone is e != 0;
+ *   x != y in sizes only: (x - y)^2 - 1 (counting decides a guard in sizes only at their values).
+ * -1 when it is no such conjunction (data-dependent, or a disjunction: x != y of loop variables, A || B,
+ * !(A && B)), -2 when it needs more than KC_MAX_BOUNDS constraints. */
+static int conjunction(struct fctx *fc, CXCursor c, int want, struct kc_node *n)
+{
+	struct kc_arena *a = fc->fe->a;
+	c = kc_cx_strip(c);
+	enum CXCursorKind kind = clang_getCursorKind(c);
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if (kind == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_LNot) {
+		if (l.n != 1 || kc_cx_enter(fc, c) < 0)
+			return -1;
+		int rc = conjunction(fc, l.c[0], !want, n);
+		kc_cx_leave(fc);
+		return rc;
+	}
+	enum CXBinaryOperatorKind k =
+	    kind == CXCursor_BinaryOperator ? clang_getCursorBinaryOperatorKind(c) : CXBinaryOperator_Invalid;
+	if (k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr) {
+		if (l.n != 2 || (k == CXBinaryOperator_LAnd) != want || kc_cx_enter(fc, c) < 0)
+			return -1;
+		int rc = conjunction(fc, l.c[0], want, n);
+		if (rc == 0)
+			rc = conjunction(fc, l.c[1], want, n);
+		kc_cx_leave(fc);
+		return rc;
+	}
+	struct kc_poly *x, *y, *g, *one = kc_poly_const(a, 1, 1);
+	int cmp = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE || k == CXBinaryOperator_GT ||
+	          k == CXBinaryOperator_GE || k == CXBinaryOperator_EQ || k == CXBinaryOperator_NE;
+	if (!cmp) { /* an integer e alone: e != 0 */
+		if (!kc_cx_is_integer_type(clang_getCursorType(c)) || kc_affine_expr(fc, c, &x) < 0)
+			return -1;
+		y = kc_poly_zero(a);
+		k = CXBinaryOperator_NE;
+	} else if (l.n != 2 || kc_affine_expr(fc, l.c[0], &x) < 0 || kc_affine_expr(fc, l.c[1], &y) < 0) {
+		return -1;
+	}
+	if (k == CXBinaryOperator_EQ || k == CXBinaryOperator_NE) {
+		if (kc_poly_sub(a, x, y, &g) < 0)
+			return -1;
+		if ((k == CXBinaryOperator_EQ) != want) {
+			/* x != y is a disjunction; in sizes only (decided at their values) it is (x - y)^2 - 1 >= 0 */
+			if (has_loop_sym(fc->fn, g) || kc_poly_mul(a, g, g, &g) < 0 || kc_poly_sub(a, g, one, &g) < 0)
+				return -1;
+			return add_guard(fc, n, g);
+		}
+		int rc = add_guard(fc, n, g);
+		if (rc < 0 || kc_poly_sub(a, y, x, &g) < 0)
+			return rc < 0 ? rc : -1;
+		return add_guard(fc, n, g);
+	}
+	/* want: x < y, x <= y, x > y, x >= y;  !want: their complements x >= y, x > y, x <= y, x < y */
+	int less = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE,
+	    strict = k == CXBinaryOperator_LT || k == CXBinaryOperator_GT;
+	if (!want) {
+		less = !less;
+		strict = !strict;
+	}
+	if (kc_poly_sub(a, less ? y : x, less ? x : y, &g) < 0 || (strict && kc_poly_sub(a, g, one, &g) < 0))
+		return -1;
+	return add_guard(fc, n, g);
+}
+
+int kc_affine_guards(struct fctx *fc, CXCursor c, struct kc_node *n)
+{
+	int rc = conjunction(fc, c, 1, n);
+	if (rc == -1) {
+		n->n_guards = 0;
+		rc = conjunction(fc, c, 0, n);
+		if (rc == 0)
+			return 1;
+	}
+	if (rc < 0)
+		n->n_guards = 0;
+	return rc;
 }

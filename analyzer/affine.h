@@ -42,8 +42,9 @@ struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop
  * NULL. */
 struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v);
 
-/* The guards of an if condition (&&-joined comparisons) as affine constraints n->guard[g] >= 0; -1 when the
- * condition is not one. */
+/* The guards of an if condition as affine constraints n->guard[g] >= 0 (all hold): 0 when they say the
+ * condition, 1 when they say its negation (x != y, A || B: the caller swaps the branches), -1 when neither is
+ * a conjunction of affine comparisons (data-dependent), -2 when it needs more than KC_MAX_BOUNDS of them. */
 int kc_affine_guards(struct fctx *fc, CXCursor c, struct kc_node *n);
 
 #endif

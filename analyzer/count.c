@@ -25,8 +25,16 @@
  * a domain needing more (a loop nest about twelve deep, or guards on top) is reported, not truncated. */
 #define MAX_CONS 24
 
+/* A constraint either chooses between alternatives (an if's guard or its negation, one side of a split between
+ * two loop bounds: another piece has the other side) or says that a loop runs at all (a loop that does not
+ * contributes nothing). Where a constraint in sizes only cannot be decided because they have no values, the
+ * second kind is taken to hold (the count assumes loops run, docs/counting.md), the first kind makes the count
+ * inexact: both alternatives would be added. */
+enum { CON_RUNS = 0, CON_ALT = 1 };
+
 struct piece {
 	struct kc_poly *cons[MAX_CONS]; /* each >= 0 */
+	unsigned alt;                   /* bit i: cons[i] chooses between alternatives (below) */
 	int n_cons;
 	struct kc_vec cost;
 	int absolute; /* an annotated total: enclosing loops do not multiply it */
@@ -141,7 +149,9 @@ static int sizes_only(const struct kc_poly *p, const int *is_loop_var)
 	return 1;
 }
 
-/* Sign of p at the benchmark sizes: 1 (>= 0), 0 (< 0), -1 unknown. */
+/* Sign of p at the benchmark sizes: 1 (>= 0), 0 (< 0), -1 unknown. Without values, sizes are non-negative
+ * (as --size requires): p >= 0 when its constant and every coefficient are, p < 0 when its constant is and no
+ * coefficient is positive. */
 static int sign_at_sizes(struct counter *k, const struct kc_poly *p)
 {
 	struct kc_rat c;
@@ -149,9 +159,26 @@ static int sign_at_sizes(struct counter *k, const struct kc_poly *p)
 		return c.num >= 0;
 	long long v;
 	const char *why;
-	if (kc_function_eval(k->fn, p, &v, &why) < 0)
-		return -1;
-	return v >= 0;
+	if (kc_function_eval(k->fn, p, &v, &why) == 0)
+		return v >= 0;
+	int pos = 0, neg = 0, constant_neg = 0;
+	for (int t = 0; t < kc_poly_nterms(p); t++) {
+		int is_const = 1;
+		for (int s = 0; s < KC_POLY_MAX_SYMS && is_const; s++)
+			is_const = !kc_poly_term_exp(p, t, s);
+		struct kc_rat r = kc_poly_term_coef(p, t);
+		if (is_const)
+			constant_neg = r.num < 0;
+		else if (r.num > 0)
+			pos = 1;
+		else if (r.num < 0)
+			neg = 1;
+	}
+	if (!neg && !constant_neg)
+		return 1;
+	if (!pos && constant_neg)
+		return 0;
+	return -1;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -171,21 +198,25 @@ static struct piece *push_piece(struct counter *k, struct pieces *ps, const stru
 	return &ps->p[ps->n++];
 }
 
-static int add_con(struct piece *p, struct kc_poly *g)
+static int add_con(struct piece *p, struct kc_poly *g, int kind)
 {
 	struct kc_rat c;
 	if (kc_poly_is_const(g, &c) && c.num >= 0)
 		return 0; /* always true */
 	for (int i = 0; i < p->n_cons; i++)
-		if (kc_poly_equal(p->cons[i], g))
+		if (kc_poly_equal(p->cons[i], g)) {
+			p->alt |= (unsigned)kind << i;
 			return 0;
+		}
 	if (p->n_cons >= MAX_CONS)
 		return -1;
+	p->alt = (p->alt & ~(1u << p->n_cons)) | (unsigned)kind << p->n_cons;
 	p->cons[p->n_cons++] = g;
 	return 0;
 }
 
 static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_vec *v);
+static void call_pieces(struct counter *k, const struct kc_node *n, const struct piece *own, struct pieces *out);
 
 static void pieces_of(struct counter *k, const struct kc_node *n, struct pieces *out, const int *is_loop_var);
 
@@ -195,11 +226,10 @@ static void pieces_of_children(struct counter *k, const struct kc_node *first, s
 		pieces_of(k, c, out, lv);
 }
 
-/* else-branch of guards g1..gm: the disjoint pieces  !g1,  g1 & !g2,  ...  */
-static void else_pieces(struct counter *k, const struct kc_node *n, struct pieces *out, const int *lv)
+/* else-branch (pieces `body`) of guards g1..gm: the disjoint pieces  !g1,  g1 & !g2,  ...  */
+static void else_pieces(struct counter *k, const struct kc_node *n, const struct pieces *body, int kind,
+                        struct pieces *out)
 {
-	struct pieces body = {0};
-	pieces_of_children(k, n->orelse->first, &body, lv);
 	struct kc_poly *one = kc_poly_const(k->a, 1, 1);
 	for (int g = 0; g < n->n_guards; g++) {
 		struct kc_poly *neg;
@@ -207,11 +237,11 @@ static void else_pieces(struct counter *k, const struct kc_node *n, struct piece
 			overflow(k, n->loc);
 			continue;
 		}
-		for (int i = 0; i < body.n; i++) {
-			struct piece p = body.p[i];
-			int full = add_con(&p, neg) < 0;
+		for (int i = 0; i < body->n; i++) {
+			struct piece p = body->p[i];
+			int full = add_con(&p, neg, kind) < 0;
 			for (int h = 0; h < g; h++)
-				full |= add_con(&p, n->guard[h]) < 0;
+				full |= add_con(&p, n->guard[h], CON_ALT) < 0;
 			if (full)
 				too_many_cons(k, n->loc);
 			else
@@ -230,29 +260,38 @@ static void pieces_of(struct counter *k, const struct kc_node *n, struct pieces 
 	case KC_NODE_STMT:
 		if (cost_of_stmt(k, n, &p.cost) < 0)
 			overflow(k, n->loc);
-		push_piece(k, out, &p);
+		if (n->call)
+			call_pieces(k, n, &p, out);
+		else
+			push_piece(k, out, &p);
 		return;
 	case KC_NODE_BLOCK:
 		pieces_of_children(k, n->first, out, lv);
 		return;
 	case KC_NODE_IF: {
-		struct pieces then = {0};
+		/* the guards choose between the branches (CON_ALT); when one branch costs nothing, the other's
+		 * guard only says whether the work is done at all, as a loop's bounds do (CON_RUNS: `if (n <= 0)
+		 * return;` before the loops counts as they do, assuming they run) */
+		struct pieces then = {0}, other = {0};
 		pieces_of_children(k, n->first, &then, lv);
+		if (n->orelse)
+			pieces_of_children(k, n->orelse->first, &other, lv);
+		int then_kind = other.n ? CON_ALT : CON_RUNS,
+		    else_kind = then.n || n->n_guards > 1 ? CON_ALT : CON_RUNS;
 		for (int i = 0; i < then.n; i++) {
 			int full = 0;
 			for (int g = 0; g < n->n_guards; g++)
-				full |= add_con(&then.p[i], n->guard[g]) < 0;
+				full |= add_con(&then.p[i], n->guard[g], then_kind) < 0;
 			if (full)
 				too_many_cons(k, n->loc);
 			else
 				push_piece(k, out, &then.p[i]);
 		}
-		if (n->orelse) {
-			if (n->n_guards)
-				else_pieces(k, n, out, lv);
-			else
-				pieces_of_children(k, n->orelse->first, out, lv);
-		}
+		if (n->n_guards)
+			else_pieces(k, n, &other, else_kind, out);
+		else
+			for (int i = 0; i < other.n; i++)
+				push_piece(k, out, &other.p[i]);
 		return;
 	}
 	case KC_NODE_LOOP: {
@@ -308,12 +347,11 @@ int kc_call_compose(struct kc_arena *a, struct kc_arena *keep, struct kc_functio
 	return 0;
 }
 
-/* Add the callee's total, in the caller's sizes; -1 on overflow (a cost that cannot be expressed is reported
- * here). */
-static int cost_of_call(struct counter *k, const struct kc_node *n, struct kc_vec *v)
+/* Add a cost of the callee (cv, in its symbols) in the caller's sizes; -1 on overflow, -2 when it cannot be
+ * expressed (reported here). */
+static int cost_of_call(struct counter *k, const struct kc_node *n, const struct kc_vec *cv, struct kc_vec *v)
 {
 	const struct kc_call *call = n->call;
-	const struct kc_vec *cv = &call->callee_ir->total;
 	for (int i = 0; i < KC_VEC_N; i++) {
 		if (!cv->v[i])
 			continue;
@@ -324,7 +362,7 @@ static int cost_of_call(struct counter *k, const struct kc_node *n, struct kc_ve
 		struct kc_poly *p;
 		if (kc_call_compose(k->a, k->keep, k->fn, call, cv->v[i], &p) < 0) {
 			inexact(k, n->loc, "the cost of this call could not be expressed in the caller's sizes");
-			return 0;
+			return -2;
 		}
 		struct kc_vec one = {0};
 		one.v[slot] = p;
@@ -361,9 +399,52 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 		v->v[KC_VEC_NAIVE_R] = n->lib_min.read;
 		v->v[KC_VEC_NAIVE_W] = n->lib_min.write;
 	}
-	if (n->call)
-		rc |= cost_of_call(k, n, v);
 	return rc;
+}
+
+/* A callee's pieces beyond which a call adds its total instead (decided at the callee's own sizes, flagged). */
+#define MAX_CALL_PIECES 64
+
+/* A call statement: its own cost (`own`: the arguments') plus each piece of the callee, whose constraints become
+ * the caller's (in sizes: decided at the caller's values; in loop variables: bounds of the summation). */
+static void call_pieces(struct counter *k, const struct kc_node *n, const struct piece *own, struct pieces *out)
+{
+	const struct kc_fn_ir *g = n->call->callee_ir;
+	if (g->n_pieces < 0) {
+		kc_ir_limit(k->keep, k->fn, n->loc,
+		            "the count of '%s' has more than %d pieces: this call adds it as at its own sizes",
+		            n->call->callee->name, MAX_CALL_PIECES);
+		struct piece q = *own;
+		int rc = cost_of_call(k, n, &g->total, &q.cost);
+		if (rc == -1)
+			overflow(k, n->loc);
+		if (rc == 0)
+			push_piece(k, out, &q);
+		return;
+	}
+	push_piece(k, out, own); /* the arguments are evaluated whatever the callee does */
+	for (int i = 0; i < g->n_pieces; i++) {
+		const struct kc_total_piece *cp = &g->pieces[i];
+		struct piece q = {0};
+		int rc = cost_of_call(k, n, &cp->cost, &q.cost), full = 0;
+		if (rc == -1)
+			overflow(k, n->loc);
+		if (rc < 0)
+			return;
+		for (int c = 0; c < cp->n_cons; c++) {
+			struct kc_poly *x;
+			if (kc_call_compose(k->a, k->keep, k->fn, n->call, cp->cons[c], &x) < 0) {
+				inexact(k, n->loc,
+				        "the cost of this call could not be expressed in the caller's sizes");
+				return;
+			}
+			full |= add_con(&q, x, (int)(cp->alt >> c & 1)) < 0;
+		}
+		if (full)
+			too_many_cons(k, n->loc);
+		else
+			push_piece(k, out, &q);
+	}
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -379,7 +460,7 @@ static int bounds_on(struct counter *k, const struct piece *p, int v, struct kc_
 	for (int i = 0; i < p->n_cons; i++) {
 		struct kc_poly *c = p->cons[i], *r;
 		if (!kc_poly_has_sym(c, v)) {
-			if (add_con(rest, c) < 0)
+			if (add_con(rest, c, (int)(p->alt >> i & 1)) < 0)
 				KC_BUG("a piece's remaining constraints are a subset of its constraints");
 			continue;
 		}
@@ -461,7 +542,7 @@ static void split_and_sum(struct counter *k, const struct kc_node *loop, struct 
 		overflow(k, loop->loc);
 		return;
 	}
-	if (add_con(&a, d) < 0 || add_con(&b, nd) < 0) {
+	if (add_con(&a, d, CON_ALT) < 0 || add_con(&b, nd, CON_ALT) < 0) {
 		too_many_cons(k, loop->loc);
 		return;
 	}
@@ -504,7 +585,9 @@ static void sum_piece(struct counter *k, const struct kc_node *loop, struct piec
 		return;
 	}
 	if (l < 0 || h < 0) {
-		inexact(k, loop->loc, "the order of this loop's bounds is unknown at the benchmark sizes");
+		kc_ir_limit(k->keep, k->fn, loop->loc,
+		            "the order of this loop's bounds depends on sizes that have no values: not counted "
+		            "exactly (give the sizes with --size or KCOST_SIZES)");
 		return;
 	}
 	/* sum over lo..hi, valid where hi - lo + 1 >= 0 (passed outward) */
@@ -517,7 +600,7 @@ static void sum_piece(struct counter *k, const struct kc_node *loop, struct piec
 	if (sizes_only(span, lv)) {
 		if (sign_at_sizes(k, span) == 0)
 			return; /* empty at the benchmark sizes */
-	} else if (add_con(&rest, span) < 0) {
+	} else if (add_con(&rest, span, CON_RUNS) < 0) {
 		too_many_cons(k, loop->loc);
 		return;
 	}
@@ -537,7 +620,7 @@ static int loop_constraints(struct counter *k, const struct kc_node *loop, struc
 			if (up ? kc_poly_sub(a, loop->upper[i - loop->n_lower], v, &g) < 0
 			       : kc_poly_sub(a, v, loop->lower[i], &g) < 0)
 				goto overflowed;
-			if (add_con(p, g) < 0)
+			if (add_con(p, g, CON_RUNS) < 0)
 				goto full;
 		}
 		return 0;
@@ -556,7 +639,7 @@ static int loop_constraints(struct counter *k, const struct kc_node *loop, struc
 	for (int i = 0; i < p->n_cons; i++)
 		if (kc_poly_subst(a, p->cons[i], loop->var, sub, &p->cons[i]) < 0)
 			goto overflowed;
-	if (add_con(p, v) < 0) /* u >= 0 */
+	if (add_con(p, v, CON_RUNS) < 0) /* u >= 0 */
 		goto full;
 	for (int i = 0; i < n_ends; i++) {
 		struct kc_poly *last;
@@ -572,7 +655,7 @@ static int loop_constraints(struct counter *k, const struct kc_node *loop, struc
 		}
 		if (kc_poly_sub(a, last, v, &g) < 0)
 			goto overflowed;
-		if (add_con(p, g) < 0)
+		if (add_con(p, g, CON_RUNS) < 0)
 			goto full;
 	}
 	return 0;
@@ -709,16 +792,54 @@ static void mark_loop_vars(const struct kc_node *n, int *lv)
 		mark_loop_vars(n->orelse, lv);
 }
 
-/* Add up pieces whose remaining constraints involve sizes only (checked at the benchmark sizes). */
-static void total_of(struct counter *k, struct pieces *ps, struct kc_vec *out)
+/* Add up pieces whose remaining constraints involve sizes only (checked at the benchmark sizes); an
+ * alternative that cannot be decided there (a size without a value) is reported at loc. */
+static void total_of(struct counter *k, struct pieces *ps, struct kc_vec *out, struct kc_loc loc)
 {
 	for (int i = 0; i < ps->n; i++) {
-		int holds = 1;
-		for (int c = 0; c < ps->p[i].n_cons && holds; c++)
-			holds = sign_at_sizes(k, ps->p[i].cons[c]) != 0;
+		int holds = 1, undecided = 0;
+		for (int c = 0; c < ps->p[i].n_cons && holds; c++) {
+			int s = sign_at_sizes(k, ps->p[i].cons[c]);
+			holds = s != 0;
+			undecided |= s < 0 && ps->p[i].alt >> c & 1;
+		}
+		if (holds && undecided)
+			kc_ir_limit(k->keep, k->fn, loc,
+			            "the count here depends on a condition on sizes that have no values: every branch "
+			            "is counted (give the sizes with --size or KCOST_SIZES)");
 		if (holds && vec_add(k->a, out, &ps->p[i].cost) < 0)
 			inexact(k, k->fn->loc, "count overflows exact arithmetic");
 	}
+}
+
+static void vec_keep(struct kc_arena *a, struct kc_vec *v);
+
+/* Copy the pieces of ps into ir->pieces (in a), or mark them too many. */
+static void keep_pieces(struct counter *k, struct kc_arena *a, const struct pieces *ps)
+{
+	struct kc_fn_ir *ir = k->ir;
+	if (ir->n_pieces < 0)
+		return;
+	if (ir->n_pieces + ps->n > MAX_CALL_PIECES) {
+		ir->n_pieces = -1;
+		return;
+	}
+	struct kc_total_piece *grown = KC_NEW_N(a, struct kc_total_piece, ir->n_pieces + ps->n);
+	if (ir->n_pieces)
+		memcpy(grown, ir->pieces, sizeof *grown * (size_t)ir->n_pieces);
+	for (int i = 0; i < ps->n; i++) {
+		const struct piece *p = &ps->p[i];
+		struct kc_total_piece *t = &grown[ir->n_pieces + i];
+		t->n_cons = p->n_cons;
+		t->alt = p->alt;
+		t->cons = KC_NEW_N(a, struct kc_poly *, p->n_cons ? p->n_cons : 1);
+		for (int c = 0; c < p->n_cons; c++)
+			t->cons[c] = kc_poly_copy(a, p->cons[c]);
+		t->cost = p->cost;
+		vec_keep(a, &t->cost);
+	}
+	ir->pieces = grown;
+	ir->n_pieces += ps->n;
 }
 
 static void to_cost(struct counter *k, const struct kc_vec *v, struct kc_cost *c, struct kc_traffic *naive,
@@ -761,6 +882,8 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	int lv[KC_POLY_MAX_SYMS] = {0};
 	fold_tiles(&k, ir->body);
 	mark_loop_vars(ir->body, lv);
+	ir->pieces = NULL;
+	ir->n_pieces = 0;
 	struct kc_function *f = ir->fn;
 	f->n_nests = 0;
 	struct kc_arena_mark empty = kc_arena_mark(&scratch);
@@ -768,12 +891,13 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		struct pieces ps = {0};
 		struct kc_vec v = {0};
 		pieces_of(&k, c, &ps, lv);
-		total_of(&k, &ps, &v);
+		total_of(&k, &ps, &v, c->loc);
+		keep_pieces(&k, a, &ps);
 		vec_keep(a, &v);
 		kc_arena_reset(&scratch, empty);
 		if (vec_add(a, &ir->total, &v) < 0)
 			overflow(&k, c->loc);
-		if (c->kind != KC_NODE_LOOP && !c->call && !c->lib_call && !(c->kind == KC_NODE_IF && c->first))
+		if (!kc_ir_is_nest(c))
 			continue;
 		struct kc_nest *nest = &f->nests[f->n_nests++];
 		nest->begin = c->loc;
@@ -798,7 +922,7 @@ void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_no
 		ps = summed;
 	}
 	memset(out, 0, sizeof *out);
-	total_of(&k, &ps, out);
+	total_of(&k, &ps, out, node->loc);
 }
 
 void kc_vec_to_cost(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_vec *v, struct kc_cost *c)

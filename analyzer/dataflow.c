@@ -66,7 +66,7 @@ static void overflow(struct df *d)
 
 static int is_pass(const struct kc_node *c)
 {
-	return c->kind == KC_NODE_LOOP || c->call || c->lib_call || (c->kind == KC_NODE_IF && c->first);
+	return kc_ir_is_nest(c);
 }
 
 /* Passes inside the single top-level loop when it holds at least two. */

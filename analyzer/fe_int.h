@@ -117,6 +117,8 @@ struct fctx {
 	struct kc_dims *dims; /* parallel to fn->buffers */
 	int cap_buffers;
 	int loop_depth;
+	int tail;               /* the statement lowered next is in tail position (lower.c: early returns) */
+	int switch_loops;       /* 1 + loop_depth at the innermost switch counted case by case (0: none) */
 	const char **trips_var; /* [n_trips] KCOST_TRIPS variables and totals */
 	struct kc_poly **trips_total;
 	CXCursor *trips_at;         /* the attribute of each */

@@ -920,12 +920,12 @@ static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 		running_loops(f);
 		record_call(f, uses, n->call);
 	}
-	int pushed = n->kind == KC_NODE_LOOP;
+	int pushed = n->kind == KC_NODE_LOOP, taken = kc_ir_if_taken(f->fn, n);
 	if (pushed)
 		push_loop(f, n);
-	for (const struct kc_node *c = n->first; c; c = c->next)
+	for (const struct kc_node *c = taken ? n->first : NULL; c; c = c->next)
 		walk(f, c, uses);
-	if (n->orelse)
+	if (n->orelse && taken != 1)
 		walk(f, n->orelse, uses);
 	if (pushed)
 		f->depth--;
@@ -1002,7 +1002,7 @@ static void fill_nest(struct fp *f, struct kc_nest *nest, const struct kc_node *
 
 static int is_nest(const struct kc_node *c)
 {
-	return c->kind == KC_NODE_LOOP || c->call || c->lib_call || (c->kind == KC_NODE_IF && c->first);
+	return kc_ir_is_nest(c);
 }
 
 static void decide_flattening(struct fp *f, const struct kc_node *n)

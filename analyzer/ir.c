@@ -338,3 +338,27 @@ void kc_ir_limit(struct kc_arena *keep, struct kc_function *fn, struct kc_loc lo
 			return;
 	kc_diag_add(keep, &fn->diags, loc, KC_WARNING, fn->name, "%s", msg);
 }
+
+int kc_ir_is_nest(const struct kc_node *c)
+{
+	return c->kind == KC_NODE_LOOP || c->call || c->lib_call ||
+	       (c->kind == KC_NODE_IF && (c->first || (c->orelse && c->orelse->first)));
+}
+
+int kc_ir_if_taken(const struct kc_function *fn, const struct kc_node *n)
+{
+	if (n->kind != KC_NODE_IF || !n->n_guards || n->inexact)
+		return -1;
+	for (int g = 0; g < n->n_guards; g++) {
+		for (int s = 0; s < fn->syms.n; s++)
+			if (fn->syms.syms[s].is_loop && kc_poly_has_sym(n->guard[g], s))
+				return -1;
+		long long v;
+		const char *why;
+		if (kc_function_eval(fn, n->guard[g], &v, &why) < 0)
+			return -1;
+		if (v < 0)
+			return 0;
+	}
+	return 1;
+}

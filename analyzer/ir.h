@@ -133,11 +133,24 @@ struct kc_buffer_use {
 	int first_is_write; /* the first access in program order is a write */
 };
 
+/* One piece of a function's count (count.c): its cost where every cons[c] >= 0 holds, constraints in the
+ * function's sizes only (bit c of alt: cons[c] chooses between alternatives, an if's branch; else it says a
+ * loop runs). The total is the sum of the pieces whose constraints hold at the sizes' values; a call adds the
+ * callee's pieces with their constraints in the caller's sizes, so that each call decides its own branches. */
+struct kc_total_piece {
+	struct kc_poly **cons;
+	int n_cons;
+	unsigned alt;
+	struct kc_vec cost;
+};
+
 /* Per-function IR kept beside the model function. */
 struct kc_fn_ir {
 	struct kc_function *fn;
 	struct kc_node *body;
-	struct kc_vec total;                         /* whole function */
+	struct kc_vec total;           /* whole function */
+	struct kc_total_piece *pieces; /* the same, as pieces (NULL with n_pieces -1: too many) */
+	int n_pieces;
 	const char *trans_names[KC_MAX_TRANS_NAMES]; /* names of the KC_VEC_TRANS entries */
 	int n_trans_names;
 	struct kc_buffer_use *uses; /* per buffer */
@@ -198,6 +211,13 @@ void kc_ir_access_add(struct kc_arena *a, struct kc_node *st, const struct kc_ac
 void kc_ir_trans_add(struct kc_arena *a, struct kc_node *st, const char *name, long long count);
 /* st reads (is_write == 0) or writes the local scalar `id`: a set, growing in a. */
 void kc_ir_scalar_use(struct kc_arena *a, struct kc_node *st, int id, int is_write);
+
+/* A top-level statement that is a nest of the model (and a pass of the dataflow): a loop, a call, or an if
+ * with a statement in either branch. */
+int kc_ir_is_nest(const struct kc_node *c);
+/* An if whose guards are in sizes only, decided at their values: 1 the then-branch runs, 0 the else-branch;
+ * -1 for any other node, or guards on loop variables or sizes without values (both branches may run). */
+int kc_ir_if_taken(const struct kc_function *fn, const struct kc_node *n);
 
 /* Room for the model's nests, at most one per top-level statement of the body (kc_count_function fills
  * them): call once the body is complete, before the passes. */

@@ -16,6 +16,7 @@
 
 static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf);
 static void lower_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent);
+static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent);
 static void collect_expr(struct fctx *fc, CXCursor c, struct kc_node *st, int role);
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -984,12 +985,98 @@ static void lower_children(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		lower_stmt(fc, l.c[i], parent);
 }
 
-static void lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent)
+/* ------------------------------------------------------------------------------------------------ */
+/* Early returns. A statement is in tail position (fc->tail, read and cleared by lower_stmt_at) when nothing
+ * of the function runs after it: the last statement of the body, of a branch in tail position, or of the
+ * statements moved into a branch below. There, `if (c) { A; return; } B; C;` is `if (c) A else { B; C; }`
+ * (and the same with the return in the else-branch, or after an else): the statements after an if whose one
+ * branch ends in a return and whose other has none are lowered into that other branch, so each path is
+ * counted once, exactly, and a condition on sizes picks one. A return anywhere else (not in tail position,
+ * outside loops) is a warning: what follows it is counted as if it were not taken. */
+
+/* Every path through c ends in a return: c is one, or a compound statement whose last statement does. */
+static int ends_in_return(CXCursor c)
+{
+	for (int depth = 0; depth < KC_MAX_DEPTH; depth++) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		if (k == CXCursor_ReturnStmt)
+			return 1;
+		struct child_list l;
+		if (k != CXCursor_CompoundStmt || (kc_cx_children(c, &l), !l.n))
+			return 0;
+		c = l.c[l.n - 1];
+	}
+	return 0;
+}
+
+/* c contains a return statement (or is too deep to tell: then assumed to). */
+static int contains_return(CXCursor c, int depth)
+{
+	if (clang_getCursorKind(c) == CXCursor_ReturnStmt || depth >= KC_MAX_DEPTH)
+		return 1;
+	if (clang_isExpression(clang_getCursorKind(c)))
+		return 0; /* a statement expression's return is rare enough to be missed: no walk of every operand */
+	struct child_list l;
+	kc_cx_children(c, &l);
+	for (int i = 0; i < l.n; i++)
+		if (contains_return(l.c[i], depth + 1))
+			return 1;
+	return 0;
+}
+
+static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tail, const CXCursor *rest, int n_rest);
+
+/* Statements c[0 .. n-1] of one block into parent; the last in tail position when the block is. */
+static void lower_list(struct fctx *fc, const CXCursor *c, int n, struct kc_node *parent, int tail)
+{
+	for (int i = 0; i < n; i++) {
+		if (tail && i < n - 1 && fc->loop_depth == 0 && clang_getCursorKind(c[i]) == CXCursor_IfStmt) {
+			struct child_list l;
+			kc_cx_children(c[i], &l);
+			int then_returns = l.n >= 2 && ends_in_return(l.c[1]),
+			    else_returns = l.n >= 3 && ends_in_return(l.c[2]);
+			if (then_returns && else_returns) { /* what follows is never reached */
+				lower_if(fc, c[i], parent, 1, NULL, 0);
+				return;
+			}
+			if (l.n >= 2 && then_returns != else_returns &&
+			    !(then_returns ? l.n >= 3 && contains_return(l.c[2], 0) : contains_return(l.c[1], 0))) {
+				if (kc_cx_enter(fc, c[i]) < 0)
+					return;
+				int moved = lower_if(fc, c[i], parent, 1, c + i + 1, n - i - 1);
+				kc_cx_leave(fc);
+				if (moved)
+					return;
+				continue;
+			}
+		}
+		if (kc_cx_enter(fc, c[i]) < 0)
+			return;
+		fc->tail = tail && i == n - 1;
+		lower_stmt_at(fc, c[i], parent);
+		kc_cx_leave(fc);
+	}
+}
+
+/* The else-branch block of n, made on first use (located at c). */
+static struct kc_node *else_block(struct fctx *fc, struct kc_node *n, CXCursor c)
+{
+	if (!n->orelse)
+		n->orelse = new_node(fc, KC_NODE_BLOCK, c, NULL);
+	return n->orelse;
+}
+
+/* An if statement; rest[0 .. n_rest-1], the statements after it (in tail position), go into the branch that
+ * does not end in a return (lower_list) when the condition is one counting decides: returns 1 then. (A
+ * data-dependent condition keeps them after it, as before: its return is a note, "assumed not taken", and
+ * the if a warning when a branch costs anything.) When the guards say the negation of the condition (x != y),
+ * the node's then-branch is the statement's else-branch and the other way round. */
+static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tail, const CXCursor *rest, int n_rest)
 {
 	struct child_list l;
 	kc_cx_children(c, &l);
 	if (l.n < 2)
-		return;
+		return 0;
 	struct kc_node *n = new_node(fc, KC_NODE_IF, c, parent);
 	int guards = kc_affine_guards(fc, l.c[0], n);
 	if (guards < 0) {
@@ -999,10 +1086,19 @@ static void lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		drop_if_empty(parent, st);
 		n->inexact = 1; /* decided below, once we know whether the branches cost anything */
 	}
-	lower_stmt(fc, l.c[1], n);
+	int swapped = guards == 1;
+	if (guards < 0)
+		tail = n_rest = 0;
+	fc->tail = tail;
+	lower_stmt(fc, l.c[1], swapped ? else_block(fc, n, l.c[1]) : n);
 	if (l.n > 2) {
-		n->orelse = new_node(fc, KC_NODE_BLOCK, l.c[2], NULL);
-		lower_stmt(fc, l.c[2], n->orelse);
+		fc->tail = tail;
+		lower_stmt(fc, l.c[2], swapped ? n : else_block(fc, n, l.c[2]));
+	}
+	if (n_rest) {
+		int into_else = ends_in_return(l.c[1]);
+		lower_list(fc, rest, n_rest, into_else != swapped ? else_block(fc, n, rest[0]) : n, 1);
+		n->end = kc_cx_end(fc->fe, rest[n_rest - 1]);
 	}
 	if (n->inexact && (n->first || (n->orelse && n->orelse->first))) {
 		if (guards == -2)
@@ -1019,14 +1115,153 @@ static void lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	} else {
 		n->inexact = 0;
 	}
+	return n_rest > 0;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* switch: on an integer that counting can decide (a size, an enum parameter, an affine expression), each
+ * case is an if on its label (or range of stacked labels), the default the last else, when every case ends in
+ * a break (or a return, the switch being in tail position) and none falls through into the next. */
+
+struct sw_case {
+	long long lo, hi; /* labels lo..hi; the default: lo > hi */
+	int is_default;
+	CXCursor at;
+	CXCursor *stmts;
+	int n, cap;
+};
+
+/* A break or return that is not the last statement of its case (a break of an inner loop or switch is
+ * its own). */
+static int jumps_inside(CXCursor c, int depth)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || depth >= KC_MAX_DEPTH)
+		return 1;
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_SwitchStmt)
+		return contains_return(c, depth);
+	if (clang_isExpression(k))
+		return 0;
+	struct child_list l;
+	kc_cx_children(c, &l);
+	for (int i = 0; i < l.n; i++)
+		if (jumps_inside(l.c[i], depth + 1))
+			return 1;
+	return 0;
+}
+
+static void case_push(struct fctx *fc, struct sw_case *sc, CXCursor stmt)
+{
+	if (sc->n == sc->cap) {
+		int cap = sc->cap ? 2 * sc->cap : 8;
+		CXCursor *grown = KC_NEW_N(fc->fe->a, CXCursor, cap);
+		if (sc->n)
+			memcpy(grown, sc->stmts, sizeof *grown * (size_t)sc->n);
+		sc->stmts = grown;
+		sc->cap = cap;
+	}
+	sc->stmts[sc->n++] = stmt;
+}
+
+/* Lower a switch as a chain of ifs; -1 (nothing lowered) when it is not of the form above. */
+static int lower_switch(struct fctx *fc, CXCursor c, struct kc_node *parent, int tail)
+{
+	struct child_list l, body;
+	kc_cx_children(c, &l);
+	struct kc_poly *x;
+	if (l.n != 2 || clang_getCursorKind(l.c[1]) != CXCursor_CompoundStmt ||
+	    !kc_cx_is_integer_type(clang_getCursorType(l.c[0])) || kc_affine_expr(fc, l.c[0], &x) < 0)
+		return -1;
+	kc_cx_children(l.c[1], &body);
+	struct sw_case *cases = KC_NEW_N(fc->fe->a, struct sw_case, body.n ? body.n : 1);
+	int n_cases = 0;
+	for (int i = 0; i < body.n; i++) {
+		CXCursor s = body.c[i];
+		int labelled = 0;
+		for (int depth = 0; depth < KC_MAX_DEPTH; depth++) {
+			enum CXCursorKind k = clang_getCursorKind(s);
+			if (k != CXCursor_CaseStmt && k != CXCursor_DefaultStmt)
+				break;
+			struct child_list cl;
+			kc_cx_children(s, &cl);
+			long long v = 0;
+			if (!cl.n || (k == CXCursor_CaseStmt && (cl.n != 2 || !kc_cx_eval_int(cl.c[0], &v))))
+				return -1;
+			struct sw_case *sc = &cases[n_cases - 1];
+			if (!labelled || k == CXCursor_DefaultStmt || sc->is_default || v != sc->hi + 1) {
+				if (labelled) /* stacked labels that are not one range */
+					return -1;
+				if (n_cases && cases[n_cases - 1].n &&
+				    !(clang_getCursorKind(cases[n_cases - 1].stmts[cases[n_cases - 1].n - 1]) ==
+				          CXCursor_BreakStmt ||
+				      ends_in_return(cases[n_cases - 1].stmts[cases[n_cases - 1].n - 1])))
+					return -1; /* falls through into this case */
+				if (n_cases && !cases[n_cases - 1].n)
+					return -1; /* an empty case falls through to a label that is no range with it */
+				sc = &cases[n_cases++];
+				*sc = (struct sw_case){v, v, k == CXCursor_DefaultStmt, s, NULL, 0, 0};
+			} else {
+				sc->hi = v;
+			}
+			labelled = 1;
+			s = cl.c[cl.n - 1];
+		}
+		if (!n_cases)
+			return -1; /* statements before the first label */
+		case_push(fc, &cases[n_cases - 1], s);
+	}
+	int default_case = -1;
+	for (int i = 0; i < n_cases; i++) {
+		struct sw_case *sc = &cases[i];
+		int last_is_break = sc->n && clang_getCursorKind(sc->stmts[sc->n - 1]) == CXCursor_BreakStmt;
+		int returns = sc->n && ends_in_return(sc->stmts[sc->n - 1]);
+		if ((returns && !tail) || (!last_is_break && !returns && i < n_cases - 1))
+			return -1;
+		if (last_is_break)
+			sc->n--;
+		for (int j = 0; j < sc->n; j++)
+			if ((j < sc->n - 1 || !returns) && jumps_inside(sc->stmts[j], 0))
+				return -1;
+		for (int j = 0; j < i; j++)
+			if (!sc->is_default && !cases[j].is_default && sc->lo <= cases[j].hi && cases[j].lo <= sc->hi)
+				return -1; /* duplicate labels: clang reports them */
+		if (sc->is_default)
+			default_case = i;
+	}
+	struct kc_arena *a = fc->fe->a;
+	struct kc_poly **guards = KC_NEW_N(a, struct kc_poly *, 2 * (size_t)n_cases + 1);
+	for (int i = 0; i < n_cases; i++)
+		if (!cases[i].is_default &&
+		    (kc_poly_sub(a, x, kc_poly_const(a, cases[i].lo, 1), &guards[2 * i]) < 0 ||
+		     kc_poly_sub(a, kc_poly_const(a, cases[i].hi, 1), x, &guards[2 * i + 1]) < 0))
+			return -1; /* overflow */
+	struct kc_node *at = parent;
+	for (int i = 0; i < n_cases; i++) {
+		struct sw_case *sc = &cases[i];
+		if (sc->is_default)
+			continue;
+		struct kc_node *n = new_node(fc, KC_NODE_IF, i ? sc->at : c, at);
+		kc_ir_guard_add(n, guards[2 * i]);
+		kc_ir_guard_add(n, guards[2 * i + 1]);
+		lower_list(fc, sc->stmts, sc->n, n, tail);
+		at = else_block(fc, n, sc->at);
+	}
+	if (default_case >= 0)
+		lower_list(fc, cases[default_case].stmts, cases[default_case].n, at, tail);
+	return 0;
 }
 
 static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 {
+	int tail = fc->tail;
+	fc->tail = 0;
 	switch (clang_getCursorKind(c)) {
-	case CXCursor_CompoundStmt:
-		lower_children(fc, c, parent);
+	case CXCursor_CompoundStmt: {
+		struct child_list l;
+		kc_cx_children(c, &l);
+		lower_list(fc, l.c, l.n, parent, tail);
 		return;
+	}
 	case CXCursor_DeclStmt: {
 		struct child_list l;
 		kc_cx_children(c, &l);
@@ -1039,7 +1274,7 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		lower_for(fc, c, parent);
 		return;
 	case CXCursor_IfStmt:
-		lower_if(fc, c, parent);
+		lower_if(fc, c, parent, tail, NULL, 0);
 		return;
 	case CXCursor_WhileStmt:
 	case CXCursor_DoStmt: {
@@ -1059,14 +1294,19 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		if (fc->loop_depth > 0)
 			kc_cx_warn(fc, c, KC_WARNING,
 			           "early return inside a loop%s: counted as if the loop ran to completion", "");
-		else if (parent->kind == KC_NODE_IF)
+		else if (!tail && parent->kind == KC_NODE_IF && parent->inexact)
 			kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
 			            "counts assume this early return is not taken");
+		else if (!tail)
+			kc_cx_warn(fc, c, KC_WARNING,
+			           "early return%s: what follows it is counted as if it were not taken", "");
 		lower_children(fc, c, parent);
 		return;
 	}
 	case CXCursor_BreakStmt:
 	case CXCursor_ContinueStmt:
+		if (clang_getCursorKind(c) == CXCursor_BreakStmt && fc->switch_loops == fc->loop_depth + 1)
+			return; /* it ends the switch's case: every case is counted already */
 		if (fc->loop_depth > 0)
 			kc_cx_warn(fc, c, KC_WARNING,
 			           "'%s' inside a loop: counted as if every iteration ran to completion",
@@ -1076,10 +1316,19 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	case CXCursor_IndirectGotoStmt:
 		kc_cx_warn(fc, c, KC_WARNING, "'goto'%s is not supported: counts ignore the jump", "");
 		return;
-	case CXCursor_SwitchStmt:
-		kc_cx_warn(fc, c, KC_WARNING, "'switch'%s is not supported: every case is counted once", "");
+	case CXCursor_SwitchStmt: {
+		if (lower_switch(fc, c, parent, tail) == 0)
+			return;
+		kc_cx_warn(fc, c, KC_WARNING,
+		           "'switch'%s on data, or with a fall-through, a break or return inside a case, or "
+		           "labels that are not one range: every case is counted once",
+		           "");
+		int outer = fc->switch_loops;
+		fc->switch_loops = fc->loop_depth + 1; /* a break at this depth leaves the switch */
 		lower_children(fc, c, parent);
+		fc->switch_loops = outer;
 		return;
+	}
 	case CXCursor_LabelStmt:
 	case CXCursor_CaseStmt:
 	case CXCursor_DefaultStmt:
@@ -1154,8 +1403,10 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	struct child_list l;
 	kc_cx_children(tf->cursor, &l);
 	fc->ir->body = new_node(fc, KC_NODE_BLOCK, tf->cursor, NULL);
-	if (l.n && clang_getCursorKind(l.c[l.n - 1]) == CXCursor_CompoundStmt)
+	if (l.n && clang_getCursorKind(l.c[l.n - 1]) == CXCursor_CompoundStmt) {
+		fc->tail = 1;
 		lower_stmt(fc, l.c[l.n - 1], fc->ir->body);
+	}
 	for (int i = 0; i < fc->n_trips; i++)
 		if (!fc->trips_named[i])
 			kc_cx_warn(fc, fc->trips_at[i], KC_WARNING,

@@ -1,0 +1,184 @@
+/* test_cond.c — conditions on sizes, early returns, switch and equality guards (tests/fixtures/cond_forms.c),
+ * through the built binary's report.json: with the sizes' values, each count is that of the branch taken
+ * (exact); without them a choice between branches is flagged, never summed as exact; data stays flagged. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "run.h"
+
+#define FIXTURE "tests/fixtures/cond_forms.c"
+
+static cJSON *analyze(const char *name, const char *const *args)
+{
+	const char *out = scratch_dir(name);
+	const char *argv[40] = {"--no-run", "--quiet", "-o", out};
+	int n = 4;
+	for (int i = 0; args[i] && n < 38; i++)
+		argv[n++] = args[i];
+	argv[n++] = FIXTURE;
+	argv[n] = NULL;
+	struct run r = run_kcost(argv);
+	if (r.status != 0)
+		fprintf(stderr, "kcost exited %d:\n%s\n", r.status, r.err);
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	return rep;
+}
+
+#define ANALYZE(name, ...) analyze(name, (const char *const[]){__VA_ARGS__, NULL})
+
+static long long num(cJSON *f, const char *path)
+{
+	cJSON *v = at(f, path);
+	if (!cJSON_IsNumber(v))
+		fail_msg("%s is not a number", path);
+	return (long long)v->valuedouble;
+}
+
+static int n_diags(cJSON *f, const char *severity)
+{
+	int n = 0;
+	cJSON *d;
+	cJSON_ArrayForEach(d, at(f, "diagnostics"))
+	{
+		cJSON *s = cJSON_GetObjectItem(d, "severity");
+		n += cJSON_IsString(s) && !strcmp(s->valuestring, severity);
+	}
+	return n;
+}
+
+static void exact_at(cJSON *rep, const char *fn, const char *expr, long long value)
+{
+	cJSON *f = report_function(rep, fn);
+	if (!report_exact(f) || n_diags(f, "warning"))
+		fail_msg("%s: not exact (%d warnings)", fn, n_diags(f, "warning"));
+	assert_string_equal(report_text(f, "flops.expr"), expr);
+	assert_int_equal(num(f, "flops.value"), value);
+}
+
+/* if (forward), if (!TA && !TB) ... else if (TA && !TB): the branch the flags take, each way */
+static void flags_pick_one_branch(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("cond_flags1", "--size", "n=100", "--size", "forward=1", "--size", "m=4", "--size", "k=5",
+	                     "--size", "TA=1", "--size", "TB=0");
+	exact_at(rep, "flagged_scale", "n", 100);
+	exact_at(rep, "matmul_flags", "m*n*(2*k + 1)", 4 * 100 * 11);
+	cJSON_Delete(rep);
+	rep = ANALYZE("cond_flags0", "--size", "n=100", "--size", "forward=0", "--size", "m=4", "--size", "k=5",
+	              "--size", "TA=0", "--size", "TB=0");
+	exact_at(rep, "flagged_scale", "2*n", 200);
+	exact_at(rep, "matmul_flags", "2*m*n*k", 4000);
+	cJSON_Delete(rep);
+	/* neither branch of matmul_flags: 0 */
+	rep = ANALYZE("cond_flags11", "--size", "n=100", "--size", "m=4", "--size", "k=5", "--size", "TA=1", "--size",
+	              "TB=1", "--size", "forward=0");
+	exact_at(rep, "matmul_flags", "0", 0);
+	cJSON_Delete(rep);
+}
+
+/* without values the choice is a warning at the if, and the function is not exact */
+static void undecided_branches_are_flagged(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("cond_none", "--function", "^(flagged_scale|matmul_flags|axpy_guarded)$");
+	cJSON *f = report_function(rep, "flagged_scale");
+	assert_false(report_exact(f));
+	assert_non_null(
+	    strstr(report_diag(f, 0, "warning", 8, 2), "depends on a condition on sizes that have no values"));
+	assert_false(report_exact(report_function(rep, "matmul_flags")));
+	/* `if (n <= 0) return;` only says whether the work is done, as a loop's bounds do: exact, assuming it is
+	 * (and `if (a == 0.0f) return;` on data is a note: assumed not taken) */
+	f = report_function(rep, "axpy_guarded");
+	assert_true(report_exact(f));
+	assert_int_equal(n_diags(f, "warning"), 0);
+	assert_int_equal(n_diags(f, "note"), 1);
+	assert_string_equal(report_text(f, "flops.expr"), "2*n");
+	cJSON_Delete(rep);
+}
+
+/* if (B*T % 8 != 0) { ...; return; } counts that branch or the rest, never both */
+static void early_return_on_sizes(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("cond_ret15", "--function", "^tail_by_eight$", "--size", "B=3", "--size", "T=5");
+	exact_at(rep, "tail_by_eight", "B*T", 15);
+	cJSON_Delete(rep);
+	rep = ANALYZE("cond_ret24", "--function", "^tail_by_eight$", "--size", "B=4", "--size", "T=6");
+	exact_at(rep, "tail_by_eight", "16*(floor((B*T - 1)/8) + 1)", 48);
+	cJSON_Delete(rep);
+}
+
+/* a switch on a size-like parameter: its case; two calls with different constants decide each its own */
+static void switch_takes_its_case(void **state)
+{
+	(void)state;
+	const char *kinds[] = {"kind=0", "kind=1", "kind=2", "kind=3"};
+	const long long flops[] = {0, 200, 200, 300};
+	for (int i = 0; i < 4; i++) {
+		cJSON *rep = ANALYZE("cond_switch", "--function", "^(activate|two_activations)$", "--size", "n=100",
+		                     "--size", kinds[i]);
+		exact_at(rep, "activate", i == 0 ? "0" : i < 3 ? "2*n" : "3*n", flops[i]);
+		exact_at(rep, "two_activations", "5*n", 500);
+		cJSON *f = report_function(rep, "activate");
+		/* the footprint is the taken case's too: kind 0 reads and writes x like the others */
+		assert_int_equal(num(f, "bytes.min.value"), 800);
+		cJSON_Delete(rep);
+	}
+}
+
+/* a callee guarded on its size, called with n - i - 1: the guard bounds the caller's sum */
+static void callee_guards_follow_the_arguments(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("cond_tri", "--function", "^triangle_calls$", "--size", "n=100");
+	exact_at(rep, "triangle_calls", "n*(n - 1)/2", 4950);
+	cJSON_Delete(rep);
+}
+
+/* j != i and i == 0 / i == n - 1 / else: exact pieces of the loop */
+static void equality_guards(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("cond_eq", "--function", "^(off_diagonal|boundary_chain)$", "--size", "n=100");
+	exact_at(rep, "off_diagonal", "n*(n - 1)", 9900);
+	exact_at(rep, "boundary_chain", "2*n - 3", 197);
+	cJSON_Delete(rep);
+}
+
+/* a switch on data and one that falls through: flagged, and a break of the switch is no loop's */
+static void data_switches_stay_flagged(void **state)
+{
+	(void)state;
+	cJSON *rep =
+	    ANALYZE("cond_data", "--function", "^(data_switch|falls_through)$", "--size", "n=100", "--size", "kind=0");
+	cJSON *f = report_function(rep, "data_switch");
+	assert_false(report_exact(f));
+	assert_int_equal(n_diags(f, "warning"), 1);
+	assert_non_null(strstr(report_diag(f, 0, "warning", 131, 3), "'switch' on data"));
+	f = report_function(rep, "falls_through");
+	assert_false(report_exact(f));
+	assert_non_null(strstr(report_diag(f, 0, "warning", 142, 2), "fall-through"));
+	cJSON_Delete(rep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(flags_pick_one_branch),
+	    cmocka_unit_test(undecided_branches_are_flagged),
+	    cmocka_unit_test(early_return_on_sizes),
+	    cmocka_unit_test(switch_takes_its_case),
+	    cmocka_unit_test(callee_guards_follow_the_arguments),
+	    cmocka_unit_test(equality_guards),
+	    cmocka_unit_test(data_switches_stay_flagged),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
