@@ -177,8 +177,10 @@ static int nonneg_sizes(const struct kc_function *fn, const struct kc_poly *p, i
 		for (int s = 0; s < fn->syms.n; s++) {
 			const struct kc_sym *sym = &fn->syms.syms[s];
 			if (kc_poly_term_exp(p, t, s) &&
-			    (sym->is_loop || (sym->floor_of && (depth > 4 || sym->floor_div <= 0 ||
-			                                        !nonneg_sizes(fn, sym->floor_of, depth + 1)))))
+			    (sym->is_loop ||
+			     (sym->floor_of && (depth > 4 || (sym->floor_div <= 0 && !sym->floor_by) ||
+			                        !nonneg_sizes(fn, sym->floor_of, depth + 1) ||
+			                        (sym->floor_by && !nonneg_sizes(fn, sym->floor_by, depth + 1))))))
 				return 0;
 		}
 	}
@@ -196,6 +198,47 @@ static int has_loop_var(struct fctx *fc, const struct kc_poly *p)
 	return 0;
 }
 
+/* x / y (rem: x % y) for a divisor y in sizes (C / NH, (h - k)/stride + 1): the derived symbol floor(x/y),
+ * which is C's truncation where x >= 0 and y > 0: required at the benchmark sizes; without values y must be
+ * a sum of sizes with non-negative coefficients (a divisor of 0 would be the kernel's own division by zero)
+ * and x, when it is not one, gets the warning of a numerator of unknown sign. -1 when x or y holds a loop
+ * variable, or either is negative at the benchmark sizes. */
+static int quotient_by_size(struct fctx *fc, CXCursor c, struct kc_poly *x, struct kc_poly *y, int rem,
+                            struct kc_poly **out)
+{
+	struct kc_arena *a = fc->fe->a;
+	if (has_loop_var(fc, x) || has_loop_var(fc, y))
+		return -1;
+	long long vx, vy;
+	const char *why;
+	if (kc_function_eval(fc->fn, x, &vx, &why) == 0 && kc_function_eval(fc->fn, y, &vy, &why) == 0) {
+		if (vy == 0) {
+			kc_ir_limit(a, fc->fn, kc_cx_loc(fc->fe, c),
+			            "integer %s by zero at the benchmark sizes: the "
+			            "expression is not counted",
+			            rem ? "remainder" : "division");
+			return -1;
+		}
+		if (vx < 0 || vy < 0)
+			return -1;
+	} else if (!nonneg_sizes(fc->fn, y, 0)) {
+		return -1;
+	} else if (!nonneg_sizes(fc->fn, x, 0)) {
+		kc_ir_limit(a, fc->fn, kc_cx_loc(fc->fe, c),
+		            "the sign of this division's numerator is unknown without benchmark sizes: C truncates "
+		            "toward zero, the formula takes the floor (right where the numerator is non-negative)");
+	}
+	int d = kc_sym_floor_by(a, fc->fn, x, y);
+	if (d < 0)
+		return -1;
+	struct kc_poly *q = kc_poly_sym(a, d), *yq;
+	if (!rem) {
+		*out = q;
+		return 0;
+	}
+	return kc_poly_mul(a, y, q, &yq) < 0 ? -1 : kc_poly_sub(a, x, yq, out);
+}
+
 /* C's integer x / y (rem: x % y) at cursor c, both operands converted. C truncates toward zero, also for
  * negative operands, and x % y is x - y*(x / y):
  *   - constants fold so (an unsigned division of a negative value is left to clang's evaluation);
@@ -211,7 +254,9 @@ static int quotient(struct fctx *fc, CXCursor c, struct kc_poly *x, struct kc_po
 {
 	struct kc_arena *a = fc->fe->a;
 	struct kc_rat k, cx;
-	if (!kc_poly_is_const(y, &k) || k.den != 1)
+	if (!kc_poly_is_const(y, &k))
+		return quotient_by_size(fc, c, x, y, rem, out);
+	if (k.den != 1)
 		return -1;
 	if (k.num == 0) {
 		kc_ir_limit(a, fc->fn, kc_cx_loc(fc->fe, c), "integer %s by zero: the expression is not counted",

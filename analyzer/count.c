@@ -327,10 +327,20 @@ int kc_call_compose(struct kc_arena *a, struct kc_arena *keep, struct kc_functio
 			struct kc_poly *arg = call->size_args[s], *pw;
 			if (!arg && g->syms.syms[s].floor_of) {
 				/* a derived symbol of the callee: the same floor of the substituted argument */
-				struct kc_poly *inner;
+				struct kc_poly *inner, *by = NULL;
+				struct kc_rat c;
 				int d;
 				if (kc_call_compose(k->a, k->keep, k->fn, call, g->syms.syms[s].floor_of, &inner) < 0 ||
-				    (d = kc_sym_floor(k->keep, k->fn, inner, g->syms.syms[s].floor_div)) < 0)
+				    (g->syms.syms[s].floor_by &&
+				     kc_call_compose(k->a, k->keep, k->fn, call, g->syms.syms[s].floor_by, &by) < 0))
+					return -1;
+				if (by && kc_poly_is_const(by, &c) && c.den == 1 && c.num > 0)
+					d = kc_sym_floor(k->keep, k->fn, inner, c.num);
+				else if (by)
+					d = kc_sym_floor_by(k->keep, k->fn, inner, by);
+				else
+					d = kc_sym_floor(k->keep, k->fn, inner, g->syms.syms[s].floor_div);
+				if (d < 0)
 					return -1;
 				arg = kc_poly_sym(k->a, d);
 			}

@@ -392,11 +392,14 @@ static int ge_by_sizes(struct fp *f, const struct kc_poly *x, const struct kc_po
 	long long values[KC_POLY_MAX_SYMS] = {0};
 	for (int s = 0; s < f->fn->syms.n; s++) {
 		const struct kc_sym *sym = &f->fn->syms.syms[s];
-		long long p;
+		long long p, q;
 		if (!sym->floor_of)
 			values[s] = 1 << 20;
 		else if (sym->floor_div > 0 && kc_poly_eval_int(sym->floor_of, values, &p) == 0)
 			values[s] = p / sym->floor_div - (p % sym->floor_div < 0);
+		else if (sym->floor_by && kc_poly_eval_int(sym->floor_of, values, &p) == 0 &&
+		         kc_poly_eval_int(sym->floor_by, values, &q) == 0 && q > 0)
+			values[s] = p / q - (p % q < 0);
 	}
 	return kc_poly_eval_int(d, values, &v) < 0 || v >= 0;
 }

@@ -1,5 +1,6 @@
 /* ir.c — constructors of the kernel IR (for the front end and for IR built by hand), the strided-loop
  * trip-count rule the passes share, and the one way the passes report a limit. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,10 +23,49 @@ int kc_sym_named(struct kc_function *f, const char *name)
 	return s;
 }
 
+int kc_sym_floor_by(struct kc_arena *keep, struct kc_function *f, const struct kc_poly *p, const struct kc_poly *q)
+{
+	for (int i = 0; i < f->syms.n; i++)
+		if (f->syms.syms[i].floor_by && kc_poly_equal(f->syms.syms[i].floor_of, p) &&
+		    kc_poly_equal(f->syms.syms[i].floor_by, q))
+			return i;
+	if (f->syms.n >= KC_POLY_MAX_SYMS)
+		return -1;
+	int s = f->syms.n++;
+	struct kc_sym *sym = &f->syms.syms[s];
+	struct kc_buf b = KC_BUF_INIT;
+	kc_buf_puts(&b, "floor(");
+	int paren = kc_poly_nterms(p) > 1, paren_q = kc_poly_nterms(q) > 1 || kc_poly_degree(q) > 1;
+	if (paren)
+		kc_buf_putc(&b, '(');
+	kc_poly_format(p, f->syms.names, &b);
+	kc_buf_puts(&b, paren ? ")/" : "/");
+	if (paren_q)
+		kc_buf_putc(&b, '(');
+	kc_poly_format(q, f->syms.names, &b);
+	kc_buf_puts(&b, paren_q ? "))" : ")");
+	sym->name = kc_arena_strdup(keep, kc_buf_str(&b));
+	kc_buf_release(&b);
+	f->syms.names[s] = sym->name;
+	sym->floor_of = kc_poly_copy(keep, p);
+	sym->floor_by = kc_poly_copy(keep, q);
+	long long v, d;
+	const char *why;
+	if (kc_function_eval(f, p, &v, &why) == 0 && kc_function_eval(f, q, &d, &why) == 0 && d != 0 &&
+	    !(v == LLONG_MIN && d == -1)) {
+		long long r = v / d;
+		if ((v % d != 0) && ((v < 0) != (d < 0)))
+			r--;
+		sym->has_value = 1;
+		sym->value = r;
+	}
+	return s;
+}
+
 int kc_sym_floor(struct kc_arena *keep, struct kc_function *f, const struct kc_poly *p, long long div)
 {
 	for (int i = 0; i < f->syms.n; i++)
-		if (f->syms.syms[i].floor_of && f->syms.syms[i].floor_div == div &&
+		if (f->syms.syms[i].floor_of && !f->syms.syms[i].floor_by && f->syms.syms[i].floor_div == div &&
 		    kc_poly_equal(f->syms.syms[i].floor_of, p))
 			return i;
 	if (f->syms.n >= KC_POLY_MAX_SYMS)

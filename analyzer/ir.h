@@ -168,6 +168,8 @@ struct kc_fn_ir {
 /* Add a derived symbol floor(p / div) to f's symbol table (reusing an equal one); -1 if the table is full. The
  * symbol's name and a copy of p go into `keep`, an arena that lives as long as f. */
 int kc_sym_floor(struct kc_arena *keep, struct kc_function *f, const struct kc_poly *p, long long div);
+/* The same, floor(p / q) for a divisor q in sizes (C / NH). */
+int kc_sym_floor_by(struct kc_arena *keep, struct kc_function *f, const struct kc_poly *p, const struct kc_poly *q);
 /* Add a symbol named `name` (reusing an existing one of that name); -1 if the table is full. */
 int kc_sym_named(struct kc_function *f, const char *name);
 

@@ -12,8 +12,9 @@ struct kc_sym {
 	int has_value;    /* a benchmark value is known (annotation, --size, or derived) */
 	int is_loop;      /* a loop variable (summed away in every count), not a size */
 	long long value;
-	struct kc_poly *floor_of; /* derived: value = floor(floor_of / floor_div) */
+	struct kc_poly *floor_of; /* derived: value = floor(floor_of / floor_div), */
 	long long floor_div;
+	struct kc_poly *floor_by; /* or floor(floor_of / floor_by), a divisor in sizes (floor_div 0) */
 };
 
 struct kc_symtab {

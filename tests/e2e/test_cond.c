@@ -92,7 +92,7 @@ static void undecided_branches_are_flagged(void **state)
 	cJSON *f = report_function(rep, "flagged_scale");
 	assert_false(report_exact(f));
 	assert_non_null(
-	    strstr(report_diag(f, 0, "warning", 8, 2), "depends on a condition on sizes that have no values"));
+	    strstr(report_diag(f, 0, "warning", 10, 2), "depends on a condition on sizes that have no values"));
 	assert_false(report_exact(report_function(rep, "matmul_flags")));
 	/* `if (n <= 0) return;` only says whether the work is done, as a loop's bounds do: exact, assuming it is
 	 * (and `if (a == 0.0f) return;` on data is a note: assumed not taken) */
@@ -162,10 +162,10 @@ static void data_switches_stay_flagged(void **state)
 	cJSON *f = report_function(rep, "data_switch");
 	assert_false(report_exact(f));
 	assert_int_equal(n_diags(f, "warning"), 1);
-	assert_non_null(strstr(report_diag(f, 0, "warning", 131, 3), "'switch' on data"));
+	assert_non_null(strstr(report_diag(f, 0, "warning", 133, 3), "'switch' on data"));
 	f = report_function(rep, "falls_through");
 	assert_false(report_exact(f));
-	assert_non_null(strstr(report_diag(f, 0, "warning", 142, 2), "fall-through"));
+	assert_non_null(strstr(report_diag(f, 0, "warning", 144, 2), "fall-through"));
 	cJSON_Delete(rep);
 }
 

@@ -146,7 +146,7 @@ static void negative_divisors_and_unsigned_numerators(void **state)
 
 /* a division by zero, and a division by a size (no closed form kcost keeps), are flagged, never counted as if
  * exact */
-static void division_by_zero_or_by_a_size_is_flagged(void **state)
+static void division_by_zero_is_flagged_by_a_size_a_floor(void **state)
 {
 	(void)state;
 	cJSON *rep = ANALYZE("div_flagged", "--function", "^(div_zero|heads)$");
@@ -156,14 +156,25 @@ static void division_by_zero_or_by_a_size_is_flagged(void **state)
 	assert_string_equal(report_diag(z, 0, "warning", 46, 22),
 	                    "integer division by zero: the expression is not counted");
 	assert_non_null(strstr(report_diag(z, 1, "warning", 46, 2), "loop bounds of 'i' are not affine functions"));
+	/* hs = C / NH is floor(C/NH): 768/12 = 64 per head */
 	cJSON *h = report_function(rep, "heads");
-	assert_false(report_exact(h));
-	assert_non_null(strstr(report_diag(h, 0, "warning", 56, 3), "loop bounds of 'i' are not affine functions"));
+	assert_true(report_exact(h));
+	assert_int_equal(n_diags(h), 0);
+	assert_string_equal(report_text(h, "flops.expr"), "NH*floor(C/NH)");
+	assert_int_equal(num(h, "flops.value"), 768);
+	cJSON_Delete(rep);
+	/* 100/7 = 14 per head, 98 in all (not 100) */
+	rep = ANALYZE("div_heads7", "--function", "^heads$", "--size", "C=100", "--size", "NH=7");
+	h = report_function(rep, "heads");
+	assert_true(report_exact(h));
+	assert_int_equal(num(h, "flops.value"), 98);
+	assert_string_equal(report_text(h, "bytes.min.expr"), "8*NH*floor(C/NH)");
+	assert_int_equal(num(h, "bytes.min.value"), 8 * 98);
 	cJSON_Delete(rep);
 }
 
 /* a convolution's output rows (h + 2*pad - kh)/2 + 1 at sizes where the numerator is non-negative (h = 4: 3/2
- * is 1, two rows), and with a stride that is a size: flagged */
+ * is 1, two rows), and with a stride that is a size */
 static void convolution_output_rows(void **state)
 {
 	(void)state;
@@ -178,10 +189,12 @@ static void convolution_output_rows(void **state)
 		assert_string_equal(report_text(f, "bytes.min.expr"), "4*(3*floor((h + 2*pad - kh)/2) + 2)");
 		assert_int_equal(num(f, "bytes.min.value"), 4 * (3 * (rows[i] - 1) + 2));
 		assert_true(report_exact(f));
+		/* the stride a size: floor(.../stride), the same rows at stride = 2 */
 		cJSON *g = report_function(rep, "conv_rows_strided");
-		assert_false(report_exact(g));
-		assert_non_null(
-		    strstr(report_diag(g, 0, "warning", 143, 2), "loop bounds of 'oh' are not affine functions"));
+		assert_true(report_exact(g));
+		assert_string_equal(report_text(g, "flops.expr"), "floor((h + 2*pad - kh)/stride) + 1");
+		assert_int_equal(num(g, "flops.value"), rows[i]);
+		assert_int_equal(num(g, "bytes.min.value"), 4 * (2 * (rows[i] - 1) + rows[i] - 1 + 2));
 		cJSON_Delete(rep);
 	}
 }
@@ -318,7 +331,7 @@ int main(void)
 	    cmocka_unit_test(division_of_sizes_is_a_floor),
 	    cmocka_unit_test(a_numerator_of_unknown_sign_is_decided_or_flagged),
 	    cmocka_unit_test(negative_divisors_and_unsigned_numerators),
-	    cmocka_unit_test(division_by_zero_or_by_a_size_is_flagged),
+	    cmocka_unit_test(division_by_zero_is_flagged_by_a_size_a_floor),
 	    cmocka_unit_test(convolution_output_rows),
 	    cmocka_unit_test(rows_through_offsets_of_products),
 	    cmocka_unit_test(calls_on_rows_inside_buffers),

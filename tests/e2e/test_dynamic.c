@@ -375,14 +375,15 @@ static void loop_forms(void **s)
 static void div_forms(void **s)
 {
 	(void)s;
-	/* const_div, quarters, signed_div, layernorm_btc, products, literal_math, ternary_free, conv_rows,
-	 * negative_divisor, unsigned_wrap (n - 10 >= 0 here), scale_row, rows_call, rows_alias, rows_2d */
+	/* const_div, quarters, signed_div, heads, layernorm_btc, products, literal_math, ternary_free, conv_rows,
+	 * conv_rows_strided, negative_divisor, unsigned_wrap (n - 10 >= 0 here), scale_row, rows_call, rows_alias,
+	 * rows_2d */
 	assert_int_equal(check_file("tests/fixtures/div_forms.c",
 	                            SIZES("n=37", "m=3", "w=6", "B=2", "T=3", "C=10", "h=5", "stride=3")),
-	                 14);
+	                 16);
 	assert_int_equal(
 	    check_file("tests/fixtures/div_forms.c", SIZES("n=42", "m=11", "w=2", "B=3", "T=2", "C=7", "ch=2", "k=3")),
-	    14);
+	    16);
 }
 static void trsv(void **s)
 {
@@ -391,14 +392,27 @@ static void trsv(void **s)
 	assert_int_equal(check_file("samples/trsv.c", SIZES("n=73")), 2);
 }
 
+/* conditions on sizes, early returns, switch, callees guarded on their sizes, equality guards: every function
+ * but the two switches kcost flags (data_switch, falls_through), at two sets of flags */
+static void cond_forms(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("tests/fixtures/cond_forms.c",
+	                            SIZES("n=37", "forward=1", "m=3", "k=4", "TA=1", "TB=0", "B=3", "T=5", "kind=1")),
+	                 10);
+	assert_int_equal(check_file("tests/fixtures/cond_forms.c",
+	                            SIZES("n=20", "forward=0", "m=5", "k=2", "TA=0", "TB=0", "B=4", "T=6", "kind=0")),
+	                 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(gelu),        cmocka_unit_test(vecadd),   cmocka_unit_test(matmul),
-	    cmocka_unit_test(matmul_tanh), cmocka_unit_test(softmax),  cmocka_unit_test(layernorm),
-	    cmocka_unit_test(conv2d),      cmocka_unit_test(jacobi2d), cmocka_unit_test(spmv),
-	    cmocka_unit_test(mlp),         cmocka_unit_test(trsv),     cmocka_unit_test(loop_forms),
-	    cmocka_unit_test(div_forms),
+	    cmocka_unit_test(gelu),        cmocka_unit_test(vecadd),     cmocka_unit_test(matmul),
+	    cmocka_unit_test(matmul_tanh), cmocka_unit_test(softmax),    cmocka_unit_test(layernorm),
+	    cmocka_unit_test(conv2d),      cmocka_unit_test(jacobi2d),   cmocka_unit_test(spmv),
+	    cmocka_unit_test(mlp),         cmocka_unit_test(trsv),       cmocka_unit_test(loop_forms),
+	    cmocka_unit_test(div_forms),   cmocka_unit_test(cond_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
