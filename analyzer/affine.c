@@ -465,6 +465,11 @@ static int minmax_operands(struct fctx *fc, CXCursor c, int want, struct kc_poly
 		return -1;
 	if (kc_affine_expr(fc, c, &out[0]) == 0)
 		return 1;
+	struct var *v = kc_affine_var_of(fc, c);
+	if (v && v->kind == V_INT && v->n_minmax && v->minmax_kind == want && v->n_minmax <= cap) {
+		memcpy(out, v->minmax, sizeof *out * (size_t)v->n_minmax);
+		return v->n_minmax;
+	}
 	if (clang_getCursorKind(c) == CXCursor_ConditionalOperator)
 		return conditional_minmax(fc, c, want, out, cap);
 	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
@@ -481,6 +486,21 @@ static int minmax_operands(struct fctx *fc, CXCursor c, int want, struct kc_poly
 		return n;
 	}
 	return -1;
+}
+
+void kc_affine_note_minmax(struct fctx *fc, struct var *v, CXCursor init)
+{
+	struct kc_poly *ops[KC_MAX_BOUNDS];
+	for (int want = BOUND_MIN; want <= BOUND_MAX; want++) {
+		int n = minmax_operands(fc, init, want, ops, KC_MAX_BOUNDS);
+		if (n > 1) {
+			v->minmax = KC_NEW_N(fc->fe->a, struct kc_poly *, n);
+			memcpy(v->minmax, ops, sizeof *ops * (size_t)n);
+			v->n_minmax = n;
+			v->minmax_kind = want;
+			return;
+		}
+	}
 }
 
 /* ------------------------------------------------------------------------------------------------ */

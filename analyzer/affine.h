@@ -23,6 +23,10 @@ int kc_affine_may_be_constant(struct fctx *fc, CXCursor c);
  * unsupported operator). */
 int kc_affine_expr(struct fctx *fc, CXCursor c, struct kc_poly **out);
 
+/* An integer local initialized with a min()/max() of affine expressions (`int jend = imin(jj + T, n)`, `int
+ * m = a < b ? a : b`): its operands, computed now, stand for it in a loop bound (until it is assigned). */
+void kc_affine_note_minmax(struct fctx *fc, struct var *v, CXCursor init);
+
 /* The loop variable of a for statement (entered as V_LOOP with its symbol) and its start value (*start NULL
  * when data-dependent); NULL when the header has no variable kcost can follow. */
 struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struct kc_poly **start);

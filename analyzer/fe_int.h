@@ -95,8 +95,10 @@ struct var {
 	enum CXCursorKind decl_kind; /* of decl, and its location: what find_var compares */
 	CXSourceLocation decl_loc;
 	enum var_kind kind;
-	int sym;                /* V_SIZE, V_LOOP */
-	struct kc_poly *value;  /* V_INT: known affine value (NULL: unknown) */
+	int sym;                 /* V_SIZE, V_LOOP */
+	struct kc_poly *value;   /* V_INT: known affine value (NULL: unknown) */
+	struct kc_poly **minmax; /* V_INT: or a min (minmax_kind 1) / max (2) of these n_minmax affine values */
+	int n_minmax, minmax_kind;
 	int buffer;             /* V_BUFFER, V_ALIAS */
 	int scalar;             /* V_SCALAR locals: id into the IR's scalar table, else -1 */
 	struct kc_poly *offset; /* V_ALIAS: flattened element offset */

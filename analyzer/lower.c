@@ -734,6 +734,7 @@ static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			struct kc_poly *val;
 			int assign = clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Assign;
 			v->value = assign && fc->loop_depth == 0 && kc_affine_expr(fc, l.c[1], &val) == 0 ? val : NULL;
+			v->n_minmax = 0;
 		}
 	}
 	struct kc_node *st = stmt_node(fc, c, parent);
@@ -848,7 +849,9 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 		struct kc_poly *val;
 		if (v && !clang_Cursor_isNull(init) && kc_affine_expr(fc, init, &val) == 0)
 			v->value = val;
-		if (!clang_Cursor_isNull(init)) {
+		else if (v && !clang_Cursor_isNull(init) && clang_Cursor_getStorageClass(d) != CX_SC_Static)
+			kc_affine_note_minmax(fc, v, init);
+		if (!clang_Cursor_isNull(init) && !(v && v->n_minmax)) { /* a bound's min: integer bookkeeping */
 			struct kc_node *st = stmt_node(fc, d, parent);
 			collect_expr(fc, init, st, ROLE_READ);
 			drop_if_empty(parent, st);
@@ -921,6 +924,7 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			/* after the loop, v holds its exit value (used by a following remainder loop) */
 			v->kind = V_INT;
 			v->value = kc_affine_exit_value(fc, loop);
+			v->n_minmax = 0;
 			return;
 		}
 	data_dependent:;
@@ -938,6 +942,7 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			lower_body(fc, p.body, loop);
 			v->kind = V_INT;
 			v->value = NULL;
+			v->n_minmax = 0;
 			return;
 		}
 		if (wraps) {
@@ -974,6 +979,7 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	if (v) {
 		v->kind = V_INT;
 		v->value = NULL;
+		v->n_minmax = 0;
 	}
 }
 

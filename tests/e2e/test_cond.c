@@ -169,6 +169,26 @@ static void data_switches_stay_flagged(void **state)
 	cJSON_Delete(rep);
 }
 
+/* int jend = imin(jj + T, n) and int e = n < m ? n : m as bounds: the tile folds, the min is exact */
+static void local_min_bounds(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("cond_min", "--function", "^(tiled_scale|clipped)$", "--size", "n=100", "--size", "m=37");
+	exact_at(rep, "tiled_scale", "n", 100);
+	/* the FLOPs are exact; the footprint's hull of min(n, m) is the warning kcost gives for any such bound */
+	cJSON *f = report_function(rep, "clipped");
+	assert_string_equal(report_text(f, "flops.expr"), "m");
+	assert_int_equal(num(f, "flops.value"), 37);
+	assert_int_equal(n_diags(f, "warning"), 1);
+	assert_non_null(strstr(report_diag(f, 0, "warning", 174, 10), "the hull of 'x' takes the smaller"));
+	cJSON_Delete(rep);
+	rep = ANALYZE("cond_min2", "--function", "^clipped$", "--size", "n=10", "--size", "m=37");
+	f = report_function(rep, "clipped");
+	assert_string_equal(report_text(f, "flops.expr"), "n");
+	assert_int_equal(num(f, "flops.value"), 10);
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +199,7 @@ int main(void)
 	    cmocka_unit_test(callee_guards_follow_the_arguments),
 	    cmocka_unit_test(equality_guards),
 	    cmocka_unit_test(data_switches_stay_flagged),
+	    cmocka_unit_test(local_min_bounds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
