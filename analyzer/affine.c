@@ -389,8 +389,10 @@ static int expr_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 		if (l.n != 1 || kc_affine_expr(fc, l.c[0], &x) < 0)
 			return -1;
 		enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(c);
-		if (k == CXUnaryOperator_Plus) {
-			*out = x;
+		struct var *w = kc_affine_var_of(fc, l.c[0]);
+		if (k == CXUnaryOperator_Plus ||
+		    (w && w->ind_after && (k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PostDec))) {
+			*out = x; /* x[ix++] of an induction variable: the value before the step */
 			return 0;
 		}
 		return k == CXUnaryOperator_Minus ? kc_poly_neg(a, x, out) : -1;
@@ -512,6 +514,7 @@ struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struc
 {
 	*start = NULL;
 	CXCursor decl = clang_getNullCursor(), init = clang_getNullCursor();
+	int param = 0;
 	if (!clang_Cursor_isNull(p->init)) {
 		CXCursor s = kc_cx_strip(p->init);
 		if (clang_getCursorKind(s) == CXCursor_DeclStmt) {
@@ -555,6 +558,11 @@ struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struc
 				if (v && (v->kind == V_INT || v->kind == V_LOOP)) {
 					decl = v->decl;
 					*start = v->kind == V_INT ? v->value : NULL;
+				} else if (v && v->kind == V_SIZE && v->sym >= 0) {
+					/* for (; n > 0; n--) on a size parameter: a loop variable from n's value */
+					decl = v->decl;
+					*start = kc_poly_sym(fc->fe->a, v->sym);
+					param = 1;
 				}
 			}
 		}
@@ -565,6 +573,8 @@ struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struc
 	if (!v)
 		return NULL;
 	char *name = kc_cx_spelling(fc->fe->a, decl);
+	if (param) /* the size keeps its symbol; the variable counting it down gets its own */
+		name = kc_arena_printf(fc->fe->a, "%s'", name);
 	v->sym = kc_sym_named(fc->fn, name);
 	if (v->sym < 0) {
 		v->kind = V_INT; /* of unknown value */

@@ -99,6 +99,10 @@ struct var {
 	struct kc_poly *value;   /* V_INT: known affine value (NULL: unknown) */
 	struct kc_poly **minmax; /* V_INT: or a min (minmax_kind 1) / max (2) of these n_minmax affine values */
 	int n_minmax, minmax_kind;
+	/* an induction variable of the loop being lowered (lower.c): after statement ind_stmt of the loop's
+	 * body, its value (V_INT) or offset (a pointer) is ind_after */
+	struct kc_poly *ind_after;
+	CXCursor ind_stmt;
 	int buffer;             /* V_BUFFER, V_ALIAS */
 	int scalar;             /* V_SCALAR locals: id into the IR's scalar table, else -1 */
 	struct kc_poly *offset; /* V_ALIAS: flattened element offset */
@@ -119,9 +123,11 @@ struct fctx {
 	struct kc_dims *dims; /* parallel to fn->buffers */
 	int cap_buffers;
 	int loop_depth;
-	int tail;               /* the statement lowered next is in tail position (lower.c: early returns) */
-	int switch_loops;       /* 1 + loop_depth at the innermost switch counted case by case (0: none) */
-	const char **trips_var; /* [n_trips] KCOST_TRIPS variables and totals */
+	int tail;                   /* the statement lowered next is in tail position (lower.c: early returns) */
+	int switch_loops;           /* 1 + loop_depth at the innermost switch counted case by case (0: none) */
+	struct ind_set *inductions; /* of the innermost loop being lowered (lower.c) */
+	CXCursor skip_stmt;         /* a while loop's last statement, its increment (lower.c) */
+	const char **trips_var;     /* [n_trips] KCOST_TRIPS variables and totals */
 	struct kc_poly **trips_total;
 	CXCursor *trips_at;         /* the attribute of each */
 	unsigned char *trips_named; /* a loop of the variable was seen (an annotation for none is reported) */

@@ -85,6 +85,21 @@ static int is_pointer_like(CXCursor c)
 	       k == CXType_VariableArray;
 }
 
+/* `p++` or `p--` of a pointer that is an induction variable of the loop being lowered (the element is the
+ * one it points to before the step): p; c itself otherwise. */
+static CXCursor walked_pointer(struct fctx *fc, CXCursor c)
+{
+	if (clang_getCursorKind(c) != CXCursor_UnaryOperator)
+		return c;
+	enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(c);
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if ((k != CXUnaryOperator_PostInc && k != CXUnaryOperator_PostDec) || l.n != 1)
+		return c;
+	struct var *v = kc_affine_var_of(fc, l.c[0]);
+	return v && v->ind_after && v->kind == V_ALIAS ? kc_cx_strip(l.c[0]) : c;
+}
+
 /* A pointer expression as a buffer variable (V_BUFFER or V_ALIAS) and an element offset from it: p, p + e,
  * e + p, p - e, nested as C groups them (inp + b*T*C + t*C is (inp + b*T*C) + t*C); NULL when it is none
  * of these or an offset is not affine. */
@@ -138,6 +153,7 @@ static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
 			return -1;
 		c = kc_cx_strip(l.c[0]);
 		deref_offset = kc_poly_zero(a);
+		c = walked_pointer(fc, c);
 		/* *(p + i), *(x + b*C + i), *(p - 1): a buffer variable and an offset; else *(s->p + i), a field */
 		if (clang_getCursorKind(c) == CXCursor_BinaryOperator && !(v = pointer_base(fc, c, &deref_offset)) &&
 		    clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Add) {
@@ -730,7 +746,7 @@ static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		struct child_list l;
 		kc_cx_children(s, &l);
 		struct var *v = l.n == 2 ? kc_affine_var_of(fc, l.c[0]) : NULL;
-		if (v && v->kind == V_INT) {
+		if (v && v->kind == V_INT && !v->ind_after) {
 			struct kc_poly *val;
 			int assign = clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Assign;
 			v->value = assign && fc->loop_depth == 0 && kc_affine_expr(fc, l.c[1], &val) == 0 ? val : NULL;
@@ -887,19 +903,293 @@ static void collect_init(struct fctx *fc, CXCursor init, struct kc_node *st)
 	}
 }
 
+/* Variables a loop's body writes (other than its induction variables) have no known value in it: a later
+ * iteration reads what an earlier one wrote. An integer's value is forgotten, a pointer is no longer followed
+ * (`p += s[i]`: its accesses may reach anything). */
+static void forget_written(struct fctx *fc, CXCursor c, int depth)
+{
+	if (!clang_Cursor_isNull(fc->skip_stmt) && clang_equalCursors(c, fc->skip_stmt))
+		return;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct child_list l;
+	kc_cx_children(c, &l);
+	struct var *w = NULL;
+	if (k == CXCursor_UnaryOperator && l.n == 1) {
+		enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind(c);
+		if ((u >= CXUnaryOperator_PostInc && u <= CXUnaryOperator_PreDec) || u == CXUnaryOperator_AddrOf)
+			w = kc_affine_var_of(fc, l.c[0]);
+	} else if ((k == CXCursor_CompoundAssignOperator ||
+	            (k == CXCursor_BinaryOperator &&
+	             clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)) &&
+	           l.n == 2) {
+		w = kc_affine_var_of(fc, l.c[0]);
+	}
+	if (w && !w->ind_after) {
+		if (w->kind == V_INT) {
+			w->value = NULL;
+			w->n_minmax = 0;
+		} else if (w->kind == V_ALIAS || (w->kind == V_BUFFER && !fc->fn->buffers[w->buffer].is_local_array)) {
+			w->kind = V_OTHER;
+		}
+	}
+	if (depth < KC_MAX_DEPTH)
+		for (int i = 0; i < l.n; i++)
+			forget_written(fc, l.c[i], depth + 1);
+}
+
 static void lower_body(struct fctx *fc, CXCursor body, struct kc_node *parent)
 {
 	if (clang_Cursor_isNull(body))
 		return;
+	forget_written(fc, body, 0);
 	fc->loop_depth++;
 	lower_stmt(fc, body, parent);
 	fc->loop_depth--;
 }
 
+/* ------------------------------------------------------------------------------------------------ */
+/* Induction variables. In a loop of step +-1, an integer with a known value or a pointer to a buffer that is
+ * stepped once per iteration by a loop-invariant amount e, in one top-level expression statement of the body
+ * and written nowhere else in it (`ix += incx;`, `*y++ += a * *x++;`, `p += stride;`), has the value
+ * w0 + e*u in iteration u (u = 0, 1, ...) up to that statement and w0 + e*(u + 1) after it, and
+ * w0 + e*trips after the loop: its accesses are affine (dx[ix] is dx[ix0 + incx*i]). */
+
+struct induction {
+	struct var *w;
+	struct kc_poly *w0, *e;
+	int was_buffer; /* a buffer parameter made an alias for the loop */
+};
+
+struct ind_set {
+	struct induction *ind;
+	int n;
+};
+
+/* The writes of w in c: incremented by *e (a unary ++/-- or += -= w = w + e; *e NULL when the amount is not
+ * affine), and other writes (w = x, &w) counted in *other. */
+static void writes_of(struct fctx *fc, CXCursor c, const struct var *w, int *incs, struct kc_poly **e, int *other,
+                      int depth)
+{
+	if (depth > KC_MAX_DEPTH) {
+		(*other)++;
+		return;
+	}
+	if (!clang_Cursor_isNull(fc->skip_stmt) && clang_equalCursors(c, fc->skip_stmt))
+		return; /* a while loop's step, its increment */
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct child_list l;
+	kc_cx_children(c, &l);
+	struct kc_arena *a = fc->fe->a;
+	if (k == CXCursor_UnaryOperator && l.n == 1 && kc_affine_var_of(fc, l.c[0]) == w) {
+		enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind(c);
+		if (u == CXUnaryOperator_AddrOf)
+			(*other)++;
+		else if (u >= CXUnaryOperator_PostInc && u <= CXUnaryOperator_PreDec) {
+			(*incs)++;
+			*e = kc_poly_const(a, u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PreInc ? 1 : -1, 1);
+		}
+		return;
+	}
+	if ((k == CXCursor_CompoundAssignOperator || k == CXCursor_BinaryOperator) && l.n == 2 &&
+	    kc_affine_var_of(fc, l.c[0]) == w) {
+		enum CXBinaryOperatorKind b = clang_getCursorBinaryOperatorKind(c);
+		struct kc_poly *x;
+		if (b == CXBinaryOperator_AddAssign || b == CXBinaryOperator_SubAssign) {
+			(*incs)++;
+			if (kc_affine_expr(fc, l.c[1], &x) < 0 ||
+			    (b == CXBinaryOperator_SubAssign && kc_poly_neg(a, x, &x) < 0))
+				x = NULL;
+			*e = x;
+		} else if (b >= CXBinaryOperator_Assign) {
+			(*other)++;
+		}
+		for (int i = 1; i < l.n; i++)
+			writes_of(fc, l.c[i], w, incs, e, other, depth + 1);
+		return;
+	}
+	for (int i = 0; i < l.n; i++)
+		writes_of(fc, l.c[i], w, incs, e, other, depth + 1);
+}
+
+/* The variables stepped by the top-level statement s (candidates, each once, into set). */
+static void candidates_in(struct fctx *fc, CXCursor s, CXCursor c, struct ind_set *set, int cap, int depth)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if (depth > 64)
+		return;
+	struct var *w = NULL;
+	if (k == CXCursor_UnaryOperator && l.n == 1) {
+		enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind(c);
+		if (u >= CXUnaryOperator_PostInc && u <= CXUnaryOperator_PreDec &&
+		    (depth == 0 || u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PostDec))
+			w = kc_affine_var_of(fc, l.c[0]);
+	} else if (k == CXCursor_CompoundAssignOperator && l.n == 2 && depth == 0) {
+		w = kc_affine_var_of(fc, l.c[0]);
+	}
+	if (w && ((w->kind == V_INT && w->value) || w->kind == V_ALIAS ||
+	          (w->kind == V_BUFFER && fc->dims[w->buffer].ndims <= 1))) {
+		int seen = 0;
+		for (int i = 0; i < set->n; i++)
+			seen |= set->ind[i].w == w;
+		if (!seen && set->n < cap) {
+			set->ind[set->n] = (struct induction){w, NULL, NULL, 0};
+			w->ind_stmt = s;
+			set->n++;
+		}
+	}
+	for (int i = 0; i < l.n; i++)
+		candidates_in(fc, s, l.c[i], set, cap, depth + 1);
+}
+
+#define MAX_INDUCTIONS 8
+
+static void begin_inductions(struct fctx *fc, struct ind_set *set, const struct kc_node *loop, CXCursor body)
+{
+	set->n = 0;
+	set->ind = NULL;
+	long long step = loop->step;
+	if ((step != 1 && step != -1) || clang_Cursor_isNull(body))
+		return;
+	struct child_list l;
+	int one = clang_getCursorKind(body) != CXCursor_CompoundStmt;
+	if (!one)
+		kc_cx_children(body, &l);
+	const CXCursor *stmts = one ? &body : l.c;
+	int n = one ? 1 : l.n;
+	struct induction found[MAX_INDUCTIONS];
+	struct ind_set cand = {found, 0};
+	for (int i = 0; i < n; i++)
+		if (clang_isExpression(clang_getCursorKind(stmts[i])))
+			candidates_in(fc, stmts[i], kc_cx_strip(stmts[i]), &cand, MAX_INDUCTIONS, 0);
+	if (!cand.n)
+		return;
+	struct kc_arena *a = fc->fe->a;
+	struct kc_poly *v = kc_poly_sym(a, loop->var), *start = step > 0 ? loop->lower[0] : loop->upper[0], *u;
+	if ((step > 0 ? kc_poly_sub(a, v, start, &u) : kc_poly_sub(a, start, v, &u)) < 0)
+		return;
+	set->ind = KC_NEW_N(a, struct induction, cand.n);
+	for (int i = 0; i < cand.n; i++) {
+		struct var *w = found[i].w;
+		int incs = 0, other = 0;
+		struct kc_poly *e = NULL, *cur, *after, *eu;
+		writes_of(fc, body, w, &incs, &e, &other, 0);
+		struct kc_poly *w0 = w->kind == V_INT ? w->value : w->kind == V_ALIAS ? w->offset : kc_poly_zero(a);
+		if (incs != 1 || other || !e || !w0 || kc_poly_has_sym(e, loop->var) || kc_poly_mul(a, e, u, &eu) < 0 ||
+		    kc_poly_add(a, w0, eu, &cur) < 0 || kc_poly_add(a, cur, e, &after) < 0) {
+			w->ind_stmt = clang_getNullCursor();
+			continue;
+		}
+		struct induction *in = &set->ind[set->n++];
+		*in = (struct induction){w, w0, e, w->kind == V_BUFFER};
+		w->ind_after = after;
+		if (w->kind == V_INT) {
+			w->value = cur;
+		} else {
+			w->kind = V_ALIAS;
+			w->offset = cur;
+		}
+	}
+}
+
+/* After statement s of the body: the inductions it steps take their value for the rest of the iteration. */
+static void advance_inductions(struct fctx *fc, CXCursor s)
+{
+	for (struct ind_set *set = fc->inductions; set; set = NULL)
+		for (int i = 0; i < set->n; i++) {
+			struct var *w = set->ind[i].w;
+			if (!w->ind_after || !clang_equalCursors(w->ind_stmt, s))
+				continue;
+			if (w->kind == V_INT)
+				w->value = w->ind_after;
+			else
+				w->offset = w->ind_after;
+			w->ind_after = NULL;
+		}
+}
+
+/* After the loop: w0 + e*trips (trips from the loop variable's exit value; unknown: no value, and a pointer
+ * is no longer followed). */
+static void end_inductions(struct fctx *fc, struct ind_set *set, const struct kc_node *loop, struct kc_poly *exit)
+{
+	struct kc_arena *a = fc->fe->a;
+	struct kc_poly *start = loop->step > 0 ? loop->lower[0] : loop->upper[0], *trips = NULL;
+	if (exit && (loop->step > 0 ? kc_poly_sub(a, exit, start, &trips) : kc_poly_sub(a, start, exit, &trips)) < 0)
+		trips = NULL;
+	for (int i = 0; i < set->n; i++) {
+		struct induction *in = &set->ind[i];
+		struct var *w = in->w;
+		struct kc_poly *et, *val = NULL;
+		if (trips && (kc_poly_mul(a, in->e, trips, &et) < 0 || kc_poly_add(a, in->w0, et, &val) < 0))
+			val = NULL;
+		w->ind_after = NULL;
+		w->ind_stmt = clang_getNullCursor();
+		if (w->kind == V_INT)
+			w->value = val;
+		else if (val)
+			w->offset = val;
+		else
+			w->kind = V_OTHER;
+	}
+}
+
+static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts p, struct kc_node *parent);
+
 static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 {
 	struct kc_cx_for_parts p;
 	kc_cx_split_for(c, &p);
+	lower_for_parts(fc, c, p, parent);
+}
+
+/* c names v somewhere. */
+static int refers_to(struct fctx *fc, CXCursor c, const struct var *v, int depth)
+{
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
+		return kc_affine_var_of(fc, c) == v;
+	struct child_list l;
+	kc_cx_children(c, &l);
+	for (int i = 0; i < l.n; i++)
+		if (depth >= KC_MAX_DEPTH || refers_to(fc, l.c[i], v, depth + 1))
+			return 1;
+	return 0;
+}
+
+/* while (i < n) { ...; i++; }: the for loop it is, when the last statement steps a variable of known value
+ * that nothing else in the body writes (that statement is then the increment, not lowered again); -1 when it
+ * is not of this form. */
+static int lower_while_as_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
+{
+	struct child_list l, b;
+	kc_cx_children(c, &l);
+	if (l.n != 2 || clang_getCursorKind(l.c[1]) != CXCursor_CompoundStmt)
+		return -1;
+	kc_cx_children(l.c[1], &b);
+	if (!b.n || !clang_isExpression(clang_getCursorKind(b.c[b.n - 1])))
+		return -1;
+	CXCursor inc = kc_cx_strip(b.c[b.n - 1]);
+	struct child_list il;
+	kc_cx_children(inc, &il);
+	struct var *v = il.n >= 1 ? kc_affine_var_of(fc, il.c[0]) : NULL;
+	long long step;
+	int incs = 0, other = 0;
+	struct kc_poly *e = NULL;
+	if (!v || v->kind != V_INT || !v->value || (il.n == 2 && refers_to(fc, il.c[1], v, 0)) ||
+	    kc_affine_loop_step(fc, inc, v, &step) < 0)
+		return -1;
+	writes_of(fc, l.c[1], v, &incs, &e, &other, 0);
+	if (incs != 1 || other)
+		return -1;
+	CXCursor outer = fc->skip_stmt;
+	fc->skip_stmt = b.c[b.n - 1];
+	lower_for_parts(fc, c, (struct kc_cx_for_parts){clang_getNullCursor(), l.c[0], inc, l.c[1]}, parent);
+	fc->skip_stmt = outer;
+	return 0;
+}
+
+static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts p, struct kc_node *parent)
+{
 	struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);
 	fc->fn->has_loops = 1;
 	struct kc_poly *start;
@@ -907,11 +1197,15 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	if (v && fc->n_trips)
 		kc_affine_trips(fc, v); /* the annotation names a loop, whether or not its bounds need it */
 	long long step = 0;
-	int bounds = -1, wraps = 0;
+	int bounds = -1, wraps = 0, written = 0;
 	if (v && kc_affine_loop_step(fc, p.inc, v, &step) == 0) {
 		loop->var = v->sym;
 		loop->step = step;
-		if (!start)
+		int incs = 0;
+		struct kc_poly *e;
+		writes_of(fc, p.body, v, &incs, &e, &written, 0);
+		written += incs;
+		if (!start || written)
 			goto data_dependent;
 		if (step > 0)
 			loop->lower[loop->n_lower++] = start;
@@ -920,11 +1214,16 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		if (!clang_Cursor_isNull(p.cond) && (bounds = kc_affine_loop_cond(fc, p.cond, loop, step)) == 0 &&
 		    (step > 0 ? loop->n_upper : loop->n_lower) > 0 &&
 		    !(wraps = kc_affine_loop_wraps(v, p.cond, loop))) {
+			struct ind_set set, *outer = fc->inductions;
+			begin_inductions(fc, &set, loop, p.body);
+			fc->inductions = &set;
 			lower_body(fc, p.body, loop);
+			fc->inductions = outer;
 			/* after the loop, v holds its exit value (used by a following remainder loop) */
 			v->kind = V_INT;
 			v->value = kc_affine_exit_value(fc, loop);
 			v->n_minmax = 0;
+			end_inductions(fc, &set, loop, v->value);
 			return;
 		}
 	data_dependent:;
@@ -945,7 +1244,13 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			v->n_minmax = 0;
 			return;
 		}
-		if (wraps) {
+		if (written) {
+			kc_cx_warn(
+			    fc, c, KC_WARNING,
+			    "loop variable '%s' is also written in the loop's body: trip count unknown, the body "
+			    "is counted once (annotate the total with KCOST_TRIPS)",
+			    kc_cx_spelling(fc->fe->a, v->decl));
+		} else if (wraps) {
 			CXString ts = clang_getTypeSpelling(clang_getCursorType(v->decl));
 			const char *what = kc_arena_printf(fc->fe->a, "'%s' of type '%s'",
 			                                   kc_cx_spelling(fc->fe->a, v->decl), clang_getCString(ts));
@@ -1056,11 +1361,14 @@ static void lower_list(struct fctx *fc, const CXCursor *c, int n, struct kc_node
 				continue;
 			}
 		}
+		if (!clang_Cursor_isNull(fc->skip_stmt) && clang_equalCursors(c[i], fc->skip_stmt))
+			continue; /* a while loop's step, lowered as its increment */
 		if (kc_cx_enter(fc, c[i]) < 0)
 			return;
 		fc->tail = tail && i == n - 1;
 		lower_stmt_at(fc, c[i], parent);
 		kc_cx_leave(fc);
+		advance_inductions(fc, c[i]);
 	}
 }
 
@@ -1283,6 +1591,9 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		lower_if(fc, c, parent, tail, NULL, 0);
 		return;
 	case CXCursor_WhileStmt:
+		if (lower_while_as_for(fc, c, parent) == 0)
+			return;
+		/* fall through */
 	case CXCursor_DoStmt: {
 		fc->fn->has_loops = 1;
 		struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);
@@ -1396,6 +1707,7 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 		return NULL;
 	}
 	memset(fc, 0, offsetof(struct fctx, vars));
+	fc->skip_stmt = clang_getNullCursor();
 	fc->fe = fe;
 	struct kc_function *fn = fc->fn = KC_NEW(fe->a, struct kc_function);
 	fc->ir = KC_NEW(fe->a, struct kc_fn_ir);

@@ -406,6 +406,14 @@ static void cond_forms(void **s)
 	                 11);
 }
 
+/* induction variables, pointer walks, a size counting down, while loops as for loops: the six kcost counts */
+static void walk_forms(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("tests/fixtures/walk_forms.c", SIZES("n=37", "incx=2", "incy=3", "lda=5")), 6);
+	assert_int_equal(check_file("tests/fixtures/walk_forms.c", SIZES("n=20", "incx=1", "incy=4", "lda=2")), 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,7 +421,7 @@ int main(void)
 	    cmocka_unit_test(matmul_tanh), cmocka_unit_test(softmax),    cmocka_unit_test(layernorm),
 	    cmocka_unit_test(conv2d),      cmocka_unit_test(jacobi2d),   cmocka_unit_test(spmv),
 	    cmocka_unit_test(mlp),         cmocka_unit_test(trsv),       cmocka_unit_test(loop_forms),
-	    cmocka_unit_test(div_forms),   cmocka_unit_test(cond_forms),
+	    cmocka_unit_test(div_forms),   cmocka_unit_test(cond_forms), cmocka_unit_test(walk_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

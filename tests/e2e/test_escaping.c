@@ -119,7 +119,7 @@ static void stderr_shows_controls_visibly(void **state)
 	snprintf(src, sizeof src, "%s/k\033[31m\xe2\x80\xae\n.c", dir);
 	snprintf(out, sizeof out, "%s/report", dir);
 	write_text(src, "void k(int n, float x[restrict n])\n{\n\tint i = 0;\n/*\033[2J*/\twhile (i < n) {\n"
-	                "\t\tx[i] = 0;\n\t\ti++;\n\t}\n}\n");
+	                "\t\tx[i] = 0;\n\t\ti += i % 2 + 1;\n\t}\n}\n");
 	struct run r = run_kcost((const char *const[]){"--no-run", "--quiet", "-o", out, src, NULL});
 	assert_int_equal(r.status, 0);
 	char expected[4600];

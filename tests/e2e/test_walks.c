@@ -1,0 +1,128 @@
+/* test_walks.c — induction variables and pointer walks, count-down loops on a size and while loops written as
+ * for loops (tests/fixtures/walk_forms.c), through the built binary's report.json: exact counts and extents,
+ * and the shapes that stay flagged (a step on data, a loop variable its body writes, a counter read in the
+ * iteration before its step). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "run.h"
+
+#define FIXTURE "tests/fixtures/walk_forms.c"
+
+static cJSON *report;
+
+static int setup(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("walks");
+	const char *argv[] = {"--no-run", "--quiet", "-o",     out,      "--size", "n=100", "--size",
+	                      "incx=2",   "--size",  "incy=3", "--size", "lda=5",  FIXTURE, NULL};
+	struct run r = run_kcost(argv);
+	if (r.status != 0)
+		fprintf(stderr, "kcost exited %d:\n%s\n", r.status, r.err);
+	int status = r.status;
+	run_release(&r);
+	report = status == 0 ? load_report(out) : NULL;
+	return report ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	cJSON_Delete(report);
+	return 0;
+}
+
+static long long num(cJSON *f, const char *path)
+{
+	cJSON *v = at(f, path);
+	if (!cJSON_IsNumber(v))
+		fail_msg("%s is not a number", path);
+	return (long long)v->valuedouble;
+}
+
+static cJSON *exact(const char *fn, const char *flops, long long value)
+{
+	cJSON *f = report_function(report, fn);
+	if (!report_exact(f))
+		fail_msg("%s is not exact", fn);
+	assert_string_equal(report_text(f, "flops.expr"), flops);
+	assert_int_equal(num(f, "flops.value"), value);
+	return f;
+}
+
+static cJSON *buffer(cJSON *f, const char *name)
+{
+	cJSON *b;
+	cJSON_ArrayForEach(b, at(f, "buffers"))
+	{
+		if (!strcmp(report_text(b, "name"), name))
+			return b;
+	}
+	fail_msg("no buffer %s", name);
+	return NULL;
+}
+
+/* for (; n > 0; n--) *y++ += a * *x++: 2*n FLOPs, x and y of n elements */
+static void pointer_walks(void **state)
+{
+	(void)state;
+	cJSON *f = exact("saxpy_walk", "2*n", 200);
+	assert_string_equal(report_text(f, "bytes.min.expr"), "12*n");
+	assert_string_equal(report_text(buffer(f, "x"), "extent.expr"), "n");
+	assert_string_equal(report_text(buffer(f, "y"), "extent.expr"), "n");
+	/* p += lda after p[0], p[1]: a[0 .. (n - 1)*lda + 1] */
+	f = exact("column_walk", "2*n", 200);
+	assert_string_equal(report_text(buffer(f, "a"), "extent.expr"), "n*lda - lda + 2");
+	assert_int_equal(num(f, "bytes.min.value"), 4 * (99 * 5 + 2) + 4 * 100);
+}
+
+/* dy[iy] += da * dx[ix]; ix += incx: dx[0 .. (n - 1)*incx] */
+static void strided_induction_variables(void **state)
+{
+	(void)state;
+	cJSON *f = exact("daxpy_strided", "2*n", 200);
+	assert_string_equal(report_text(buffer(f, "dx"), "extent.expr"), "n*incx - incx + 1");
+	assert_int_equal(num(buffer(f, "dx"), "extent.value"), 199);
+	assert_int_equal(num(buffer(f, "dy"), "extent.value"), 298);
+	f = exact("gather_next", "n", 100);
+	assert_string_equal(report_text(buffer(f, "x"), "extent.expr"), "n + 3");
+}
+
+static void while_loops_that_are_for_loops(void **state)
+{
+	(void)state;
+	exact("while_up", "n", 100);
+	exact("while_down", "2*n", 200);
+}
+
+static void steps_on_data_are_flagged(void **state)
+{
+	(void)state;
+	cJSON *f = report_function(report, "walk_by_data");
+	assert_false(report_exact(f));
+	assert_non_null(strstr(report_diag(f, 0, "warning", 64, 10), "access through a pointer kcost cannot trace"));
+	f = report_function(report, "skips");
+	assert_false(report_exact(f));
+	assert_non_null(strstr(report_diag(f, 0, "warning", 71, 2), "loop variable 'i' is also written"));
+	/* k = k + 1 read by the next iteration's test: no value in the body, the if is on data */
+	f = report_function(report, "counter_guard");
+	assert_false(report_exact(f));
+	assert_non_null(strstr(report_diag(f, 0, "warning", 83, 7), "data-dependent condition"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(pointer_walks),
+	    cmocka_unit_test(strided_induction_variables),
+	    cmocka_unit_test(while_loops_that_are_for_loops),
+	    cmocka_unit_test(steps_on_data_are_flagged),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
