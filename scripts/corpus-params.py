@@ -5,7 +5,8 @@ usage: corpus-params.py FILE [CLANG FLAGS...]
 
 Parses FILE with `clang-19 -Xclang -ast-dump=json -fsyntax-only` and prints, for every function
 defined in FILE itself (not in its headers), one line: `name: p1 p2 ...`, its parameters of integer
-type (int, long, size_t, BLASLONG, const int...; not pointers, not enums).
+type (int, long, size_t, BLASLONG, const int..., and enums, which kcost takes as sizes too;
+not pointers).
 """
 import json
 import os
@@ -19,11 +20,16 @@ INTEGER = {
 }
 
 
-def is_integer(param):
+def is_integer(param, typedefs):
     t = param.get("type", {})
     q = t.get("desugaredQualType", t.get("qualType", ""))
     q = q.replace("const ", "").replace("volatile ", "").strip()
-    return q in INTEGER
+    seen = set()
+    while q in typedefs and q not in seen and q not in INTEGER:
+        seen.add(q)
+        q = typedefs[q].replace("const ", "").replace("volatile ", "").strip()
+    # an enum is an integer parameter to kcost too (a size that needs a value)
+    return q in INTEGER or q.startswith("enum ")
 
 
 def main():
@@ -39,6 +45,11 @@ def main():
     ).stdout
     ast = json.loads(out)
     real = os.path.realpath(path)
+    typedefs = {
+        d["name"]: d.get("type", {}).get("qualType", "")
+        for d in ast.get("inner", [])
+        if d.get("kind") == "TypedefDecl" and "name" in d
+    }
     current = None
     for decl in ast.get("inner", []):
         loc = decl.get("loc", {})
@@ -51,7 +62,7 @@ def main():
         inner = decl.get("inner", [])
         if not any(x.get("kind") == "CompoundStmt" for x in inner):
             continue
-        params = [p["name"] for p in inner if p.get("kind") == "ParmVarDecl" and is_integer(p)]
+        params = [p["name"] for p in inner if p.get("kind") == "ParmVarDecl" and is_integer(p, typedefs)]
         print(f"{decl['name']}: {' '.join(params)}")
     return 0
 
