@@ -1,5 +1,5 @@
 /* From pjreddie/darknet (public domain, see LICENSE and LICENSE.mit), commit f6afaabcdf85f77e7aff2ec55c020c0e297c77f9:
- * src/utils.c, copied unchanged (the array kernels; file, string, list and random-number helpers are left out). */
+ * src/utils.c, copied unchanged (the array kernels; file, string, list and random-number helpers and the scalar constrain/constrain_int are left out). */
 #include "darknet.h"
 #include <math.h>
 #include <float.h>
@@ -61,22 +61,6 @@ float variance_array(float *a, int n)
     for(i = 0; i < n; ++i) sum += (a[i] - mean)*(a[i]-mean);
     float variance = sum/n;
     return variance;
-}
-
-/* src/utils.c:524-529 */
-int constrain_int(int a, int min, int max)
-{
-    if (a < min) return min;
-    if (a > max) return max;
-    return a;
-}
-
-/* src/utils.c:531-536 */
-float constrain(float min, float max, float a)
-{
-    if (a < min) return min;
-    if (a > max) return max;
-    return a;
 }
 
 /* src/utils.c:538-544 */
