@@ -836,6 +836,39 @@ static int add_guard(struct fctx *fc, struct kc_node *n, struct kc_poly *g)
 	return 0;
 }
 
+/* A buffer parameter (or a pointer into one) named by c. */
+static int buffer_param(struct fctx *fc, CXCursor c)
+{
+	struct var *v = kc_affine_var_of(fc, c);
+	return v && (v->kind == V_BUFFER || v->kind == V_ALIAS) && fc->fn->buffers[v->buffer].is_param &&
+	       !fc->fn->buffers[v->buffer].is_local_array;
+}
+
+static int null_constant(CXCursor c)
+{
+	c = kc_cx_strip(c);
+	long long v;
+	return clang_getCursorKind(c) == CXCursor_IntegerLiteral && kc_cx_eval_int(c, &v) && v == 0;
+}
+
+/* A test of a buffer parameter against NULL: p, p != NULL, p == NULL (1 when it holds for a pointer that is not
+ * NULL, 0 when it does not), -1 for anything else. Kernels are counted as the harness runs them, with every
+ * buffer allocated: a note says so. */
+static int null_test(struct fctx *fc, CXCursor c, enum CXBinaryOperatorKind k, const struct child_list *l)
+{
+	int r = -1;
+	if (k == CXBinaryOperator_Invalid && buffer_param(fc, c))
+		r = 1;
+	else if ((k == CXBinaryOperator_EQ || k == CXBinaryOperator_NE) && l->n == 2 &&
+	         ((buffer_param(fc, l->c[0]) && null_constant(l->c[1])) ||
+	          (buffer_param(fc, l->c[1]) && null_constant(l->c[0]))))
+		r = k == CXBinaryOperator_NE;
+	if (r >= 0)
+		kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
+		            "a buffer parameter tested against NULL is counted as not NULL, as kcost runs it");
+	return r;
+}
+
 /* Append to n's guards the conjunction of constraints g >= 0 that is c (want == 1) or !c (want == 0):
  *   x < y: y - x - 1;  x <= y: y - x;  x == y: x - y and y - x;  A && B: both;  !A: A negated;
  *   !(x < y): x - y;   !(x != y): x - y and y - x;  !(A || B): !A and !B;  an integer e alone is e != 0;
@@ -867,6 +900,9 @@ static int conjunction(struct fctx *fc, CXCursor c, int want, struct kc_node *n)
 		kc_cx_leave(fc);
 		return rc;
 	}
+	int is_null = null_test(fc, c, k, &l);
+	if (is_null >= 0) /* p != NULL of a buffer parameter: true, as the harness runs it */
+		return add_guard(fc, n, kc_poly_const(a, is_null == want ? 0 : -1, 1));
 	struct kc_poly *x, *y, *g, *one = kc_poly_const(a, 1, 1);
 	int cmp = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE || k == CXBinaryOperator_GT ||
 	          k == CXBinaryOperator_GE || k == CXBinaryOperator_EQ || k == CXBinaryOperator_NE;

@@ -382,9 +382,12 @@ static void collect_binop(struct fctx *fc, CXCursor c, struct kc_node *st)
 		return;
 	}
 	if (k >= CXBinaryOperator_MulAssign && k <= CXBinaryOperator_OrAssign) {
+		/* computed in the common type of both sides (x[i] *= s[i] with a double s is a double multiply) */
 		enum kc_op op = binop_category(k);
+		int pl = kc_cx_float_prec(clang_getCursorType(l.c[0])),
+		    pr = kc_cx_float_prec(clang_getCursorType(l.c[1]));
 		if (op != KC_OP_N)
-			add_op(st, op, kc_cx_float_prec(clang_getCursorType(l.c[0])));
+			add_op(st, op, pr > pl ? pr : pl);
 		access_lvalue(fc, l.c[0], st, ROLE_RW);
 		collect_expr(fc, l.c[1], st, ROLE_READ);
 		return;
@@ -746,11 +749,27 @@ static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		struct child_list l;
 		kc_cx_children(s, &l);
 		struct var *v = l.n == 2 ? kc_affine_var_of(fc, l.c[0]) : NULL;
+		int assign = clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Assign;
 		if (v && v->kind == V_INT && !v->ind_after) {
+			/* in a loop, the value holds for the rest of the iteration (forget_written: not before it) */
 			struct kc_poly *val;
-			int assign = clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Assign;
-			v->value = assign && fc->loop_depth == 0 && kc_affine_expr(fc, l.c[1], &val) == 0 ? val : NULL;
+			v->value = assign && kc_affine_expr(fc, l.c[1], &val) == 0 ? val : NULL;
 			v->n_minmax = 0;
+		} else if (v && assign && !v->ind_after && is_pointer_like(l.c[0]) &&
+		           (v->kind == V_ALIAS || v->kind == V_OTHER ||
+		            (v->kind == V_BUFFER && !fc->fn->buffers[v->buffer].is_local_array))) {
+			/* aptr = a + off: a pointer into a buffer from here on (else no longer followed) */
+			struct kc_poly *off;
+			struct var *b = pointer_base(fc, l.c[1], &off);
+			struct kc_poly *base_off = b && b->kind == V_ALIAS ? b->offset : kc_poly_zero(fc->fe->a);
+			if (b && base_off && kc_poly_add(fc->fe->a, base_off, off, &off) == 0) {
+				int buffer = b->buffer;
+				v->kind = V_ALIAS;
+				v->buffer = buffer;
+				v->offset = off;
+			} else {
+				v->kind = V_OTHER;
+			}
 		}
 	}
 	struct kc_node *st = stmt_node(fc, c, parent);
@@ -945,6 +964,7 @@ static void lower_body(struct fctx *fc, CXCursor body, struct kc_node *parent)
 	fc->loop_depth++;
 	lower_stmt(fc, body, parent);
 	fc->loop_depth--;
+	forget_written(fc, body, 0); /* what the last iteration assigned may hold its loop variables */
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -958,6 +978,7 @@ struct induction {
 	struct var *w;
 	struct kc_poly *w0, *e;
 	int was_buffer; /* a buffer parameter made an alias for the loop */
+	int is_pointer, buffer;
 };
 
 struct ind_set {
@@ -1034,7 +1055,7 @@ static void candidates_in(struct fctx *fc, CXCursor s, CXCursor c, struct ind_se
 		for (int i = 0; i < set->n; i++)
 			seen |= set->ind[i].w == w;
 		if (!seen && set->n < cap) {
-			set->ind[set->n] = (struct induction){w, NULL, NULL, 0};
+			set->ind[set->n] = (struct induction){w, NULL, NULL, 0, 0, 0};
 			w->ind_stmt = s;
 			set->n++;
 		}
@@ -1082,7 +1103,7 @@ static void begin_inductions(struct fctx *fc, struct ind_set *set, const struct 
 			continue;
 		}
 		struct induction *in = &set->ind[set->n++];
-		*in = (struct induction){w, w0, e, w->kind == V_BUFFER};
+		*in = (struct induction){w, w0, e, w->kind == V_BUFFER, w->kind != V_INT, w->buffer};
 		w->ind_after = after;
 		if (w->kind == V_INT) {
 			w->value = cur;
@@ -1125,12 +1146,16 @@ static void end_inductions(struct fctx *fc, struct ind_set *set, const struct kc
 			val = NULL;
 		w->ind_after = NULL;
 		w->ind_stmt = clang_getNullCursor();
-		if (w->kind == V_INT)
+		if (!in->is_pointer) {
+			w->kind = V_INT;
 			w->value = val;
-		else if (val)
+		} else if (val) {
+			w->kind = V_ALIAS;
+			w->buffer = in->buffer;
 			w->offset = val;
-		else
+		} else {
 			w->kind = V_OTHER;
+		}
 	}
 }
 
@@ -1372,6 +1397,55 @@ static void lower_list(struct fctx *fc, const CXCursor *c, int n, struct kc_node
 	}
 }
 
+/* acc is one of st's reads (same buffer and indices). */
+static int read_by(const struct kc_access *acc, const struct kc_node *st)
+{
+	for (int i = 0; st && i < st->n_accesses; i++) {
+		const struct kc_access *b = &st->accesses[i];
+		if (b->buffer != acc->buffer || b->ndims != acc->ndims || b->is_write)
+			continue;
+		int same = 1;
+		for (int d = 0; d < b->ndims && same; d++)
+			same = b->index[d] && acc->index[d] && kc_poly_equal(b->index[d], acc->index[d]);
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+static int branch_costs_nothing(const struct kc_node *n, const struct kc_node *cond_st)
+{
+	for (const struct kc_node *c = n ? n->first : NULL; c; c = c->next) {
+		if (c->kind != KC_NODE_STMT || c->call || c->lib_call || c->cost.n_trans ||
+		    c->cost.cmp > (cond_st ? cond_st->cost.cmp : 0)) /* fabsf(x[i]) again: the condition's */
+			return 0;
+		for (int o = 0; o < KC_OP_N; o++)
+			for (int p = 0; p < KC_PREC_N; p++)
+				if (c->cost.ops[o][p])
+					return 0;
+		for (int i = 0; i < c->n_accesses; i++)
+			if (c->accesses[i].is_write || !read_by(&c->accesses[i], cond_st))
+				return 0;
+	}
+	return 1;
+}
+
+/* A data-dependent if whose branches do no operation, write no buffer and read only elements its condition
+ * read, comparing no more than it did (a running max, an argmax, fabsf(x[i]) > m: m = fabsf(x[i])): the counts
+ * do not depend on the branch taken. Its branches' reads and comparisons are dropped (the condition's are
+ * reused, as compilers do) and 1 returned. */
+static int costs_nothing_more(struct kc_node *n, const struct kc_node *cond_st)
+{
+	if (!branch_costs_nothing(n, cond_st) || !branch_costs_nothing(n->orelse, cond_st))
+		return 0;
+	for (struct kc_node *b = n; b; b = b == n ? n->orelse : NULL)
+		for (struct kc_node *c = b->first; c; c = c->next) {
+			c->n_accesses = 0;
+			c->cost.cmp = 0;
+		}
+	return 1;
+}
+
 /* The else-branch block of n, made on first use (located at c). */
 static struct kc_node *else_block(struct fctx *fc, struct kc_node *n, CXCursor c)
 {
@@ -1401,8 +1475,11 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 		n->inexact = 1; /* decided below, once we know whether the branches cost anything */
 	}
 	int swapped = guards == 1;
-	if (guards < 0)
+	struct kc_node *cond_st = NULL;
+	if (guards < 0) {
 		tail = n_rest = 0;
+		cond_st = parent->last && parent->last->kind == KC_NODE_STMT && parent->last != n ? parent->last : NULL;
+	}
 	fc->tail = tail;
 	lower_stmt(fc, l.c[1], swapped ? else_block(fc, n, l.c[1]) : n);
 	if (l.n > 2) {
@@ -1414,6 +1491,8 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 		lower_list(fc, rest, n_rest, into_else != swapped ? else_block(fc, n, rest[0]) : n, 1);
 		n->end = kc_cx_end(fc->fe, rest[n_rest - 1]);
 	}
+	if (n->inexact && guards != -2 && costs_nothing_more(n, cond_st))
+		n->inexact = 0; /* if (x[i] > m) m = x[i]: no operation, and only elements the condition read */
 	if (n->inexact && (n->first || (n->orelse && n->orelse->first))) {
 		if (guards == -2)
 			kc_cx_warn(fc, l.c[0], KC_WARNING,

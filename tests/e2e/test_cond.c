@@ -189,6 +189,37 @@ static void local_min_bounds(void **state)
 	cJSON_Delete(rep);
 }
 
+/* branches that change no count, NULL tests, compound assignments in a wider type (branch_forms.c) */
+static void branches_that_change_no_count(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("cond_branches");
+	const char *argv[] = {"--no-run", "--quiet", "-o", out, "--size", "n=100", "tests/fixtures/branch_forms.c",
+	                      NULL};
+	struct run r = run_kcost(argv);
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	exact_at(rep, "running_max", "0", 0);
+	exact_at(rep, "abs_argmax", "0", 0);
+	/* x[0], then x[i] once per iteration: the branch's loads are the condition's */
+	assert_int_equal(num(report_function(rep, "running_max"), "bytes.naive.value"), 4 * 100);
+	cJSON *f = report_function(rep, "clamp_negative");
+	assert_false(report_exact(f));
+	/* the note names the assumption; the count is the one with dbias given */
+	f = report_function(rep, "bias_grad");
+	assert_true(report_exact(f));
+	assert_int_equal(n_diags(f, "warning"), 0);
+	assert_int_equal(n_diags(f, "note"), 2);
+	assert_string_equal(report_text(f, "flops.expr"), "3*n");
+	f = report_function(rep, "widen");
+	assert_true(report_exact(f));
+	assert_int_equal(num(f, "flops.by_precision.double"), 200);
+	assert_int_equal(num(f, "flops.by_precision.float"), 100);
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +231,7 @@ int main(void)
 	    cmocka_unit_test(equality_guards),
 	    cmocka_unit_test(data_switches_stay_flagged),
 	    cmocka_unit_test(local_min_bounds),
+	    cmocka_unit_test(branches_that_change_no_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -406,22 +406,35 @@ static void cond_forms(void **s)
 	                 11);
 }
 
-/* induction variables, pointer walks, a size counting down, while loops as for loops: the six kcost counts */
+/* induction variables, pointer walks, a size counting down, while loops as for loops, reference-BLAS level 2: the nine
+ * kcost counts */
 static void walk_forms(void **s)
 {
 	(void)s;
-	assert_int_equal(check_file("tests/fixtures/walk_forms.c", SIZES("n=37", "incx=2", "incy=3", "lda=5")), 6);
-	assert_int_equal(check_file("tests/fixtures/walk_forms.c", SIZES("n=20", "incx=1", "incy=4", "lda=2")), 6);
+	assert_int_equal(check_file("tests/fixtures/walk_forms.c",
+	                            SIZES("n=37", "incx=2", "incy=3", "lda=5", "m=9", "rows=6", "cols=7", "ldb=8")),
+	                 9);
+	assert_int_equal(check_file("tests/fixtures/walk_forms.c",
+	                            SIZES("n=20", "incx=1", "incy=4", "lda=12", "m=11", "rows=3", "cols=5", "ldb=4")),
+	                 9);
+}
+
+/* branches that change no count, NULL tests, compound assignments computed in double: all but clamp_negative */
+static void branch_forms(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("tests/fixtures/branch_forms.c", SIZES("n=37")), 4);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(gelu),        cmocka_unit_test(vecadd),     cmocka_unit_test(matmul),
-	    cmocka_unit_test(matmul_tanh), cmocka_unit_test(softmax),    cmocka_unit_test(layernorm),
-	    cmocka_unit_test(conv2d),      cmocka_unit_test(jacobi2d),   cmocka_unit_test(spmv),
-	    cmocka_unit_test(mlp),         cmocka_unit_test(trsv),       cmocka_unit_test(loop_forms),
-	    cmocka_unit_test(div_forms),   cmocka_unit_test(cond_forms), cmocka_unit_test(walk_forms),
+	    cmocka_unit_test(gelu),         cmocka_unit_test(vecadd),     cmocka_unit_test(matmul),
+	    cmocka_unit_test(matmul_tanh),  cmocka_unit_test(softmax),    cmocka_unit_test(layernorm),
+	    cmocka_unit_test(conv2d),       cmocka_unit_test(jacobi2d),   cmocka_unit_test(spmv),
+	    cmocka_unit_test(mlp),          cmocka_unit_test(trsv),       cmocka_unit_test(loop_forms),
+	    cmocka_unit_test(div_forms),    cmocka_unit_test(cond_forms), cmocka_unit_test(walk_forms),
+	    cmocka_unit_test(branch_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

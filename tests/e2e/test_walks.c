@@ -20,8 +20,9 @@ static int setup(void **state)
 {
 	(void)state;
 	const char *out = scratch_dir("walks");
-	const char *argv[] = {"--no-run", "--quiet", "-o",     out,      "--size", "n=100", "--size",
-	                      "incx=2",   "--size",  "incy=3", "--size", "lda=5",  FIXTURE, NULL};
+	const char *argv[] = {"--no-run", "--quiet", "-o",     out,      "--size", "n=100", "--size", "incx=2",
+	                      "--size",   "incy=3",  "--size", "lda=5",  "--size", "m=10",  "--size", "rows=10",
+	                      "--size",   "cols=20", "--size", "ldb=11", FIXTURE,  NULL};
 	struct run r = run_kcost(argv);
 	if (r.status != 0)
 		fprintf(stderr, "kcost exited %d:\n%s\n", r.status, r.err);
@@ -94,6 +95,21 @@ static void strided_induction_variables(void **state)
 	assert_string_equal(report_text(buffer(f, "x"), "extent.expr"), "n + 3");
 }
 
+/* level 2: x[jx] with jx += incx per column, ix reset per row, aptr = a; aptr += lda */
+static void level2_walks(void **state)
+{
+	(void)state;
+	cJSON *f = exact("gemv_columns", "2*m*n", 2000);
+	assert_string_equal(report_text(buffer(f, "x"), "extent.expr"), "n*incx - incx + 1");
+	assert_string_equal(report_text(buffer(f, "a"), "extent.expr"), "n*lda + m - lda");
+	f = exact("gemv_rows", "n*(2*m + 1)", 2100);
+	assert_string_equal(report_text(buffer(f, "x"), "extent.expr"), "m*incx - incx + 1");
+	assert_string_equal(report_text(buffer(f, "y"), "extent.expr"), "n*incy - incy + 1");
+	f = exact("omatcopy_cols", "rows*cols", 200);
+	assert_string_equal(report_text(buffer(f, "a"), "extent.expr"), "cols*lda + rows - lda");
+	assert_int_equal(num(buffer(f, "b"), "extent.value"), 19 * 11 + 10);
+}
+
 static void while_loops_that_are_for_loops(void **state)
 {
 	(void)state;
@@ -121,6 +137,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(pointer_walks),
 	    cmocka_unit_test(strided_induction_variables),
+	    cmocka_unit_test(level2_walks),
 	    cmocka_unit_test(while_loops_that_are_for_loops),
 	    cmocka_unit_test(steps_on_data_are_flagged),
 	};
