@@ -278,8 +278,12 @@ static int nonneg_for_all(struct fp *f, const struct kc_poly *d);
 
 /* d >= 0 for a d of degree > 1 (b*T*C + t*C + i): each term of degree > 1 has a positive coefficient and
  * symbols proved non-negative, and the affine rest is proved non-negative. 0 if that is not proved. */
+static int nonneg_factored(struct fp *f, const struct kc_poly *d);
+
 static int nonneg_products(struct fp *f, const struct kc_poly *d)
 {
+	if (nonneg_factored(f, d))
+		return 1;
 	struct kc_poly *rest = kc_poly_zero(f->a), *term, *mono;
 	for (int t = 0; t < kc_poly_nterms(d); t++) {
 		struct kc_rat c = kc_poly_term_coef(d, t);
@@ -301,6 +305,22 @@ static int nonneg_products(struct fp *f, const struct kc_poly *d)
 			return 0;
 	}
 	return nonneg_for_all(f, rest);
+}
+
+/* d = s*q + r for a symbol s proved non-negative, in which d is linear, with q and r proved non-negative:
+ * inc_x*(n - 1) where the loop runs for n >= 2. */
+static int nonneg_factored(struct fp *f, const struct kc_poly *d)
+{
+	for (int s = 0; s < f->fn->syms.n; s++) {
+		struct kc_poly *q, *r;
+		struct kc_rat c;
+		if (!kc_poly_has_sym(d, s) || kc_poly_split_linear(f->a, d, s, &q, &r) < 0 || kc_poly_is_const(q, &c) ||
+		    kc_poly_degree(q) >= kc_poly_degree(d))
+			continue;
+		if (nonneg_for_all(f, kc_poly_sym(f->a, s)) && nonneg_for_all(f, q) && nonneg_for_all(f, r))
+			return 1;
+	}
+	return 0;
 }
 
 /* 1 if d >= 0 for every size the figures hold for (see above), 0 if that is not proved. */

@@ -750,10 +750,17 @@ static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		kc_cx_children(s, &l);
 		struct var *v = l.n == 2 ? kc_affine_var_of(fc, l.c[0]) : NULL;
 		int assign = clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Assign;
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(s);
 		if (v && v->kind == V_INT && !v->ind_after) {
-			/* in a loop, the value holds for the rest of the iteration (forget_written: not before it) */
-			struct kc_poly *val;
-			v->value = assign && kc_affine_expr(fc, l.c[1], &val) == 0 ? val : NULL;
+			/* in a loop, the value holds for the rest of the iteration (forget_written: not before it);
+			 * ix += incx adds to a known value */
+			struct kc_poly *val, *old = v->value;
+			int step = op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign;
+			v->value = (assign || (step && old)) && kc_affine_expr(fc, l.c[1], &val) == 0 ? val : NULL;
+			if (step && v->value &&
+			    (op == CXBinaryOperator_AddAssign ? kc_poly_add(fc->fe->a, old, val, &v->value)
+			                                      : kc_poly_sub(fc->fe->a, old, val, &v->value)) < 0)
+				v->value = NULL;
 			v->n_minmax = 0;
 		} else if (v && assign && !v->ind_after && is_pointer_like(l.c[0]) &&
 		           (v->kind == V_ALIAS || v->kind == V_OTHER ||
@@ -770,6 +777,18 @@ static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			} else {
 				v->kind = V_OTHER;
 			}
+		}
+	}
+	if (clang_getCursorKind(s) == CXCursor_UnaryOperator) { /* i++ of a known value */
+		struct child_list l;
+		kc_cx_children(s, &l);
+		enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind(s);
+		struct var *v = l.n == 1 ? kc_affine_var_of(fc, l.c[0]) : NULL;
+		if (v && v->kind == V_INT && !v->ind_after && u >= CXUnaryOperator_PostInc && u <= CXUnaryOperator_PreDec) {
+			int up = u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PreInc;
+			if (v->value && kc_poly_add(fc->fe->a, v->value, kc_poly_const(fc->fe->a, up ? 1 : -1, 1), &v->value) < 0)
+				v->value = NULL;
+			v->n_minmax = 0;
 		}
 	}
 	struct kc_node *st = stmt_node(fc, c, parent);
