@@ -740,6 +740,15 @@ static void drop_if_empty(struct kc_node *parent, struct kc_node *st)
 		}
 }
 
+/* A size parameter the body assigns is, from there on, an integer of known value (its symbol, then what the
+ * assignments make of it). */
+static void size_to_int(struct fctx *fc, struct var *v)
+{
+	v->kind = V_INT;
+	v->value = v->sym >= 0 ? kc_poly_sym(fc->fe->a, v->sym) : NULL;
+	v->n_minmax = 0;
+}
+
 static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 {
 	/* integer bookkeeping on tracked variables: i = expr, i += c */
@@ -751,15 +760,20 @@ static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		struct var *v = l.n == 2 ? kc_affine_var_of(fc, l.c[0]) : NULL;
 		int assign = clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Assign;
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(s);
+		if (v && v->kind == V_SIZE &&
+		    assign + (op >= CXBinaryOperator_MulAssign && op <= CXBinaryOperator_OrAssign))
+			size_to_int(fc, v); /* n *= inc_x: from here on n is that value, not the size */
 		if (v && v->kind == V_INT && !v->ind_after) {
 			/* in a loop, the value holds for the rest of the iteration (forget_written: not before it);
 			 * ix += incx adds to a known value */
 			struct kc_poly *val, *old = v->value;
-			int step = op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign;
+			int step = op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign ||
+			           op == CXBinaryOperator_MulAssign;
 			v->value = (assign || (step && old)) && kc_affine_expr(fc, l.c[1], &val) == 0 ? val : NULL;
 			if (step && v->value &&
-			    (op == CXBinaryOperator_AddAssign ? kc_poly_add(fc->fe->a, old, val, &v->value)
-			                                      : kc_poly_sub(fc->fe->a, old, val, &v->value)) < 0)
+			    (op == CXBinaryOperator_AddAssign   ? kc_poly_add(fc->fe->a, old, val, &v->value)
+			     : op == CXBinaryOperator_SubAssign ? kc_poly_sub(fc->fe->a, old, val, &v->value)
+			                                        : kc_poly_mul(fc->fe->a, old, val, &v->value)) < 0)
 				v->value = NULL;
 			v->n_minmax = 0;
 		} else if (v && assign && !v->ind_after && is_pointer_like(l.c[0]) &&
@@ -784,9 +798,13 @@ static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		kc_cx_children(s, &l);
 		enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind(s);
 		struct var *v = l.n == 1 ? kc_affine_var_of(fc, l.c[0]) : NULL;
-		if (v && v->kind == V_INT && !v->ind_after && u >= CXUnaryOperator_PostInc && u <= CXUnaryOperator_PreDec) {
+		if (v && v->kind == V_SIZE && u >= CXUnaryOperator_PostInc && u <= CXUnaryOperator_PreDec)
+			size_to_int(fc, v);
+		if (v && v->kind == V_INT && !v->ind_after && u >= CXUnaryOperator_PostInc &&
+		    u <= CXUnaryOperator_PreDec) {
 			int up = u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PreInc;
-			if (v->value && kc_poly_add(fc->fe->a, v->value, kc_poly_const(fc->fe->a, up ? 1 : -1, 1), &v->value) < 0)
+			if (v->value &&
+			    kc_poly_add(fc->fe->a, v->value, kc_poly_const(fc->fe->a, up ? 1 : -1, 1), &v->value) < 0)
 				v->value = NULL;
 			v->n_minmax = 0;
 		}
@@ -963,6 +981,8 @@ static void forget_written(struct fctx *fc, CXCursor c, int depth)
 		w = kc_affine_var_of(fc, l.c[0]);
 	}
 	if (w && !w->ind_after) {
+		if (w->kind == V_SIZE) /* a size the loop changes: no value in it */
+			w->kind = V_INT;
 		if (w->kind == V_INT) {
 			w->value = NULL;
 			w->n_minmax = 0;

@@ -22,7 +22,7 @@ static int setup(void **state)
 	const char *out = scratch_dir("walks");
 	const char *argv[] = {"--no-run", "--quiet", "-o",     out,      "--size", "n=100", "--size", "incx=2",
 	                      "--size",   "incy=3",  "--size", "lda=5",  "--size", "m=10",  "--size", "rows=10",
-	                      "--size",   "cols=20", "--size", "ldb=11", FIXTURE,  NULL};
+	                      "--size",   "cols=20", "--size", "ldb=11", "--size", "inc=3", FIXTURE,  NULL};
 	struct run r = run_kcost(argv);
 	if (r.status != 0)
 		fprintf(stderr, "kcost exited %d:\n%s\n", r.status, r.err);
@@ -110,6 +110,15 @@ static void level2_walks(void **state)
 	assert_int_equal(num(buffer(f, "b"), "extent.value"), 19 * 11 + 10);
 }
 
+/* n *= inc, n++ before the loop: the new value; a size a loop changes: flagged */
+static void assigned_sizes(void **state)
+{
+	(void)state;
+	exact("scaled_size", "n*inc", 300);
+	exact("grown_size", "n + 1", 101);
+	assert_false(report_exact(report_function(report, "shrinking_size")));
+}
+
 static void while_loops_that_are_for_loops(void **state)
 {
 	(void)state;
@@ -138,6 +147,7 @@ int main(void)
 	    cmocka_unit_test(pointer_walks),
 	    cmocka_unit_test(strided_induction_variables),
 	    cmocka_unit_test(level2_walks),
+	    cmocka_unit_test(assigned_sizes),
 	    cmocka_unit_test(while_loops_that_are_for_loops),
 	    cmocka_unit_test(steps_on_data_are_flagged),
 	};
