@@ -266,8 +266,11 @@ static int trans_index(const char *line)
 	return t;
 }
 
-/* An fma call (fma, fmaf, fmal, llvm.fma.*): its counter code. */
-static int fma_code(const char *line, int *code)
+/* The counter codes of a call that is arithmetic: an fma call (fma, fmaf, fmal, llvm.fma.*) is one fma; an
+ * llvm.fmuladd.* — what clang emits for `a * b + c` where contraction is on despite -ffp-contract=off
+ * (`#pragma float_control(precise, on)`, `#pragma STDC FP_CONTRACT ON`) — is the source's multiply and add.
+ * Returns how many codes (0 to 2). */
+static int call_codes(const char *line, int code[2])
 {
 	size_t len;
 	const char *args, *name = callee(line, &len, &args);
@@ -281,11 +284,12 @@ static int fma_code(const char *line, int *code)
 		p = KC_PREC_F32;
 	else if (len == 4 && !strncmp(name, "fmal", 4))
 		p = KC_PREC_F80;
-	else if (intrinsic_name(name, len, c_name, sizeof c_name, &p) && strncmp(c_name, "fma", 3) == 0)
-		; /* p set */
-	else
+	else if (intrinsic_name(name, len, c_name, sizeof c_name, &p) && !strncmp(c_name, "fmuladd", 7)) {
+		code[0] = KC_OP_MUL * 4 + p, code[1] = KC_OP_ADD * 4 + p;
+		return 2;
+	} else if (!intrinsic_name(name, len, c_name, sizeof c_name, &p) || strncmp(c_name, "fma", 3))
 		return 0;
-	*code = KC_OP_FMA * 4 + p;
+	code[0] = KC_OP_FMA * 4 + p;
 	return 1;
 }
 
@@ -320,7 +324,7 @@ static int instrument(const struct kc_analysis *an, const char *in_path, const c
 		free(ir);
 		return -1;
 	}
-	int active = 0, code;
+	int active = 0, code[2];
 	for (char *line = ir, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -333,8 +337,9 @@ static int instrument(const struct kc_analysis *an, const char *in_path, const c
 		if (t >= 0)
 			fprintf(out, "  call void @kc_count_trans(i32 %d)\n", t);
 		fprintf(out, "%s\n", line);
-		if (active && (op_code(line, &code) || fma_code(line, &code)))
-			fprintf(out, "  call void @kc_count_fp(i32 %d)\n", code);
+		int n = !active ? 0 : op_code(line, &code[0]) ? 1 : call_codes(line, code);
+		for (int k = 0; k < n; k++)
+			fprintf(out, "  call void @kc_count_fp(i32 %d)\n", code[k]);
 	}
 	fputs("declare void @kc_count_fp(i32)\ndeclare void @kc_count_trans(i32)\n", out);
 	free(ir);

@@ -2,9 +2,10 @@
  *
  *   test_polybench [SIZE...]     SIZE: MINI, SMALL, MEDIUM, LARGE, EXTRALARGE (default: MINI SMALL)
  *
- * First the checker's own tests (they need nothing outside the tree): a file whose every transcendental form
- * and fma it must count, a KCOST_TRIPS that lies (the checker must call it exact-wrong), and build/ground-truth
- * on a manifest with relative paths. Then, for each SIZE, every benchmark of PolyBench/C 4.2.1, unmodified, with
+ * First the checker's own tests (they need nothing outside the tree): a file whose every transcendental form,
+ * fma and contracted multiply-add it must count, a KCOST_TRIPS that lies (the checker must call it exact-wrong), and
+ * build/ground-truth on a manifest with relative paths. Then, for each SIZE, every benchmark of PolyBench/C 4.2.1,
+ * unmodified, with
  * `-D<SIZE>_DATASET -I utilities` and no size override (the sizes come from each file's main): every kernel_*
  * function must be exact-right (deriche's may be flagged: its data-dependent branches), no function at all
  * exact-wrong, and gemm's FLOPs are checked against its formula. PolyBench is looked for in $POLYBENCH, else
@@ -58,7 +59,15 @@ static const char self_source[] =
     "\tfor (int i = 0; i < n; i++)\n"
     "\t\tfor (int j = 0; j < (int)(x[i] * 2.0f); j++)\n"
     "\t\t\ty[i] += 1.0f;\n"
-    "}\n";
+    "}\n"
+    "\n"
+    "#pragma float_control(precise, on, push)\n"
+    "void contracted(int n, const float x[restrict n], float y[restrict n])\n"
+    "{\n"
+    "\tfor (int i = 0; i < n; i++)\n"
+    "\t\ty[i] = x[i] * 2.0f + y[i];\n"
+    "}\n"
+    "#pragma float_control(pop)\n";
 
 static const char *write_self(void)
 {
@@ -114,7 +123,7 @@ static void checker_library(void **s)
 	struct kc_gt_file res;
 	assert_int_equal(kc_gt_check_file("src/self.c", &o, &res), 0);
 	assert_null(res.error);
-	assert_int_equal(res.n, 2);
+	assert_int_equal(res.n, 3);
 
 	const struct kc_gt_result *forms = result(&res, "forms");
 	assert_int_equal(forms->cls, KC_GT_EXACT_RIGHT);
@@ -139,6 +148,13 @@ static void checker_library(void **s)
 	assert_in_range(lie->executed.ops[KC_OP_ADD][KC_PREC_F32], 37, 2 * 37);
 	assert_non_null(strstr(lie->detail, "add float executed "));
 	assert_non_null(strstr(lie->detail, ", kcost says 185"));
+
+	/* contraction on despite -ffp-contract=off: clang's llvm.fmuladd is the source's multiply and add */
+	const struct kc_gt_result *contracted = result(&res, "contracted");
+	assert_int_equal(contracted->cls, KC_GT_EXACT_RIGHT);
+	assert_int_equal(contracted->executed.ops[KC_OP_MUL][KC_PREC_F32], 37);
+	assert_int_equal(contracted->executed.ops[KC_OP_ADD][KC_PREC_F32], 37);
+	assert_int_equal(contracted->executed.ops[KC_OP_FMA][KC_PREC_F32], 0);
 	kc_gt_file_release(&res);
 
 	/* without the -I the file does not parse: the whole file is reported, not a function */
@@ -185,7 +201,7 @@ static void checker_manifest(void **s)
 	assert_non_null(
 	    strstr(out, "exact-right ground-truth-self/src/self.c:5 forms FLOPs 55, transcendentals 30 at n=5\n"));
 	assert_non_null(strstr(out, "exact-wrong ground-truth-self/src/self.c:15 lie add float executed "));
-	assert_non_null(strstr(out, "tally: 2 files, 4 functions: exact-right 2, exact-wrong 2, flagged 0, not-run 0, "
+	assert_non_null(strstr(out, "tally: 2 files, 6 functions: exact-right 4, exact-wrong 2, flagged 0, not-run 0, "
 	                            "skipped 0\n"));
 	free(out);
 
