@@ -3,9 +3,9 @@
  *   test_polybench [SIZE...]     SIZE: MINI, SMALL, MEDIUM, LARGE, EXTRALARGE (default: MINI SMALL)
  *
  * First the checker's own tests (they need nothing outside the tree): a file whose every transcendental form,
- * fma and contracted multiply-add it must count, a KCOST_TRIPS that lies (the checker must call it exact-wrong), and
- * build/ground-truth on a manifest with relative paths. Then, for each SIZE, every benchmark of PolyBench/C 4.2.1,
- * unmodified, with
+ * fma, contracted multiply-add and decrement it must count, a KCOST_TRIPS that lies (the checker must call it
+ * exact-wrong), and build/ground-truth on a manifest with relative paths. Then, for each SIZE, every benchmark of
+ * PolyBench/C 4.2.1, unmodified, with
  * `-D<SIZE>_DATASET -I utilities` and no size override (the sizes come from each file's main): every kernel_*
  * function must be exact-right (deriche's may be flagged: its data-dependent branches), no function at all
  * exact-wrong, and gemm's FLOPs are checked against its formula. PolyBench is looked for in $POLYBENCH, else
@@ -67,7 +67,16 @@ static const char self_source[] =
     "\tfor (int i = 0; i < n; i++)\n"
     "\t\ty[i] = x[i] * 2.0f + y[i];\n"
     "}\n"
-    "#pragma float_control(pop)\n";
+    "#pragma float_control(pop)\n"
+    "\n"
+    "void steps(int n, double x[restrict n])\n"
+    "{\n"
+    "\tfor (int i = 0; i < n; i++) {\n"
+    "\t\tx[i]--;\n"
+    "\t\tx[i] = x[i] + -1.0;\n"
+    "\t\t++x[i];\n"
+    "\t}\n"
+    "}\n";
 
 static const char *write_self(void)
 {
@@ -123,7 +132,7 @@ static void checker_library(void **s)
 	struct kc_gt_file res;
 	assert_int_equal(kc_gt_check_file("src/self.c", &o, &res), 0);
 	assert_null(res.error);
-	assert_int_equal(res.n, 3);
+	assert_int_equal(res.n, 4);
 
 	const struct kc_gt_result *forms = result(&res, "forms");
 	assert_int_equal(forms->cls, KC_GT_EXACT_RIGHT);
@@ -155,6 +164,12 @@ static void checker_library(void **s)
 	assert_int_equal(contracted->executed.ops[KC_OP_MUL][KC_PREC_F32], 37);
 	assert_int_equal(contracted->executed.ops[KC_OP_ADD][KC_PREC_F32], 37);
 	assert_int_equal(contracted->executed.ops[KC_OP_FMA][KC_PREC_F32], 0);
+
+	/* clang emits `x--` as an fadd of -1, as it does `x + -1.0`: the decrement is still a subtraction */
+	const struct kc_gt_result *steps = result(&res, "steps");
+	assert_int_equal(steps->cls, KC_GT_EXACT_RIGHT);
+	assert_int_equal(steps->executed.ops[KC_OP_SUB][KC_PREC_F64], 37);
+	assert_int_equal(steps->executed.ops[KC_OP_ADD][KC_PREC_F64], 2 * 37);
 	kc_gt_file_release(&res);
 
 	/* without the -I the file does not parse: the whole file is reported, not a function */
@@ -201,7 +216,7 @@ static void checker_manifest(void **s)
 	assert_non_null(
 	    strstr(out, "exact-right ground-truth-self/src/self.c:5 forms FLOPs 55, transcendentals 30 at n=5\n"));
 	assert_non_null(strstr(out, "exact-wrong ground-truth-self/src/self.c:15 lie add float executed "));
-	assert_non_null(strstr(out, "tally: 2 files, 6 functions: exact-right 4, exact-wrong 2, flagged 0, not-run 0, "
+	assert_non_null(strstr(out, "tally: 2 files, 8 functions: exact-right 6, exact-wrong 2, flagged 0, not-run 0, "
 	                            "skipped 0\n"));
 	free(out);
 
