@@ -425,8 +425,16 @@ static void collect_unop(struct fctx *fc, CXCursor c, struct kc_node *st)
 			access_lvalue(fc, l.c[0], st, ROLE_RW);
 		return;
 	}
-	if (k == CXUnaryOperator_AddrOf)
-		return; /* &a[i] passes an address: no access here */
+	if (k == CXUnaryOperator_AddrOf) {
+		/* &n passes an integer's address: what it holds afterwards is unknown (&a[i]: no access here) */
+		struct var *w = kc_affine_var_of(fc, l.c[0]);
+		if (w && (w->kind == V_SIZE || w->kind == V_INT)) {
+			w->kind = V_INT;
+			w->value = NULL;
+			w->n_minmax = 0;
+		}
+		return;
+	}
 	collect_expr(fc, l.c[0], st, ROLE_READ);
 }
 
@@ -656,6 +664,15 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 	 * start[r], f(n, a[i]) reads a[i]) */
 	for (int i = 0; i < nargs; i++)
 		collect_expr(fc, clang_Cursor_getArgument(c, (unsigned)i), st, ROLE_READ);
+	if (st->call) {
+		/* a statement's second call (sq(a) + sq(b), sq(sq(x))): a statement of its own beside it (a node
+		 * holds one call) */
+		if (!st->parent) {
+			kc_cx_warn(fc, c, KC_WARNING, "a second call in one expression is not counted%s", "");
+			return;
+		}
+		st = kc_ir_node_new(fc->fe->a, KC_NODE_STMT, st->parent, st->loc, st->end);
+	}
 	st->call = call;
 	if (!g->exact)
 		kc_cx_warn(fc, c, KC_WARNING, "'%s' is not counted exactly (see its diagnostics)", g->name);
@@ -1200,6 +1217,27 @@ static void end_inductions(struct fctx *fc, struct ind_set *set, const struct kc
 
 static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts p, struct kc_node *parent);
 
+/* A variable of the loop's condition (other than its variable v) that the body writes, or NULL. */
+static struct var *bound_written(struct fctx *fc, CXCursor cond, CXCursor body, const struct var *v, int depth)
+{
+	if (clang_getCursorKind(cond) == CXCursor_DeclRefExpr) {
+		struct var *w = kc_affine_var_of(fc, cond);
+		int incs = 0, other = 0;
+		struct kc_poly *e;
+		if (w && w != v && (w->kind == V_SIZE || w->kind == V_INT))
+			writes_of(fc, body, w, &incs, &e, &other, 0);
+		return incs + other ? w : NULL;
+	}
+	struct child_list l;
+	kc_cx_children(cond, &l);
+	for (int i = 0; i < l.n && depth < KC_MAX_DEPTH; i++) {
+		struct var *w = bound_written(fc, l.c[i], body, v, depth + 1);
+		if (w)
+			return w;
+	}
+	return NULL;
+}
+
 static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 {
 	struct kc_cx_for_parts p;
@@ -1262,6 +1300,7 @@ static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts 
 		kc_affine_trips(fc, v); /* the annotation names a loop, whether or not its bounds need it */
 	long long step = 0;
 	int bounds = -1, wraps = 0, written = 0;
+	struct var *bound_var = NULL;
 	if (v && kc_affine_loop_step(fc, p.inc, v, &step) == 0) {
 		loop->var = v->sym;
 		loop->step = step;
@@ -1269,6 +1308,8 @@ static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts 
 		struct kc_poly *e;
 		writes_of(fc, p.body, v, &incs, &e, &written, 0);
 		written += incs;
+		if (!clang_Cursor_isNull(p.cond) && !written && (bound_var = bound_written(fc, p.cond, p.body, v, 0)))
+			written = 1;
 		if (!start || written)
 			goto data_dependent;
 		if (step > 0)
@@ -1309,11 +1350,13 @@ static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts 
 			return;
 		}
 		if (written) {
-			kc_cx_warn(
-			    fc, c, KC_WARNING,
-			    "loop variable '%s' is also written in the loop's body: trip count unknown, the body "
-			    "is counted once (annotate the total with KCOST_TRIPS)",
-			    kc_cx_spelling(fc->fe->a, v->decl));
+			kc_cx_warn(fc, c, KC_WARNING,
+			           bound_var
+			               ? "'%s', which bounds the loop, is written in its body: trip count unknown, the "
+			                 "body is counted once (annotate the total with KCOST_TRIPS)"
+			               : "loop variable '%s' is also written in the loop's body: trip count unknown, "
+			                 "the body is counted once (annotate the total with KCOST_TRIPS)",
+			           kc_cx_spelling(fc->fe->a, (bound_var ? bound_var : v)->decl));
 		} else if (wraps) {
 			CXString ts = clang_getTypeSpelling(clang_getCursorType(v->decl));
 			const char *what = kc_arena_printf(fc->fe->a, "'%s' of type '%s'",
@@ -1530,6 +1573,9 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 		lower_list(fc, rest, n_rest, into_else != swapped ? else_block(fc, n, rest[0]) : n, 1);
 		n->end = kc_cx_end(fc->fe, rest[n_rest - 1]);
 	}
+	/* after it, a variable one branch assigns has either value: none known (if (flag) m = 1;) */
+	for (int i = 1; i < l.n; i++)
+		forget_written(fc, l.c[i], 0);
 	if (n->inexact && guards != -2 && costs_nothing_more(n, cond_st))
 		n->inexact = 0; /* if (x[i] > m) m = x[i]: no operation, and only elements the condition read */
 	if (n->inexact && (n->first || (n->orelse && n->orelse->first))) {

@@ -183,15 +183,23 @@ static void branch_forms(void **s)
 	assert_int_equal(check_file("tests/fixtures/branch_forms.c", SIZES("n=37")), 4);
 }
 
+/* two calls in one expression: both counted; writes to a loop's bound: flagged (the two counted are right) */
+static void written_forms(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("tests/fixtures/written_forms.c", SIZES("n=9", "flag=0")), 2);
+	assert_int_equal(check_file("tests/fixtures/written_forms.c", SIZES("n=13", "flag=1")), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(gelu),         cmocka_unit_test(vecadd),     cmocka_unit_test(matmul),
-	    cmocka_unit_test(matmul_tanh),  cmocka_unit_test(softmax),    cmocka_unit_test(layernorm),
-	    cmocka_unit_test(conv2d),       cmocka_unit_test(jacobi2d),   cmocka_unit_test(spmv),
-	    cmocka_unit_test(mlp),          cmocka_unit_test(trsv),       cmocka_unit_test(loop_forms),
-	    cmocka_unit_test(div_forms),    cmocka_unit_test(cond_forms), cmocka_unit_test(walk_forms),
-	    cmocka_unit_test(branch_forms),
+	    cmocka_unit_test(gelu),         cmocka_unit_test(vecadd),        cmocka_unit_test(matmul),
+	    cmocka_unit_test(matmul_tanh),  cmocka_unit_test(softmax),       cmocka_unit_test(layernorm),
+	    cmocka_unit_test(conv2d),       cmocka_unit_test(jacobi2d),      cmocka_unit_test(spmv),
+	    cmocka_unit_test(mlp),          cmocka_unit_test(trsv),          cmocka_unit_test(loop_forms),
+	    cmocka_unit_test(div_forms),    cmocka_unit_test(cond_forms),    cmocka_unit_test(walk_forms),
+	    cmocka_unit_test(branch_forms), cmocka_unit_test(written_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
