@@ -1077,8 +1077,8 @@ static void writes_of(struct fctx *fc, CXCursor c, const struct var *w, int *inc
 			    (b == CXBinaryOperator_SubAssign && kc_poly_neg(a, x, &x) < 0))
 				x = NULL;
 			*e = x;
-		} else if (b >= CXBinaryOperator_Assign) {
-			(*other)++;
+		} else if (b >= CXBinaryOperator_Assign && b <= CXBinaryOperator_OrAssign) {
+			(*other)++; /* w = x, w *= x, ... (not w, x: a comma) */
 		}
 		for (int i = 1; i < l.n; i++)
 			writes_of(fc, l.c[i], w, incs, e, other, depth + 1);
