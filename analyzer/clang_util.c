@@ -380,7 +380,15 @@ void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *
 		return; /* the function is not analyzed: what its lowering found past the limit is noise */
 	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), sev, fc->fn->name, fmt, arg);
 	if (sev != KC_NOTE)
-		fc->fn->exact = 0;
+		fc->fn->exact = fc->fn->exact_ops = 0;
+}
+
+void kc_cx_warn_traffic(struct fctx *fc, CXCursor at, const char *fmt, const char *arg)
+{
+	if (fc->too_deep)
+		return;
+	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), KC_WARNING, fc->fn->name, fmt, arg);
+	fc->fn->exact = 0;
 }
 
 int kc_cx_enter(struct fctx *fc, CXCursor at)

@@ -81,5 +81,7 @@ void kc_cx_leave(struct fctx *fc);
 /* A diagnostic at `at` for fc's function (fmt has one %s, filled with arg); anything above a note clears the
  * function's exact flag. Only errors are kept once the function is too deep to be analyzed (kc_cx_enter). */
 void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *fmt, const char *arg);
+/* A warning about traffic only (an access kcost cannot bound): clears fn->exact, not fn->exact_ops. */
+void kc_cx_warn_traffic(struct fctx *fc, CXCursor at, const char *fmt, const char *arg);
 
 #endif

@@ -56,7 +56,7 @@ struct counter {
 static void inexact(struct counter *k, struct kc_loc loc, const char *msg)
 {
 	kc_diag_add(k->keep, &k->fn->diags, loc, KC_WARNING, k->fn->name, "%s", msg);
-	k->fn->exact = 0;
+	k->fn->exact = k->fn->exact_ops = 0;
 }
 
 /* The limits of this pass, each reported once per place (kc_ir_limit). */

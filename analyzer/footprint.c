@@ -54,7 +54,7 @@ struct fp {
 /* Exact arithmetic overflowed: the traffic of what is being measured is not exact. */
 static void overflow(struct fp *f)
 {
-	kc_ir_limit(f->keep, f->fn, f->at, "footprint overflows exact arithmetic: the traffic is not exact");
+	kc_ir_limit_traffic(f->keep, f->fn, f->at, "footprint overflows exact arithmetic: the traffic is not exact");
 }
 
 /* The per-buffer flags of a pass over fn (every flag set to `value`). */
@@ -452,7 +452,7 @@ static struct kc_poly *hull_bound(struct fp *f, int buffer, struct kc_poly *x, s
 		const char *where, *which = want_max ? "larger" : "smaller";
 		o = ge_by_sizes(f, x, y, &where) ? 1 : -1;
 		if (first_order_note(f, buffer))
-			kc_ir_limit(
+			kc_ir_limit_traffic(
 			    f->keep, f->fn, f->at,
 			    "the hull of '%s' takes the %s of %s and %s, which kcost cannot order for all sizes: the "
 			    "figure takes %s, the %s %s",
@@ -475,7 +475,7 @@ static int ge_for_all(struct fp *f, int buffer, enum question q, const struct kc
 	const char *where;
 	int ge = ge_by_sizes(f, x, y, &where);
 	if (first_order_note(f, buffer))
-		kc_ir_limit(f->keep, f->fn, f->at,
+		kc_ir_limit_traffic(f->keep, f->fn, f->at,
 		            "%s '%s'%s depends on whether %s >= %s, which kcost cannot tell for all sizes: the figure "
 		            "takes it %s, as %s",
 		            q == HULL ? "the hull of" : "whether the reads of", f->fn->buffers[buffer].name,
@@ -499,7 +499,7 @@ static struct kc_poly *last_value(struct fp *f, const struct kc_node *loop, stru
 	const char *limit;
 	if (kc_ir_loop_last_step(f->a, f->keep, f->fn, loop, end, loop_vars, &q, &limit) < 0) {
 		if (limit)
-			kc_ir_limit(f->keep, f->fn, loop->loc, "%s: its footprint is an upper bound", limit);
+			kc_ir_limit_traffic(f->keep, f->fn, loop->loc, "%s: its footprint is an upper bound", limit);
 		return end;
 	}
 	if (kc_poly_scale(f->a, q, kc_rat_int(loop->step), &q) < 0 ||
@@ -542,7 +542,7 @@ static struct kc_poly *extreme_from(struct fp *f, int buffer, struct kc_poly *e,
 		struct kc_poly *const *b = upper ? loop->upper : loop->lower;
 		int nb = upper ? loop->n_upper : loop->n_lower;
 		if (nb > 1 && (*branches -= nb) < 0)
-			kc_ir_limit(
+			kc_ir_limit_traffic(
 			    f->keep, f->fn, f->at,
 			    "too many min()/max() loop bounds to follow: the footprint of '%s' is an upper bound",
 			    f->fn->buffers[buffer].name);
@@ -710,7 +710,7 @@ static void box_union(struct fp *f, int buffer, struct kc_box *into, const struc
 	}
 	struct kc_box b = *from;
 	if (into->ndims != b.ndims && (!flat_box(f, buffer, into) || !flat_box(f, buffer, &b))) {
-		kc_ir_limit(f->keep, f->fn, f->at,
+		kc_ir_limit_traffic(f->keep, f->fn, f->at,
 		            "the accesses of '%s' have different shapes and its dimensions are unknown: its footprint "
 		            "leaves some of them out",
 		            f->fn->buffers[buffer].name);
@@ -729,7 +729,7 @@ static int box_covers(struct fp *f, int buffer, const struct kc_box *outer, cons
 	if (!o.ndims || !in.ndims)
 		return 0;
 	if (o.ndims != in.ndims && (!flat_box(f, buffer, &o) || !flat_box(f, buffer, &in))) {
-		kc_ir_limit(f->keep, f->fn, f->at,
+		kc_ir_limit_traffic(f->keep, f->fn, f->at,
 		            "the reads and writes of '%s' have different shapes and its dimensions are unknown: its "
 		            "reads are counted as if no write came first",
 		            f->fn->buffers[buffer].name);
@@ -867,7 +867,7 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 			struct kc_poly *off = call->buffer_offsets ? call->buffer_offsets[b] : kc_poly_zero(f->a);
 			int moved = ok && (!off || !kc_poly_is_zero(off));
 			if (moved && (!off || mapped.ndims != 1)) {
-				kc_ir_limit(
+				kc_ir_limit_traffic(
 				    f->keep, f->fn, f->at,
 				    "the element where this call's argument starts in '%s' is %s: its traffic is "
 				    "counted as the whole buffer's",
@@ -897,7 +897,7 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 			}
 			unbounded(&uses[cb], f->at,
 			          "its footprint in this call cannot be expressed in the caller's sizes");
-			kc_ir_limit(f->keep, f->fn, f->at,
+			kc_ir_limit_traffic(f->keep, f->fn, f->at,
 			            "the footprint of '%s' in this call could not be expressed in "
 			            "the caller's sizes: its traffic is not counted",
 			            f->fn->buffers[cb].name);

@@ -106,7 +106,7 @@ struct kc_fn_ir *kc_ir_function_new(struct kc_arena *a, const char *name, struct
 	struct kc_function *fn = KC_NEW(a, struct kc_function);
 	fn->name = name;
 	fn->loc = fn->end = loc;
-	fn->exact = 1;
+	fn->exact = fn->exact_ops = 1;
 	ir->fn = fn;
 	ir->body = kc_ir_node_new(a, KC_NODE_BLOCK, NULL, loc, loc);
 	return ir;
@@ -366,17 +366,33 @@ static int same_loc(struct kc_loc x, struct kc_loc y)
 	       (x.file == y.file || (x.file && y.file && !strcmp(x.file, y.file)));
 }
 
-void kc_ir_limit(struct kc_arena *keep, struct kc_function *fn, struct kc_loc loc, const char *fmt, ...)
+static void limit_reached(struct kc_arena *keep, struct kc_function *fn, struct kc_loc loc, int ops,
+                          const char *fmt, va_list ap)
 {
-	va_list ap;
-	va_start(ap, fmt);
 	char *msg = kc_arena_vprintf(keep, fmt, ap);
-	va_end(ap);
 	fn->exact = 0;
+	if (ops)
+		fn->exact_ops = 0;
 	for (const struct kc_diag *d = fn->diags.head; d; d = d->next)
 		if (d->severity == KC_WARNING && same_loc(d->loc, loc) && !strcmp(d->message, msg))
 			return;
 	kc_diag_add(keep, &fn->diags, loc, KC_WARNING, fn->name, "%s", msg);
+}
+
+void kc_ir_limit(struct kc_arena *keep, struct kc_function *fn, struct kc_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	limit_reached(keep, fn, loc, 1, fmt, ap);
+	va_end(ap);
+}
+
+void kc_ir_limit_traffic(struct kc_arena *keep, struct kc_function *fn, struct kc_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	limit_reached(keep, fn, loc, 0, fmt, ap);
+	va_end(ap);
 }
 
 int kc_ir_is_nest(const struct kc_node *c)

@@ -253,5 +253,11 @@ void kc_ir_limit(struct kc_arena *keep, struct kc_function *fn, struct kc_loc lo
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/* The same for a limit of a traffic pass (footprints, dataflow): fn->exact cleared, fn->exact_ops kept. */
+void kc_ir_limit_traffic(struct kc_arena *keep, struct kc_function *fn, struct kc_loc loc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 #endif

@@ -235,14 +235,14 @@ static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int r
 	if (rc == -2)
 		scalar_use(fc, st, kc_affine_var_of(fc, c), role);
 	if (rc == -1)
-		kc_cx_warn(fc, c, KC_WARNING, "unsupported access expression%s: traffic not counted", "");
+		kc_cx_warn_traffic(fc, c, "unsupported access expression%s: traffic not counted", "");
 	if (rc == -3)
-		kc_cx_warn(fc, c, KC_WARNING,
-		           "access through a pointer kcost cannot trace to a parameter, a local array or an "
-		           "allocation%s: its traffic is not counted",
-		           "");
+		kc_cx_warn_traffic(fc, c,
+		                   "access through a pointer kcost cannot trace to a parameter, a local array or an "
+		                   "allocation%s: its traffic is not counted",
+		                   "");
 	if (rc == -4)
-		kc_cx_warn(fc, c, KC_WARNING,
+		kc_cx_warn_traffic(fc, c,
 		           "access with more than " KC_TEXT(KC_MAX_DIMS) " subscripts%s: its traffic is not "
 		                                                         "counted",
 		           "");
@@ -674,8 +674,10 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 		st = kc_ir_node_new(fc->fe->a, KC_NODE_STMT, st->parent, st->loc, st->end);
 	}
 	st->call = call;
-	if (!g->exact)
+	if (!g->exact_ops)
 		kc_cx_warn(fc, c, KC_WARNING, "'%s' is not counted exactly (see its diagnostics)", g->name);
+	else if (!g->exact)
+		kc_cx_warn_traffic(fc, c, "the traffic of '%s' is not counted exactly (see its diagnostics)", g->name);
 }
 
 /* A library call touches whole buffers: record that as accesses with ndims == 0. */
@@ -1853,7 +1855,7 @@ static void flag_parse_errors(struct fctx *fc)
 		    "not counted exactly: the parse error at line %u is inside '%s', whose counts are of what the "
 		    "parser recovered",
 		    d->loc.line, fn->name);
-		fn->exact = 0;
+		fn->exact = fn->exact_ops = 0;
 		return;
 	}
 }
@@ -1879,7 +1881,7 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	fn->name = tf->name;
 	fn->loc = kc_cx_loc(fe, tf->cursor);
 	fn->end = kc_cx_end(fe, tf->cursor);
-	fn->exact = 1;
+	fn->exact = fn->exact_ops = 1;
 	fn->is_static = clang_getCursorLinkage(tf->cursor) == CXLinkage_Internal;
 	int sized = kc_decl_function(fc, tf->cursor);
 	struct child_list l;

@@ -81,18 +81,19 @@ static void print_diags(const struct kc_diags *list, int verbose, int color)
 }
 
 struct tally {
-	int functions, exact, errors, warnings;
+	int functions, exact, exact_ops, errors, warnings; /* exact_ops: of the functions not exact */
 };
 
 static struct tally tally_of(const struct kc_analysis *an)
 {
-	struct tally t = {0, 0, an->diags.errors, an->diags.warnings};
+	struct tally t = {0, 0, 0, an->diags.errors, an->diags.warnings};
 	for (int i = 0; i < an->n_functions; i++) {
 		const struct kc_function *f = an->functions[i];
 		if (f->skip)
 			continue;
 		t.functions++;
 		t.exact += f->exact;
+		t.exact_ops += f->exact_ops && !f->exact;
 		t.errors += f->diags.errors;
 		t.warnings += f->diags.warnings;
 	}
@@ -250,9 +251,12 @@ static int run(struct kc_options *o, int argc, char **argv)
 		fprintf(stderr, "kcost: error: %s\n", visible(err));
 		status = written == -1 ? KC_EXIT_INPUT : KC_EXIT_INTERNAL; /* -1: the directory's, -2: kcost's */
 	}
+	char ops_note[64] = "";
+	if (t.exact_ops)
+		snprintf(ops_note, sizeof ops_note, ", %d more exact but for traffic", t.exact_ops);
 	if (!o->quiet)
-		fprintf(stderr, "kcost: %d function%s analyzed (%d exact), %d error%s, %d warning%s; %s%s%s\n",
-		        t.functions, t.functions == 1 ? "" : "s", t.exact, t.errors, t.errors == 1 ? "" : "s",
+		fprintf(stderr, "kcost: %d function%s analyzed (%d exact%s), %d error%s, %d warning%s; %s%s%s\n",
+		        t.functions, t.functions == 1 ? "" : "s", t.exact, ops_note, t.errors, t.errors == 1 ? "" : "s",
 		        t.warnings, t.warnings == 1 ? "" : "s",
 		        written < 0 ? "no report written" : "report: ", written < 0 ? "" : visible(ro.out_dir),
 		        written < 0 ? "" : "/index.html");

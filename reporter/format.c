@@ -119,10 +119,11 @@ void kc_format_extent_origin(struct kc_buf *b, const struct kc_buffer *buf, cons
 void kc_format_exactness(struct kc_buf *b, const struct kc_function *f)
 {
 	int n = f->diags.warnings + f->diags.errors;
+	const char *what = f->exact_ops ? "traffic approx" : "approx";
 	if (f->exact)
 		kc_buf_puts(b, "exact");
 	else if (n == 0)
-		kc_buf_puts(b, "approx");
+		kc_buf_puts(b, what);
 	else
-		kc_buf_printf(b, "approx: %d warning%s", n, n == 1 ? "" : "s");
+		kc_buf_printf(b, "%s: %d warning%s", what, n, n == 1 ? "" : "s");
 }

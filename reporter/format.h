@@ -33,7 +33,8 @@ void kc_format_seconds(struct kc_buf *b, double s);
 /* The intensity of one traffic model: "0.111 FLOP/B", or "n/a" when cf has none for it. */
 void kc_format_intensity(struct kc_buf *b, const struct kc_cost_figures *cf, int model);
 
-/* "exact", "approx" or "approx: 2 warnings" (warnings and errors of f counted together). */
+/* "exact", "approx" or "approx: 2 warnings" (warnings and errors of f counted together); "traffic approx"
+ * instead of "approx" when only the traffic is not exact (f->exact_ops). */
 void kc_format_exactness(struct kc_buf *b, const struct kc_function *f);
 
 /* A measured rate derived from a count: "7.1 GFLOP/s", or with `approx_mark` before it ("≈ ", "~") when the

@@ -631,6 +631,7 @@ static void json_function(struct jctx *c, cJSON *arr, struct kc_report_figures *
 	jint(c, o, "end_line", f->end.line);
 	json_sizes(c, o, f);
 	jbool(c, o, "exact", f->exact);
+	jbool(c, o, "exact_ops", f->exact_ops);
 	json_diags(c, o, &f->diags);
 	jnull(c, o, "value_error"); /* replaced below once the figures have been written */
 	json_costs(c, o, rf, i);

@@ -250,6 +250,13 @@ static void summary_line_names_the_report(void **state)
 	assert_non_null(strstr(r.out, "MFLOP"));
 	assert_non_null(strstr(r.out, "FLOP/B"));
 	run_release(&r);
+	/* two functions whose only inexact figure is their traffic (a hull the sizes decide) */
+	r = RUN("--no-run", "-o", out, "tests/fixtures/footprint_order.c");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "kcost: 4 functions analyzed (2 exact, 2 more exact but for traffic), 0 errors, "
+	                              "2 warnings; report: "));
+	assert_non_null(strstr(r.out, "traffic approx: 1 warning"));
+	run_release(&r);
 }
 
 static void json_on_stdout_is_report_json(void **state)

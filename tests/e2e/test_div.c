@@ -242,6 +242,7 @@ static void calls_on_rows_inside_buffers(void **state)
 	}
 	cJSON *g = report_function(rep, "rows_gather");
 	assert_false(report_exact(g));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(g, "exact_ops"))); /* only its traffic is inexact */
 	assert_int_equal(n_diags(g), 1);
 	assert_string_equal(
 	    report_diag(g, 0, "warning", 202, 3),
@@ -252,6 +253,7 @@ static void calls_on_rows_inside_buffers(void **state)
 	assert_int_equal(num(g, "bytes.min.read"), 4 * 6 * 50 + 4 * 6);
 	cJSON *d = report_function(rep, "rows_2d_decayed");
 	assert_false(report_exact(d));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(d, "exact_ops")));
 	assert_non_null(strstr(report_diag(d, 0, "warning", 210, 16),
 	                       "a row of an array passed to a call: kcost does not follow its offset"));
 	cJSON_Delete(rep);

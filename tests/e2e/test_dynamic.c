@@ -24,9 +24,11 @@
 #define CLANG "clang-19"
 #endif
 
-/* Analyze `file` with the size overrides, and compare every exact function with its execution (dynamic.c): an
- * exact function whose counts differ, or that cannot run, fails the test. Returns how many were checked. */
-static int check_file(const char *file, const char *const *sizes)
+/* Analyze `file` with the size overrides, and compare every function whose operation counts are exact with its
+ * execution (dynamic.c): one whose counts differ, or that cannot run, fails the test, unless it is named in
+ * `unrunnable` (NULL-terminated, or NULL), the functions whose traffic kcost cannot bound, so that the harness
+ * cannot size their buffers. Returns how many were checked. */
+static int check_file_but(const char *file, const char *const *sizes, const char *const *unrunnable)
 {
 	struct kc_size_override ov[16];
 	int n = 0;
@@ -51,13 +53,21 @@ static int check_file(const char *file, const char *const *sizes)
 	int checked = 0;
 	for (int i = 0; i < res.n; i++) {
 		const struct kc_gt_result *r = &res.results[i];
-		if (r->cls == KC_GT_EXACT_WRONG || r->cls == KC_GT_NOT_RUN)
+		int allowed = 0;
+		for (int u = 0; unrunnable && unrunnable[u]; u++)
+			allowed |= r->cls == KC_GT_NOT_RUN && !strcmp(r->function, unrunnable[u]);
+		if (!allowed && (r->cls == KC_GT_EXACT_WRONG || r->cls == KC_GT_NOT_RUN))
 			fail_msg("%s %s: %s: %s", file, r->function, kc_gt_class_name(r->cls), r->detail);
 		checked +=
 		    r->cls == KC_GT_EXACT_RIGHT; /* flagged functions say why; library calls use built-in models */
 	}
 	kc_gt_file_release(&res);
 	return checked;
+}
+
+static int check_file(const char *file, const char *const *sizes)
+{
+	return check_file_but(file, sizes, NULL);
 }
 
 #define SIZES(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -134,13 +144,13 @@ static void div_forms(void **s)
 	(void)s;
 	/* const_div, quarters, signed_div, heads, layernorm_btc, products, literal_math, ternary_free, conv_rows,
 	 * conv_rows_strided, negative_divisor, unsigned_wrap (n - 10 >= 0 here), scale_row, rows_call, rows_alias,
-	 * rows_2d */
+	 * rows_2d, and rows_gather (its traffic is not exact, its operation counts are) */
 	assert_int_equal(check_file("tests/fixtures/div_forms.c",
 	                            SIZES("n=37", "m=3", "w=6", "B=2", "T=3", "C=10", "h=5", "stride=3")),
-	                 16);
+	                 17);
 	assert_int_equal(
 	    check_file("tests/fixtures/div_forms.c", SIZES("n=42", "m=11", "w=2", "B=3", "T=2", "C=7", "ch=2", "k=3")),
-	    16);
+	    17);
 }
 static void trsv(void **s)
 {
@@ -150,30 +160,35 @@ static void trsv(void **s)
 }
 
 /* conditions on sizes, early returns, switch, callees guarded on their sizes, equality guards, locals holding a
- * min: every function but those kcost flags (the two switches; clipped's footprint, the hull of min(n, m)),
- * at two sets of flags */
+ * min: every function but the two switches kcost flags (clipped's traffic is inexact, the hull of min(n, m),
+ * its operation counts are checked), at two sets of flags */
 static void cond_forms(void **s)
 {
 	(void)s;
 	assert_int_equal(check_file("tests/fixtures/cond_forms.c",
 	                            SIZES("n=37", "forward=1", "m=3", "k=4", "TA=1", "TB=0", "B=3", "T=5", "kind=1")),
-	                 11);
+	                 12);
 	assert_int_equal(check_file("tests/fixtures/cond_forms.c",
 	                            SIZES("n=20", "forward=0", "m=5", "k=2", "TA=0", "TB=0", "B=4", "T=6", "kind=0")),
-	                 11);
+	                 12);
 }
 
 /* induction variables, pointer walks, a size counting down, while loops as for loops, reference-BLAS level 2,
- * assigned sizes: the eleven kcost counts */
+ * assigned sizes: the eleven kcost counts (walk_by_data's operation counts are exact too, but its pointer
+ * moves by data: kcost cannot size its buffer to run it) */
 static void walk_forms(void **s)
 {
 	(void)s;
-	assert_int_equal(check_file("tests/fixtures/walk_forms.c", SIZES("n=37", "incx=2", "incy=3", "lda=5", "m=9",
-	                                                                 "rows=6", "cols=7", "ldb=8", "inc=3")),
-	                 11);
-	assert_int_equal(check_file("tests/fixtures/walk_forms.c", SIZES("n=20", "incx=1", "incy=4", "lda=12", "m=11",
-	                                                                 "rows=3", "cols=5", "ldb=4", "inc=2")),
-	                 11);
+	assert_int_equal(
+	    check_file_but("tests/fixtures/walk_forms.c",
+	                   SIZES("n=37", "incx=2", "incy=3", "lda=5", "m=9", "rows=6", "cols=7", "ldb=8", "inc=3"),
+	                   SIZES("walk_by_data")),
+	    11);
+	assert_int_equal(
+	    check_file_but("tests/fixtures/walk_forms.c",
+	                   SIZES("n=20", "incx=1", "incy=4", "lda=12", "m=11", "rows=3", "cols=5", "ldb=4", "inc=2"),
+	                   SIZES("walk_by_data")),
+	    11);
 }
 
 /* branches that change no count, NULL tests, compound assignments computed in double: all but clamp_negative */

@@ -132,8 +132,10 @@ static void steps_on_data_are_flagged(void **state)
 	cJSON *f = report_function(report, "walk_by_data");
 	assert_false(report_exact(f));
 	assert_non_null(strstr(report_diag(f, 0, "warning", 64, 10), "access through a pointer kcost cannot trace"));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_ops"))); /* its loops decide its FLOPs */
 	f = report_function(report, "skips");
 	assert_false(report_exact(f));
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(f, "exact_ops")));
 	assert_non_null(strstr(report_diag(f, 0, "warning", 71, 2), "loop variable 'i' is also written"));
 	/* k = k + 1 read by the next iteration's test: no value in the body, the if is on data */
 	f = report_function(report, "counter_guard");
