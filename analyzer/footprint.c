@@ -475,12 +475,13 @@ static int ge_for_all(struct fp *f, int buffer, enum question q, const struct kc
 	const char *where;
 	int ge = ge_by_sizes(f, x, y, &where);
 	if (first_order_note(f, buffer))
-		kc_ir_limit_traffic(f->keep, f->fn, f->at,
-		            "%s '%s'%s depends on whether %s >= %s, which kcost cannot tell for all sizes: the figure "
-		            "takes it %s, as %s",
-		            q == HULL ? "the hull of" : "whether the reads of", f->fn->buffers[buffer].name,
-		            q == HULL ? "" : " come from its earlier writes", text(f, x), text(f, y),
-		            ge ? "true" : "false", where);
+		kc_ir_limit_traffic(
+		    f->keep, f->fn, f->at,
+		    "%s '%s'%s depends on whether %s >= %s, which kcost cannot tell for all sizes: the figure "
+		    "takes it %s, as %s",
+		    q == HULL ? "the hull of" : "whether the reads of", f->fn->buffers[buffer].name,
+		    q == HULL ? "" : " come from its earlier writes", text(f, x), text(f, y), ge ? "true" : "false",
+		    where);
 	return ge;
 }
 
@@ -710,10 +711,11 @@ static void box_union(struct fp *f, int buffer, struct kc_box *into, const struc
 	}
 	struct kc_box b = *from;
 	if (into->ndims != b.ndims && (!flat_box(f, buffer, into) || !flat_box(f, buffer, &b))) {
-		kc_ir_limit_traffic(f->keep, f->fn, f->at,
-		            "the accesses of '%s' have different shapes and its dimensions are unknown: its footprint "
-		            "leaves some of them out",
-		            f->fn->buffers[buffer].name);
+		kc_ir_limit_traffic(
+		    f->keep, f->fn, f->at,
+		    "the accesses of '%s' have different shapes and its dimensions are unknown: its footprint "
+		    "leaves some of them out",
+		    f->fn->buffers[buffer].name);
 		return;
 	}
 	for (int d = 0; d < b.ndims; d++) {
@@ -729,10 +731,11 @@ static int box_covers(struct fp *f, int buffer, const struct kc_box *outer, cons
 	if (!o.ndims || !in.ndims)
 		return 0;
 	if (o.ndims != in.ndims && (!flat_box(f, buffer, &o) || !flat_box(f, buffer, &in))) {
-		kc_ir_limit_traffic(f->keep, f->fn, f->at,
-		            "the reads and writes of '%s' have different shapes and its dimensions are unknown: its "
-		            "reads are counted as if no write came first",
-		            f->fn->buffers[buffer].name);
+		kc_ir_limit_traffic(
+		    f->keep, f->fn, f->at,
+		    "the reads and writes of '%s' have different shapes and its dimensions are unknown: its "
+		    "reads are counted as if no write came first",
+		    f->fn->buffers[buffer].name);
 		return 0;
 	}
 	for (int d = 0; d < in.ndims; d++)
@@ -898,9 +901,9 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 			unbounded(&uses[cb], f->at,
 			          "its footprint in this call cannot be expressed in the caller's sizes");
 			kc_ir_limit_traffic(f->keep, f->fn, f->at,
-			            "the footprint of '%s' in this call could not be expressed in "
-			            "the caller's sizes: its traffic is not counted",
-			            f->fn->buffers[cb].name);
+			                    "the footprint of '%s' in this call could not be expressed in "
+			                    "the caller's sizes: its traffic is not counted",
+			                    f->fn->buffers[cb].name);
 		}
 	}
 }
@@ -1136,6 +1139,11 @@ static void infer_extents(struct fp *f, struct kc_arena *keep, const struct use 
 			continue;
 		const char *why = NULL;
 		struct kc_loc at = fn->loc;
+		if (buf->unreferenced) {
+			buf->extent = kc_poly_const(keep, 0, 1); /* no access can reach it */
+			buf->extent_origin = KC_EXTENT_UNUSED;
+			continue;
+		}
 		if (blind) {
 			at = blind->loc;
 			why = "an access or call kcost cannot follow there may reach it";

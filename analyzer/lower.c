@@ -243,9 +243,9 @@ static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int r
 		                   "");
 	if (rc == -4)
 		kc_cx_warn_traffic(fc, c,
-		           "access with more than " KC_TEXT(KC_MAX_DIMS) " subscripts%s: its traffic is not "
-		                                                         "counted",
-		           "");
+		                   "access with more than " KC_TEXT(KC_MAX_DIMS) " subscripts%s: its traffic is not "
+		                                                                 "counted",
+		                   "");
 	if (rc == 0) {
 		if (role & ROLE_READ) {
 			acc.is_write = 0;
@@ -1860,6 +1860,50 @@ static void flag_parse_errors(struct fctx *fc)
 	}
 }
 
+struct refs {
+	CXCursor *decls; /* the buffer parameters' declarations, cleared once named */
+	int n, left;
+};
+
+static enum CXChildVisitResult find_refs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct refs *r = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	for (int i = 0; i < r->n; i++)
+		if (!clang_Cursor_isNull(r->decls[i]) && clang_equalCursors(r->decls[i], d)) {
+			r->decls[i] = clang_getNullCursor();
+			r->left--;
+		}
+	return r->left ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+/* Mark the buffer parameters that `body` never names (kc_buffer.unreferenced). */
+static void mark_unreferenced(struct fctx *fc, CXCursor fn_cursor, CXCursor body)
+{
+	struct kc_function *fn = fc->fn;
+	int nargs = clang_Cursor_getNumArguments(fn_cursor);
+	if (nargs != fn->n_params || nargs <= 0)
+		return;
+	CXCursor *decls = KC_NEW_N(fc->fe->a, CXCursor, nargs);
+	struct refs r = {decls, nargs, 0};
+	for (int i = 0; i < nargs; i++) {
+		decls[i] = clang_getNullCursor();
+		if (fn->params[i].kind == KC_PARAM_BUFFER && fn->params[i].buffer >= 0 && *fn->params[i].name) {
+			decls[i] = clang_Cursor_getArgument(fn_cursor, (unsigned)i);
+			r.left++;
+		}
+	}
+	if (!r.left)
+		return;
+	clang_visitChildren(body, find_refs, &r);
+	for (int i = 0; i < nargs; i++)
+		if (!clang_Cursor_isNull(decls[i]))
+			fn->buffers[fn->params[i].buffer].unreferenced = 1;
+}
+
 static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 {
 	tf->state = FN_ACTIVE;
@@ -1890,6 +1934,7 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	if (l.n && clang_getCursorKind(l.c[l.n - 1]) == CXCursor_CompoundStmt) {
 		fc->tail = 1;
 		lower_stmt(fc, l.c[l.n - 1], fc->ir->body);
+		mark_unreferenced(fc, tf->cursor, l.c[l.n - 1]);
 	}
 	for (int i = 0; i < fc->n_trips; i++)
 		if (!fc->trips_named[i])

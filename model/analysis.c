@@ -29,7 +29,10 @@ const char *kc_role_name(enum kc_role r)
 
 const char *kc_extent_origin_name(enum kc_extent_origin o)
 {
-	return o == KC_EXTENT_DECLARED ? "declared" : o == KC_EXTENT_ACCESSES ? "accesses" : NULL;
+	return o == KC_EXTENT_DECLARED   ? "declared"
+	       : o == KC_EXTENT_ACCESSES ? "accesses"
+	       : o == KC_EXTENT_UNUSED   ? "unused"
+	                                 : NULL;
 }
 
 const char *kc_fusion_kind_name(enum kc_fusion_kind k)

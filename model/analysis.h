@@ -47,8 +47,8 @@ enum kc_elem_class { KC_ELEM_FLOATING, KC_ELEM_INTEGER, KC_ELEM_OPAQUE, KC_ELEM_
 
 /* Where a buffer's extent comes from: declared (its type, KCOST_EXTENT or an allocation's size), or inferred
  * from the accesses of the function and its callees (a pointer parameter with no declared extent). */
-enum kc_extent_origin { KC_EXTENT_NONE, KC_EXTENT_DECLARED, KC_EXTENT_ACCESSES };
-const char *kc_extent_origin_name(enum kc_extent_origin o); /* NULL, "declared", "accesses" */
+enum kc_extent_origin { KC_EXTENT_NONE, KC_EXTENT_DECLARED, KC_EXTENT_ACCESSES, KC_EXTENT_UNUSED };
+const char *kc_extent_origin_name(enum kc_extent_origin o); /* NULL, "declared", "accesses", "unused" */
 
 /* A buffer: parameter array/pointer, local array, or heap temporary. */
 struct kc_buffer {
@@ -71,6 +71,8 @@ struct kc_buffer {
 	 * none) and why ("its index is data-dependent ..."); the run step names it */
 	struct kc_loc unbounded_at;
 	const char *unbounded_why;
+	int unreferenced; /* a parameter the function's body never names (OpenBLAS's `FLOAT *dummy`): of
+	                   * extent 0 (KC_EXTENT_UNUSED), the harness passes it a minimal allocation */
 };
 
 /* A top-level statement of a function body that costs something: a loop nest or a call. */

@@ -81,6 +81,13 @@ static void elementwise_add_runs_without_annotations(void **state)
 	assert_true(number(buffer(g, "c"), "extent.value") == 2000);
 	assert_null(at(buffer(g, "c"), "extent_lines"));
 	assert_inferred(g, "a", "n", 1000, 14, 14);
+	/* a parameter the body never names: extent 0, and the kernel still runs */
+	cJSON *u = report_function(rep, "add_unused");
+	assert_measured(u);
+	assert_string_equal(report_text(buffer(u, "dummy"), "extent_origin"), "unused");
+	assert_string_equal(report_text(buffer(u, "dummy"), "extent.expr"), "0");
+	assert_true(number(buffer(u, "dummy"), "bytes") == 0);
+	assert_inferred(u, "c", "n", 1000, 21, 21);
 	char page[4096];
 	snprintf(page, sizeof page, "%s/index.html", out);
 	char *html = slurp(page);
