@@ -847,15 +847,6 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 		const struct kc_buffer *gb = &g->fn->buffers[b];
 		if (gb->unbounded_at.line)
 			unbounded(&uses[cb], gb->unbounded_at, gb->unbounded_why);
-		/* the call may pass p + k for p (lower.c's arg_buffer keeps only the buffer): the callee's hull,
-		 * mapped at offset 0, is no bound of the caller's */
-		if (!uses[cb].unbounded.line)
-			unbounded(
-			    &uses[cb], f->at,
-			    kc_arena_printf(f->keep,
-			                    "it is passed to '%s', and kcost does not follow the offset of a pointer "
-			                    "argument into a callee's accesses",
-			                    g->fn->name));
 		const struct kc_buffer_use *gu = &g->uses[b];
 		const struct kc_box *boxes[2] = {gu->first_is_write ? &gu->write : &gu->read,
 		                                 gu->first_is_write ? &gu->read : &gu->write};
@@ -870,6 +861,14 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 			struct kc_poly *off = call->buffer_offsets ? call->buffer_offsets[b] : kc_poly_zero(f->a);
 			int moved = ok && (!off || !kc_poly_is_zero(off));
 			if (moved && (!off || mapped.ndims != 1)) {
+				/* the whole buffer: a bound only when its extent is declared */
+				if (!f->fn->buffers[cb].extent)
+					unbounded(&uses[cb], f->at,
+					          kc_arena_printf(
+					              f->keep,
+					              "it is passed to '%s' at an element kcost cannot place in the "
+					              "callee's accesses",
+					              g->fn->name));
 				kc_ir_limit_traffic(
 				    f->keep, f->fn, f->at,
 				    "the element where this call's argument starts in '%s' is %s: its traffic is "
@@ -889,6 +888,14 @@ static void record_call(struct fp *f, struct use *uses, const struct kc_call *ca
 			    mapped.ndims !=
 			        (f->flatten[cb] ? 1 : (f->ir->dims[cb].ndims ? f->ir->dims[cb].ndims : 1))) {
 				struct kc_poly *cnt = box_count(f, &mapped), *one = kc_poly_const(f->a, 1, 1);
+				/* as many elements from index 0: the traffic, but no bound of the highest index */
+				if (!f->fn->buffers[cb].extent)
+					unbounded(&uses[cb], f->at,
+					          kc_arena_printf(
+					              f->keep,
+					              "'%s' sees it with other dimensions, which kcost does not map "
+					              "index by index",
+					              g->fn->name));
 				mapped.ndims = 1;
 				mapped.lo[0] = kc_poly_zero(f->a);
 				ok = cnt && kc_poly_sub(f->a, cnt, one, &mapped.hi[0]) == 0;
