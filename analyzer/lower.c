@@ -802,11 +802,23 @@ static void lower_expr_stmt(struct fctx *fc, CXCursor c, struct kc_node *parent)
 			struct kc_poly *off;
 			struct var *b = pointer_base(fc, l.c[1], &off);
 			struct kc_poly *base_off = b && b->kind == V_ALIAS ? b->offset : kc_poly_zero(fc->fe->a);
+			struct kc_access acc;
+			struct child_list rl = {0};
+			CXCursor r = kc_cx_strip(l.c[1]);
+			if (clang_getCursorKind(r) == CXCursor_UnaryOperator &&
+			    clang_getCursorUnaryOperatorKind(r) == CXUnaryOperator_AddrOf)
+				kc_cx_children(r, &rl);
 			if (b && base_off && kc_poly_add(fc->fe->a, base_off, off, &off) == 0) {
 				int buffer = b->buffer;
 				v->kind = V_ALIAS;
 				v->buffer = buffer;
 				v->offset = off;
+			} else if (!b && rl.n == 1 && resolve_access(fc, rl.c[0], &acc) == 0 && acc.ndims == 1 &&
+			           acc.index[0]) {
+				/* y = &out[i]: as a declaration's initializer */
+				v->kind = V_ALIAS;
+				v->buffer = acc.buffer;
+				v->offset = acc.index[0];
 			} else {
 				v->kind = V_OTHER;
 			}

@@ -108,6 +108,12 @@ static void level2_walks(void **state)
 	f = exact("omatcopy_cols", "rows*cols", 200);
 	assert_string_equal(report_text(buffer(f, "a"), "extent.expr"), "cols*lda + rows - lda");
 	assert_int_equal(num(buffer(f, "b"), "extent.value"), 19 * 11 + 10);
+	/* w = &a[i*cols]; y = &b[i*ldb]: aliases from there on, as p = a + i*cols is */
+	f = exact("rows_by_address", "2*rows*cols", 400);
+	assert_string_equal(report_text(buffer(f, "a"), "extent.expr"), "rows*cols");
+	assert_string_equal(report_text(buffer(f, "b"), "extent.expr"), "rows*ldb + cols - ldb");
+	/* ldb = 11 < cols = 20: the rows of b overlap, its hull is 9*11 + 20 elements, read and written */
+	assert_int_equal(num(f, "bytes.min.value"), 4 * 200 + 8 * (9 * 11 + 20));
 }
 
 /* n *= inc, n++ before the loop: the new value; a size a loop changes: flagged */
