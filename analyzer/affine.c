@@ -322,6 +322,39 @@ static int quotient(struct fctx *fc, CXCursor c, struct kc_poly *x, struct kc_po
 	return kc_poly_mul(a, y, q, &yq) < 0 ? -1 : kc_poly_sub(a, x, yq, out);
 }
 
+/* x >> k as floor(x / 2^k) (pow2 = 2^k), or (low) x & (2^k - 1) as x - 2^k*floor(x / 2^k): in two's complement
+ * both are the floor's, for negative x too, so no sign needs proving (unlike C's truncating x / y). Constants
+ * fold (by clang); an unsigned x that may be negative at the benchmark sizes wraps around: -1, as for a floor
+ * of loop variables. */
+static int shifted(struct fctx *fc, CXCursor c, struct kc_poly *x, long long pow2, int low, struct kc_poly **out)
+{
+	struct kc_arena *a = fc->fe->a;
+	struct kc_rat cx;
+	long long v;
+	if (kc_poly_is_const(x, &cx)) {
+		if (!kc_cx_eval_int(c, &v))
+			return -1;
+		*out = kc_poly_const(a, v, 1);
+		return 0;
+	}
+	if (has_loop_var(fc, x))
+		return -1;
+	__int128 lo, hi;
+	const char *why;
+	if (kc_cx_int_range(clang_getCursorType(c), &lo, &hi) == 0 && lo == 0 && !nonneg_sizes(fc->fn, x, 0) &&
+	    (kc_function_eval(fc->fn, x, &v, &why) < 0 || v < 0))
+		return -1;
+	int d = kc_sym_floor(a, fc->fn, x, pow2);
+	if (d < 0)
+		return -1;
+	struct kc_poly *q = kc_poly_sym(a, d), *scaled;
+	if (!low) {
+		*out = q;
+		return 0;
+	}
+	return kc_poly_scale(a, q, kc_rat_int(pow2), &scaled) < 0 ? -1 : kc_poly_sub(a, x, scaled, out);
+}
+
 static int binop_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 {
 	struct child_list l;
@@ -342,6 +375,15 @@ static int binop_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 		if (!kc_poly_is_const(y, &k) || k.den != 1 || k.num < 0 || k.num > 62)
 			return -1;
 		return kc_poly_scale(a, x, kc_rat_int(1LL << (int)k.num), out);
+	case CXBinaryOperator_Shr:
+		if (!kc_poly_is_const(y, &k) || k.den != 1 || k.num < 0 || k.num > 62)
+			return -1;
+		return shifted(fc, c, x, 1LL << (int)k.num, 0, out);
+	case CXBinaryOperator_And: /* x & (2^k - 1): the low k bits */
+		if (!kc_poly_is_const(y, &k) || k.den != 1 || k.num < 0 || k.num > (1LL << 62) - 1 ||
+		    (k.num & (k.num + 1)) != 0)
+			return -1;
+		return shifted(fc, c, x, (long long)k.num + 1, 1, out);
 	case CXBinaryOperator_Div:
 	case CXBinaryOperator_Rem:
 		return quotient(fc, c, x, y, clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Rem, out);

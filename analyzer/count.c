@@ -53,6 +53,15 @@ struct counter {
 	int failed; /* an overflow or an unsupported construct made a count inexact */
 };
 
+/* No operation in v: no FLOP, comparison or transcendental (traffic and iterations aside). */
+static int ops_free(const struct kc_vec *v)
+{
+	for (int i = 0; i < KC_VEC_N; i++)
+		if (v->v[i] && !kc_poly_is_zero(v->v[i]) && (i <= KC_VEC_CMP || i >= KC_VEC_TRANS))
+			return 0;
+	return 1;
+}
+
 static void inexact(struct counter *k, struct kc_loc loc, const char *msg)
 {
 	kc_diag_add(k->keep, &k->fn->diags, loc, KC_WARNING, k->fn->name, "%s", msg);
@@ -706,7 +715,11 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 			continue;
 		}
 		if (loop->inexact) {
-			push_piece(k, out, &p); /* counted once; already flagged */
+			/* counted once; already flagged. An iteration without operations (a copy loop) leaves the
+			 * operation counts exact whatever its trip count. */
+			if (loop->unknown_trips && !ops_free(&p.cost))
+				k->fn->exact_ops = 0;
+			push_piece(k, out, &p);
 			continue;
 		}
 		if (loop_constraints(k, loop, &p, lv) == 0)

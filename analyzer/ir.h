@@ -92,7 +92,10 @@ struct kc_node {
 	int *sc_reads, n_sc_reads;
 	int *sc_writes, n_sc_writes;
 
-	int inexact;   /* this node's count is not exact (reason already reported) */
+	int inexact; /* this node's count is not exact (reason already reported) */
+	/* LOOP, inexact: its trip count is unknown (the body is counted once), reported as a traffic warning: its
+	 * operation counts are inexact only if an iteration does some operation (count.c decides) */
+	int unknown_trips;
 	int collapsed; /* LOOP: a tile loop folded into its point loops (see count.c); counts as a block */
 };
 

@@ -1304,6 +1304,116 @@ static int lower_while_as_for(struct fctx *fc, CXCursor c, struct kc_node *paren
 	return 0;
 }
 
+/* 1 unless the comparison `cond` is false at the benchmark sizes (0), before a do-while's first test: both sides
+ * affine and evaluated there; without values (or for another form), 1: the closed form assumes it, as it assumes
+ * loops run a non-negative number of times. */
+static int holds_on_entry(struct fctx *fc, CXCursor cond)
+{
+	cond = kc_cx_strip(cond);
+	struct child_list l;
+	kc_cx_children(cond, &l);
+	struct kc_poly *x, *y;
+	long long vx, vy;
+	const char *why;
+	if (clang_getCursorKind(cond) != CXCursor_BinaryOperator || l.n != 2 || kc_affine_expr(fc, l.c[0], &x) < 0 ||
+	    kc_affine_expr(fc, l.c[1], &y) < 0 || kc_function_eval(fc->fn, x, &vx, &why) < 0 ||
+	    kc_function_eval(fc->fn, y, &vy, &why) < 0)
+		return 1;
+	switch (clang_getCursorBinaryOperatorKind(cond)) {
+	case CXBinaryOperator_LT:
+		return vx < vy;
+	case CXBinaryOperator_LE:
+		return vx <= vy;
+	case CXBinaryOperator_GT:
+		return vx > vy;
+	case CXBinaryOperator_GE:
+		return vx >= vy;
+	case CXBinaryOperator_NE:
+		return vx != vy;
+	default:
+		return 1;
+	}
+}
+
+/* do { ...; i--; } while (i > 0): the for loop `for (; i > 0; i--)` where the condition holds on entry (OpenBLAS
+ * guards its loops with `if (i > 0)`); -1 when it is not of this form or the condition is false on entry at the
+ * benchmark sizes (the body then runs once, which no for loop does). */
+static int lower_do_as_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
+{
+	struct child_list l, b;
+	kc_cx_children(c, &l);
+	if (l.n != 2 || clang_getCursorKind(l.c[0]) != CXCursor_CompoundStmt)
+		return -1;
+	kc_cx_children(l.c[0], &b);
+	if (!b.n || !clang_isExpression(clang_getCursorKind(b.c[b.n - 1])))
+		return -1;
+	CXCursor inc = kc_cx_strip(b.c[b.n - 1]);
+	struct child_list il;
+	kc_cx_children(inc, &il);
+	struct var *v = il.n >= 1 ? kc_affine_var_of(fc, il.c[0]) : NULL;
+	long long step;
+	int incs = 0, other = 0;
+	struct kc_poly *e = NULL;
+	if (!v || v->kind != V_INT || !v->value || (il.n == 2 && refers_to(fc, il.c[1], v, 0)) ||
+	    kc_affine_loop_step(fc, inc, v, &step) < 0 || !refers_to(fc, l.c[1], v, 0))
+		return -1;
+	writes_of(fc, l.c[0], v, &incs, &e, &other, 0);
+	if (incs != 1 || other || !holds_on_entry(fc, l.c[1]))
+		return -1;
+	CXCursor outer = fc->skip_stmt;
+	fc->skip_stmt = b.c[b.n - 1];
+	lower_for_parts(fc, c, (struct kc_cx_for_parts){clang_getNullCursor(), l.c[1], inc, l.c[0]}, parent);
+	fc->skip_stmt = outer;
+	return 0;
+}
+
+static enum CXChildVisitResult float_work_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	int *found = data;
+	if (k == CXCursor_CallExpr) {
+		*found = 1;
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator || k == CXCursor_UnaryOperator) {
+		struct child_list l;
+		kc_cx_children(c, &l);
+		if (kc_cx_float_prec(clang_getCursorType(c)) >= 0 ||
+		    (l.n && kc_cx_float_prec(clang_getCursorType(l.c[0])) >= 0)) {
+			*found = 1;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* 1 when the expression c (a loop's condition or step; null: none) may do an operation kcost counts: a
+ * floating-point operator or comparison, or a call. Conservative: a dereference of a float pointer counts. */
+static int may_do_work(CXCursor c)
+{
+	int found = 0;
+	if (!clang_Cursor_isNull(c)) {
+		float_work_visit(c, clang_getNullCursor(), &found);
+		if (!found)
+			clang_visitChildren(c, float_work_visit, &found);
+	}
+	return found;
+}
+
+/* A loop whose trip count kcost does not know, counted once: the warning is of its traffic when neither its
+ * condition nor its step does an operation, and count.c clears the operation counts' exactness when its body
+ * does one (a copy loop's operation counts are exact, 0, whatever its trip count). */
+static void unknown_trips(struct fctx *fc, struct kc_node *loop, CXCursor at, CXCursor cond, CXCursor inc,
+                          const char *fmt, const char *arg)
+{
+	loop->inexact = loop->unknown_trips = 1;
+	if (may_do_work(cond) || may_do_work(inc))
+		kc_cx_warn(fc, at, KC_WARNING, fmt, arg);
+	else
+		kc_cx_warn_traffic(fc, at, fmt, arg);
+}
+
 static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts p, struct kc_node *parent)
 {
 	struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);
@@ -1364,42 +1474,41 @@ static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts 
 			return;
 		}
 		if (written) {
-			kc_cx_warn(fc, c, KC_WARNING,
-			           bound_var
-			               ? "'%s', which bounds the loop, is written in its body: trip count unknown, the "
-			                 "body is counted once (annotate the total with KCOST_TRIPS)"
-			               : "loop variable '%s' is also written in the loop's body: trip count unknown, "
-			                 "the body is counted once (annotate the total with KCOST_TRIPS)",
-			           kc_cx_spelling(fc->fe->a, (bound_var ? bound_var : v)->decl));
+			unknown_trips(
+			    fc, loop, c, p.cond, p.inc,
+			    bound_var ? "'%s', which bounds the loop, is written in its body: trip count unknown, the "
+			                "body is counted once (annotate the total with KCOST_TRIPS)"
+			              : "loop variable '%s' is also written in the loop's body: trip count unknown, "
+			                "the body is counted once (annotate the total with KCOST_TRIPS)",
+			    kc_cx_spelling(fc->fe->a, (bound_var ? bound_var : v)->decl));
 		} else if (wraps) {
 			CXString ts = clang_getTypeSpelling(clang_getCursorType(v->decl));
 			const char *what = kc_arena_printf(fc->fe->a, "'%s' of type '%s'",
 			                                   kc_cx_spelling(fc->fe->a, v->decl), clang_getCString(ts));
 			clang_disposeString(ts);
-			kc_cx_warn(fc, c, KC_WARNING,
-			           wraps == 2
-			               ? "loop variable %s is compared as an unsigned value and may be negative or "
+			unknown_trips(
+			    fc, loop, c, p.cond, p.inc,
+			    wraps == 2 ? "loop variable %s is compared as an unsigned value and may be negative or "
 			                 "wrap around: trip count unknown, the body is counted once"
 			               : "loop variable %s wraps around before its bound ends the loop: the loop may "
 			                 "never end, trip count unknown, the body is counted once",
-			           what);
+			    what);
 		} else if (bounds == -2)
-			kc_cx_warn(fc, c, KC_WARNING,
-			           "loop condition of '%s' has more than " KC_TEXT(
-			               KC_MAX_BOUNDS) " lower or upper bounds: "
-			                              "trip count unknown, the body is counted once (annotate the "
-			                              "total with KCOST_TRIPS)",
-			           kc_cx_spelling(fc->fe->a, v->decl));
+			unknown_trips(fc, loop, c, p.cond, p.inc,
+			              "loop condition of '%s' has more than " KC_TEXT(
+			                  KC_MAX_BOUNDS) " lower or upper bounds: "
+			                                 "trip count unknown, the body is counted once (annotate the "
+			                                 "total with KCOST_TRIPS)",
+			              kc_cx_spelling(fc->fe->a, v->decl));
 		else
-			kc_cx_warn(
-			    fc, c, KC_WARNING,
+			unknown_trips(
+			    fc, loop, c, p.cond, p.inc,
 			    "loop bounds of '%s' are not affine functions of the sizes and outer loop variables: "
 			    "trip count unknown, the body is counted once (annotate the total with KCOST_TRIPS)",
 			    kc_cx_spelling(fc->fe->a, v->decl));
 	} else {
-		kc_cx_warn(fc, c, KC_WARNING, "unsupported loop form%s: trip count unknown", "");
+		unknown_trips(fc, loop, c, p.cond, p.inc, "unsupported loop form%s: trip count unknown", "");
 	}
-	loop->inexact = 1;
 	loop->n_lower = loop->n_upper = 0;
 	lower_body(fc, p.body, loop);
 	if (v) {
@@ -1769,17 +1878,21 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		lower_if(fc, c, parent, tail, NULL, 0);
 		return;
 	case CXCursor_WhileStmt:
-		if (lower_while_as_for(fc, c, parent) == 0)
-			return;
-		/* fall through */
 	case CXCursor_DoStmt: {
+		if ((clang_getCursorKind(c) == CXCursor_WhileStmt ? lower_while_as_for : lower_do_as_for)(fc, c,
+		                                                                                          parent) == 0)
+			return;
 		fc->fn->has_loops = 1;
 		struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);
-		loop->inexact = 1;
-		kc_cx_warn(fc, c, KC_WARNING, "%s loop: trip count unknown, its body is counted once",
-		           clang_getCursorKind(c) == CXCursor_WhileStmt ? "while" : "do-while");
 		struct child_list l;
 		kc_cx_children(c, &l);
+		CXCursor cond = clang_getNullCursor();
+		for (int i = 0; i < l.n; i++)
+			if (clang_isExpression(clang_getCursorKind(l.c[i])))
+				cond = l.c[i];
+		unknown_trips(fc, loop, c, cond, clang_getNullCursor(),
+		              "%s loop: trip count unknown, its body is counted once",
+		              clang_getCursorKind(c) == CXCursor_WhileStmt ? "while" : "do-while");
 		for (int i = 0; i < l.n; i++)
 			if (!clang_isExpression(clang_getCursorKind(l.c[i])))
 				lower_body(fc, l.c[i], loop);

@@ -85,6 +85,29 @@ static void division_of_sizes_is_a_floor(void **state)
 	}
 }
 
+/* n >> 2 is floor(n/4), n & 3 is n - 4*floor(n/4): the blocks and the rest add up to n elements of y; literals
+ * fold (7 >> 1 = 3, 13 & 7 = 5) */
+static void shifts_and_masks_are_floors(void **state)
+{
+	(void)state;
+	const char *sizes[] = {"n=1000", "n=1003"};
+	const long long blocks[] = {250, 250}, left[] = {0, 3};
+	for (int i = 0; i < 2; i++) {
+		cJSON *rep = ANALYZE("div_shifts", "--function", "^shifted_", "--size", sizes[i]);
+		cJSON *f = report_function(rep, "shifted_blocks");
+		assert_string_equal(report_text(f, "flops.expr"), "n");
+		assert_int_equal(num(f, "flops.by_category.mul"), 4 * blocks[i]);
+		assert_int_equal(num(f, "flops.by_category.add"), left[i]);
+		assert_int_equal(num(f, "bytes.min.value"), 8 * (4 * blocks[i] + left[i]));
+		assert_true(report_exact(f));
+		f = report_function(rep, "shifted_halves");
+		assert_string_equal(report_text(f, "flops.expr"), "floor(n/2) + 8");
+		assert_int_equal(num(f, "flops.value"), (i ? 1003 : 1000) / 2 + 8);
+		assert_true(report_exact(f));
+		cJSON_Delete(rep);
+	}
+}
+
 /* (m - w)/2 truncates toward zero: with the sizes, its sign decides the floor (m = 3, w = 6: -1, not floor's
  * -2, so 4 trips); without them, the floor is assumed and flagged */
 static void a_numerator_of_unknown_sign_is_decided_or_flagged(void **state)
@@ -331,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(constants_fold_as_c_does),
 	    cmocka_unit_test(division_of_sizes_is_a_floor),
+	    cmocka_unit_test(shifts_and_masks_are_floors),
 	    cmocka_unit_test(a_numerator_of_unknown_sign_is_decided_or_flagged),
 	    cmocka_unit_test(negative_divisors_and_unsigned_numerators),
 	    cmocka_unit_test(division_by_zero_is_flagged_by_a_size_a_floor),

@@ -149,6 +149,31 @@ static void steps_on_data_are_flagged(void **state)
 	assert_non_null(strstr(report_diag(f, 0, "warning", 83, 7), "data-dependent condition"));
 }
 
+/* do { ...; i--; } while (i > 0) under if (i > 0): floor(m/2) iterations */
+static void do_while_counters(void **state)
+{
+	(void)state;
+	cJSON *f = exact("copy_blocks", "0", 0);
+	assert_string_equal(report_text(f, "bytes.min.expr"), "32*floor(m/2)");
+	assert_int_equal(num(f, "bytes.min.value"), 32 * 5);
+	f = exact("add_blocks", "floor(m/2)", 5);
+	assert_string_equal(report_text(buffer(f, "b"), "extent.expr"), "floor(m/2)");
+}
+
+/* a do-while on data whose iterations do no operation: FLOPs exact (0), traffic flagged; one that adds: flagged */
+static void copy_loops_of_unknown_trips(void **state)
+{
+	(void)state;
+	cJSON *f = report_function(report, "copy_chain");
+	assert_false(report_exact(f));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_ops")));
+	assert_string_equal(report_text(f, "flops.expr"), "0");
+	assert_non_null(strstr(report_diag(f, 0, "warning", 203, 2), "do-while loop: trip count unknown"));
+	f = report_function(report, "add_chain");
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(f, "exact_ops")));
+	assert_non_null(strstr(report_diag(f, 0, "warning", 212, 2), "do-while loop: trip count unknown"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +183,8 @@ int main(void)
 	    cmocka_unit_test(assigned_sizes),
 	    cmocka_unit_test(while_loops_that_are_for_loops),
 	    cmocka_unit_test(steps_on_data_are_flagged),
+	    cmocka_unit_test(do_while_counters),
+	    cmocka_unit_test(copy_loops_of_unknown_trips),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
