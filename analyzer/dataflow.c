@@ -58,7 +58,8 @@ struct df {
 /* Exact arithmetic overflowed: what the dataflow says about this pass is not exact. */
 static void overflow(struct df *d)
 {
-	kc_ir_limit_traffic(d->a, d->fn, d->at, "dataflow overflows exact arithmetic: its fusion and traffic are not exact");
+	kc_ir_limit_traffic(d->a, d->fn, d->at,
+	                    "dataflow overflows exact arithmetic: its fusion and traffic are not exact");
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -155,9 +156,9 @@ static int placeholder(struct df *d, int k)
 			d->fn->syms.syms[s].is_loop = 1;
 		else
 			kc_ir_limit_traffic(d->a, d->fn, d->at,
-			            "too many symbols (%d) to compare the loops of this pass with its "
-			            "neighbours': its fusion is not analyzed",
-			            KC_POLY_MAX_SYMS);
+			                    "too many symbols (%d) to compare the loops of this pass with its "
+			                    "neighbours': its fusion is not analyzed",
+			                    KC_POLY_MAX_SYMS);
 		d->placeholder[k] = s;
 	}
 	return d->placeholder[k];
@@ -280,9 +281,9 @@ static void describe(struct df *d, const struct kc_node *root, struct kc_poly **
 	if (n != root) {
 		if (!n->collapsed)
 			kc_ir_limit_traffic(d->a, d->fn, n->loc,
-			            "more than %d perfectly nested loops: fusion compares the outer %d "
-			            "only",
-			            MAX_PREFIX, MAX_PREFIX);
+			                    "more than %d perfectly nested loops: fusion compares the outer %d "
+			                    "only",
+			                    MAX_PREFIX, MAX_PREFIX);
 		v->has_inner = 1;
 	}
 	mark_inner(n, inner);

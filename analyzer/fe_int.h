@@ -63,6 +63,9 @@ struct tu_func {
 	int job;                       /* its place in the counter's queue (kc_passes_submit) */
 	struct site_sizes *site_sizes; /* NULL until asked for (decls.c) */
 	struct write_index *writes;    /* NULL until asked for (decls.c) */
+	int in_header; /* defined in a header of the user's (not a system one): analyzed when called, reported only
+	                * when cited: a caller's warning points to its diagnostics */
+	int cited;
 };
 
 /* One translation unit at a time. */

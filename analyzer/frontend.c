@@ -38,7 +38,10 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 	/* where the definition is expanded: a kernel a macro of the file defines belongs to the file */
 	CXFile file;
 	clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
-	if (!file || !clang_File_isEqual(file, fe->main_file))
+	/* a helper a header of the user's defines (darknet's `static inline float logistic_activate`) is counted
+	 * where the file's functions call it; a system header's are libraries */
+	int in_header = file && !clang_File_isEqual(file, fe->main_file);
+	if (!file || (in_header && clang_Location_isInSystemHeader(clang_getCursorLocation(c))))
 		return CXChildVisit_Continue;
 	if (fe->n_funcs == fe->cap_funcs) {
 		int cap = fe->cap_funcs ? 2 * fe->cap_funcs : 64;
@@ -58,6 +61,8 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 	tf->ir = NULL;
 	tf->site_sizes = NULL;
 	tf->writes = NULL;
+	tf->in_header = in_header;
+	tf->cited = 0;
 	return CXChildVisit_Continue;
 }
 
@@ -306,7 +311,8 @@ static int parse_file(struct analyze_job *job, CXIndex index, int file_index)
 		struct tu_func *tf = &fe->funcs[i];
 		if (!tf->ir)
 			continue;
-		if (!wanted(fe, tf->name))
+		/* a header's helper is reported only to show the warnings its callers point to */
+		if (!wanted(fe, tf->name) || (tf->in_header && !tf->cited))
 			tf->ir->fn->skip = 1;
 		tf->ir->fn->file_index = file_index;
 		tf->ir->fn->reference_fn = file_function(fe, tf->ir->fn->reference);

@@ -366,8 +366,8 @@ static int same_loc(struct kc_loc x, struct kc_loc y)
 	       (x.file == y.file || (x.file && y.file && !strcmp(x.file, y.file)));
 }
 
-static void limit_reached(struct kc_arena *keep, struct kc_function *fn, struct kc_loc loc, int ops,
-                          const char *fmt, va_list ap)
+static void limit_reached(struct kc_arena *keep, struct kc_function *fn, struct kc_loc loc, int ops, const char *fmt,
+                          va_list ap)
 {
 	char *msg = kc_arena_vprintf(keep, fmt, ap);
 	fn->exact = 0;

@@ -617,6 +617,20 @@ static int arg_buffer(struct fctx *fc, CXCursor arg)
 	return arg_buffer_at(fc, arg, NULL);
 }
 
+/* 1 when n is in a branch of an if that the benchmark sizes decide against (kc_ir_if_taken). */
+static int untaken(struct fctx *fc, const struct kc_node *n)
+{
+	for (const struct kc_node *p = n; p && p->parent; p = p->parent) {
+		const struct kc_node *q = p->parent;
+		if (q->kind != KC_NODE_IF)
+			continue;
+		int taken = kc_ir_if_taken(fc->fn, q);
+		if ((p == q->orelse && taken == 1) || (p != q->orelse && taken == 0))
+			return 1;
+	}
+	return 0;
+}
+
 static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct kc_node *st)
 {
 	if (tf->state == FN_ACTIVE) {
@@ -674,6 +688,9 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 		st = kc_ir_node_new(fc->fe->a, KC_NODE_STMT, st->parent, st->loc, st->end);
 	}
 	st->call = call;
+	if (untaken(fc, st))
+		return; /* a case the sizes do not take (activate's other activations): its callee costs nothing here */
+	tf->cited |= !g->exact;
 	if (!g->exact_ops)
 		kc_cx_warn(fc, c, KC_WARNING, "'%s' is not counted exactly (see its diagnostics)", g->name);
 	else if (!g->exact)
@@ -1568,6 +1585,9 @@ static int contains_return(CXCursor c, int depth)
 static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tail, const CXCursor *rest, int n_rest);
 
 /* Statements c[0 .. n-1] of one block into parent; the last in tail position when the block is. */
+static int lower_switch(struct fctx *fc, CXCursor c, struct kc_node *parent, int tail, const CXCursor *rest,
+                        int n_rest);
+
 static void lower_list(struct fctx *fc, const CXCursor *c, int n, struct kc_node *parent, int tail)
 {
 	for (int i = 0; i < n; i++) {
@@ -1590,6 +1610,14 @@ static void lower_list(struct fctx *fc, const CXCursor *c, int n, struct kc_node
 					return;
 				continue;
 			}
+		}
+		if (tail && i < n - 1 && fc->loop_depth == 0 && clang_getCursorKind(c[i]) == CXCursor_SwitchStmt) {
+			if (kc_cx_enter(fc, c[i]) < 0)
+				return;
+			int done = lower_switch(fc, c[i], parent, 1, c + i + 1, n - i - 1) == 0;
+			kc_cx_leave(fc);
+			if (done)
+				return;
 		}
 		if (!clang_Cursor_isNull(fc->skip_stmt) && clang_equalCursors(c[i], fc->skip_stmt))
 			continue; /* a while loop's step, lowered as its increment */
@@ -1765,7 +1793,25 @@ static void case_push(struct fctx *fc, struct sw_case *sc, CXCursor stmt)
 }
 
 /* Lower a switch as a chain of ifs; -1 (nothing lowered) when it is not of the form above. */
-static int lower_switch(struct fctx *fc, CXCursor c, struct kc_node *parent, int tail)
+/* The statements of sc, then (when it does not end in a return) the rest: where control goes after the switch. */
+static void lower_case(struct fctx *fc, struct sw_case *sc, int returns, const CXCursor *rest, int n_rest,
+                       struct kc_node *parent, int tail)
+{
+	if (returns || !n_rest) {
+		lower_list(fc, sc->stmts, sc->n, parent, tail);
+		return;
+	}
+	CXCursor *all = KC_NEW_N(fc->fe->a, CXCursor, (size_t)(sc->n + n_rest));
+	if (sc->n)
+		memcpy(all, sc->stmts, sizeof *all * (size_t)sc->n);
+	memcpy(all + sc->n, rest, sizeof *all * (size_t)n_rest);
+	lower_list(fc, all, sc->n + n_rest, parent, tail);
+}
+
+/* switch (x) on an integer x kcost can decide: an if per case. In tail position the statements after it (rest,
+ * n_rest of them) run after each case that does not return, and where no label matches: an activation
+ * dispatcher's `case RELU: return relu(x); ... } return 0;`. */
+static int lower_switch(struct fctx *fc, CXCursor c, struct kc_node *parent, int tail, const CXCursor *rest, int n_rest)
 {
 	struct child_list l, body;
 	kc_cx_children(c, &l);
@@ -1812,10 +1858,11 @@ static int lower_switch(struct fctx *fc, CXCursor c, struct kc_node *parent, int
 		case_push(fc, &cases[n_cases - 1], s);
 	}
 	int default_case = -1;
+	int *returns_of = KC_NEW_N(fc->fe->a, int, (size_t)n_cases + 1);
 	for (int i = 0; i < n_cases; i++) {
 		struct sw_case *sc = &cases[i];
 		int last_is_break = sc->n && clang_getCursorKind(sc->stmts[sc->n - 1]) == CXCursor_BreakStmt;
-		int returns = sc->n && ends_in_return(sc->stmts[sc->n - 1]);
+		int returns = returns_of[i] = sc->n && ends_in_return(sc->stmts[sc->n - 1]);
 		if ((returns && !tail) || (!last_is_break && !returns && i < n_cases - 1))
 			return -1;
 		if (last_is_break)
@@ -1831,11 +1878,25 @@ static int lower_switch(struct fctx *fc, CXCursor c, struct kc_node *parent, int
 	}
 	struct kc_arena *a = fc->fe->a;
 	struct kc_poly **guards = KC_NEW_N(a, struct kc_poly *, 2 * (size_t)n_cases + 1);
-	for (int i = 0; i < n_cases; i++)
-		if (!cases[i].is_default &&
-		    (kc_poly_sub(a, x, kc_poly_const(a, cases[i].lo, 1), &guards[2 * i]) < 0 ||
-		     kc_poly_sub(a, kc_poly_const(a, cases[i].hi, 1), x, &guards[2 * i + 1]) < 0))
+	/* on sizes only, a case lo..hi is the one guard (x - lo)*(hi - x) >= 0, whose negation (the next cases')
+	 * is one constraint too, (x - lo)*(x - hi) - 1 >= 0: two affine guards would negate to two alternatives
+	 * each, and a dispatcher of 14 cases to 2^13 pieces */
+	int on_sizes = 1;
+	for (int s = 0; s < fc->fn->syms.n; s++)
+		if (fc->fn->syms.syms[s].is_loop && kc_poly_has_sym(x, s))
+			on_sizes = 0;
+	for (int i = 0; i < n_cases; i++) {
+		if (cases[i].is_default)
+			continue;
+		if (kc_poly_sub(a, x, kc_poly_const(a, cases[i].lo, 1), &guards[2 * i]) < 0 ||
+		    kc_poly_sub(a, kc_poly_const(a, cases[i].hi, 1), x, &guards[2 * i + 1]) < 0)
 			return -1; /* overflow */
+		if (on_sizes) {
+			if (kc_poly_mul(a, guards[2 * i], guards[2 * i + 1], &guards[2 * i]) < 0)
+				return -1;
+			guards[2 * i + 1] = NULL;
+		}
+	}
 	struct kc_node *at = parent;
 	for (int i = 0; i < n_cases; i++) {
 		struct sw_case *sc = &cases[i];
@@ -1843,12 +1904,15 @@ static int lower_switch(struct fctx *fc, CXCursor c, struct kc_node *parent, int
 			continue;
 		struct kc_node *n = new_node(fc, KC_NODE_IF, i ? sc->at : c, at);
 		kc_ir_guard_add(n, guards[2 * i]);
-		kc_ir_guard_add(n, guards[2 * i + 1]);
-		lower_list(fc, sc->stmts, sc->n, n, tail);
+		if (guards[2 * i + 1])
+			kc_ir_guard_add(n, guards[2 * i + 1]);
+		lower_case(fc, sc, returns_of[i], rest, n_rest, n, tail);
 		at = else_block(fc, n, sc->at);
 	}
 	if (default_case >= 0)
-		lower_list(fc, cases[default_case].stmts, cases[default_case].n, at, tail);
+		lower_case(fc, &cases[default_case], returns_of[default_case], rest, n_rest, at, tail);
+	else if (n_rest)
+		lower_list(fc, rest, n_rest, at, tail);
 	return 0;
 }
 
@@ -1925,7 +1989,7 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		kc_cx_warn(fc, c, KC_WARNING, "'goto'%s is not supported: counts ignore the jump", "");
 		return;
 	case CXCursor_SwitchStmt: {
-		if (lower_switch(fc, c, parent, tail) == 0)
+		if (lower_switch(fc, c, parent, tail, NULL, 0) == 0)
 			return;
 		kc_cx_warn(fc, c, KC_WARNING,
 		           "'switch'%s on data, or with a fall-through, a break or return inside a case, or "
@@ -2089,7 +2153,7 @@ void kc_lower_file(struct fe *fe)
 	fe->passes = &passes;
 	for (int i = 0; i < fe->n_funcs; i++) {
 		struct tu_func *tf = &fe->funcs[i];
-		if (tf->state == FN_UNSEEN)
+		if (tf->state == FN_UNSEEN && !tf->in_header)
 			lower_function(fe, tf);
 	}
 	kc_passes_stop(&passes);

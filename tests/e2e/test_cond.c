@@ -13,14 +13,21 @@
 
 #define FIXTURE "tests/fixtures/cond_forms.c"
 
+static cJSON *analyze_file(const char *name, const char *file, const char *const *args);
+
 static cJSON *analyze(const char *name, const char *const *args)
+{
+	return analyze_file(name, FIXTURE, args);
+}
+
+static cJSON *analyze_file(const char *name, const char *file, const char *const *args)
 {
 	const char *out = scratch_dir(name);
 	const char *argv[40] = {"--no-run", "--quiet", "-o", out};
 	int n = 4;
 	for (int i = 0; args[i] && n < 38; i++)
 		argv[n++] = args[i];
-	argv[n++] = FIXTURE;
+	argv[n++] = file;
 	argv[n] = NULL;
 	struct run r = run_kcost(argv);
 	if (r.status != 0)
@@ -220,6 +227,37 @@ static void branches_that_change_no_count(void **state)
 	cJSON_Delete(rep);
 }
 
+/* darknet's activate: a switch on an enum whose cases return a header helper's value, then `return 0`: the case
+ * the enum's value takes, through the helper; a flagged helper is reported (from its header) only when the case
+ * taken calls it. Cases that break run what follows the switch, one that returns does not. */
+static void dispatchers_take_their_case(void **state)
+{
+	(void)state;
+	static const char *const acts[] = {"a=0", "a=1", "a=3"}, *const kinds[] = {"kind=0", "kind=1", "kind=2"};
+	static const char *const exprs[] = {"0", "2*n", "n"}, *const shifts[] = {"2*n", "0", "n"};
+	static const long long trans[] = {0, 10, 0};
+	for (int i = 0; i < 3; i++) {
+		cJSON *rep =
+		    analyze_file("cond_dispatch", "tests/fixtures/dispatch_forms.c",
+		                 (const char *const[]){"--size", "n=10", "--size", acts[i], "--size", kinds[i], NULL});
+		exact_at(rep, "activate_array", exprs[i], i == 0 ? 0 : i == 1 ? 20 : 10);
+		assert_int_equal(num(report_function(rep, "activate_array"), "transcendentals.value"), trans[i]);
+		exact_at(rep, "scale_then_shift", shifts[i], i == 0 ? 20 : i == 1 ? 0 : 10);
+		assert_int_equal(cJSON_GetArraySize(at(rep, "functions")), 3); /* no helper of the header */
+		cJSON_Delete(rep);
+	}
+	cJSON *rep = analyze_file("cond_dispatch_leaky", "tests/fixtures/dispatch_forms.c",
+	                          (const char *const[]){"--size", "n=10", "--size", "a=2", "--size", "kind=0", NULL});
+	cJSON *f = report_function(rep, "activate");
+	assert_false(report_exact(f));
+	assert_string_equal(report_diag(f, 0, "warning", 16, 10),
+	                    "'act_leaky' is not counted exactly (see its diagnostics)");
+	cJSON *h = report_function(rep, "act_leaky");
+	assert_string_equal(report_text(h, "file"), "tests/fixtures/dispatch_forms.h");
+	assert_non_null(strstr(report_diag(h, 0, "warning", 18, 9), "data-dependent condition"));
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +269,7 @@ int main(void)
 	    cmocka_unit_test(equality_guards),
 	    cmocka_unit_test(data_switches_stay_flagged),
 	    cmocka_unit_test(local_min_bounds),
+	    cmocka_unit_test(dispatchers_take_their_case),
 	    cmocka_unit_test(branches_that_change_no_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -207,6 +207,14 @@ static void written_forms(void **s)
 	assert_int_equal(check_file("tests/fixtures/written_forms.c", SIZES("n=13", "flag=1")), 2);
 }
 
+/* a dispatcher on an enum through a header's helpers, and a switch whose cases break: the case taken */
+static void dispatch_forms(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("tests/fixtures/dispatch_forms.c", SIZES("n=9", "a=1", "kind=0")), 3);
+	assert_int_equal(check_file("tests/fixtures/dispatch_forms.c", SIZES("n=13", "a=3", "kind=2")), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,7 +223,7 @@ int main(void)
 	    cmocka_unit_test(conv2d),       cmocka_unit_test(jacobi2d),      cmocka_unit_test(spmv),
 	    cmocka_unit_test(mlp),          cmocka_unit_test(trsv),          cmocka_unit_test(loop_forms),
 	    cmocka_unit_test(div_forms),    cmocka_unit_test(cond_forms),    cmocka_unit_test(walk_forms),
-	    cmocka_unit_test(branch_forms), cmocka_unit_test(written_forms),
+	    cmocka_unit_test(branch_forms), cmocka_unit_test(written_forms), cmocka_unit_test(dispatch_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
