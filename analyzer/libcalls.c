@@ -9,6 +9,11 @@ static const char *const transcendental_names[] = {
     "sin",   "cos",   "tan",   "asin", "acos", "atan",   "atan2",  "sinh",  "cosh",  "tanh",
     "asinh", "acosh", "atanh", "erf",  "erfc", "tgamma", "lgamma", "hypot", "rsqrt", NULL};
 static const char *const cmp_names[] = {"fmin", "fmax", "fabs", "copysign", NULL};
+/* classification: one comparison each, whatever the suffix (glibc's isnan(x) is __builtin_isnan(x)) */
+static const char *const class_names[] = {"isnan", "isinf", "isfinite", "signbit", "isnormal", NULL};
+/* rounding to an integral value or an integer: no FLOP (a conversion, as a cast is) */
+static const char *const rounding_names[] = {"floor",  "ceil",    "trunc", "round",  "rint", "nearbyint",
+                                             "lround", "llround", "lrint", "llrint", NULL};
 
 /* 1 if name is base, basef or basel (and the __builtin_ forms). */
 static int math_family(const char *name, const char *const *bases)
@@ -32,8 +37,10 @@ enum kc_libm_kind kc_libcall_math(const char *name)
 {
 	if (math_family(name, transcendental_names))
 		return KC_LIBM_TRANSCENDENTAL;
-	if (math_family(name, cmp_names))
+	if (math_family(name, cmp_names) || math_family(name, class_names))
 		return KC_LIBM_COMPARE;
+	if (math_family(name, rounding_names))
+		return KC_LIBM_ROUNDING;
 	if (strcmp(name, "fma") == 0 || strcmp(name, "fmaf") == 0 || strcmp(name, "fmal") == 0)
 		return KC_LIBM_FMA;
 	return KC_LIBM_NONE;
@@ -52,6 +59,28 @@ int kc_libcall_is_io(const char *name)
 	                                 "fgets",   "fgetc",   "getc",    "getchar",  "scanf",   "fscanf", NULL};
 	for (int i = 0; io[i]; i++)
 		if (!strcmp(name, io[i]))
+			return 1;
+	return 0;
+}
+
+int kc_libcall_is_free(const char *name)
+{
+	/* clang-format off */
+	static const char *const free_names[] = {
+	    "memset", "memcpy", "memmove", "memcmp", "memchr", "strlen", "strcpy", "strncpy", "strcmp", "strncmp",
+	    "strcat", "strchr", "strrchr", "strstr", "strdup", "sprintf", "snprintf", "abs", "labs", "llabs",
+	    "rand", "srand", "exit", "_Exit", "abort", "assert", "__assert_fail", "__assert_rtn",
+	    "__builtin_memset", "__builtin_memcpy", "__builtin_memmove", "__builtin_expect",
+	    "__builtin_unreachable", "__builtin_trap", "__builtin_prefetch",
+	    /* POSIX: files, processes, time (system calls, no floating-point work of the kernel's) */
+	    "open", "close", "read", "write", "lseek", "unlink", "remove", "fopen", "fclose", "fseek", "ftell",
+	    "rewind", "mkdir", "access", "stat", "fstat", "pipe", "dup", "dup2", "fork", "waitpid", "wait", "kill",
+	    "raise", "signal", "sigaction", "setsid", "getpid", "getppid", "_exit", "atexit", "getenv", "setenv",
+	    "sleep", "usleep", "nanosleep", "time", "clock", "clock_gettime", "gettimeofday", "mmap", "munmap",
+	    "mprotect", "sysconf", "execv", "execve", "execvp", "execl", "execlp", NULL};
+	/* clang-format on */
+	for (int i = 0; free_names[i]; i++)
+		if (!strcmp(name, free_names[i]))
 			return 1;
 	return 0;
 }

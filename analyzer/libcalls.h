@@ -9,8 +9,9 @@
 enum kc_libm_kind {
 	KC_LIBM_NONE,           /* not a libm function with a model */
 	KC_LIBM_TRANSCENDENTAL, /* exp, tanh, sqrt, ... in their f, l and __builtin_ forms: one call of its name */
-	KC_LIBM_COMPARE,        /* fmin, fmax, fabs, copysign: one comparison */
+	KC_LIBM_COMPARE,        /* fmin, fmax, fabs, copysign; isnan, isinf, isfinite, signbit: one comparison */
 	KC_LIBM_FMA,            /* fma, fmaf, fmal: one fused multiply-add */
+	KC_LIBM_ROUNDING,       /* floor, ceil, trunc, round, rint, nearbyint, lround, lrint, ...: no operation */
 };
 enum kc_libm_kind kc_libcall_math(const char *name);
 
@@ -23,6 +24,12 @@ int kc_libcall_is_alloc(const char *name);
 /* 1 for the stdio functions that read or write a stream (printf, fprintf, puts, fwrite, fgets, scanf, ...): I/O,
  * not arithmetic (sprintf and snprintf, which write a buffer, are not among them). */
 int kc_libcall_is_io(const char *name);
+
+/* 1 for the C library's and POSIX's functions that do no floating-point arithmetic on the kernel's behalf:
+ * memory and strings (memset, memcpy, strlen, ...), integer and process helpers (abs, rand, exit, abort, ...),
+ * files, processes and time (open, fork, kill, clock_gettime, ...). Any other
+ * function neither the file nor a header of the user's defines is unknown: a warning, in or out of loops. */
+int kc_libcall_is_free(const char *name);
 
 /* How a CBLAS routine uses a buffer argument. */
 enum { KC_LIB_READ = 1, KC_LIB_WRITE = 2, KC_LIB_RW = 3, KC_LIB_OUT = 4 /* written; read unless beta is 0 */ };

@@ -341,8 +341,13 @@ static void collect_call(struct fctx *fc, CXCursor c, struct kc_node *st)
 	} else if (kc_libcall_is_io(name)) {
 		if (fc->loop_depth > 0)
 			kc_decl_io_call(fc, c, name); /* one note per function */
+	} else if (math == KC_LIBM_ROUNDING || kc_libcall_is_free(name)) {
+		/* floor(x), memset(y, 0, n): no floating-point operation */
 	} else if (fc->loop_depth > 0) {
 		kc_cx_warn(fc, c, KC_WARNING, "call to unknown function '%s' inside a loop is not counted", name);
+	} else {
+		/* once, but its cost is as unknown as in a loop (a silent 0 before) */
+		kc_cx_warn(fc, c, KC_WARNING, "call to unknown function '%s' is not counted", name);
 	}
 	for (int i = 0; i < nargs; i++)
 		collect_expr(fc, clang_Cursor_getArgument(c, (unsigned)i), st, ROLE_READ);

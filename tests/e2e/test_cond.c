@@ -258,6 +258,24 @@ static void dispatchers_take_their_case(void **state)
 	cJSON_Delete(rep);
 }
 
+/* a function defined elsewhere, called once: a warning (it was a silent 0); floor is no operation, isnan one
+ * comparison, memset none */
+static void calls_without_bodies(void **state)
+{
+	(void)state;
+	cJSON *rep =
+	    analyze_file("cond_calls", "tests/fixtures/call_forms.c", (const char *const[]){"--size", "n=10", NULL});
+	cJSON *f = report_function(rep, "scaled_norm");
+	assert_false(report_exact(f));
+	assert_string_equal(report_diag(f, 0, "warning", 11, 16),
+	                    "call to unknown function 'external_norm' is not counted");
+	exact_at(rep, "floors", "n", 10);
+	f = report_function(rep, "floors");
+	assert_string_equal(report_text(f, "comparisons.expr"), "n");
+	assert_int_equal(num(f, "flops.by_category.mul"), 10);
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +288,7 @@ int main(void)
 	    cmocka_unit_test(data_switches_stay_flagged),
 	    cmocka_unit_test(local_min_bounds),
 	    cmocka_unit_test(dispatchers_take_their_case),
+	    cmocka_unit_test(calls_without_bodies),
 	    cmocka_unit_test(branches_that_change_no_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
