@@ -1,5 +1,7 @@
 /* affine.c — the front end's variable table, and integer expressions, loop headers and guards turned into
  * polynomials in size symbols and loop variables. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "affine.h"
@@ -911,6 +913,94 @@ static int null_test(struct fctx *fc, CXCursor c, enum CXBinaryOperatorKind k, c
 	return r;
 }
 
+/* The value of c when it is a floating-point scalar parameter (*param: its name) or a constant; -1 otherwise. */
+static int scalar_value(struct fctx *fc, CXCursor c, double *v, const char **param)
+{
+	c = kc_cx_strip(c);
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(d) != CXCursor_ParmDecl)
+			return -1;
+		char *name = kc_cx_spelling(fc->fe->a, d);
+		for (int i = 0; i < fc->fn->n_params; i++) {
+			const struct kc_param *pr = &fc->fn->params[i];
+			if (pr->kind == KC_PARAM_SCALAR && pr->is_float && *name && !strcmp(pr->name, name)) {
+				*v = pr->value;
+				*param = pr->name;
+				return 0;
+			}
+		}
+		return -1;
+	}
+	if (!kc_cx_is_constant(c))
+		return -1;
+	CXEvalResult r = clang_Cursor_Evaluate(c);
+	if (!r)
+		return -1;
+	int rc = 0;
+	switch (clang_EvalResult_getKind(r)) {
+	case CXEval_Int:
+		*v = (double)clang_EvalResult_getAsLongLong(r);
+		break;
+	case CXEval_Float:
+		*v = clang_EvalResult_getAsDouble(r);
+		break;
+	default:
+		rc = -1;
+	}
+	clang_EvalResult_dispose(r);
+	return rc;
+}
+
+/* A comparison of a floating-point scalar parameter with a constant (`alpha == 0.0`, `beta != 1`): 1 when it
+ * holds at the parameter's value (the one the run passes), 0 when it does not, -1 for anything else. A note
+ * names the value. */
+static int scalar_test(struct fctx *fc, CXCursor c, enum CXBinaryOperatorKind k, const struct child_list *l)
+{
+	if (l->n != 2 || kc_cx_float_prec(clang_getCursorType(kc_cx_strip(l->c[0]))) < 0)
+		return -1;
+	double x, y;
+	const char *px = NULL, *py = NULL;
+	if (scalar_value(fc, l->c[0], &x, &px) < 0 || scalar_value(fc, l->c[1], &y, &py) < 0 || (!px && !py))
+		return -1;
+	int r;
+	switch (k) {
+	case CXBinaryOperator_LT:
+		r = x < y;
+		break;
+	case CXBinaryOperator_LE:
+		r = x <= y;
+		break;
+	case CXBinaryOperator_GT:
+		r = x > y;
+		break;
+	case CXBinaryOperator_GE:
+		r = x >= y;
+		break;
+	case CXBinaryOperator_EQ:
+		r = x == y;
+		break;
+	case CXBinaryOperator_NE:
+		r = x != y;
+		break;
+	default:
+		return -1;
+	}
+	const char *name = px ? px : py;
+	double value = px ? x : y;
+	char text[160];
+	for (int digits = 15; digits <= 17; digits++) { /* the shortest spelling that reads back as the value */
+		snprintf(text, sizeof text, "%s = %.*g", name, digits, value);
+		if (strtod(strchr(text, '=') + 2, NULL) == value)
+			break;
+	}
+	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
+	            "a condition on the floating-point parameter '%s' is decided at %s, the value the run passes "
+	            "(another: --scalar %s=VALUE)",
+	            name, text, name);
+	return r;
+}
+
 /* Append to n's guards the conjunction of constraints g >= 0 that is c (want == 1) or !c (want == 0):
  *   x < y: y - x - 1;  x <= y: y - x;  x == y: x - y and y - x;  A && B: both;  !A: A negated;
  *   !(x < y): x - y;   !(x != y): x - y and y - x;  !(A || B): !A and !B;  an integer e alone is e != 0;
@@ -945,6 +1035,9 @@ static int conjunction(struct fctx *fc, CXCursor c, int want, struct kc_node *n)
 	int is_null = null_test(fc, c, k, &l);
 	if (is_null >= 0) /* p != NULL of a buffer parameter: true, as the harness runs it */
 		return add_guard(fc, n, kc_poly_const(a, is_null == want ? 0 : -1, 1));
+	int holds = scalar_test(fc, c, k, &l);
+	if (holds >= 0) /* alpha == 0.0: decided at alpha's value */
+		return add_guard(fc, n, kc_poly_const(a, holds == want ? 0 : -1, 1));
 	struct kc_poly *x, *y, *g, *one = kc_poly_const(a, 1, 1);
 	int cmp = k == CXBinaryOperator_LT || k == CXBinaryOperator_LE || k == CXBinaryOperator_GT ||
 	          k == CXBinaryOperator_GE || k == CXBinaryOperator_EQ || k == CXBinaryOperator_NE;

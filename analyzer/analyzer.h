@@ -10,12 +10,21 @@ struct kc_size_override {
 	long long value;
 };
 
+/* --scalar NAME=VALUE: the value of a floating-point scalar parameter (an alpha) for the run and for the
+ * conditions on it (`if (alpha == 0.0)`). */
+struct kc_scalar_override {
+	const char *name;
+	double value;
+};
+
 struct kc_analyze_opts {
 	const char *const *args; /* compiler flags for the parse (-I, -D, -std=, ...) */
 	int n_args;
 	const char *compile_db; /* -p BUILD_DIR: flags from BUILD_DIR/compile_commands.json, or NULL */
 	const struct kc_size_override *sizes;
 	int n_sizes;
+	const struct kc_scalar_override *scalars;
+	int n_scalars;
 	const char *function_regex; /* POSIX extended regex over function names; NULL for all */
 	const char *include_dir;    /* directory holding kcost.h, added with -I; NULL for none */
 	int threads;                /* 0: count on a second thread for files of 16+ functions on 2+ cores; 1: one

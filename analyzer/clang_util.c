@@ -378,6 +378,12 @@ void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *
 {
 	if (fc->too_deep && sev != KC_ERROR)
 		return; /* the function is not analyzed: what its lowering found past the limit is noise */
+	if (fc->untaken && sev == KC_WARNING) { /* it does not run at these sizes: what it would cost is no error */
+		const char *msg = kc_arena_printf(fc->fe->a, fmt, arg);
+		kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), KC_NOTE, fc->fn->name,
+		            "%s (in a branch the benchmark sizes do not take)", msg);
+		return;
+	}
 	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), sev, fc->fn->name, fmt, arg);
 	if (sev != KC_NOTE)
 		fc->fn->exact = fc->fn->exact_ops = 0;
@@ -387,6 +393,10 @@ void kc_cx_warn_traffic(struct fctx *fc, CXCursor at, const char *fmt, const cha
 {
 	if (fc->too_deep)
 		return;
+	if (fc->untaken) {
+		kc_cx_warn(fc, at, KC_WARNING, fmt, arg); /* a note */
+		return;
+	}
 	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), KC_WARNING, fc->fn->name, fmt, arg);
 	fc->fn->exact = 0;
 }

@@ -1043,8 +1043,15 @@ static void setup_param(struct fctx *fc, CXCursor p)
 	CXType elem = kc_cx_element_type(t, &ndims, &is_pointer);
 	if (!is_pointer || !*name) {
 		kc_affine_add_var(fc, p, kc_cx_float_prec(t) >= 0 ? V_SCALAR : V_OTHER);
-		new_param(fc, p, name, kc_cx_float_prec(t) >= 0 ? KC_PARAM_SCALAR : KC_PARAM_OTHER)->is_float =
-		    kc_cx_float_prec(t) >= 0;
+		struct kc_param *pr =
+		    new_param(fc, p, name, kc_cx_float_prec(t) >= 0 ? KC_PARAM_SCALAR : KC_PARAM_OTHER);
+		pr->is_float = kc_cx_float_prec(t) >= 0;
+		pr->value = KC_FLOAT_SCALAR_DEFAULT;
+		for (int i = 0; pr->is_float && *name && i < fc->fe->opts->n_scalars; i++) /* the last one wins */
+			if (!strcmp(fc->fe->opts->scalars[i].name, name)) {
+				pr->value = fc->fe->opts->scalars[i].value;
+				pr->value_given = 1;
+			}
 		return;
 	}
 	int id = kc_decl_buffer(fc, p, elem);

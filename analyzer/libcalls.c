@@ -10,7 +10,7 @@ static const char *const transcendental_names[] = {
     "asinh", "acosh", "atanh", "erf",  "erfc", "tgamma", "lgamma", "hypot", "rsqrt", NULL};
 static const char *const cmp_names[] = {"fmin", "fmax", "fabs", "copysign", NULL};
 /* classification: one comparison each, whatever the suffix (glibc's isnan(x) is __builtin_isnan(x)) */
-static const char *const class_names[] = {"isnan", "isinf", "isfinite", "signbit", "isnormal", NULL};
+static const char *const class_names[] = {"isnan", "isinf", "isinf_sign", "isfinite", "signbit", "isnormal", NULL};
 /* rounding to an integral value or an integer: no FLOP (a conversion, as a cast is) */
 static const char *const rounding_names[] = {"floor",  "ceil",    "trunc", "round",  "rint", "nearbyint",
                                              "lround", "llround", "lrint", "llrint", NULL};

@@ -1393,8 +1393,8 @@ static enum CXChildVisitResult float_work_visit(CXCursor c, CXCursor parent, CXC
 {
 	(void)parent;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	int *found = data;
-	if (k == CXCursor_CallExpr) {
+	int *found = data; /* found[1]: calls count */
+	if (k == CXCursor_CallExpr && found[1]) {
 		*found = 1;
 		return CXChildVisit_Break;
 	}
@@ -1412,15 +1412,20 @@ static enum CXChildVisitResult float_work_visit(CXCursor c, CXCursor parent, CXC
 
 /* 1 when the expression c (a loop's condition or step; null: none) may do an operation kcost counts: a
  * floating-point operator or comparison, or a call. Conservative: a dereference of a float pointer counts. */
+static int work_in(CXCursor c, int calls)
+{
+	int found[2] = {0, calls};
+	if (!clang_Cursor_isNull(c)) {
+		float_work_visit(c, clang_getNullCursor(), found);
+		if (!found[0])
+			clang_visitChildren(c, float_work_visit, found);
+	}
+	return found[0];
+}
+
 static int may_do_work(CXCursor c)
 {
-	int found = 0;
-	if (!clang_Cursor_isNull(c)) {
-		float_work_visit(c, clang_getNullCursor(), &found);
-		if (!found)
-			clang_visitChildren(c, float_work_visit, &found);
-	}
-	return found;
+	return work_in(c, 1);
 }
 
 /* A loop whose trip count kcost does not know, counted once: the warning is of its traffic when neither its
@@ -1712,21 +1717,36 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 		drop_if_empty(parent, st);
 		n->inexact = 1; /* decided below, once we know whether the branches cost anything */
 	}
+	if (guards >= 0 && work_in(l.c[0], 0)) {
+		/* decided, but evaluated: alpha == 0.0 is a comparison the run makes */
+		struct kc_node *st = stmt_node(fc, l.c[0], parent);
+		collect_expr(fc, l.c[0], st, ROLE_READ);
+		drop_if_empty(parent, st);
+	}
 	int swapped = guards == 1;
 	struct kc_node *cond_st = NULL;
 	if (guards < 0) {
 		tail = n_rest = 0;
 		cond_st = parent->last && parent->last->kind == KC_NODE_STMT && parent->last != n ? parent->last : NULL;
 	}
+	/* a branch the sizes decide against is lowered (its reads and the variables it writes matter) but its
+	 * warnings are notes: what it would cost does not make these figures inexact */
+	int taken = guards >= 0 ? kc_ir_if_taken(fc->fn, n) : -1, then_out = taken == 0, else_out = taken == 1;
 	fc->tail = tail;
+	fc->untaken += swapped ? else_out : then_out;
 	lower_stmt(fc, l.c[1], swapped ? else_block(fc, n, l.c[1]) : n);
+	fc->untaken -= swapped ? else_out : then_out;
 	if (l.n > 2) {
 		fc->tail = tail;
+		fc->untaken += swapped ? then_out : else_out;
 		lower_stmt(fc, l.c[2], swapped ? n : else_block(fc, n, l.c[2]));
+		fc->untaken -= swapped ? then_out : else_out;
 	}
 	if (n_rest) {
 		int into_else = ends_in_return(l.c[1]);
+		fc->untaken += into_else != swapped ? else_out : then_out;
 		lower_list(fc, rest, n_rest, into_else != swapped ? else_block(fc, n, rest[0]) : n, 1);
+		fc->untaken -= into_else != swapped ? else_out : then_out;
 		n->end = kc_cx_end(fc->fe, rest[n_rest - 1]);
 	}
 	/* after it, a variable one branch assigns has either value: none known (if (flag) m = 1;) */
@@ -1903,6 +1923,7 @@ static int lower_switch(struct fctx *fc, CXCursor c, struct kc_node *parent, int
 		}
 	}
 	struct kc_node *at = parent;
+	int after_taken = 0; /* a case before was taken at the benchmark sizes: the rest of the chain is not */
 	for (int i = 0; i < n_cases; i++) {
 		struct sw_case *sc = &cases[i];
 		if (sc->is_default)
@@ -1911,13 +1932,19 @@ static int lower_switch(struct fctx *fc, CXCursor c, struct kc_node *parent, int
 		kc_ir_guard_add(n, guards[2 * i]);
 		if (guards[2 * i + 1])
 			kc_ir_guard_add(n, guards[2 * i + 1]);
+		int taken = kc_ir_if_taken(fc->fn, n), out = after_taken || taken == 0;
+		fc->untaken += out;
 		lower_case(fc, sc, returns_of[i], rest, n_rest, n, tail);
+		fc->untaken -= out;
+		after_taken |= taken == 1;
 		at = else_block(fc, n, sc->at);
 	}
+	fc->untaken += after_taken;
 	if (default_case >= 0)
 		lower_case(fc, &cases[default_case], returns_of[default_case], rest, n_rest, at, tail);
 	else if (n_rest)
 		lower_list(fc, rest, n_rest, at, tail);
+	fc->untaken -= after_taken;
 	return 0;
 }
 

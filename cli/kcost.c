@@ -191,6 +191,8 @@ static int run(struct kc_options *o, int argc, char **argv)
 	    .compile_db = o->compile_db,
 	    .sizes = o->sizes,
 	    .n_sizes = o->n_sizes,
+	    .scalars = o->scalars,
+	    .n_scalars = o->n_scalars,
 	    .function_regex = o->function_regex,
 	    .include_dir = KCOST_ANNOTATIONS_DIR,
 	    .threads = o->jobs,

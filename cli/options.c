@@ -1,5 +1,6 @@
 /* options.c — command-line parsing for `kcost [options] FILE... [-- COMPILER-FLAGS]`. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,57 +9,60 @@
 
 void kc_options_usage(FILE *out)
 {
-	fputs("usage: kcost [options] FILE... [-- COMPILER-FLAGS]\n"
-	      "       kcost diff [options] BASE.json HEAD.json\n"
-	      "\n"
-	      "Counts each C kernel's FLOPs, transcendental calls and memory traffic exactly from its loop nests,\n"
-	      "shows which intermediates loop fusion would remove, times the kernels, and writes a roofline report.\n"
-	      "\n"
-	      "Input:\n"
-	      "  -I DIR, -D NAME[=VAL], -U NAME, -std=STD   compiler flags for the parse (also after `--`)\n"
-	      "  -p BUILD_DIR           read flags from BUILD_DIR/compile_commands.json (as clang-tidy does)\n"
-	      "  --function REGEX       analyze only functions whose name matches (POSIX extended regex)\n"
-	      "  --size NAME=VALUE      set a benchmark size, overriding KCOST_SIZES (repeatable)\n"
-	      "  --parse-timeout SECONDS  CPU time one file's parse may take (default: 60)\n"
-	      "Output:\n"
-	      "  -o DIR                 report directory (default: kcost-report)\n"
-	      "  --format text|json|md  what to print on stdout (default: text)\n"
-	      "  --color auto|always|never\n"
-	      "  --quiet                no progress and no summary; diagnostics only\n"
-	      "  --verbose              also print notes and the exact commands run\n"
-	      "Measurement:\n"
-	      "  --no-run               static analysis only: do not compile or run anything\n"
-	      "  --cc CC, --cflags FLAGS  compiler and flags for the harness (default: cc -O3 -march=native)\n"
-	      "  --time-budget SECONDS  timing budget per function (default: 0.3)\n"
-	      "  --timeout SECONDS      wall-clock limit per kernel run, at most 1000000 (default: 60)\n"
-	      "  --memory-limit SIZE    address-space limit per kernel run: 512M, 8G (default: half the\n"
-	      "                         physical memory, at least 2G)\n"
-	      "  --no-traffic           time the kernels but do not measure their memory traffic (cachegrind)\n"
-	      "  --remeasure            measure the machine's ceilings again instead of using the cache\n"
-	      "  --sandbox              run kernels isolated: filesystem read-only except kcost's temporary\n"
-	      "                         directory, no network (Linux namespaces); without it they run with\n"
-	      "                         your rights\n"
-	      "  --machine FILE         roofs and predictions for the machine whose `kcost machine --format json`\n"
-	      "                         FILE holds, instead of this one (timings stay this machine's)\n"
-	      "  --peak GFLOPS --bandwidth GBS  a hypothetical machine: these budgets, labelled hypothetical\n"
-	      "  --threads N            run OpenMP kernels with N threads (built with -fopenmp), against the\n"
-	      "                         all-threads compute ceilings (default: 1 thread)\n"
-	      "Other:\n"
-	      "  -j N                   kcost's own threads: 1, or 2 and more for a second one that counts and\n"
-	      "                         renders alongside (default: a second thread for large inputs on 2+ cores)\n"
-	      "  --help, --version\n"
-	      "\n"
-	      "Exit status: 0 success; 1 the input had errors (could not parse, no kernels, a kernel failed to\n"
-	      "compile or run); 2 usage error; 3 internal error.\n"
-	      "\n"
-	      "Examples:\n"
-	      "  kcost samples/gelu.c                       analyze, measure, write kcost-report/index.html\n"
-	      "  kcost --no-run --format md samples/*.c     predictions only, Markdown on stdout\n"
-	      "  kcost --size n=1000000 samples/vecadd.c    another benchmark size\n"
-	      "  kcost -p build src/kernels.c               flags from build/compile_commands.json\n"
-	      "  kcost diff base/report.json head/report.json --fail-on-regression 10\n"
-	      "  kcost machine [--format json]              this machine's ceilings, and how they were measured\n",
-	      out);
+	fputs(
+	    "usage: kcost [options] FILE... [-- COMPILER-FLAGS]\n"
+	    "       kcost diff [options] BASE.json HEAD.json\n"
+	    "\n"
+	    "Counts each C kernel's FLOPs, transcendental calls and memory traffic exactly from its loop nests,\n"
+	    "shows which intermediates loop fusion would remove, times the kernels, and writes a roofline report.\n"
+	    "\n"
+	    "Input:\n"
+	    "  -I DIR, -D NAME[=VAL], -U NAME, -std=STD   compiler flags for the parse (also after `--`)\n"
+	    "  -p BUILD_DIR           read flags from BUILD_DIR/compile_commands.json (as clang-tidy does)\n"
+	    "  --function REGEX       analyze only functions whose name matches (POSIX extended regex)\n"
+	    "  --size NAME=VALUE      set a benchmark size, overriding KCOST_SIZES (repeatable)\n"
+	    "  --scalar NAME=VALUE    the value of a floating-point parameter (alpha), for the run and the conditions\n"
+	    "                         on it (default 1e-05; repeatable)\n"
+	    "  --parse-timeout SECONDS  CPU time one file's parse may take (default: 60)\n"
+	    "Output:\n"
+	    "  -o DIR                 report directory (default: kcost-report)\n"
+	    "  --format text|json|md  what to print on stdout (default: text)\n"
+	    "  --color auto|always|never\n"
+	    "  --quiet                no progress and no summary; diagnostics only\n"
+	    "  --verbose              also print notes and the exact commands run\n"
+	    "Measurement:\n"
+	    "  --no-run               static analysis only: do not compile or run anything\n"
+	    "  --cc CC, --cflags FLAGS  compiler and flags for the harness (default: cc -O3 -march=native)\n"
+	    "  --time-budget SECONDS  timing budget per function (default: 0.3)\n"
+	    "  --timeout SECONDS      wall-clock limit per kernel run, at most 1000000 (default: 60)\n"
+	    "  --memory-limit SIZE    address-space limit per kernel run: 512M, 8G (default: half the\n"
+	    "                         physical memory, at least 2G)\n"
+	    "  --no-traffic           time the kernels but do not measure their memory traffic (cachegrind)\n"
+	    "  --remeasure            measure the machine's ceilings again instead of using the cache\n"
+	    "  --sandbox              run kernels isolated: filesystem read-only except kcost's temporary\n"
+	    "                         directory, no network (Linux namespaces); without it they run with\n"
+	    "                         your rights\n"
+	    "  --machine FILE         roofs and predictions for the machine whose `kcost machine --format json`\n"
+	    "                         FILE holds, instead of this one (timings stay this machine's)\n"
+	    "  --peak GFLOPS --bandwidth GBS  a hypothetical machine: these budgets, labelled hypothetical\n"
+	    "  --threads N            run OpenMP kernels with N threads (built with -fopenmp), against the\n"
+	    "                         all-threads compute ceilings (default: 1 thread)\n"
+	    "Other:\n"
+	    "  -j N                   kcost's own threads: 1, or 2 and more for a second one that counts and\n"
+	    "                         renders alongside (default: a second thread for large inputs on 2+ cores)\n"
+	    "  --help, --version\n"
+	    "\n"
+	    "Exit status: 0 success; 1 the input had errors (could not parse, no kernels, a kernel failed to\n"
+	    "compile or run); 2 usage error; 3 internal error.\n"
+	    "\n"
+	    "Examples:\n"
+	    "  kcost samples/gelu.c                       analyze, measure, write kcost-report/index.html\n"
+	    "  kcost --no-run --format md samples/*.c     predictions only, Markdown on stdout\n"
+	    "  kcost --size n=1000000 samples/vecadd.c    another benchmark size\n"
+	    "  kcost -p build src/kernels.c               flags from build/compile_commands.json\n"
+	    "  kcost diff base/report.json head/report.json --fail-on-regression 10\n"
+	    "  kcost machine [--format json]              this machine's ceilings, and how they were measured\n",
+	    out);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -99,6 +103,30 @@ static int parse_size(struct kc_options *o, const char *arg)
 	name[eq - arg] = '\0';
 	o->sizes[o->n_sizes].name = name;
 	o->sizes[o->n_sizes++].value = v;
+	return 0;
+}
+
+static int parse_scalar(struct kc_options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *end;
+	if (!eq || eq == arg)
+		return usage_error("--scalar expects NAME=VALUE, got '%s'", arg);
+	errno = 0;
+	double v = strtod(eq + 1, &end);
+	if (errno || *end || end == eq + 1 || !isfinite(v))
+		return usage_error("--scalar value must be a finite number: '%s'", arg);
+	struct kc_scalar_override *grown = realloc(o->scalars, sizeof *grown * (size_t)(o->n_scalars + 1));
+	if (!grown)
+		abort();
+	o->scalars = grown;
+	char *name = malloc((size_t)(eq - arg) + 1);
+	if (!name)
+		abort();
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	o->scalars[o->n_scalars].name = name;
+	o->scalars[o->n_scalars++].value = v;
 	return 0;
 }
 
@@ -208,6 +236,9 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 		if (!v)
 			return usage_error("option '%s' requires a build directory", a);
 		o->compile_db = v;
+	} else if (takes_value(argc, argv, i, "--scalar", &v)) {
+		if (parse_scalar(o, v))
+			return -1;
 	} else if (takes_value(argc, argv, i, "--size", &v)) {
 		if (!v)
 			return usage_error("option '%s' requires NAME=VALUE", a);
@@ -319,5 +350,8 @@ void kc_options_release(struct kc_options *o)
 	for (int i = 0; i < o->n_sizes; i++)
 		free((void *)o->sizes[i].name);
 	free(o->sizes);
+	for (int i = 0; i < o->n_scalars; i++)
+		free((void *)o->scalars[i].name);
+	free(o->scalars);
 	memset(o, 0, sizeof *o);
 }

@@ -24,6 +24,8 @@ struct kc_options {
 	enum kc_color color;
 	struct kc_size_override *sizes;
 	int n_sizes;
+	struct kc_scalar_override *scalars; /* --scalar */
+	int n_scalars;
 	const char *function_regex;
 	const char *cc, *cflags;  /* --cc, --cflags (runner) */
 	double time_budget;       /* seconds per function */

@@ -95,7 +95,15 @@ struct kc_param {
 	int sym;      /* KC_PARAM_SIZE: its symbol id */
 	int buffer;   /* KC_PARAM_BUFFER: index into buffers */
 	int is_float; /* KC_PARAM_SCALAR: a floating-point scalar (eps, alpha) */
+	/* is_float: the value the run passes and conditions on it are decided at (KC_FLOAT_SCALAR_DEFAULT, or
+	 * --scalar NAME=VALUE: value_given) */
+	double value;
+	int value_given;
 };
+
+/* The value of a floating-point scalar parameter without --scalar: small, positive, finite (an eps), and
+ * neither 0 nor 1, the values kernels test alpha and beta against. */
+#define KC_FLOAT_SCALAR_DEFAULT 1e-5
 
 /* Dataflow (analyzer/dataflow.c). The passes of a function are: its top-level loop nests and
  * calls — or, when the body is a single loop holding several loops (softmax's passes inside the row

@@ -104,8 +104,15 @@ static const char *param_arg(struct kc_arena *a, const struct kc_function *f, co
 	case KC_PARAM_BUFFER:
 		return buffer_arg(a, f, pr, p, error);
 	case KC_PARAM_SCALAR:
-		if (pr->is_float)
-			return kc_arena_printf(a, "(%s)%s", pr->type, KC_HARNESS_FLOAT_SCALAR);
+		if (pr->is_float) { /* the shortest spelling that reads back as the value */
+			char text[40];
+			for (int digits = 15; digits <= 17; digits++) {
+				snprintf(text, sizeof text, "%.*g", digits, pr->value);
+				if (strtod(text, NULL) == pr->value)
+					break;
+			}
+			return kc_arena_printf(a, "(%s)%s", pr->type, text);
+		}
 		break;
 	case KC_PARAM_OTHER:
 		break;

@@ -11,9 +11,6 @@ extern const unsigned char kc_harness_kcost_driver_c[];
 extern const unsigned char kc_harness_kcost_driver_h[];
 extern const size_t kc_harness_kcost_driver_c_len, kc_harness_kcost_driver_h_len;
 
-/* Float scalar parameters (layernorm's eps, an alpha) get this value: small, positive, finite. */
-#define KC_HARNESS_FLOAT_SCALAR "1e-5"
-
 /* How the harness fills a buffer's elements, from the element type's canonical C spelling:
  * floating ("float", "double", "long double", "_Float16", ...) with values in [0.5, 1.5);
  * integer ("int", "unsigned long", "enum e", "_Bool", ...) and opaque (struct, union) with zeros;
@@ -47,7 +44,7 @@ struct kc_harness_plan {
 };
 
 /* Plan the harness of f at its benchmark sizes: sizes get their values, buffers their extents (kc_function_eval
- * on the extent) and a slot in the buffer table, float scalars KC_HARNESS_FLOAT_SCALAR. ref is the analyzed
+ * on the extent) and a slot in the buffer table, float scalars their kc_param.value. ref is the analyzed
  * function f->reference names, or NULL when it was not analyzed; it is checked only when its parameters have
  * the same names and kinds (buffers: the same element size and class) as f's, in any order. */
 void kc_harness_plan(struct kc_arena *a, const struct kc_function *f, const struct kc_function *ref,

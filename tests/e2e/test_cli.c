@@ -73,6 +73,14 @@ static void threads_change_nothing(void **state)
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "-j expects a number of threads from 1 to 256"));
 	run_release(&r);
+	static const char *const bad[] = {"alpha=nan", "alpha=", "=1", "alpha=1e999", "alpha=1x"};
+	for (int i = 0; i < 5; i++) {
+		r = RUN("--scalar", bad[i], "samples/gelu.c");
+		assert_int_equal(r.status, 2);
+		assert_non_null(
+		    strstr(r.err, i == 2 ? "--scalar expects NAME=VALUE" : "--scalar value must be a finite number"));
+		run_release(&r);
+	}
 }
 
 /* Lines end at "\r\n" and at a lone "\r" too (as clang counts them): diagnostics point at the right line

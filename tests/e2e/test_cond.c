@@ -276,6 +276,35 @@ static void calls_without_bodies(void **state)
 	cJSON_Delete(rep);
 }
 
+/* alpha == 0.0, alpha == 1, beta != 0.0 && alpha > 0.5: decided at the value the run passes (1e-05 unless
+ * --scalar gives one), a note naming it; a data-dependent test in a branch not taken is a note, in one taken a
+ * warning */
+static void conditions_on_floating_parameters(void **state)
+{
+	(void)state;
+	static const char *const alphas[] = {NULL, "alpha=0", "alpha=1", "alpha=2"};
+	static const char *const copy_flops[] = {"n", "0", "0", "n"}, *const axpby_flops[] = {"n", "n", "3*n", "3*n"};
+	for (int i = 0; i < 4; i++) {
+		const char *args[] = {"--size",  "n=10", "--scalar", "beta=3", alphas[i] ? "--scalar" : NULL,
+		                      alphas[i], NULL};
+		cJSON *rep = analyze_file("cond_scalars", "tests/fixtures/scalar_forms.c", args);
+		cJSON *f = report_function(rep, "scale_copy");
+		assert_string_equal(report_text(f, "flops.expr"), copy_flops[i]);
+		assert_int_equal(report_exact(f), i != 1); /* alpha = 0 takes the branch with the test on data */
+		static const char *const at[] = {"alpha = 1e-05,", "alpha = 0,", "alpha = 1,", "alpha = 2,"};
+		const char *note = report_diag(f, 0, "note", 7, 6);
+		assert_non_null(strstr(note, "a condition on the floating-point parameter 'alpha' is decided at "));
+		assert_non_null(strstr(note, at[i]));
+		assert_non_null(strstr(note, "the value the run passes (another: --scalar alpha=VALUE)"));
+		assert_non_null(
+		    strstr(report_diag(f, 1, i == 1 ? "warning" : "note", 9, 8), "data-dependent condition"));
+		f = report_function(rep, "axpby");
+		exact_at(rep, "axpby", axpby_flops[i], i < 2 ? 10 : 30);
+		assert_string_equal(report_text(f, "comparisons.expr"), "2");
+		cJSON_Delete(rep);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +318,7 @@ int main(void)
 	    cmocka_unit_test(local_min_bounds),
 	    cmocka_unit_test(dispatchers_take_their_case),
 	    cmocka_unit_test(calls_without_bodies),
+	    cmocka_unit_test(conditions_on_floating_parameters),
 	    cmocka_unit_test(branches_that_change_no_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

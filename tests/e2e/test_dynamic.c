@@ -207,6 +207,14 @@ static void written_forms(void **s)
 	assert_int_equal(check_file("tests/fixtures/written_forms.c", SIZES("n=13", "flag=1")), 2);
 }
 
+/* conditions on floating-point parameters, at the value the harness passes (1e-05): scale_copy scales, axpby
+ * takes its else-branch */
+static void scalar_forms(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("tests/fixtures/scalar_forms.c", SIZES("n=11")), 2);
+}
+
 /* a dispatcher on an enum through a header's helpers, and a switch whose cases break: the case taken */
 static void dispatch_forms(void **s)
 {
@@ -224,6 +232,7 @@ int main(void)
 	    cmocka_unit_test(mlp),          cmocka_unit_test(trsv),          cmocka_unit_test(loop_forms),
 	    cmocka_unit_test(div_forms),    cmocka_unit_test(cond_forms),    cmocka_unit_test(walk_forms),
 	    cmocka_unit_test(branch_forms), cmocka_unit_test(written_forms), cmocka_unit_test(dispatch_forms),
+	    cmocka_unit_test(scalar_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	/* -ferror-limit keeps libclang's own time on a broken input short */
 	static const char *const args[] = {"-std=c17", "-ferror-limit=20"};
-	struct kc_analyze_opts o = {args, 2, NULL, NULL, 0, NULL, KCOST_INCLUDE_DIR, 1, 0};
+	struct kc_analyze_opts o = {.args = args, .n_args = 2, .include_dir = KCOST_INCLUDE_DIR, .threads = 1};
 	const char *const files[] = {path};
 	struct kc_analysis an = {0};
 	if (kc_analyze(&an, files, 1, &o) < 0 && !an.diags.head)

@@ -47,9 +47,9 @@ static struct kc_function *smooth(struct kc_arena *a, struct kc_poly *extent, st
 	                                   .last_line = 5};
 	f->params = KC_NEW_N(a, struct kc_param, 3);
 	f->n_params = 3;
-	f->params[0] = (struct kc_param){"n", "int", KC_PARAM_SIZE, 0, -1, 0};
-	f->params[1] = (struct kc_param){"in", "const float *", KC_PARAM_BUFFER, -1, 0, 0};
-	f->params[2] = (struct kc_param){"out", "float *", KC_PARAM_BUFFER, -1, 1, 0};
+	f->params[0] = (struct kc_param){"n", "int", KC_PARAM_SIZE, 0, -1, 0, 0, 0};
+	f->params[1] = (struct kc_param){"in", "const float *", KC_PARAM_BUFFER, -1, 0, 0, 0, 0};
+	f->params[2] = (struct kc_param){"out", "float *", KC_PARAM_BUFFER, -1, 1, 0, 0, 0};
 	return f;
 }
 

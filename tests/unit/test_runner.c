@@ -191,10 +191,10 @@ static struct kc_function *saxpy(struct kc_arena *a, int n_has_value)
 	                                   .role = KC_ROLE_INOUT};
 	f->params = KC_NEW_N(a, struct kc_param, 4);
 	f->n_params = 4;
-	f->params[0] = (struct kc_param){"n", "int", KC_PARAM_SIZE, 0, -1, 0};
-	f->params[1] = (struct kc_param){"a", "float", KC_PARAM_SCALAR, -1, -1, 1};
-	f->params[2] = (struct kc_param){"x", "const float *", KC_PARAM_BUFFER, -1, 0, 0};
-	f->params[3] = (struct kc_param){"y", "float *", KC_PARAM_BUFFER, -1, 1, 0};
+	f->params[0] = (struct kc_param){"n", "int", KC_PARAM_SIZE, 0, -1, 0, 0, 0};
+	f->params[1] = (struct kc_param){"a", "float", KC_PARAM_SCALAR, -1, -1, 1, 1e-5, 0};
+	f->params[2] = (struct kc_param){"x", "const float *", KC_PARAM_BUFFER, -1, 0, 0, 0, 0};
+	f->params[3] = (struct kc_param){"y", "float *", KC_PARAM_BUFFER, -1, 1, 0, 0, 0};
 	return f;
 }
 
@@ -216,7 +216,7 @@ static void test_harness_source(void **state)
 	const char *inc = strstr(src, "#include \"/src/kernels/k.c\"\n");
 	const char *undef = strstr(src, "#undef main\n");
 	assert_true(def && inc && undef && def < inc && inc < undef);
-	assert_non_null(strstr(src, "\tsaxpy((int)1000, (float)1e-5, kcost_b[0], kcost_b[1]);\n"));
+	assert_non_null(strstr(src, "\tsaxpy((int)1000, (float)1e-05, kcost_b[0], kcost_b[1]);\n"));
 	assert_non_null(strstr(src, "{\"x\", 1000ULL, 4ULL, KCOST_FLOATING, 0, kcost_fill_0, kcost_get_0},"));
 	assert_non_null(strstr(src, "{\"y\", 1000ULL, 4ULL, KCOST_FLOATING, 1, kcost_fill_0, kcost_get_0},"));
 	assert_non_null(strstr(src, "{\"saxpy\", kcost_call_0, 0, 0, 0, kcost_buffers_0, 2},"));
@@ -299,7 +299,7 @@ static void test_harness_reference(void **state)
 	struct kc_buf b = KC_BUF_INIT;
 	const char *why;
 	kc_harness_source(&b, "/k.c", &p, 1, &why);
-	assert_non_null(strstr(kc_buf_str(&b), "\tsaxpy_ref((int)1000, (float)1e-5, kcost_b[1], kcost_b[0]);\n"));
+	assert_non_null(strstr(kc_buf_str(&b), "\tsaxpy_ref((int)1000, (float)1e-05, kcost_b[1], kcost_b[0]);\n"));
 	assert_non_null(strstr(kc_buf_str(&b), "kcost_ref_0, \"saxpy_ref\", "));
 	kc_buf_release(&b);
 	ref->params[3].name = "z";
