@@ -19,6 +19,38 @@ static struct var *var_at(struct fctx *fc, int i)
 	return i < KC_VAR_CHUNK ? &fc->vars[i] : &fc->more[i / KC_VAR_CHUNK - 1][i % KC_VAR_CHUNK];
 }
 
+struct kc_var_state {
+	enum var_kind kind;
+	struct kc_poly *value, **minmax, *offset;
+	int n_minmax, minmax_kind, buffer;
+};
+
+struct kc_var_state *kc_affine_save(struct fctx *fc, int *n)
+{
+	*n = fc->n_vars;
+	struct kc_var_state *s = malloc(sizeof *s * (size_t)(*n ? *n : 1));
+	for (int i = 0; s && i < *n; i++) {
+		const struct var *v = var_at(fc, i);
+		s[i] = (struct kc_var_state){v->kind,     v->value,       v->minmax, v->offset,
+		                             v->n_minmax, v->minmax_kind, v->buffer};
+	}
+	return s;
+}
+
+void kc_affine_restore(struct fctx *fc, const struct kc_var_state *s, int n)
+{
+	for (int i = 0; s && i < n && i < fc->n_vars; i++) {
+		struct var *v = var_at(fc, i);
+		v->kind = s[i].kind;
+		v->value = s[i].value;
+		v->minmax = s[i].minmax;
+		v->offset = s[i].offset;
+		v->n_minmax = s[i].n_minmax;
+		v->minmax_kind = s[i].minmax_kind;
+		v->buffer = s[i].buffer;
+	}
+}
+
 static struct var *find_var(struct fctx *fc, CXCursor decl)
 {
 	enum CXCursorKind kind = clang_getCursorKind(decl);

@@ -51,4 +51,11 @@ struct kc_poly *kc_affine_trips(struct fctx *fc, struct var *v);
  * a conjunction of affine comparisons (data-dependent), -2 when it needs more than KC_MAX_BOUNDS of them. */
 int kc_affine_guards(struct fctx *fc, CXCursor c, struct kc_node *n);
 
+/* What the variables known so far hold (kind, value, min/max, alias): saved before a branch and restored before
+ * the other, which starts from the state before the if, not from the end of the first (*n: how many; free()
+ * the result; NULL when out of memory, which kc_affine_restore takes as nothing to restore). */
+struct kc_var_state;
+struct kc_var_state *kc_affine_save(struct fctx *fc, int *n);
+void kc_affine_restore(struct fctx *fc, const struct kc_var_state *s, int n);
+
 #endif

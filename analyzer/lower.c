@@ -1732,10 +1732,18 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 	/* a branch the sizes decide against is lowered (its reads and the variables it writes matter) but its
 	 * warnings are notes: what it would cost does not make these figures inexact */
 	int taken = guards >= 0 ? kc_ir_if_taken(fc->fn, n) : -1, then_out = taken == 0, else_out = taken == 1;
+	/* each branch starts from the values before the if (i = 0 for both branches' while loops, not the exit
+	 * value of the first branch's loop); what follows, from the branch it follows */
+	int n_saved, n_after_then = 0;
+	struct kc_var_state *before = kc_affine_save(fc, &n_saved), *after_then = NULL;
 	fc->tail = tail;
 	fc->untaken += swapped ? else_out : then_out;
 	lower_stmt(fc, l.c[1], swapped ? else_block(fc, n, l.c[1]) : n);
 	fc->untaken -= swapped ? else_out : then_out;
+	int into_else = n_rest && ends_in_return(l.c[1]);
+	if (n_rest && !into_else)
+		after_then = kc_affine_save(fc, &n_after_then);
+	kc_affine_restore(fc, before, n_saved);
 	if (l.n > 2) {
 		fc->tail = tail;
 		fc->untaken += swapped ? then_out : else_out;
@@ -1743,12 +1751,15 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 		fc->untaken -= swapped ? then_out : else_out;
 	}
 	if (n_rest) {
-		int into_else = ends_in_return(l.c[1]);
+		if (!into_else)
+			kc_affine_restore(fc, after_then, n_after_then);
 		fc->untaken += into_else != swapped ? else_out : then_out;
 		lower_list(fc, rest, n_rest, into_else != swapped ? else_block(fc, n, rest[0]) : n, 1);
 		fc->untaken -= into_else != swapped ? else_out : then_out;
 		n->end = kc_cx_end(fc->fe, rest[n_rest - 1]);
 	}
+	free(before);
+	free(after_then);
 	/* after it, a variable one branch assigns has either value: none known (if (flag) m = 1;) */
 	for (int i = 1; i < l.n; i++)
 		forget_written(fc, l.c[i], 0);

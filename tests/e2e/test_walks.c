@@ -128,6 +128,8 @@ static void assigned_sizes(void **state)
 static void while_loops_that_are_for_loops(void **state)
 {
 	(void)state;
+	cJSON *f = exact("two_paths", "n", 100); /* m = 10: the else-branch, from i = 0 */
+	assert_int_equal(num(f, "flops.by_category.add"), 100);
 	exact("while_up", "n", 100);
 	exact("while_down", "2*n", 200);
 }
