@@ -263,8 +263,8 @@ static void dispatchers_take_their_case(void **state)
 static void calls_without_bodies(void **state)
 {
 	(void)state;
-	cJSON *rep =
-	    analyze_file("cond_calls", "tests/fixtures/call_forms.c", (const char *const[]){"--size", "n=10", NULL});
+	cJSON *rep = analyze_file("cond_calls", "tests/fixtures/call_forms.c",
+	                          (const char *const[]){"--size", "n=10", "--size", "width=4", NULL});
 	cJSON *f = report_function(rep, "scaled_norm");
 	assert_false(report_exact(f));
 	assert_string_equal(report_diag(f, 0, "warning", 11, 16),
@@ -273,6 +273,18 @@ static void calls_without_bodies(void **state)
 	f = report_function(rep, "floors");
 	assert_string_equal(report_text(f, "comparisons.expr"), "n");
 	assert_int_equal(num(f, "flops.by_category.mul"), 10);
+	/* a callee without operations at a row computed with / and %: operation counts exact (0), traffic not */
+	f = report_function(rep, "gather_pixels");
+	assert_false(report_exact(f));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_ops")));
+	assert_string_equal(
+	    report_diag(f, 0, "warning", 42, 29),
+	    "size argument 'row' is not an affine expression of the sizes: the callee does no operation, "
+	    "its traffic is not counted");
+	f = report_function(rep, "scatter_pixels"); /* its callee adds */
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(f, "exact_ops")));
+	assert_string_equal(report_diag(f, 0, "warning", 48, 24),
+	                    "size argument 'row' is not an affine expression of the sizes");
 	cJSON_Delete(rep);
 }
 
