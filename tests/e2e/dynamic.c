@@ -308,8 +308,7 @@ static int instrumented(const struct kc_analysis *an, const char *define_line)
 	if (!at)
 		return 0;
 	size_t n = strcspn(at + 1, "(");
-	if (at[1] == '"' || !strncmp(at + 1, "kcost_", 6) || !strncmp(at + 1, "kc_", 3) ||
-	    !strncmp(at + 1, "llvm.", 5))
+	if (at[1] == '"' || !strncmp(at + 1, "kcost_", 6) || !strncmp(at + 1, "kc_", 3) || !strncmp(at + 1, "llvm.", 5))
 		return 0;
 	for (int i = 0; i < an->n_functions; i++) {
 		const char *init = an->functions[i]->init;
