@@ -630,7 +630,19 @@ int kc_graph_render(struct kc_graph_ctx *g, const struct kc_function *f, struct 
 		goto end;
 	build_init(&gb, f, &arena, ++g->n_rendered);
 	build_graph(&gb);
-	rc = render_outputs(g, &gb, dot ? &dot_text : NULL, svg ? &svg_text : NULL);
+	/* dot's layout grows much faster than the graph: a random program's main of 85 calls took minutes. Past
+	 * KC_GRAPH_MAX_PASSES the DOT is still written, the SVG says why it is not drawn */
+	int too_big = svg && f->dataflow.n_passes > KC_GRAPH_MAX_PASSES;
+	rc = render_outputs(g, &gb, dot ? &dot_text : NULL, svg && !too_big ? &svg_text : NULL);
+	if (rc == 0 && too_big) {
+		kc_buf_printf(&svg_text,
+		              "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"kc-graph-not-drawn\" width=\"560\" "
+		              "height=\"40\"><text x=\"8\" y=\"24\" font-family=\"Helvetica\" font-size=\"12\">");
+		kc_escape_html(&svg_text, f->name);
+		kc_buf_printf(&svg_text,
+		              ": %d passes, more than %d: not drawn (the DOT file has the graph)</text></svg>\n",
+		              f->dataflow.n_passes, KC_GRAPH_MAX_PASSES);
+	}
 	agclose(gb.root);
 	kc_buf_release(&gb.text);
 	kc_figure_memo_release(&gb.memo);

@@ -62,6 +62,8 @@ void kc_graph_close(struct kc_graph_ctx *g);
  * *err is owned by the context and valid until its next call or kc_graph_close. Graphviz warnings during a
  * successful render are dropped (labels are sanitised so that none are expected). Not thread-safe: Graphviz
  * keeps global state, so one thread renders at a time. */
+/* Beyond this many passes the SVG is a one-line notice instead of a layout (the DOT is complete). */
+#define KC_GRAPH_MAX_PASSES 48
 int kc_graph_render(struct kc_graph_ctx *g, const struct kc_function *f, struct kc_buf *svg, struct kc_buf *dot,
                     const char **err);
 

@@ -392,6 +392,29 @@ static void test_gelu_svg(void **state)
 	kc_arena_release(&fx.arena);
 }
 
+/* A chain of more passes than KC_GRAPH_MAX_PASSES: the DOT has every pass, the SVG is a notice, not a layout */
+static void test_too_many_passes(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	struct rendered r;
+	make_chain(&fx, "long_chain", KC_GRAPH_MAX_PASSES + 1, 1);
+	render(&fx, &r);
+	const char *svg = kc_buf_str(&r.svg);
+	assert_true(xml_ok(svg));
+	assert_non_null(
+	    strstr(svg, ">long_chain: 49 passes, more than 48: not drawn (the DOT file has the graph)</text>"));
+	assert_int_equal(count_of(kc_buf_str(&r.dot), "class=\"kc-pass\""), KC_GRAPH_MAX_PASSES + 1);
+	rendered_release(&r);
+	kc_arena_release(&fx.arena);
+	make_chain(&fx, "long_chain", KC_GRAPH_MAX_PASSES, 1); /* at the limit: drawn */
+	render(&fx, &r);
+	assert_null(strstr(kc_buf_str(&r.svg), "not drawn"));
+	assert_non_null(strstr(kc_buf_str(&r.svg), "<g id="));
+	rendered_release(&r);
+	kc_arena_release(&fx.arena);
+}
+
 /* Softmax: no cluster, two reduction notes between the passes, with their reasons in DOT and SVG. */
 static void test_softmax_reasons(void **state)
 {
@@ -781,21 +804,14 @@ static int close_ctx(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_gelu_dot_structure),
-	    cmocka_unit_test(test_gelu_svg),
-	    cmocka_unit_test(test_softmax_reasons),
-	    cmocka_unit_test(test_four_pass_note),
-	    cmocka_unit_test(test_random_dataflows),
-	    cmocka_unit_test(test_hostile_name),
-	    cmocka_unit_test(test_text_gelu),
-	    cmocka_unit_test(test_text_softmax),
-	    cmocka_unit_test(test_text_escapes_and_formulas),
-	    cmocka_unit_test(test_zero_passes),
-	    cmocka_unit_test(test_one_pass),
-	    cmocka_unit_test(test_200_passes),
-	    cmocka_unit_test(test_bad_index),
-	    cmocka_unit_test(test_ids_per_render),
-	    cmocka_unit_test(test_epilogue_note),
+	    cmocka_unit_test(test_gelu_dot_structure), cmocka_unit_test(test_gelu_svg),
+	    cmocka_unit_test(test_too_many_passes),    cmocka_unit_test(test_softmax_reasons),
+	    cmocka_unit_test(test_four_pass_note),     cmocka_unit_test(test_random_dataflows),
+	    cmocka_unit_test(test_hostile_name),       cmocka_unit_test(test_text_gelu),
+	    cmocka_unit_test(test_text_softmax),       cmocka_unit_test(test_text_escapes_and_formulas),
+	    cmocka_unit_test(test_zero_passes),        cmocka_unit_test(test_one_pass),
+	    cmocka_unit_test(test_200_passes),         cmocka_unit_test(test_bad_index),
+	    cmocka_unit_test(test_ids_per_render),     cmocka_unit_test(test_epilogue_note),
 	};
 	return cmocka_run_group_tests(tests, open_ctx, close_ctx);
 }
