@@ -421,18 +421,6 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 	return rc;
 }
 
-/* 1 when g's operation counts are exact and all 0 (no FLOP, comparison or transcendental at any size). */
-static int callee_ops_free(const struct kc_function *g)
-{
-	if (!g->exact_ops || (g->cost.cmp && !kc_poly_is_zero(g->cost.cmp)) || g->cost.transcendentals)
-		return 0;
-	for (int o = 0; o < KC_OP_N; o++)
-		for (int p = 0; p < KC_PREC_N; p++)
-			if (g->cost.ops[o][p] && !kc_poly_is_zero(g->cost.ops[o][p]))
-				return 0;
-	return 1;
-}
-
 /* A callee's pieces beyond which a call adds its total instead (decided at the callee's own sizes, flagged). */
 #define MAX_CALL_PIECES 64
 
@@ -457,7 +445,7 @@ static void call_pieces(struct counter *k, const struct kc_node *n, const struct
 	int unmapped = 0;
 	for (int s = 0; s < n->call->callee->n_size_params; s++)
 		unmapped |= !n->call->size_args[s];
-	if (unmapped && callee_ops_free(n->call->callee)) {
+	if (unmapped && kc_function_ops_free(n->call->callee)) {
 		/* no operation at any of its sizes (lower.c said so at the argument): only its traffic is unknown */
 		kc_ir_limit_traffic(
 		    k->keep, k->fn, n->loc,

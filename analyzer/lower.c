@@ -622,18 +622,6 @@ static int arg_buffer(struct fctx *fc, CXCursor arg)
 	return arg_buffer_at(fc, arg, NULL);
 }
 
-/* 1 when g's operation counts are exact and all 0: no FLOP, comparison or transcendental at any size. */
-static int ops_free(const struct kc_function *g)
-{
-	if (!g->exact_ops || (g->cost.cmp && !kc_poly_is_zero(g->cost.cmp)) || g->cost.transcendentals)
-		return 0;
-	for (int o = 0; o < KC_OP_N; o++)
-		for (int p = 0; p < KC_PREC_N; p++)
-			if (g->cost.ops[o][p] && !kc_poly_is_zero(g->cost.ops[o][p]))
-				return 0;
-	return 1;
-}
-
 /* 1 when n is in a branch of an if that the benchmark sizes decide against (kc_ir_if_taken). */
 static int untaken(struct fctx *fc, const struct kc_node *n)
 {
@@ -681,7 +669,7 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 			if (!strcmp(g->syms.syms[s].name, pname) && kc_affine_expr(fc, arg, &call->size_args[s]) < 0) {
 				/* a callee without operations (darknet's im2col_get_pixel at a row the caller computes
 				 * with % and /) costs none at any size: only the traffic is unknown */
-				if (ops_free(g))
+				if (kc_function_ops_free(g))
 					kc_cx_warn_traffic(
 					    fc, arg,
 					    "size argument '%s' is not an affine expression of the sizes: the callee "

@@ -133,3 +133,14 @@ int kc_buffer_is_global(const struct kc_function *f, int b)
 			return 1;
 	return 0;
 }
+
+int kc_function_ops_free(const struct kc_function *f)
+{
+	if (!f->exact_ops || (f->cost.cmp && !kc_poly_is_zero(f->cost.cmp)) || f->cost.transcendentals)
+		return 0;
+	for (int o = 0; o < KC_OP_N; o++)
+		for (int p = 0; p < KC_PREC_N; p++)
+			if (f->cost.ops[o][p] && !kc_poly_is_zero(f->cost.ops[o][p]))
+				return 0;
+	return 1;
+}

@@ -204,6 +204,10 @@ struct kc_function {
 	struct kc_dataflow dataflow;
 };
 
+/* 1 when f's operation counts are exact and all 0: no FLOP, comparison or transcendental at any size (a copy
+ * kernel, a guarded load). */
+int kc_function_ops_free(const struct kc_function *f);
+
 struct kc_analysis {
 	struct kc_arena arena;
 	struct kc_arena arena2; /* what the front end's counter thread allocated (counts, footprints, dataflow) */
