@@ -1019,17 +1019,14 @@ static int scalar_test(struct fctx *fc, CXCursor c, enum CXBinaryOperatorKind k,
 		return -1;
 	}
 	const char *name = px ? px : py;
-	double value = px ? x : y;
-	char text[160];
-	for (int digits = 15; digits <= 17; digits++) { /* the shortest spelling that reads back as the value */
-		snprintf(text, sizeof text, "%s = %.*g", name, digits, value);
-		if (strtod(strchr(text, '=') + 2, NULL) == value)
-			break;
-	}
+	struct kc_buf text = KC_BUF_INIT;
+	kc_buf_printf(&text, "%s = ", name);
+	kc_buf_double(&text, px ? x : y);
 	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
 	            "a condition on the floating-point parameter '%s' is decided at %s, the value the run passes "
 	            "(another: --scalar %s=VALUE)",
-	            name, text, name);
+	            name, kc_buf_str(&text), name);
+	kc_buf_release(&text);
 	return r;
 }
 

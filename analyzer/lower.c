@@ -1304,38 +1304,6 @@ static int refers_to(struct fctx *fc, CXCursor c, const struct var *v, int depth
 	return 0;
 }
 
-/* while (i < n) { ...; i++; }: the for loop it is, when the last statement steps a variable of known value
- * that nothing else in the body writes (that statement is then the increment, not lowered again); -1 when it
- * is not of this form. */
-static int lower_while_as_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
-{
-	struct child_list l, b;
-	kc_cx_children(c, &l);
-	if (l.n != 2 || clang_getCursorKind(l.c[1]) != CXCursor_CompoundStmt)
-		return -1;
-	kc_cx_children(l.c[1], &b);
-	if (!b.n || !clang_isExpression(clang_getCursorKind(b.c[b.n - 1])))
-		return -1;
-	CXCursor inc = kc_cx_strip(b.c[b.n - 1]);
-	struct child_list il;
-	kc_cx_children(inc, &il);
-	struct var *v = il.n >= 1 ? kc_affine_var_of(fc, il.c[0]) : NULL;
-	long long step;
-	int incs = 0, other = 0;
-	struct kc_poly *e = NULL;
-	if (!v || v->kind != V_INT || !v->value || (il.n == 2 && refers_to(fc, il.c[1], v, 0)) ||
-	    kc_affine_loop_step(fc, inc, v, &step) < 0)
-		return -1;
-	writes_of(fc, l.c[1], v, &incs, &e, &other, 0);
-	if (incs != 1 || other)
-		return -1;
-	CXCursor outer = fc->skip_stmt;
-	fc->skip_stmt = b.c[b.n - 1];
-	lower_for_parts(fc, c, (struct kc_cx_for_parts){clang_getNullCursor(), l.c[0], inc, l.c[1]}, parent);
-	fc->skip_stmt = outer;
-	return 0;
-}
-
 /* 1 unless the comparison `cond` is false at the benchmark sizes (0), before a do-while's first test: both sides
  * affine and evaluated there; without values (or for another form), 1: the closed form assumes it, as it assumes
  * loops run a non-negative number of times. */
@@ -1367,16 +1335,22 @@ static int holds_on_entry(struct fctx *fc, CXCursor cond)
 	}
 }
 
-/* do { ...; i--; } while (i > 0): the for loop `for (; i > 0; i--)` where the condition holds on entry (OpenBLAS
- * guards its loops with `if (i > 0)`); -1 when it is not of this form or the condition is false on entry at the
- * benchmark sizes (the body then runs once, which no for loop does). */
-static int lower_do_as_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
+/* while (i < n) { ...; i++; } and do { ...; i--; } while (i > 0): the for loop each is, when the body's last
+ * statement steps a variable of known value that nothing else in the body writes (that statement is then the
+ * increment, not lowered again). A do-while is one only where its condition (on that variable) holds on entry
+ * (OpenBLAS guards its loops with `if (i > 0)`): false there at the benchmark sizes, the body runs once, which no
+ * for loop does. -1 when the loop is not of this form. */
+static int lower_as_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 {
+	int is_do = clang_getCursorKind(c) == CXCursor_DoStmt;
 	struct child_list l, b;
 	kc_cx_children(c, &l);
-	if (l.n != 2 || clang_getCursorKind(l.c[0]) != CXCursor_CompoundStmt)
+	if (l.n != 2)
 		return -1;
-	kc_cx_children(l.c[0], &b);
+	CXCursor cond = l.c[is_do], body = l.c[!is_do];
+	if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+		return -1;
+	kc_cx_children(body, &b);
 	if (!b.n || !clang_isExpression(clang_getCursorKind(b.c[b.n - 1])))
 		return -1;
 	CXCursor inc = kc_cx_strip(b.c[b.n - 1]);
@@ -1387,14 +1361,14 @@ static int lower_do_as_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	int incs = 0, other = 0;
 	struct kc_poly *e = NULL;
 	if (!v || v->kind != V_INT || !v->value || (il.n == 2 && refers_to(fc, il.c[1], v, 0)) ||
-	    kc_affine_loop_step(fc, inc, v, &step) < 0 || !refers_to(fc, l.c[1], v, 0))
+	    kc_affine_loop_step(fc, inc, v, &step) < 0 || (is_do && !refers_to(fc, cond, v, 0)))
 		return -1;
-	writes_of(fc, l.c[0], v, &incs, &e, &other, 0);
-	if (incs != 1 || other || !holds_on_entry(fc, l.c[1]))
+	writes_of(fc, body, v, &incs, &e, &other, 0);
+	if (incs != 1 || other || (is_do && !holds_on_entry(fc, cond)))
 		return -1;
 	CXCursor outer = fc->skip_stmt;
 	fc->skip_stmt = b.c[b.n - 1];
-	lower_for_parts(fc, c, (struct kc_cx_for_parts){clang_getNullCursor(), l.c[1], inc, l.c[0]}, parent);
+	lower_for_parts(fc, c, (struct kc_cx_for_parts){clang_getNullCursor(), cond, inc, body}, parent);
 	fc->skip_stmt = outer;
 	return 0;
 }
@@ -1996,8 +1970,7 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		return;
 	case CXCursor_WhileStmt:
 	case CXCursor_DoStmt: {
-		if ((clang_getCursorKind(c) == CXCursor_WhileStmt ? lower_while_as_for : lower_do_as_for)(fc, c,
-		                                                                                          parent) == 0)
+		if (lower_as_for(fc, c, parent) == 0)
 			return;
 		fc->fn->has_loops = 1;
 		struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);

@@ -102,3 +102,14 @@ void kc_buf_release(struct kc_buf *b)
 	b->data = NULL;
 	b->len = b->cap = 0;
 }
+
+void kc_buf_double(struct kc_buf *b, double v)
+{
+	char text[40];
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(text, sizeof text, "%.*g", digits, v);
+		if (strtod(text, NULL) == v)
+			break;
+	}
+	kc_buf_puts(b, text);
+}

@@ -20,6 +20,9 @@ void kc_buf_printf(struct kc_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Append v in the fewest significant digits (15 to 17) that read back as v with strtod: 1e-05, not
+ * 1.0000000000000001e-05. */
+void kc_buf_double(struct kc_buf *b, double v);
 /* Make the storage at least `cap` bytes (contents kept). */
 void kc_buf_reserve(struct kc_buf *b, size_t cap);
 /* Empty the buffer, keeping its storage. */

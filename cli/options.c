@@ -82,6 +82,17 @@ static void push(const char ***v, int *n, const char *s)
 	*v = grown;
 }
 
+/* The NAME of NAME=VALUE (eq points at the '='), in its own allocation. */
+static char *name_of(const char *arg, const char *eq)
+{
+	char *name = malloc((size_t)(eq - arg) + 1);
+	if (!name)
+		abort();
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	return name;
+}
+
 static int parse_size(struct kc_options *o, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
@@ -96,11 +107,7 @@ static int parse_size(struct kc_options *o, const char *arg)
 	if (!grown)
 		abort();
 	o->sizes = grown;
-	char *name = malloc((size_t)(eq - arg) + 1);
-	if (!name)
-		abort();
-	memcpy(name, arg, (size_t)(eq - arg));
-	name[eq - arg] = '\0';
+	char *name = name_of(arg, eq);
 	o->sizes[o->n_sizes].name = name;
 	o->sizes[o->n_sizes++].value = v;
 	return 0;
@@ -120,11 +127,7 @@ static int parse_scalar(struct kc_options *o, const char *arg)
 	if (!grown)
 		abort();
 	o->scalars = grown;
-	char *name = malloc((size_t)(eq - arg) + 1);
-	if (!name)
-		abort();
-	memcpy(name, arg, (size_t)(eq - arg));
-	name[eq - arg] = '\0';
+	char *name = name_of(arg, eq);
 	o->scalars[o->n_scalars].name = name;
 	o->scalars[o->n_scalars++].value = v;
 	return 0;

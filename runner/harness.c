@@ -104,14 +104,12 @@ static const char *param_arg(struct kc_arena *a, const struct kc_function *f, co
 	case KC_PARAM_BUFFER:
 		return buffer_arg(a, f, pr, p, error);
 	case KC_PARAM_SCALAR:
-		if (pr->is_float) { /* the shortest spelling that reads back as the value */
-			char text[40];
-			for (int digits = 15; digits <= 17; digits++) {
-				snprintf(text, sizeof text, "%.*g", digits, pr->value);
-				if (strtod(text, NULL) == pr->value)
-					break;
-			}
-			return kc_arena_printf(a, "(%s)%s", pr->type, text);
+		if (pr->is_float) {
+			struct kc_buf t = KC_BUF_INIT;
+			kc_buf_double(&t, pr->value);
+			const char *arg = kc_arena_printf(a, "(%s)%s", pr->type, kc_buf_str(&t));
+			kc_buf_release(&t);
+			return arg;
 		}
 		break;
 	case KC_PARAM_OTHER:

@@ -7,7 +7,7 @@
  * exact-wrong), and build/ground-truth on a manifest with relative paths. Then, for each SIZE, every benchmark of
  * PolyBench/C 4.2.1, unmodified, with
  * `-D<SIZE>_DATASET -I utilities` and no size override (the sizes come from each file's main): every kernel_*
- * function must be exact-right (deriche's may be flagged: its data-dependent branches), no function at all
+ * function must be exact-right (deriche's too: its FLOPs do not depend on its data), no function at all
  * exact-wrong, and gemm's FLOPs are checked against its formula. PolyBench is looked for in $POLYBENCH, else
  * in ../shared/corpora/polybench next to the source tree; when it is absent (a user's clone has no ../shared)
  * those tests are skipped with a message saying so. MEDIUM is left to .ci/run (about a minute). */
@@ -317,7 +317,7 @@ static void polybench_at(void **state)
 			       r->detail);
 			if (r->cls == KC_GT_EXACT_RIGHT)
 				right++;
-			else if (!(r->cls == KC_GT_FLAGGED && !strcmp(r->function, "kernel_deriche")))
+			else
 				fail_msg("%s %s %s: %s, not exact-right: %s", size, bench, r->function,
 				         kc_gt_class_name(r->cls), r->detail);
 			if (!strcmp(r->function, "kernel_gemm")) {
@@ -333,7 +333,7 @@ static void polybench_at(void **state)
 	assert_int_equal(wrong, 0);
 	assert_int_equal(n_pb_files, 30);
 	assert_int_equal(kernels, 30);
-	assert_in_range(right, 29, 30);
+	assert_int_equal(right, 30);
 	assert_true(gemm_checked);
 }
 
