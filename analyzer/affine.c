@@ -665,12 +665,28 @@ struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struc
 	return v;
 }
 
-/* The step from the increment: ++, --, += c, -= c, v = v + c. */
-int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long *step)
+/* A step amount d that is an expression of the sizes: positive at the benchmark sizes, or (without values) a
+ * sum of sizes with non-negative coefficients, which the caller notes it takes to be positive. */
+static int positive_step(struct fctx *fc, struct kc_poly *d)
+{
+	long long v;
+	const char *why;
+	if (has_loop_var(fc, d))
+		return 0;
+	if (kc_function_eval(fc->fn, d, &v, &why) == 0)
+		return v > 0;
+	return nonneg_sizes(fc->fn, d, 0);
+}
+
+/* The step from the increment: ++, --, += c, -= c, v = v + c; with by, += s and v = v + s for a positive
+ * expression s of the sizes. */
+int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long *step, struct kc_poly **by)
 {
 	CXCursor s = kc_cx_strip(inc);
 	struct child_list l;
 	kc_cx_children(s, &l);
+	if (by)
+		*by = NULL;
 	if (clang_Cursor_isNull(s) || l.n < 1 || kc_affine_var_of(fc, l.c[0]) != v)
 		return -1;
 	if (clang_getCursorKind(s) == CXCursor_UnaryOperator) {
@@ -686,20 +702,27 @@ int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long 
 	if (l.n != 2)
 		return -1;
 	if (k == CXBinaryOperator_AddAssign || k == CXBinaryOperator_SubAssign) {
-		if (kc_affine_expr(fc, l.c[1], &d) < 0 || !kc_poly_is_const(d, &r) || r.den != 1 || r.num == 0)
+		if (kc_affine_expr(fc, l.c[1], &d) < 0)
 			return -1;
-		*step = k == CXBinaryOperator_AddAssign ? (long long)r.num : -(long long)r.num;
-		return 0;
-	}
-	if (k == CXBinaryOperator_Assign) {
+	} else if (k == CXBinaryOperator_Assign) {
 		struct kc_poly *val, *sym = kc_poly_sym(fc->fe->a, v->sym);
 		if (kc_affine_expr(fc, l.c[1], &val) < 0 || kc_poly_sub(fc->fe->a, val, sym, &d) < 0 ||
-		    !kc_poly_is_const(d, &r) || r.den != 1 || r.num == 0)
+		    kc_poly_has_sym(d, v->sym))
 			return -1;
-		*step = (long long)r.num;
+	} else {
+		return -1;
+	}
+	if (kc_poly_is_const(d, &r)) {
+		if (r.den != 1 || r.num == 0)
+			return -1;
+		*step = k == CXBinaryOperator_SubAssign ? -(long long)r.num : (long long)r.num;
 		return 0;
 	}
-	return -1;
+	if (!by || k == CXBinaryOperator_SubAssign || !positive_step(fc, d))
+		return -1;
+	*step = KC_STEP_BY;
+	*by = d;
+	return 0;
 }
 
 /* Turn one comparison into bounds on the loop variable: lhs OP rhs with v's coefficient +-1 on one side.
@@ -833,7 +856,7 @@ static int compares_unsigned(CXCursor cond)
 	return 0;
 }
 
-int kc_affine_loop_wraps(const struct var *v, CXCursor cond, const struct kc_node *loop)
+int kc_affine_loop_wraps(struct fctx *fc, const struct var *v, CXCursor cond, const struct kc_node *loop)
 {
 	__int128 lo, hi;
 	struct kc_rat s;
@@ -844,11 +867,15 @@ int kc_affine_loop_wraps(const struct var *v, CXCursor cond, const struct kc_nod
 		lo = 0;
 	const struct kc_poly *start = loop->step > 0 ? loop->lower[0] : loop->upper[0];
 	__int128 mag = loop->step > 0 ? loop->step : -(__int128)loop->step;
+	long long step = loop->step, by;
+	const char *why;
+	if (loop->step_by) /* its value at the benchmark sizes, else one that fits in an int (as sizes do) */
+		mag = step = kc_function_eval(fc->fn, loop->step_by, &by, &why) == 0 ? by : 0x7fffffff;
 	if (mag > hi || (kc_poly_is_const(start, &s) && s.den == 1 && (s.num < lo || s.num > hi)))
 		return 1 + as_unsigned;
 	int n = loop->step > 0 ? loop->n_upper : loop->n_lower;
 	for (int i = 0; i < n; i++)
-		if (bound_holds(loop->step > 0 ? loop->upper[i] : loop->lower[i], start, loop->step, lo, hi))
+		if (bound_holds(loop->step > 0 ? loop->upper[i] : loop->lower[i], start, step, lo, hi))
 			return 0;
 	return 1 + as_unsigned;
 }
@@ -881,8 +908,8 @@ struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop
 	const struct kc_poly *start = loop->step > 0 ? loop->lower[0] : loop->upper[0];
 	const struct kc_poly *end = loop->step > 0 ? loop->upper[0] : loop->lower[0];
 	if (kc_ir_loop_last_step(a, a, fc->fn, loop, end, loop_vars, &last, NULL) < 0 ||
-	    kc_poly_add(a, last, kc_poly_const(a, 1, 1), &q) < 0 ||
-	    kc_poly_scale(a, q, kc_rat_int(loop->step), &q) < 0 || kc_poly_add(a, start, q, &r) < 0)
+	    kc_poly_add(a, last, kc_poly_const(a, 1, 1), &q) < 0 || kc_poly_mul(a, q, kc_ir_loop_step(a, loop), &q) < 0 ||
+	    kc_poly_add(a, start, q, &r) < 0)
 		return NULL;
 	return r;
 }

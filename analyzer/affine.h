@@ -30,8 +30,10 @@ void kc_affine_note_minmax(struct fctx *fc, struct var *v, CXCursor init);
 /* The loop variable of a for statement (entered as V_LOOP with its symbol) and its start value (*start NULL
  * when data-dependent); NULL when the header has no variable kcost can follow. */
 struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struct kc_poly **start);
-/* The constant step of the increment (++, --, += c, -= c, v = v + c); -1 when it has none. */
-int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long *step);
+/* The constant step of the increment (++, --, += c, -= c, v = v + c); -1 when it has none. With `by` not
+ * NULL, an increment by a positive expression of the sizes (i += inc_x, i = i + s) is a step too: *by is
+ * that expression and *step KC_STEP_BY (by NULL, or *by NULL: a constant step). */
+int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long *step, struct kc_poly **by);
 /* Add the bounds a condition puts on loop->var to loop->upper[] (v <= bound) or loop->lower[] (v >= bound);
  * -1 when the condition is not affine in v with coefficient +-1. */
 int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, long long step);
@@ -39,7 +41,7 @@ int kc_affine_loop_cond(struct fctx *fc, CXCursor cond, struct kc_node *loop, lo
  * a bound ends the loop: an infinite loop that bounds alone would count as finite (rule in affine.c); 2 when
  * moreover v is signed and cond (the loop's condition) compares it in an unsigned type, where it must stay
  * non-negative; 0 when the loop ends as its bounds say. */
-int kc_affine_loop_wraps(const struct var *v, CXCursor cond, const struct kc_node *loop);
+int kc_affine_loop_wraps(struct fctx *fc, const struct var *v, CXCursor cond, const struct kc_node *loop);
 /* The value of the loop variable after the loop, or NULL. */
 struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop);
 /* The KCOST_TRIPS total annotated for the loop variable v (the annotation is marked as naming a loop), or

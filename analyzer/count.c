@@ -662,7 +662,7 @@ static int loop_constraints(struct counter *k, const struct kc_node *loop, struc
 	struct kc_poly **ends = s > 0 ? (struct kc_poly **)loop->upper : (struct kc_poly **)loop->lower;
 	int n_ends = s > 0 ? loop->n_upper : loop->n_lower;
 	struct kc_poly *sub, *su;
-	if (kc_poly_scale(a, v, kc_rat_int(s), &su) < 0 || kc_poly_add(a, start, su, &sub) < 0 ||
+	if (kc_poly_mul(a, v, kc_ir_loop_step(a, loop), &su) < 0 || kc_poly_add(a, start, su, &sub) < 0 ||
 	    vec_subst(a, &p->cost, loop->var, sub) < 0)
 		goto overflowed;
 	for (int i = 0; i < p->n_cons; i++)
@@ -777,7 +777,8 @@ static int is_point_loop(struct counter *k, const struct kc_node *tile, const st
 	struct kc_poly *ii = kc_poly_sym(k->a, tile->var), *end;
 	if (!kc_poly_equal(point->lower[0], ii))
 		return 0;
-	if (kc_poly_add(k->a, ii, kc_poly_const(k->a, tile->step - 1, 1), &end) < 0)
+	if (kc_poly_add(k->a, ii, kc_ir_loop_step(k->a, tile), &end) < 0 ||
+	    kc_poly_sub(k->a, end, kc_poly_const(k->a, 1, 1), &end) < 0)
 		return 0;
 	for (int i = 0; i < 2; i++)
 		if (kc_poly_equal(point->upper[i], end) && kc_poly_equal(point->upper[1 - i], tile->upper[0]))

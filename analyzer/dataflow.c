@@ -261,6 +261,10 @@ static void describe(struct df *d, const struct kc_node *root, struct kc_poly **
 			v->opaque = 1;
 			return;
 		}
+		if (n->step_by) { /* a step of sizes: passes over such loops are not compared */
+			v->opaque = 1;
+			return;
+		}
 		v->step[k] = n->step;
 		sub[n->var] = kc_poly_sym(d->a, ps);
 		/* descend while the body is exactly one loop */

@@ -503,7 +503,7 @@ static struct kc_poly *last_value(struct fp *f, const struct kc_node *loop, stru
 			kc_ir_limit_traffic(f->keep, f->fn, loop->loc, "%s: its footprint is an upper bound", limit);
 		return end;
 	}
-	if (kc_poly_scale(f->a, q, kc_rat_int(loop->step), &q) < 0 ||
+	if (kc_poly_mul(f->a, q, kc_ir_loop_step(f->a, loop), &q) < 0 ||
 	    kc_poly_add(f->a, loop->step > 0 ? loop->lower[0] : loop->upper[0], q, &r) < 0)
 		return NULL;
 	return r;

@@ -315,6 +315,62 @@ static long long floor_div(long long dist, long long as)
 	return dist / as - (dist % as < 0);
 }
 
+/* The one symbol of a monomial c*s (c a positive integer) into *sym, c into *c; -1 for any other polynomial. */
+static int one_size_monomial(const struct kc_function *fn, const struct kc_poly *p, int *sym, long long *c)
+{
+	struct kc_rat k;
+	if (kc_poly_nterms(p) != 1 || (k = kc_poly_term_coef(p, 0)).den != 1 || k.num <= 0)
+		return -1;
+	*sym = -1;
+	for (int s = 0; s < fn->syms.n; s++) {
+		int e = kc_poly_term_exp(p, 0, s);
+		if (e > 1 || (e && *sym >= 0))
+			return -1;
+		if (e)
+			*sym = s;
+	}
+	*c = (long long)k.num;
+	return *sym >= 0 ? 0 : -1;
+}
+
+/* floor(dist / by) for a step by > 0 of sizes: with by = c*s and dist = A*s + R, A/c where c divides A and R
+ * is 0, and A/c - 1 where R is -1 (c*s >= 1, so floor(-1/(c*s)) = -1): i < n*inc_x by inc_x runs n times;
+ * else the derived symbol floor(dist/by), of sizes only. -1 when there is none (loop variables, a full
+ * symbol table: *why says so, else NULL). */
+static int floor_by_step(struct kc_arena *a, struct kc_arena *keep, struct kc_function *fn, const struct kc_poly *dist,
+                         const struct kc_poly *by, const int *loop_vars, struct kc_poly **out, const char **why)
+{
+	int s;
+	long long c;
+	struct kc_poly *coef, *rest;
+	struct kc_rat r;
+	*why = NULL;
+	if (one_size_monomial(fn, by, &s, &c) == 0 && kc_poly_split_linear(a, dist, s, &coef, &rest) == 0 &&
+	    kc_poly_is_const(rest, &r) && r.den == 1 && (r.num == 0 || r.num == -1)) {
+		struct kc_poly *q;
+		int divisible = kc_poly_scale(a, coef, (struct kc_rat){1, c}, &q) == 0;
+		for (int t = 0; divisible && t < kc_poly_nterms(q); t++)
+			divisible &= kc_poly_term_coef(q, t).den == 1;
+		if (divisible)
+			return kc_poly_sub(a, q, kc_poly_const(a, -r.num, 1), out);
+	}
+	if (has_any(dist, loop_vars))
+		return -1;
+	int d = kc_sym_floor_by(keep, fn, dist, by);
+	if (d < 0) {
+		*why = kc_arena_printf(keep, "too many size symbols (%d) for the trip count of this strided loop",
+		                       KC_POLY_MAX_SYMS);
+		return -1;
+	}
+	*out = kc_poly_sym(a, d);
+	return 0;
+}
+
+struct kc_poly *kc_ir_loop_step(struct kc_arena *a, const struct kc_node *loop)
+{
+	return loop->step_by ? loop->step_by : kc_poly_const(a, loop->step, 1);
+}
+
 int kc_ir_loop_last_step(struct kc_arena *a, struct kc_arena *keep, struct kc_function *fn, const struct kc_node *loop,
                          const struct kc_poly *end, const int *loop_vars, struct kc_poly **last, const char **limit)
 {
@@ -326,6 +382,15 @@ int kc_ir_loop_last_step(struct kc_arena *a, struct kc_arena *keep, struct kc_fu
 	struct kc_rat c;
 	if ((s > 0 ? loop->n_lower : loop->n_upper) != 1 || !as)
 		goto end;
+	if (loop->step_by) {
+		if (kc_poly_sub(a, end, loop->lower[0], &dist) < 0) {
+			why = overflow;
+			goto end;
+		}
+		if (floor_by_step(a, keep, fn, dist, loop->step_by, loop_vars, last, &why) == 0)
+			rc = 0;
+		goto end;
+	}
 	const struct kc_poly *start = s > 0 ? loop->lower[0] : loop->upper[0];
 	why = overflow;
 	if (kc_poly_sub(a, s > 0 ? end : start, s > 0 ? start : end, &dist) < 0 ||

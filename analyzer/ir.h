@@ -6,6 +6,7 @@
 #define KC_IR_H
 
 #include "analysis.h"
+#include <limits.h>
 
 #define KC_MAX_DIMS   8
 #define KC_MAX_BOUNDS 4
@@ -55,6 +56,8 @@ struct kc_call {
 	int n_buffers;
 };
 
+#define KC_STEP_BY LLONG_MAX /* kc_node.step of a loop whose step is step_by */
+
 struct kc_node {
 	enum kc_node_kind kind;
 	struct kc_loc loc, end;
@@ -69,6 +72,10 @@ struct kc_node {
 	struct kc_poly *lower[KC_MAX_BOUNDS], *upper[KC_MAX_BOUNDS];
 	int n_lower, n_upper;
 	long long step;
+	/* a step that is a positive expression of the sizes (i += inc_x, i += 2*inc_x): step is then KC_STEP_BY,
+	 * an increasing non-unit step for the tests on step's sign and size; kc_ir_loop_step gives either kind
+	 * as a polynomial */
+	struct kc_poly *step_by;
 	struct kc_poly *trips_annotated;
 
 	/* IF: the then-branch runs where every guard[g] >= 0 holds (affine guards only; a data-dependent
@@ -201,6 +208,8 @@ struct kc_node *kc_ir_node_new(struct kc_arena *a, enum kc_node_kind kind, struc
  * to parent. Further min()/max() bounds come with kc_ir_loop_bound. */
 struct kc_node *kc_ir_loop_new(struct kc_arena *a, struct kc_node *parent, struct kc_loc loc, int var,
                                struct kc_poly *lo, struct kc_poly *hi, long long step);
+/* The step of a loop as a polynomial: its constant step, or step_by. */
+struct kc_poly *kc_ir_loop_step(struct kc_arena *a, const struct kc_node *loop);
 /* Another lower (upper == 0) or upper bound of a loop: lo = max(lower[]), hi = min(upper[]). */
 int kc_ir_loop_bound(struct kc_node *loop, int upper, struct kc_poly *bound);
 /* An affine guard g >= 0 of an IF node (all of them hold in the then-branch). */

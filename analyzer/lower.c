@@ -1359,9 +1359,9 @@ static int lower_as_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	struct var *v = il.n >= 1 ? kc_affine_var_of(fc, il.c[0]) : NULL;
 	long long step;
 	int incs = 0, other = 0;
-	struct kc_poly *e = NULL;
+	struct kc_poly *e = NULL, *by;
 	if (!v || v->kind != V_INT || !v->value || (il.n == 2 && refers_to(fc, il.c[1], v, 0)) ||
-	    kc_affine_loop_step(fc, inc, v, &step) < 0 || (is_do && !refers_to(fc, cond, v, 0)))
+	    kc_affine_loop_step(fc, inc, v, &step, &by) < 0 || (is_do && !refers_to(fc, cond, v, 0)))
 		return -1;
 	writes_of(fc, body, v, &incs, &e, &other, 0);
 	if (incs != 1 || other || (is_do && !holds_on_entry(fc, cond)))
@@ -1436,9 +1436,20 @@ static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts 
 	long long step = 0;
 	int bounds = -1, wraps = 0, written = 0;
 	struct var *bound_var = NULL;
-	if (v && kc_affine_loop_step(fc, p.inc, v, &step) == 0) {
+	struct kc_poly *by;
+	if (v && kc_affine_loop_step(fc, p.inc, v, &step, &by) == 0) {
 		loop->var = v->sym;
 		loop->step = step;
+		loop->step_by = by;
+		long long value;
+		const char *why;
+		if (by && kc_function_eval(fc->fn, by, &value, &why) < 0) {
+			struct kc_buf b = KC_BUF_INIT;
+			kc_poly_format(by, fc->fn->syms.names, &b);
+			kc_cx_warn(fc, p.inc, KC_NOTE, "the loop's step %s is taken to be positive (it has no value)",
+			           kc_buf_str(&b));
+			kc_buf_release(&b);
+		}
 		int incs = 0;
 		struct kc_poly *e;
 		writes_of(fc, p.body, v, &incs, &e, &written, 0);
@@ -1453,7 +1464,7 @@ static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts 
 			loop->upper[loop->n_upper++] = start;
 		if (!clang_Cursor_isNull(p.cond) && (bounds = kc_affine_loop_cond(fc, p.cond, loop, step)) == 0 &&
 		    (step > 0 ? loop->n_upper : loop->n_lower) > 0 &&
-		    !(wraps = kc_affine_loop_wraps(v, p.cond, loop))) {
+		    !(wraps = kc_affine_loop_wraps(fc, v, p.cond, loop))) {
 			struct ind_set set, *outer = fc->inductions;
 			begin_inductions(fc, &set, loop, p.body);
 			fc->inductions = &set;

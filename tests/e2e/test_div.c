@@ -349,6 +349,39 @@ static void conditional_with_work_is_flagged(void **state)
 	cJSON_Delete(rep);
 }
 
+/* Steps that are sizes: n *= inc then i += inc runs n times (n*inc - 1 by inc is exactly n - 1 steps), by 2*inc
+ * the same; i = i + sub by a size that does not divide the distance is the floor (n = 37, sub = 4: 10 trips);
+ * a tile of bs covers the n elements once; without values each step is taken to be positive, with a note */
+static void steps_that_are_sizes(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("div_steps", "--function", "^(strided_|every_sub|tiles_of)", "--size", "n=37", "--size",
+	                     "inc=3", "--size", "sub=4", "--size", "bs=5");
+	cJSON *f = report_function(rep, "strided_sum");
+	assert_string_equal(report_text(f, "flops.expr"), "2*n");
+	assert_int_equal(num(f, "flops.value"), 74);
+	assert_string_equal(report_text(f, "bytes.min.expr"), "8*(n*inc - inc + 1)");
+	assert_true(report_exact(f));
+	f = report_function(rep, "strided_pairs");
+	assert_string_equal(report_text(f, "flops.expr"), "2*n");
+	assert_true(report_exact(f));
+	f = report_function(rep, "every_sub");
+	assert_string_equal(report_text(f, "flops.expr"), "4*(floor((n - 1)/sub) + 1)");
+	assert_int_equal(num(f, "flops.value"), 40);
+	assert_true(report_exact(f));
+	f = report_function(rep, "tiles_of");
+	assert_string_equal(report_text(f, "flops.expr"), "n");
+	assert_true(report_exact(f));
+	cJSON_Delete(rep);
+	rep = ANALYZE("div_steps_free", "--function", "^every_sub$");
+	f = report_function(rep, "every_sub");
+	assert_true(report_exact(f));
+	assert_int_equal(n_diags(f), 1);
+	assert_string_equal(report_diag(f, 0, "note", 270, 25),
+	                    "the loop's step sub is taken to be positive (it has no value)");
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +398,7 @@ int main(void)
 	    cmocka_unit_test(products_of_sizes_in_bounds),
 	    cmocka_unit_test(math_on_literals_is_not_counted),
 	    cmocka_unit_test(conditional_with_work_is_flagged),
+	    cmocka_unit_test(steps_that_are_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
