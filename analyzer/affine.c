@@ -908,8 +908,8 @@ struct kc_poly *kc_affine_exit_value(struct fctx *fc, const struct kc_node *loop
 	const struct kc_poly *start = loop->step > 0 ? loop->lower[0] : loop->upper[0];
 	const struct kc_poly *end = loop->step > 0 ? loop->upper[0] : loop->lower[0];
 	if (kc_ir_loop_last_step(a, a, fc->fn, loop, end, loop_vars, &last, NULL) < 0 ||
-	    kc_poly_add(a, last, kc_poly_const(a, 1, 1), &q) < 0 || kc_poly_mul(a, q, kc_ir_loop_step(a, loop), &q) < 0 ||
-	    kc_poly_add(a, start, q, &r) < 0)
+	    kc_poly_add(a, last, kc_poly_const(a, 1, 1), &q) < 0 ||
+	    kc_poly_mul(a, q, kc_ir_loop_step(a, loop), &q) < 0 || kc_poly_add(a, start, q, &r) < 0)
 		return NULL;
 	return r;
 }
@@ -1049,10 +1049,12 @@ static int scalar_test(struct fctx *fc, CXCursor c, enum CXBinaryOperatorKind k,
 	struct kc_buf text = KC_BUF_INIT;
 	kc_buf_printf(&text, "%s = ", name);
 	kc_buf_double(&text, px ? x : y);
-	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
-	            "a condition on the floating-point parameter '%s' is decided at %s, the value the run passes "
-	            "(another: --scalar %s=VALUE)",
-	            name, kc_buf_str(&text), name);
+	if (!fc->probing)
+		kc_diag_add(
+		    fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
+		    "a condition on the floating-point parameter '%s' is decided at %s, the value the run passes "
+		    "(another: --scalar %s=VALUE)",
+		    name, kc_buf_str(&text), name);
 	kc_buf_release(&text);
 	return r;
 }

@@ -378,6 +378,8 @@ void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *
 {
 	if (fc->too_deep && sev != KC_ERROR)
 		return; /* the function is not analyzed: what its lowering found past the limit is noise */
+	if (fc->probing && sev == KC_NOTE)
+		return;
 	if (fc->untaken && sev == KC_WARNING) { /* it does not run at these sizes: what it would cost is no error */
 		const char *msg = kc_arena_printf(fc->fe->a, fmt, arg);
 		kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), KC_NOTE, fc->fn->name,
@@ -386,10 +388,11 @@ void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *
 	}
 	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), sev, fc->fn->name, fmt, arg);
 	if (sev != KC_NOTE)
-		fc->fn->exact = fc->fn->exact_ops = 0;
+		fc->fn->exact = fc->fn->exact_ops = fc->fn->exact_flops = 0;
 }
 
-void kc_cx_warn_traffic(struct fctx *fc, CXCursor at, const char *fmt, const char *arg)
+/* A warning that leaves the FLOPs exact (ops 0: traffic only; 1: comparisons and traffic). */
+static void warn_partly(struct fctx *fc, CXCursor at, const char *fmt, const char *arg, int ops)
 {
 	if (fc->too_deep)
 		return;
@@ -399,6 +402,18 @@ void kc_cx_warn_traffic(struct fctx *fc, CXCursor at, const char *fmt, const cha
 	}
 	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), KC_WARNING, fc->fn->name, fmt, arg);
 	fc->fn->exact = 0;
+	if (ops)
+		fc->fn->exact_ops = 0;
+}
+
+void kc_cx_warn_traffic(struct fctx *fc, CXCursor at, const char *fmt, const char *arg)
+{
+	warn_partly(fc, at, fmt, arg, 0);
+}
+
+void kc_cx_warn_cmp(struct fctx *fc, CXCursor at, const char *fmt, const char *arg)
+{
+	warn_partly(fc, at, fmt, arg, 1);
 }
 
 int kc_cx_enter(struct fctx *fc, CXCursor at)

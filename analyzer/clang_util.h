@@ -83,5 +83,8 @@ void kc_cx_leave(struct fctx *fc);
 void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *fmt, const char *arg);
 /* A warning about traffic only (an access kcost cannot bound): clears fn->exact, not fn->exact_ops. */
 void kc_cx_warn_traffic(struct fctx *fc, CXCursor at, const char *fmt, const char *arg);
+/* A warning about comparisons and traffic only (a branch that compares but computes nothing): clears
+ * fn->exact and fn->exact_ops, not fn->exact_flops. */
+void kc_cx_warn_cmp(struct fctx *fc, CXCursor at, const char *fmt, const char *arg);
 
 #endif

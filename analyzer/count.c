@@ -62,10 +62,19 @@ static int ops_free(const struct kc_vec *v)
 	return 1;
 }
 
+/* No FLOP or transcendental in v (comparisons, traffic and iterations aside). */
+static int flops_free(const struct kc_vec *v)
+{
+	for (int i = 0; i < KC_VEC_N; i++)
+		if (v->v[i] && !kc_poly_is_zero(v->v[i]) && (i < KC_VEC_CMP || i >= KC_VEC_TRANS))
+			return 0;
+	return 1;
+}
+
 static void inexact(struct counter *k, struct kc_loc loc, const char *msg)
 {
 	kc_diag_add(k->keep, &k->fn->diags, loc, KC_WARNING, k->fn->name, "%s", msg);
-	k->fn->exact = k->fn->exact_ops = 0;
+	k->fn->exact = k->fn->exact_ops = k->fn->exact_flops = 0;
 }
 
 /* The limits of this pass, each reported once per place (kc_ir_limit). */
@@ -729,6 +738,8 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 			 * operation counts exact whatever its trip count. */
 			if (loop->unknown_trips && !ops_free(&p.cost))
 				k->fn->exact_ops = 0;
+			if (loop->unknown_trips && !flops_free(&p.cost))
+				k->fn->exact_flops = 0;
 			push_piece(k, out, &p);
 			continue;
 		}

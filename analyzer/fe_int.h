@@ -137,6 +137,7 @@ struct fctx {
 	int n_trips;
 	int too_deep;            /* KC_MAX_DEPTH was reached (kc_cx_enter) */
 	int untaken;             /* lowering a branch the benchmark sizes decide against: its warnings are notes */
+	int probing;             /* deciding a condition lowering reports elsewhere: its notes are not repeated */
 	struct kc_diag *io_note; /* the function's one note on I/O calls in loops (kc_decl_io_call) */
 	int n_io;                /* the I/O calls in loops it counts */
 	const char *io_names;    /* their distinct names, "fprintf, puts" */

@@ -106,7 +106,7 @@ struct kc_fn_ir *kc_ir_function_new(struct kc_arena *a, const char *name, struct
 	struct kc_function *fn = KC_NEW(a, struct kc_function);
 	fn->name = name;
 	fn->loc = fn->end = loc;
-	fn->exact = fn->exact_ops = 1;
+	fn->exact = fn->exact_ops = fn->exact_flops = 1;
 	ir->fn = fn;
 	ir->body = kc_ir_node_new(a, KC_NODE_BLOCK, NULL, loc, loc);
 	return ir;
@@ -437,7 +437,7 @@ static void limit_reached(struct kc_arena *keep, struct kc_function *fn, struct 
 	char *msg = kc_arena_vprintf(keep, fmt, ap);
 	fn->exact = 0;
 	if (ops)
-		fn->exact_ops = 0;
+		fn->exact_ops = fn->exact_flops = 0;
 	for (const struct kc_diag *d = fn->diags.head; d; d = d->next)
 		if (d->severity == KC_WARNING && same_loc(d->loc, loc) && !strcmp(d->message, msg))
 			return;

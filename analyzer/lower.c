@@ -373,6 +373,100 @@ static enum kc_op binop_category(enum CXBinaryOperatorKind k)
 	}
 }
 
+/* The operations st counts so far (FLOPs, comparisons, transcendental calls, and 1 for a call): what tells
+ * whether an arm of a conditional expression costs anything. */
+static long long work_of(const struct kc_node *st)
+{
+	long long w = st->cost.cmp + (st->call != NULL) + (st->lib_call != NULL);
+	for (int o = 0; o < KC_OP_N; o++)
+		for (int p = 0; p < KC_PREC_N; p++)
+			w += st->cost.ops[o][p];
+	for (int t = 0; t < st->cost.n_trans; t++)
+		w += st->cost.trans_count[t];
+	return w;
+}
+
+/* What a statement's cost was at one point of collecting it (the arms of a conditional expression). */
+struct arm_mark {
+	long long ops[KC_OP_N][KC_PREC_N];
+	long long cmp, trans, work;
+	int n_accesses;
+	const void *call, *lib_call;
+};
+
+static struct arm_mark mark_of(const struct kc_node *st)
+{
+	struct arm_mark m;
+	memcpy(m.ops, st->cost.ops, sizeof m.ops);
+	m.cmp = st->cost.cmp;
+	m.trans = 0;
+	for (int t = 0; t < st->cost.n_trans; t++)
+		m.trans += st->cost.trans_count[t];
+	m.work = work_of(st);
+	m.n_accesses = st->n_accesses;
+	m.call = st->call;
+	m.lib_call = st->lib_call;
+	return m;
+}
+
+/* The FLOPs added from a0 to a1 are those added from b0 to b1, kind by kind, with no transcendental or call. */
+static int same_flops(const struct arm_mark *a0, const struct arm_mark *a1, const struct arm_mark *b0,
+                      const struct arm_mark *b1)
+{
+	if (a1->trans != a0->trans || b1->trans != b0->trans || a1->call != a0->call || b1->call != b0->call ||
+	    a1->lib_call != a0->lib_call || b1->lib_call != b0->lib_call)
+		return 0;
+	for (int o = 0; o < KC_OP_N; o++)
+		for (int p = 0; p < KC_PREC_N; p++)
+			if (a1->ops[o][p] - a0->ops[o][p] != b1->ops[o][p] - b0->ops[o][p])
+				return 0;
+	return 1;
+}
+
+/* Whether condition c holds at the benchmark sizes: 1 or 0, -1 when that depends on data or loop variables. */
+static int holds_at_sizes(struct fctx *fc, CXCursor c)
+{
+	struct kc_node tmp = {.kind = KC_NODE_IF};
+	fc->probing++;
+	int g = kc_affine_guards(fc, c, &tmp), t;
+	fc->probing--;
+	if (g < 0 || (t = kc_ir_if_taken(fc->fn, &tmp)) < 0)
+		return -1;
+	return g == 1 ? !t : t;
+}
+
+/* The right operand of `left && right` (and: 1) or `left || right`: evaluated only when left does not decide.
+ * When the sizes decide left, it is counted always or never; else, when it does any operation, it is counted
+ * as always evaluated, flagged (comparisons only: the FLOPs stay exact). */
+static void collect_short_circuit(struct fctx *fc, CXCursor c, CXCursor left, CXCursor right, int and,
+                                  struct kc_node *st)
+{
+	struct arm_mark m0 = mark_of(st);
+	collect_expr(fc, right, st, ROLE_READ);
+	struct arm_mark m1 = mark_of(st);
+	if (m1.work == m0.work)
+		return;
+	int holds = holds_at_sizes(fc, left);
+	if (holds == and)
+		return; /* always evaluated */
+	if (holds >= 0 && m1.trans == m0.trans && m1.call == m0.call && m1.lib_call == m0.lib_call) {
+		/* never evaluated: its operations are not counted (its reads stay, an upper bound) */
+		memcpy(st->cost.ops, m0.ops, sizeof m0.ops);
+		st->cost.cmp = m0.cmp;
+		return;
+	}
+	if (same_flops(&m0, &m1, &m1, &m1))
+		kc_cx_warn_cmp(fc, c,
+		               "the right operand of '%s' is evaluated only where the left one does not decide: its "
+		               "comparisons are counted as always made",
+		               and? "&&" : "||");
+	else
+		kc_cx_warn(fc, c, KC_WARNING,
+		           "the right operand of '%s' is evaluated only where the left one does not decide: its "
+		           "operations are counted as always done",
+		           and? "&&" : "||");
+}
+
 static void collect_binop(struct fctx *fc, CXCursor c, struct kc_node *st)
 {
 	struct child_list l;
@@ -406,7 +500,10 @@ static void collect_binop(struct fctx *fc, CXCursor c, struct kc_node *st)
 	    (kc_cx_float_prec(clang_getCursorType(l.c[0])) >= 0 || kc_cx_float_prec(clang_getCursorType(l.c[1])) >= 0))
 		st->cost.cmp++;
 	collect_expr(fc, l.c[0], st, ROLE_READ);
-	collect_expr(fc, l.c[1], st, ROLE_READ);
+	if (k == CXBinaryOperator_LAnd || k == CXBinaryOperator_LOr)
+		collect_short_circuit(fc, c, l.c[0], l.c[1], k == CXBinaryOperator_LAnd, st);
+	else
+		collect_expr(fc, l.c[1], st, ROLE_READ);
 }
 
 static void collect_unop(struct fctx *fc, CXCursor c, struct kc_node *st)
@@ -443,19 +540,6 @@ static void collect_unop(struct fctx *fc, CXCursor c, struct kc_node *st)
 	collect_expr(fc, l.c[0], st, ROLE_READ);
 }
 
-/* The operations st counts so far (FLOPs, comparisons, transcendental calls, and 1 for a call): what tells
- * whether an arm of a conditional expression costs anything. */
-static long long work_of(const struct kc_node *st)
-{
-	long long w = st->cost.cmp + (st->call != NULL) + (st->lib_call != NULL);
-	for (int o = 0; o < KC_OP_N; o++)
-		for (int p = 0; p < KC_PREC_N; p++)
-			w += st->cost.ops[o][p];
-	for (int t = 0; t < st->cost.n_trans; t++)
-		w += st->cost.trans_count[t];
-	return w;
-}
-
 /* Walk an expression, adding its FLOPs, comparisons, transcendental calls and accesses to st. */
 static void collect_expr_at(struct fctx *fc, CXCursor c, struct kc_node *st, int role)
 {
@@ -488,23 +572,50 @@ static void collect_expr_at(struct fctx *fc, CXCursor c, struct kc_node *st, int
 	case CXCursor_ConditionalOperator: {
 		struct child_list l;
 		kc_cx_children(c, &l);
-		long long before = 0;
+		struct arm_mark m[3];
 		for (int i = 0; i < l.n; i++) {
-			if (i == 1)
-				before = work_of(st);
+			if (i >= 1 && i <= 3)
+				m[i - 1] = mark_of(st);
 			collect_expr(fc, l.c[i], st, ROLE_READ);
 		}
-		/* both arms are counted: exact only when they cost nothing (x > 0 ? x : 0), else flagged as the same
-		 * logic written with if is */
-		if (l.n == 3 && !kc_cx_is_constant(l.c[0])) {
-			if (work_of(st) != before)
-				kc_cx_warn(fc, c, KC_WARNING,
-				           "data-dependent condition%s: both arms of the conditional expression are "
-				           "counted",
-				           "");
-			else
-				kc_cx_warn(fc, c, KC_NOTE,
-				           "both arms of a data-dependent conditional expression are counted%s", "");
+		if (l.n != 3 || kc_cx_is_constant(l.c[0]))
+			return;
+		m[2] = mark_of(st);
+		/* a data-dependent condition: both arms cost nothing (x > 0 ? x : 0), or the same FLOPs (c ? a + b :
+		 * a - b: one arm's are kept, exactly; comparisons that differ are both counted and flagged alone), or
+		 * the expression is flagged as the same logic written with if is */
+		int reads = m[2].n_accesses != m[0].n_accesses; /* an arm reads memory: which, the data decide */
+		if (m[2].work == m[0].work && !reads) {
+			kc_cx_warn(fc, c, KC_NOTE, "both arms of a data-dependent conditional expression are counted%s",
+			           "");
+		} else if (same_flops(&m[0], &m[1], &m[1], &m[2])) {
+			memcpy(st->cost.ops, m[1].ops, sizeof m[1].ops);
+			if (m[1].cmp - m[0].cmp == m[2].cmp - m[1].cmp) {
+				st->cost.cmp = m[1].cmp;
+				if (reads)
+					kc_cx_warn_traffic(
+					    fc, c,
+					    "data-dependent condition%s: the arms of the conditional expression "
+					    "do the same operations, counted once, but read different elements: "
+					    "the reads of both are counted",
+					    "");
+				else
+					kc_cx_warn(
+					    fc, c, KC_NOTE,
+					    "the arms of a data-dependent conditional expression cost the same: one is "
+					    "counted%s",
+					    "");
+			} else {
+				kc_cx_warn_cmp(
+				    fc, c,
+				    "data-dependent condition%s: the comparisons of both arms of the conditional "
+				    "expression are counted (their FLOPs are the same)",
+				    "");
+			}
+		} else {
+			kc_cx_warn(fc, c, KC_WARNING,
+			           "data-dependent condition%s: both arms of the conditional expression are counted",
+			           "");
 		}
 		return;
 	}
@@ -706,8 +817,10 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 	if (untaken(fc, st))
 		return; /* a case the sizes do not take (activate's other activations): its callee costs nothing here */
 	tf->cited |= !g->exact;
-	if (!g->exact_ops)
+	if (!g->exact_flops)
 		kc_cx_warn(fc, c, KC_WARNING, "'%s' is not counted exactly (see its diagnostics)", g->name);
+	else if (!g->exact_ops)
+		kc_cx_warn_cmp(fc, c, "the comparisons of '%s' are not counted exactly (see its diagnostics)", g->name);
 	else if (!g->exact)
 		kc_cx_warn_traffic(fc, c, "the traffic of '%s' is not counted exactly (see its diagnostics)", g->name);
 }
@@ -1684,6 +1797,73 @@ static int costs_nothing_more(struct kc_node *n, const struct kc_node *cond_st)
 	return 1;
 }
 
+/* No FLOP or transcendental in the nodes from n on and below them (calls of callees without operations
+ * aside); their comparisons are added to *cmp. */
+static int flops_free_nodes(const struct kc_node *n, long long *cmp)
+{
+	for (; n; n = n->next) {
+		for (int o = 0; o < KC_OP_N; o++)
+			for (int p = 0; p < KC_PREC_N; p++)
+				if (n->cost.ops[o][p])
+					return 0;
+		for (int t = 0; t < n->cost.n_trans; t++)
+			if (n->cost.trans_count[t])
+				return 0;
+		if (n->lib_call || (n->call && !kc_function_ops_free(n->call->callee)))
+			return 0;
+		*cmp += n->cost.cmp;
+		if (!flops_free_nodes(n->first, cmp) || (n->orelse && !flops_free_nodes(n->orelse->first, cmp)))
+			return 0;
+	}
+	return 1;
+}
+
+static int same_polys(struct kc_poly *const *x, int nx, struct kc_poly *const *y, int ny)
+{
+	if (nx != ny)
+		return 0;
+	for (int i = 0; i < nx; i++)
+		if (!x[i] || !y[i] || !kc_poly_equal(x[i], y[i])) /* NULL: not affine, unknown */
+			return 0;
+	return 1;
+}
+
+/* The nodes from a on and from b on do the same operations, node by node: the same statements' costs, the
+ * same exact loops and guards, no call. *same_traffic is cleared where their accesses differ. */
+static int same_work(const struct kc_node *a, const struct kc_node *b, int *same_traffic)
+{
+	for (; a && b; a = a->next, b = b->next) {
+		if (a->kind != b->kind || a->call || b->call || a->lib_call || b->lib_call || a->inexact ||
+		    b->inexact || a->trips_annotated || b->trips_annotated || a->collapsed || b->collapsed ||
+		    memcmp(a->cost.ops, b->cost.ops, sizeof a->cost.ops) || a->cost.cmp != b->cost.cmp ||
+		    a->cost.n_trans != b->cost.n_trans)
+			return 0;
+		for (int t = 0; t < a->cost.n_trans; t++)
+			if (strcmp(a->cost.trans_name[t], b->cost.trans_name[t]) ||
+			    a->cost.trans_count[t] != b->cost.trans_count[t])
+				return 0;
+		if (a->kind == KC_NODE_LOOP && (a->var != b->var || a->step != b->step || !a->step_by != !b->step_by ||
+		                                (a->step_by && !kc_poly_equal(a->step_by, b->step_by)) ||
+		                                !same_polys(a->lower, a->n_lower, b->lower, b->n_lower) ||
+		                                !same_polys(a->upper, a->n_upper, b->upper, b->n_upper)))
+			return 0;
+		if (a->kind == KC_NODE_IF && !same_polys(a->guard, a->n_guards, b->guard, b->n_guards))
+			return 0;
+		if (a->n_accesses != b->n_accesses)
+			*same_traffic = 0;
+		for (int i = 0; *same_traffic && i < a->n_accesses; i++) {
+			const struct kc_access *x = &a->accesses[i], *y = &b->accesses[i];
+			if (x->buffer != y->buffer || x->is_write != y->is_write ||
+			    !same_polys(x->index, x->ndims, y->index, y->ndims))
+				*same_traffic = 0;
+		}
+		if (!same_work(a->first, b->first, same_traffic) || !a->orelse != !b->orelse ||
+		    (a->orelse && !same_work(a->orelse->first, b->orelse->first, same_traffic)))
+			return 0;
+	}
+	return !a && !b;
+}
+
 /* The else-branch block of n, made on first use (located at c). */
 static struct kc_node *else_block(struct fctx *fc, struct kc_node *n, CXCursor c)
 {
@@ -1758,8 +1938,36 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 	/* after it, a variable one branch assigns has either value: none known (if (flag) m = 1;) */
 	for (int i = 1; i < l.n; i++)
 		forget_written(fc, l.c[i], 0);
+	long long cmp = 0;
+	int same_traffic = 1;
 	if (n->inexact && guards != -2 && costs_nothing_more(n, cond_st))
 		n->inexact = 0; /* if (x[i] > m) m = x[i]: no operation, and only elements the condition read */
+	if (n->inexact && guards != -2 && n->orelse && same_work(n->first, n->orelse->first, &same_traffic)) {
+		/* if (a[i]) c[j] += b[j]; else c[j] -= b[j]: either branch costs the same, counted once */
+		n->orelse = NULL;
+		n->inexact = 0;
+		if (!same_traffic)
+			kc_cx_warn_traffic(fc, l.c[0],
+			                   "data-dependent condition%s: its branches do the same operations, counted "
+			                   "once, but access different elements: the then-branch's are counted",
+			                   "");
+	}
+	if (n->inexact && guards != -2 && flops_free_nodes(n->first, &cmp) &&
+	    (!n->orelse || flops_free_nodes(n->orelse->first, &cmp))) {
+		/* no FLOP in either branch (a swap of indices): the FLOPs are exact whichever runs */
+		if (cmp)
+			kc_cx_warn_cmp(fc, l.c[0],
+			               "data-dependent condition%s: its branches compare but compute nothing: their "
+			               "comparisons are counted as always made (the FLOPs are exact)",
+			               "");
+		else if (n->first || (n->orelse && n->orelse->first))
+			kc_cx_warn_traffic(
+			    fc, l.c[0],
+			    "data-dependent condition%s: its branches do no operation; their accesses are "
+			    "counted as always made",
+			    "");
+		n->inexact = 0;
+	}
 	if (n->inexact && (n->first || (n->orelse && n->orelse->first))) {
 		if (guards == -2)
 			kc_cx_warn(fc, l.c[0], KC_WARNING,
@@ -2081,7 +2289,7 @@ static void flag_parse_errors(struct fctx *fc)
 		    "not counted exactly: the parse error at line %u is inside '%s', whose counts are of what the "
 		    "parser recovered",
 		    d->loc.line, fn->name);
-		fn->exact = fn->exact_ops = 0;
+		fn->exact = fn->exact_ops = fn->exact_flops = 0;
 		return;
 	}
 }
@@ -2151,7 +2359,7 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	fn->name = tf->name;
 	fn->loc = kc_cx_loc(fe, tf->cursor);
 	fn->end = kc_cx_end(fe, tf->cursor);
-	fn->exact = fn->exact_ops = 1;
+	fn->exact = fn->exact_ops = fn->exact_flops = 1;
 	fn->is_static = clang_getCursorLinkage(tf->cursor) == CXLinkage_Internal;
 	int sized = kc_decl_function(fc, tf->cursor);
 	struct child_list l;

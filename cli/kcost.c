@@ -81,12 +81,13 @@ static void print_diags(const struct kc_diags *list, int verbose, int color)
 }
 
 struct tally {
-	int functions, exact, exact_ops, errors, warnings; /* exact_ops: of the functions not exact */
+	int functions, exact, exact_ops, exact_flops, errors, warnings; /* exact_ops: of the functions not exact;
+	                                                                 * exact_flops: of those not exact_ops */
 };
 
 static struct tally tally_of(const struct kc_analysis *an)
 {
-	struct tally t = {0, 0, 0, an->diags.errors, an->diags.warnings};
+	struct tally t = {0, 0, 0, 0, an->diags.errors, an->diags.warnings};
 	for (int i = 0; i < an->n_functions; i++) {
 		const struct kc_function *f = an->functions[i];
 		if (f->skip)
@@ -94,6 +95,7 @@ static struct tally tally_of(const struct kc_analysis *an)
 		t.functions++;
 		t.exact += f->exact;
 		t.exact_ops += f->exact_ops && !f->exact;
+		t.exact_flops += f->exact_flops && !f->exact_ops;
 		t.errors += f->diags.errors;
 		t.warnings += f->diags.warnings;
 	}
@@ -253,9 +255,12 @@ static int run(struct kc_options *o, int argc, char **argv)
 		fprintf(stderr, "kcost: error: %s\n", visible(err));
 		status = written == -1 ? KC_EXIT_INPUT : KC_EXIT_INTERNAL; /* -1: the directory's, -2: kcost's */
 	}
-	char ops_note[64] = "";
+	char ops_note[128] = "";
+	int at = 0;
 	if (t.exact_ops)
-		snprintf(ops_note, sizeof ops_note, ", %d more exact but for traffic", t.exact_ops);
+		at = snprintf(ops_note, sizeof ops_note, ", %d more exact but for traffic", t.exact_ops);
+	if (t.exact_flops)
+		snprintf(ops_note + at, sizeof ops_note - (size_t)at, ", %d more exact in FLOPs", t.exact_flops);
 	if (!o->quiet)
 		fprintf(stderr, "kcost: %d function%s analyzed (%d exact%s), %d error%s, %d warning%s; %s%s%s\n",
 		        t.functions, t.functions == 1 ? "" : "s", t.exact, ops_note, t.errors, t.errors == 1 ? "" : "s",

@@ -304,7 +304,7 @@ void kc_figures_measured(const struct kc_measurements *m, const struct kc_functi
 	out->has_fraction = out->has_rate && out->roof > 0;
 	if (out->has_fraction)
 		out->fraction = out->gflops / out->roof;
-	out->approx = out->has_rate && !f->exact;
+	out->approx = out->has_rate && (!f->exact_flops || (!out->has_traffic && !f->exact));
 }
 
 void kc_figures_predict(struct kc_arena *a, const struct kc_measurements *m, const struct kc_function *f,

@@ -119,7 +119,8 @@ struct kc_measured_figures {
 	double roof;                     /* attainable GFLOP/s at `at` (kc_figures_roof); 0 without ceilings */
 	int has_fraction;                /* has_rate and roof > 0 */
 	double fraction;                 /* gflops / roof: how close to its roof it ran */
-	/* has_rate, and f's counts are not exact: the rate, the intensity and the fraction are derived from a FLOP
+	/* has_rate, and f's FLOP count is not exact (or its traffic is not, where the point's intensity is the
+	 * min model's, no traffic being measured): the rate, the intensity and the fraction are derived from a
 	 * count that is not exact, so every output marks them approximate rather than measured */
 	int approx;
 };

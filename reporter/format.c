@@ -119,7 +119,7 @@ void kc_format_extent_origin(struct kc_buf *b, const struct kc_buffer *buf, cons
 void kc_format_exactness(struct kc_buf *b, const struct kc_function *f)
 {
 	int n = f->diags.warnings + f->diags.errors;
-	const char *what = f->exact_ops ? "traffic approx" : "approx";
+	const char *what = f->exact_ops ? "traffic approx" : f->exact_flops ? "FLOPs exact" : "approx";
 	if (f->exact)
 		kc_buf_puts(b, "exact");
 	else if (n == 0)

@@ -34,7 +34,8 @@ void kc_format_seconds(struct kc_buf *b, double s);
 void kc_format_intensity(struct kc_buf *b, const struct kc_cost_figures *cf, int model);
 
 /* "exact", "approx" or "approx: 2 warnings" (warnings and errors of f counted together); "traffic approx"
- * instead of "approx" when only the traffic is not exact (f->exact_ops). */
+ * instead of "approx" when only the traffic is not exact (f->exact_ops), "FLOPs exact" when the comparisons
+ * (and maybe the traffic) are not but the FLOPs and transcendentals are (f->exact_flops). */
 void kc_format_exactness(struct kc_buf *b, const struct kc_function *f);
 
 /* A measured rate derived from a count: "7.1 GFLOP/s", or with `approx_mark` before it ("≈ ", "~") when the

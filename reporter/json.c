@@ -56,8 +56,9 @@
  *               fraction_of_roof, + ratio (median / predicted.seconds), + implausible (null, or why the time
  *               cannot be right: faster than the ceilings allow), equivalent {reference, ok, max_rel_err}
  *               or null, traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error,
- *               + gflops_approximate bool: the function is not exact, so gflops, fraction_of_roof and intensity
- *                 (and its roofline point) are derived from an inexact FLOP count, not measured}
+ *               + gflops_approximate bool: the FLOP count is not exact (exact_flops false), or the traffic is not
+ *                 and none was measured, so gflops, fraction_of_roof and intensity (and its roofline point)
+ *                 are derived from an inexact count, not measured}
  *   } ]
  *
  * Every "expr" is kc_function_format's formula; every "value" is the exact integer at the benchmark sizes, a
@@ -632,6 +633,7 @@ static void json_function(struct jctx *c, cJSON *arr, struct kc_report_figures *
 	json_sizes(c, o, f);
 	jbool(c, o, "exact", f->exact);
 	jbool(c, o, "exact_ops", f->exact_ops);
+	jbool(c, o, "exact_flops", f->exact_flops);
 	json_diags(c, o, &f->diags);
 	jnull(c, o, "value_error"); /* replaced below once the figures have been written */
 	json_costs(c, o, rf, i);

@@ -226,8 +226,9 @@ static int md_exact_finding(struct kc_buf *b, const struct kc_function *f, const
 	if (!f->exact) {
 		kc_buf_puts(b, "- ");
 		md_name(b, f->name);
-		kc_buf_puts(b, f->exact_ops ? " has approximate traffic (its operation counts are exact)"
-		                            : " is approximate");
+		kc_buf_puts(b, f->exact_ops     ? " has approximate traffic (its operation counts are exact)"
+		               : f->exact_flops ? " has approximate comparisons and traffic (its FLOPs are exact)"
+		                                : " is approximate");
 		const struct kc_diag *why = f->diags.head; /* the first warning or error: a note is no reason */
 		while (why && why->severity == KC_NOTE)
 			why = why->next;

@@ -716,7 +716,7 @@ int kc_gt_check_file(const char *file, const struct kc_gt_opts *o, struct kc_gt_
 				           strdup("its counts come from a library model (cblas_*)"));
 				continue;
 			}
-			if (!f->exact_ops) {
+			if (!f->exact_flops) { /* the FLOPs and transcendentals are what is checked */
 				set_result(r, f, KC_GT_FLAGGED, first_warning(f));
 				continue;
 			}

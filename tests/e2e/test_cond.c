@@ -214,6 +214,42 @@ static void branches_that_change_no_count(void **state)
 	assert_int_equal(num(report_function(rep, "running_max"), "bytes.naive.value"), 4 * 100);
 	cJSON *f = report_function(rep, "clamp_negative");
 	assert_false(report_exact(f));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_ops"))); /* it stores, but computes nothing */
+	assert_string_equal(report_diag(f, 0, "warning", 32, 7),
+	                    "data-dependent condition: its branches do no operation; their accesses are counted as "
+	                    "always made");
+	/* a swap under idx[i] < 0 || x[i] > x[i + 1]: FLOPs 0, exactly; the comparison of the right operand is
+	 * counted always (99 at n = 100), flagged, and so are the stores */
+	f = report_function(rep, "order_pairs");
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_ops")));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
+	assert_int_equal(num(f, "flops.value"), 0);
+	assert_int_equal(num(f, "comparisons.value"), 99);
+	assert_string_equal(report_diag(f, 0, "warning", 65, 7),
+	                    "the right operand of '||' is evaluated only where the left one does not decide: its "
+	                    "comparisons are counted as always made");
+	/* MAX32(-1, MIN32(1, x)): the arms differ in one comparison, both counted (3 per element) */
+	f = report_function(rep, "clamp_unit");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_ops")));
+	assert_int_equal(num(f, "comparisons.value"), 300);
+	assert_string_equal(report_diag(f, 2, "warning", 75, 10),
+	                    "data-dependent condition: the comparisons of both arms of the conditional expression are "
+	                    "counted (their FLOPs are the same)");
+	/* arms of one multiply each: n FLOPs, not 2*n; b is read only where m[i] <= 0: the traffic is flagged */
+	f = report_function(rep, "same_arms");
+	assert_string_equal(report_text(f, "flops.expr"), "n");
+	assert_int_equal(num(f, "flops.by_category.mul"), 100);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_ops")));
+	assert_false(report_exact(f));
+	/* either branch multiplies y by a constant: n^2, not 2*n^2, exactly (the same elements too) */
+	f = report_function(rep, "same_branches");
+	assert_string_equal(report_text(f, "flops.expr"), "n^2");
+	assert_true(report_exact(f));
+	assert_int_equal(n_diags(f, "warning"), 0);
+	/* n > 4 && x[i] > 0.5f at n = 100: the comparison always runs, n of them, exactly */
+	exact_at(rep, "flags_above", "0", 0);
+	assert_int_equal(num(report_function(rep, "flags_above"), "comparisons.value"), 100);
 	/* the note names the assumption; the count is the one with dbias given */
 	f = report_function(rep, "bias_grad");
 	assert_true(report_exact(f));
