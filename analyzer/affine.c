@@ -426,6 +426,111 @@ static int binop_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 	}
 }
 
+/* The const integer table c's subscript reads from: a one-dimensional array declared const with an
+ * initializer list of constants (rnnoise's `const int eband20ms[NB_BANDS+2] = {0, 2, 4, ...}`), which no
+ * correct program writes. Its entries into *vals (the list's, the rest of the declared size 0), its size into
+ * *n; -1 for any other array or an initializer kcost does not read (designators, a non-constant entry, more
+ * than KC_MAX_TABLE entries). */
+static int const_table(struct fctx *fc, CXCursor base, long long **vals, long long *n)
+{
+	base = kc_cx_strip(base);
+	if (clang_getCursorKind(base) != CXCursor_DeclRefExpr)
+		return -1;
+	CXCursor d = clang_getCursorReferenced(base);
+	CXType t = clang_getCursorType(d);
+	if (clang_getCursorKind(d) != CXCursor_VarDecl || t.kind != CXType_ConstantArray)
+		return -1;
+	CXType e = clang_getArrayElementType(t);
+	long long size = clang_getArraySize(t);
+	if (!clang_isConstQualifiedType(e) || !kc_cx_is_integer_type(e) || size <= 0 || size > KC_MAX_TABLE)
+		return -1;
+	struct child_list l, il;
+	kc_cx_children(d, &l);
+	if (!l.n || clang_getCursorKind(l.c[l.n - 1]) != CXCursor_InitListExpr)
+		return -1;
+	if (fc->table_n && clang_equalCursors(fc->table_decl, d)) { /* the last table read */
+		*vals = fc->table_vals;
+		*n = fc->table_n;
+		return 0;
+	}
+	CXCursor list = l.c[l.n - 1];
+	kc_cx_children(list, &il);
+	if (il.n > size)
+		return -1;
+	/* a designator ([1] = 3, .x = 1) places entries where kcost does not follow: its `=` is the only one a
+	 * constant initializer can hold */
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(list);
+	CXToken *toks;
+	unsigned nt;
+	int designated = 0;
+	clang_tokenize(tu, clang_getCursorExtent(list), &toks, &nt);
+	for (unsigned i = 0; i < nt && !designated; i++)
+		if (clang_getTokenKind(toks[i]) == CXToken_Punctuation) {
+			CXString sp = clang_getTokenSpelling(tu, toks[i]);
+			designated = !strcmp(clang_getCString(sp), "=");
+			clang_disposeString(sp);
+		}
+	clang_disposeTokens(tu, toks, nt);
+	if (designated)
+		return -1;
+	long long *v = KC_NEW_N(fc->fe->a, long long, size);
+	for (int i = 0; i < il.n; i++) {
+		CXCursor x = kc_cx_strip(il.c[i]);
+		if (clang_getCursorKind(x) == CXCursor_InitListExpr || !kc_cx_eval_int(x, &v[i]))
+			return -1;
+	}
+	fc->table_decl = d;
+	fc->table_vals = *vals = v;
+	fc->table_n = *n = size;
+	return 0;
+}
+
+int kc_affine_table_entry(struct fctx *fc, CXCursor c, long long *out)
+{
+	struct child_list l;
+	long long *vals, n;
+	struct kc_poly *ix;
+	struct kc_rat k;
+	c = kc_cx_strip(c);
+	if (clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
+		return -1;
+	kc_cx_children(c, &l);
+	if (l.n != 2 || const_table(fc, l.c[0], &vals, &n) < 0 || kc_affine_expr(fc, l.c[1], &ix) < 0 ||
+	    !kc_poly_is_const(ix, &k) || k.den != 1 || k.num < 0 || k.num >= n)
+		return -1;
+	*out = vals[k.num];
+	return 0;
+}
+
+int kc_affine_refers_to(struct fctx *fc, CXCursor c, const struct var *v, int depth)
+{
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
+		return kc_affine_var_of(fc, c) == v;
+	struct child_list l;
+	kc_cx_children(c, &l);
+	for (int i = 0; i < l.n; i++)
+		if (depth >= KC_MAX_DEPTH || kc_affine_refers_to(fc, l.c[i], v, depth + 1))
+			return 1;
+	return 0;
+}
+
+int kc_affine_reads_table(struct fctx *fc, CXCursor c, const struct var *v, int depth)
+{
+	if (depth > KC_MAX_DEPTH)
+		return 0;
+	c = kc_cx_strip(c);
+	struct child_list l;
+	kc_cx_children(c, &l);
+	long long *vals, n;
+	if (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr && l.n == 2 &&
+	    const_table(fc, l.c[0], &vals, &n) == 0 && kc_affine_refers_to(fc, l.c[1], v, 0))
+		return 1;
+	for (int i = 0; i < l.n; i++)
+		if (kc_affine_reads_table(fc, l.c[i], v, depth + 1))
+			return 1;
+	return 0;
+}
+
 /* Convert an integer expression to a polynomial in size symbols and loop variables; -1 when it is not one
  * (data-dependent, floating, or an unsupported operator). */
 static int expr_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
@@ -475,6 +580,11 @@ static int expr_poly(struct fctx *fc, CXCursor c, struct kc_poly **out)
 	}
 	case CXCursor_CallExpr:
 		return call_poly(fc, c, out);
+	case CXCursor_ArraySubscriptExpr:
+		if (kc_affine_table_entry(fc, c, &v) < 0)
+			return -1;
+		*out = kc_poly_const(a, v, 1);
+		return 0;
 	default:
 		if (kc_cx_is_integer_type(clang_getCursorType(c)) && kc_cx_eval_int(c, &v)) {
 			*out = kc_poly_const(a, v, 1);

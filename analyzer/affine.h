@@ -30,6 +30,17 @@ void kc_affine_note_minmax(struct fctx *fc, struct var *v, CXCursor init);
 /* The loop variable of a for statement (entered as V_LOOP with its symbol) and its start value (*start NULL
  * when data-dependent); NULL when the header has no variable kcost can follow. */
 struct var *kc_affine_loop_var(struct fctx *fc, struct kc_cx_for_parts *p, struct kc_poly **start);
+/* c names v somewhere (depth: of the recursion, from 0). */
+int kc_affine_refers_to(struct fctx *fc, CXCursor c, const struct var *v, int depth);
+
+#define KC_MAX_TABLE 4096 /* entries of a const table kcost reads (kc_affine_table_entry) */
+
+/* The entry a subscript c of a const integer table reads at a constant index (the index affine and constant
+ * where it is evaluated: eband20ms[i + 1] with i known); -1 for any other expression. */
+int kc_affine_table_entry(struct fctx *fc, CXCursor c, long long *out);
+/* 1 when c reads a const integer table at an index that names v (whose value would decide the entry). */
+int kc_affine_reads_table(struct fctx *fc, CXCursor c, const struct var *v, int depth);
+
 /* The constant step of the increment (++, --, += c, -= c, v = v + c); -1 when it has none. With `by` not
  * NULL, an increment by a positive expression of the sizes (i += inc_x, i = i + s) is a step too: *by is
  * that expression and *step KC_STEP_BY (by NULL, or *by NULL: a constant step). */

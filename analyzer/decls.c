@@ -49,12 +49,25 @@ int kc_decl_buffer(struct fctx *fc, CXCursor decl, CXType elem)
 int kc_decl_dims(struct fctx *fc, CXCursor decl, struct kc_poly **dims, int cap)
 {
 	KC_ASSERT(cap <= KC_MAX_DIMS);
+	/* an array of constant dimensions: its type has them (`float s[] = {...}` has no size expression, and the
+	 * initializer of `float s[N + 2] = {0}` is no dimension) */
+	CXType at = clang_getCanonicalType(clang_getCursorType(decl));
+	int n = 0;
+	while (at.kind == CXType_ConstantArray && n < cap && clang_getArraySize(at) >= 0) {
+		dims[n++] = kc_poly_const(fc->fe->a, clang_getArraySize(at), 1);
+		at = clang_getCanonicalType(clang_getArrayElementType(at));
+	}
+	if (n && at.kind != CXType_ConstantArray && at.kind != CXType_VariableArray &&
+	    at.kind != CXType_IncompleteArray)
+		return n;
+	n = 0;
 	struct child_list l;
 	kc_cx_children(decl, &l);
-	int n = 0;
+	CXCursor init = clang_getCursorKind(decl) == CXCursor_VarDecl ? clang_Cursor_getVarDeclInitializer(decl)
+	                                                              : clang_getNullCursor();
 	for (int i = 0; i < l.n && n < cap; i++) {
 		enum CXCursorKind k = clang_getCursorKind(l.c[i]);
-		if (!clang_isExpression(k))
+		if (!clang_isExpression(k) || (!clang_Cursor_isNull(init) && clang_equalCursors(l.c[i], init)))
 			continue;
 		struct kc_poly *p;
 		dims[n++] = kc_affine_expr(fc, l.c[i], &p) == 0 ? p : NULL;

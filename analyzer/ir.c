@@ -462,7 +462,7 @@ void kc_ir_limit_traffic(struct kc_arena *keep, struct kc_function *fn, struct k
 
 int kc_ir_is_nest(const struct kc_node *c)
 {
-	return c->kind == KC_NODE_LOOP || c->call || c->lib_call ||
+	return c->kind == KC_NODE_LOOP || c->call || c->lib_call || (c->kind == KC_NODE_BLOCK && c->unrolled) ||
 	       (c->kind == KC_NODE_IF && (c->first || (c->orelse && c->orelse->first)));
 }
 

@@ -104,6 +104,7 @@ struct kc_node {
 	 * operation counts are inexact only if an iteration does some operation (count.c decides) */
 	int unknown_trips;
 	int collapsed; /* LOOP: a tile loop folded into its point loops (see count.c); counts as a block */
+	int unrolled;  /* BLOCK: a loop lowered iteration by iteration (one BLOCK child each): one nest */
 };
 
 /* The additive quantities counted per statement and summed over loops: operation counts, comparisons,

@@ -1182,6 +1182,60 @@ static void lower_body(struct fctx *fc, CXCursor body, struct kc_node *parent)
 	forget_written(fc, body, 0); /* what the last iteration assigned may hold its loop variables */
 }
 
+/* Any break, continue, return, goto or label in the statement c. */
+static int any_jump(CXCursor c, int depth)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt ||
+	    k == CXCursor_GotoStmt || k == CXCursor_LabelStmt || depth >= KC_MAX_DEPTH)
+		return 1;
+	if (clang_isExpression(k))
+		return 0;
+	struct child_list l;
+	kc_cx_children(c, &l);
+	for (int i = 0; i < l.n; i++)
+		if (any_jump(l.c[i], depth + 1))
+			return 1;
+	return 0;
+}
+
+#define KC_MAX_UNROLL 256 /* iterations of a loop over a const table lowered one by one */
+
+/* A loop of constant bounds and at most KC_MAX_UNROLL trips whose body reads a const table at its variable
+ * (rnnoise's bands: for (i = 0; i < NB_BANDS + 1; i++) { band_size = eband20ms[i+1] - eband20ms[i]; for (j = 0;
+ * j < band_size; j++) ... }): each iteration is lowered in turn with the variable at its value, so the table's
+ * entries bound the inner loops and index the buffers exactly. The loop becomes a block of one block per
+ * iteration; what later iterations repeat of the first one's diagnostics is dropped. 1 when done so. */
+static int unroll_by_table(struct fctx *fc, struct kc_node *loop, struct var *v, CXCursor body)
+{
+	struct kc_rat lo, hi;
+	if (loop->step_by || loop->n_lower != 1 || loop->n_upper != 1 || clang_Cursor_isNull(body) ||
+	    !kc_poly_is_const(loop->lower[0], &lo) || !kc_poly_is_const(loop->upper[0], &hi) || lo.den != 1 ||
+	    hi.den != 1 || hi.num < lo.num)
+		return 0;
+	long long s = loop->step, as = s > 0 ? s : -s;
+	__int128 trips = (hi.num - lo.num) / as + 1;
+	if (trips > KC_MAX_UNROLL || any_jump(body, 0) || !kc_affine_reads_table(fc, body, v, 0))
+		return 0;
+	loop->kind = KC_NODE_BLOCK;
+	loop->unrolled = 1;
+	const struct kc_diag *mark = fc->fn->diags.tail;
+	fc->loop_depth++;
+	for (long long t = 0; t < (long long)trips; t++) {
+		v->kind = V_INT;
+		v->value = kc_poly_const(fc->fe->a, s > 0 ? (long long)lo.num + t * as : (long long)hi.num - t * as, 1);
+		v->n_minmax = 0;
+		lower_stmt(fc, body, new_node(fc, KC_NODE_BLOCK, body, loop));
+	}
+	fc->loop_depth--;
+	kc_diags_drop_repeats(&fc->fn->diags, mark);
+	v->kind = V_INT;
+	v->value =
+	    kc_poly_const(fc->fe->a, s > 0 ? (long long)(lo.num + trips * as) : (long long)(hi.num - trips * as), 1);
+	v->n_minmax = 0;
+	return 1;
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Induction variables. In a loop of step +-1, an integer with a known value or a pointer to a buffer that is
  * stepped once per iteration by a loop-invariant amount e, in one top-level expression statement of the body
@@ -1404,19 +1458,6 @@ static void lower_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	lower_for_parts(fc, c, p, parent);
 }
 
-/* c names v somewhere. */
-static int refers_to(struct fctx *fc, CXCursor c, const struct var *v, int depth)
-{
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
-		return kc_affine_var_of(fc, c) == v;
-	struct child_list l;
-	kc_cx_children(c, &l);
-	for (int i = 0; i < l.n; i++)
-		if (depth >= KC_MAX_DEPTH || refers_to(fc, l.c[i], v, depth + 1))
-			return 1;
-	return 0;
-}
-
 /* 1 unless the comparison `cond` is false at the benchmark sizes (0), before a do-while's first test: both sides
  * affine and evaluated there; without values (or for another form), 1: the closed form assumes it, as it assumes
  * loops run a non-negative number of times. */
@@ -1473,8 +1514,8 @@ static int lower_as_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	long long step;
 	int incs = 0, other = 0;
 	struct kc_poly *e = NULL, *by;
-	if (!v || v->kind != V_INT || !v->value || (il.n == 2 && refers_to(fc, il.c[1], v, 0)) ||
-	    kc_affine_loop_step(fc, inc, v, &step, &by) < 0 || (is_do && !refers_to(fc, cond, v, 0)))
+	if (!v || v->kind != V_INT || !v->value || (il.n == 2 && kc_affine_refers_to(fc, il.c[1], v, 0)) ||
+	    kc_affine_loop_step(fc, inc, v, &step, &by) < 0 || (is_do && !kc_affine_refers_to(fc, cond, v, 0)))
 		return -1;
 	writes_of(fc, body, v, &incs, &e, &other, 0);
 	if (incs != 1 || other || (is_do && !holds_on_entry(fc, cond)))
@@ -1578,6 +1619,8 @@ static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts 
 		if (!clang_Cursor_isNull(p.cond) && (bounds = kc_affine_loop_cond(fc, p.cond, loop, step)) == 0 &&
 		    (step > 0 ? loop->n_upper : loop->n_lower) > 0 &&
 		    !(wraps = kc_affine_loop_wraps(fc, v, p.cond, loop))) {
+			if (unroll_by_table(fc, loop, v, p.body))
+				return;
 			struct ind_set set, *outer = fc->inductions;
 			begin_inductions(fc, &set, loop, p.body);
 			fc->inductions = &set;

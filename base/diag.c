@@ -34,6 +34,40 @@ struct kc_diag *kc_diag_add(struct kc_arena *a, struct kc_diags *list, struct kc
 	return d;
 }
 
+static int same_diag(const struct kc_diag *x, const struct kc_diag *y)
+{
+	return x->severity == y->severity && x->loc.line == y->loc.line && x->loc.col == y->loc.col &&
+	       (x->loc.file == y->loc.file || (x->loc.file && y->loc.file && !strcmp(x->loc.file, y->loc.file))) &&
+	       !strcmp(x->message, y->message);
+}
+
+void kc_diags_drop_repeats(struct kc_diags *list, const struct kc_diag *mark)
+{
+	struct kc_diag *prev = (struct kc_diag *)mark, *d = mark ? mark->next : list->head;
+	while (d) {
+		int seen = 0;
+		for (const struct kc_diag *e = list->head; e != d && !seen; e = e->next)
+			seen = same_diag(e, d);
+		if (!seen) {
+			prev = d;
+			d = d->next;
+			continue;
+		}
+		if (d->severity == KC_ERROR)
+			list->errors--;
+		else if (d->severity == KC_WARNING)
+			list->warnings--;
+		struct kc_diag *next = d->next;
+		if (prev)
+			prev->next = next;
+		else
+			list->head = next;
+		if (list->tail == d)
+			list->tail = prev;
+		d = next;
+	}
+}
+
 const char *kc_severity_name(enum kc_severity sev)
 {
 	switch (sev) {

@@ -37,6 +37,10 @@ struct kc_diag *kc_diag_add(struct kc_arena *a, struct kc_diags *list, struct kc
 #endif
     ;
 
+/* Drop the diagnostics after `mark` (NULL: all) that repeat one before them in the list: same place,
+ * severity and message (the copies of an unrolled loop body say what the first said). */
+void kc_diags_drop_repeats(struct kc_diags *list, const struct kc_diag *mark);
+
 const char *kc_severity_name(enum kc_severity sev);
 
 /* Print one diagnostic as `file:line:col: severity: message`, then the source line and a caret under the

@@ -353,9 +353,35 @@ static void conditions_on_floating_parameters(void **state)
 	}
 }
 
+/* Loops over const tables (table_forms.c): each entry a constant, the loop lowered iteration by iteration */
+static void loops_over_const_tables(void **state)
+{
+	(void)state;
+	cJSON *rep =
+	    analyze_file("cond_tables", "tests/fixtures/table_forms.c", (const char *const[]){"--size", "n=40", NULL});
+	exact_at(rep, "band_energy", "58", 58);
+	cJSON *f = report_function(rep, "band_energy");
+	/* x[0 .. 28] read, e[0 .. 7] read and written, and the table's 9 entries read */
+	assert_int_equal(num(f, "bytes.min.value"), 4 * 29 + 2 * 4 * 8 + 4 * 9);
+	exact_at(rep, "after_bands", "n - 29", 11);
+	exact_at(rep, "local_steps", "9", 9);
+	/* float acc[8] = {0}: 8 elements (the initializer was taken for a second dimension of unknown size) */
+	exact_at(rep, "zeroed_sums", "16", 16);
+	cJSON *acc = NULL, *b;
+	cJSON_ArrayForEach(
+	    b, at(report_function(rep, "zeroed_sums"), "buffers")) if (!strcmp(report_text(b, "name"), "acc")) acc = b;
+	assert_non_null(acc);
+	assert_int_equal(num(acc, "extent.value"), 8);
+	/* a table that is not const, one with designators: not read, flagged */
+	assert_false(report_exact(report_function(rep, "writable_widths")));
+	assert_false(report_exact(report_function(rep, "designated_widths")));
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(loops_over_const_tables),
 	    cmocka_unit_test(flags_pick_one_branch),
 	    cmocka_unit_test(undecided_branches_are_flagged),
 	    cmocka_unit_test(early_return_on_sizes),

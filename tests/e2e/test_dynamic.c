@@ -227,6 +227,14 @@ static void dispatch_forms(void **s)
 	assert_int_equal(check_file("tests/fixtures/dispatch_forms.c", SIZES("n=13", "a=3", "kind=2")), 3);
 }
 
+/* loops bounded and indexed by const tables, a local array initialized with {0}: the four kcost counts */
+static void table_forms(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file("tests/fixtures/table_forms.c", SIZES("n=40")), 4);
+	assert_int_equal(check_file("tests/fixtures/table_forms.c", SIZES("n=29")), 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,7 +244,7 @@ int main(void)
 	    cmocka_unit_test(mlp),          cmocka_unit_test(trsv),          cmocka_unit_test(loop_forms),
 	    cmocka_unit_test(div_forms),    cmocka_unit_test(cond_forms),    cmocka_unit_test(walk_forms),
 	    cmocka_unit_test(branch_forms), cmocka_unit_test(written_forms), cmocka_unit_test(dispatch_forms),
-	    cmocka_unit_test(scalar_forms),
+	    cmocka_unit_test(scalar_forms), cmocka_unit_test(table_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
