@@ -17,6 +17,12 @@ struct kc_scalar_override {
 	double value;
 };
 
+/* --extent NAME=EXPR: the extent, in elements, of every buffer parameter NAME whose function has the sizes EXPR
+ * names (KCOST_EXTENT's expression; the annotation, where there is one, wins). */
+struct kc_extent_override {
+	const char *name, *expr;
+};
+
 struct kc_analyze_opts {
 	const char *const *args; /* compiler flags for the parse (-I, -D, -std=, ...) */
 	int n_args;
@@ -25,6 +31,8 @@ struct kc_analyze_opts {
 	int n_sizes;
 	const struct kc_scalar_override *scalars;
 	int n_scalars;
+	const struct kc_extent_override *extents;
+	int n_extents;
 	const char *function_regex; /* POSIX extended regex over function names; NULL for all */
 	const char *include_dir;    /* directory holding kcost.h, added with -I; NULL for none */
 	int threads;                /* 0: count on a second thread for files of 16+ functions on 2+ cores; 1: one

@@ -439,9 +439,21 @@ static void call_pieces(struct counter *k, const struct kc_node *n, const struct
 {
 	const struct kc_fn_ir *g = n->call->callee_ir;
 	if (g->n_pieces < 0) {
-		kc_ir_limit(k->keep, k->fn, n->loc,
-		            "the count of '%s' has more than %d pieces: this call adds it as at its own sizes",
-		            n->call->callee->name, MAX_CALL_PIECES);
+		/* its total holds at its own sizes (the branches they take): exact here too when the call passes
+		 * the same values (gemm(TA, TB, ...) calling gemm_cpu(TA, TB, ...) at the same sizes) */
+		const struct kc_function *callee = n->call->callee;
+		int same = 1;
+		for (int s = 0; same && s < callee->n_size_params; s++) {
+			long long v;
+			const char *why;
+			same = callee->syms.syms[s].has_value && n->call->size_args[s] &&
+			       kc_function_eval(k->fn, n->call->size_args[s], &v, &why) == 0 &&
+			       v == callee->syms.syms[s].value;
+		}
+		if (!same)
+			kc_ir_limit(k->keep, k->fn, n->loc,
+			            "the count of '%s' has more than %d pieces: this call adds it as at its own sizes",
+			            callee->name, MAX_CALL_PIECES);
 		struct piece q = *own;
 		int rc = cost_of_call(k, n, &g->total, &q.cost);
 		if (rc == -1)

@@ -1086,11 +1086,13 @@ static void setup_param(struct fctx *fc, CXCursor p)
 	b->extent = kc_decl_product(fc, d->dim, d->ndims);
 	struct child_list l;
 	kc_cx_children(p, &l);
+	int annotated = 0;
 	for (int i = 0; i < l.n; i++) {
 		if (clang_getCursorKind(l.c[i]) != CXCursor_AnnotateAttr)
 			continue;
 		char *text = kc_cx_spelling(fc->fe->a, l.c[i]);
 		const char *err;
+		annotated |= !strncmp(text, "kcost:extent ", 13);
 		if (!strncmp(text, "kcost:extent ", 13)) {
 			struct kc_rat c;
 			if (kc_annot_parse_expr(fc->fe->a, text + 13, resolve_size_name, fc, &b->extent, &err) < 0) {
@@ -1106,6 +1108,29 @@ static void setup_param(struct fctx *fc, CXCursor p)
 			b->is_scratch = 1;
 		}
 	}
+	/* --extent NAME=EXPR: the last one for this name whose expression is in this function's sizes */
+	const struct kc_extent_override *missed = NULL;
+	const char *missed_why = NULL;
+	for (int i = fc->fe->opts->n_extents - 1; !annotated && *name && i >= 0; i--) {
+		const struct kc_extent_override *x = &fc->fe->opts->extents[i];
+		const char *err;
+		struct kc_poly *e;
+		if (strcmp(x->name, name))
+			continue;
+		if (kc_annot_parse_expr(fc->fe->a, x->expr, resolve_size_name, fc, &e, &err) < 0) {
+			if (!missed)
+				missed = x, missed_why = err;
+			continue;
+		}
+		b->extent = e;
+		if (d->ndims <= 1)
+			d->dim[0] = e;
+		missed = NULL;
+		break;
+	}
+	if (missed)
+		kc_cx_warn(fc, p, KC_NOTE, "--extent %s",
+		           kc_arena_printf(fc->fe->a, "%s=%s does not apply here: %s", name, missed->expr, missed_why));
 	struct var *v = kc_affine_add_var(fc, p, V_BUFFER);
 	if (v)
 		v->buffer = id;

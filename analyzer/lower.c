@@ -135,6 +135,23 @@ static struct var *pointer_base(struct fctx *fc, CXCursor c, struct kc_poly **of
 	return NULL;
 }
 
+/* The buffer of p + e or p - e (nested: wte + ix*C + t) whose offset e is not affine (a gather's row, at a
+ * token id): the leftmost pointer's variable when it is a buffer or an alias, else NULL. */
+static struct var *gather_base(struct fctx *fc, CXCursor c)
+{
+	c = kc_cx_strip(c);
+	for (int depth = 0; clang_getCursorKind(c) == CXCursor_BinaryOperator && depth < KC_MAX_DEPTH; depth++) {
+		enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
+		struct child_list l;
+		kc_cx_children(c, &l);
+		if ((k != CXBinaryOperator_Add && k != CXBinaryOperator_Sub) || l.n != 2 || !is_pointer_like(l.c[0]))
+			return NULL;
+		c = kc_cx_strip(l.c[0]);
+	}
+	struct var *v = clang_getCursorKind(c) == CXCursor_DeclRefExpr ? kc_affine_var_of(fc, c) : NULL;
+	return v && (v->kind == V_BUFFER || v->kind == V_ALIAS) ? v : NULL;
+}
+
 /* Resolve an lvalue expression to a buffer access: a[i], a[i][j], *(p + i), p[i] through an alias. 0, or -1
  * (unsupported form), -2 (a scalar), -3 (no known buffer), -4 (more subscripts than KC_MAX_DIMS). */
 static int resolve_access(struct fctx *fc, CXCursor c, struct kc_access *acc)
@@ -665,7 +682,7 @@ static int arg_buffer_at(struct fctx *fc, CXCursor arg, struct kc_poly **offset)
 		*offset = NULL;
 	if (clang_getCursorKind(arg) == CXCursor_BinaryOperator) {
 		if ((v = pointer_base(fc, arg, &extra))) {
-			if (v->kind == V_ALIAS && kc_poly_add(a, v->offset, extra, &off) < 0)
+			if (v->kind == V_ALIAS && (!v->offset || kc_poly_add(a, v->offset, extra, &off) < 0))
 				off = NULL;
 			else if (v->kind == V_BUFFER)
 				off = extra;
@@ -1066,14 +1083,26 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 			}
 		} else if (clang_getCursorKind(s) == CXCursor_BinaryOperator) {
 			struct kc_poly *off;
-			struct var *b2 = pointer_base(fc, s, &off);
+			struct var *b2 = pointer_base(fc, s, &off), *g;
 			if (b2 && (v = kc_affine_add_var(fc, d, V_ALIAS))) {
 				v->buffer = b2->buffer;
 				struct kc_poly *base_off = b2->kind == V_ALIAS ? b2->offset : kc_poly_zero(fc->fe->a);
-				if (kc_poly_add(fc->fe->a, base_off, off, &v->offset) < 0)
-					kc_cx_warn(fc, s, KC_WARNING,
-					           "the offset of '%s' overflows: its accesses' footprint is unknown",
-					           kc_cx_spelling(fc->fe->a, d));
+				if (!base_off || kc_poly_add(fc->fe->a, base_off, off, &v->offset) < 0) {
+					v->offset = NULL;
+					if (base_off)
+						kc_cx_warn(
+						    fc, s, KC_WARNING,
+						    "the offset of '%s' overflows: its accesses' footprint is unknown",
+						    kc_cx_spelling(fc->fe->a, d));
+				}
+			} else if (!b2 && (g = gather_base(fc, s)) && (v = kc_affine_add_var(fc, d, V_ALIAS))) {
+				/* float *row = wte + ids[t]*C: into wte, at an element the data decide (ids[t] is read)
+				 */
+				v->buffer = g->buffer;
+				v->offset = NULL;
+				struct kc_node *st = stmt_node(fc, d, parent);
+				collect_expr(fc, s, st, ROLE_READ);
+				drop_if_empty(parent, st);
 			}
 		} else if (clang_getCursorKind(s) == CXCursor_UnaryOperator ||
 		           clang_getCursorKind(s) == CXCursor_ArraySubscriptExpr) {

@@ -195,6 +195,8 @@ static int run(struct kc_options *o, int argc, char **argv)
 	    .n_sizes = o->n_sizes,
 	    .scalars = o->scalars,
 	    .n_scalars = o->n_scalars,
+	    .extents = o->extents,
+	    .n_extents = o->n_extents,
 	    .function_regex = o->function_regex,
 	    .include_dir = KCOST_ANNOTATIONS_DIR,
 	    .threads = o->jobs,

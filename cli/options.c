@@ -23,6 +23,8 @@ void kc_options_usage(FILE *out)
 	    "  --size NAME=VALUE      set a benchmark size, overriding KCOST_SIZES (repeatable)\n"
 	    "  --scalar NAME=VALUE    the value of a floating-point parameter (alpha), for the run and the conditions\n"
 	    "                         on it (default 1e-05; repeatable)\n"
+	    "  --extent NAME=EXPR     the extent (elements) of buffer parameter NAME where its accesses cannot bound\n"
+	    "                         it (a gather: --extent wte=V*C), as KCOST_EXTENT (repeatable)\n"
 	    "  --parse-timeout SECONDS  CPU time one file's parse may take (default: 60)\n"
 	    "Output:\n"
 	    "  -o DIR                 report directory (default: kcost-report)\n"
@@ -110,6 +112,29 @@ static int parse_size(struct kc_options *o, const char *arg)
 	char *name = name_of(arg, eq);
 	o->sizes[o->n_sizes].name = name;
 	o->sizes[o->n_sizes++].value = v;
+	return 0;
+}
+
+/* --extent NAME=EXPR: EXPR is checked for its characters here (sizes, integers, + - * / and parentheses); the
+ * analyzer parses it in each function's sizes. */
+static int parse_extent(struct kc_options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1] ||
+	    strspn(eq + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789"
+	                   "+-*/() ") != strlen(eq + 1))
+		return usage_error("--extent expects NAME=EXPR (an expression of the sizes, as in KCOST_EXTENT), got "
+		                   "'%s'",
+		                   arg);
+	struct kc_extent_override *grown = realloc(o->extents, sizeof *grown * (size_t)(o->n_extents + 1));
+	if (!grown)
+		abort();
+	o->extents = grown;
+	char *expr = strdup(eq + 1);
+	if (!expr)
+		abort();
+	o->extents[o->n_extents].name = name_of(arg, eq);
+	o->extents[o->n_extents++].expr = expr;
 	return 0;
 }
 
@@ -239,6 +264,9 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 		if (!v)
 			return usage_error("option '%s' requires a build directory", a);
 		o->compile_db = v;
+	} else if (takes_value(argc, argv, i, "--extent", &v)) {
+		if (parse_extent(o, v))
+			return -1;
 	} else if (takes_value(argc, argv, i, "--scalar", &v)) {
 		if (parse_scalar(o, v))
 			return -1;
@@ -356,5 +384,10 @@ void kc_options_release(struct kc_options *o)
 	for (int i = 0; i < o->n_scalars; i++)
 		free((void *)o->scalars[i].name);
 	free(o->scalars);
+	for (int i = 0; i < o->n_extents; i++) {
+		free((void *)o->extents[i].name);
+		free((void *)o->extents[i].expr);
+	}
+	free(o->extents);
 	memset(o, 0, sizeof *o);
 }

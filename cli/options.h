@@ -26,6 +26,8 @@ struct kc_options {
 	int n_sizes;
 	struct kc_scalar_override *scalars; /* --scalar */
 	int n_scalars;
+	struct kc_extent_override *extents; /* --extent */
+	int n_extents;
 	const char *function_regex;
 	const char *cc, *cflags;  /* --cc, --cflags (runner) */
 	double time_budget;       /* seconds per function */

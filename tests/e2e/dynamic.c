@@ -682,6 +682,8 @@ int kc_gt_check_file(const char *file, const struct kc_gt_opts *o, struct kc_gt_
 	                             .n_args = bd.n_flags,
 	                             .sizes = o->sizes,
 	                             .n_sizes = o->n_sizes,
+	                             .extents = o->extents,
+	                             .n_extents = o->n_extents,
 	                             .function_regex = o->function_regex,
 	                             .include_dir = o->include_dir,
 	                             .threads = 1};

@@ -51,6 +51,8 @@ struct kc_gt_opts {
 	int n_flags;
 	const struct kc_size_override *sizes; /* --size overrides; none: KCOST_SIZES or the file's call sites */
 	int n_sizes;
+	const struct kc_extent_override *extents; /* --extent overrides (gathers' tables) */
+	int n_extents;
 	const char *base_dir;    /* relative file and include paths are relative to it; NULL: the current directory */
 	const char *work_dir;    /* scratch directory for the harnesses (created; its files overwritten) */
 	const char *clang;       /* NULL: "clang-19" */

@@ -3,7 +3,8 @@
  *   ground-truth [OPTIONS] MANIFEST...
  *   ground-truth [OPTIONS] --file FILE [NAME=VALUE...] [-- FLAGS...]
  *
- * A MANIFEST has one line per source file, `FILE [NAME=VALUE ...] [-- COMPILE FLAGS...]`, paths relative to the
+ * A MANIFEST has one line per source file, `FILE [NAME=VALUE | extent:NAME=EXPR ...] [-- COMPILE FLAGS...]`
+ * (extent: kcost's --extent, for a gather's table), paths relative to the
  * manifest's directory, `#` to the end of the line a comment. NAME=VALUE are kcost's --size overrides (none: the
  * sizes come from KCOST_SIZES or from the file's call sites); the flags reach the analysis and the compile.
  * Prints one line per reported function, `CLASS FILE:LINE FUNCTION DETAIL` (CLASS: exact-right, exact-wrong,
@@ -30,7 +31,8 @@ static const char usage[] =
     "usage: ground-truth [OPTIONS] MANIFEST...\n"
     "       ground-truth [OPTIONS] --file FILE [NAME=VALUE...] [-- FLAGS...]\n"
     "Runs every function kcost marks exact, instrumented, and compares what it executed with kcost's counts.\n"
-    "MANIFEST lines: FILE [NAME=VALUE ...] [-- COMPILE FLAGS...]   (paths relative to the manifest; # comments)\n"
+    "MANIFEST lines: FILE [NAME=VALUE | extent:NAME=EXPR ...] [-- COMPILE FLAGS...]\n"
+    "  (paths relative to the manifest; # comments; extent: as kcost's --extent)\n"
     "Options:\n"
     "  --clang CLANG      the clang that compiles to LLVM IR (default: " CLANG ")\n"
     "  --include DIR      the directory of kcost.h (default: the source tree's annotations/)\n"
@@ -56,9 +58,15 @@ struct ctx {
 static int run_entry(struct ctx *c, const char *base, const char *shown_prefix, char **words, int n, const char *where)
 {
 	struct kc_size_override sizes[64];
-	int n_sizes = 0, i = 1;
+	struct kc_extent_override extents[64];
+	int n_sizes = 0, n_extents = 0, i = 1;
 	for (; i < n && strcmp(words[i], "--"); i++) {
 		char *eq = strchr(words[i], '='), *end;
+		if (!strncmp(words[i], "extent:", 7) && eq && eq > words[i] + 7 && eq[1] && n_extents < 64) {
+			*eq = '\0';
+			extents[n_extents++] = (struct kc_extent_override){words[i] + 7, eq + 1};
+			continue;
+		}
 		if (!eq || eq == words[i] || n_sizes == 64) {
 			fprintf(stderr, "ground-truth: %s: `%s` is not NAME=VALUE (flags go after `--`)\n", where,
 			        words[i]);
@@ -78,6 +86,7 @@ static int run_entry(struct ctx *c, const char *base, const char *shown_prefix, 
 
 	struct kc_gt_opts o = c->o;
 	o.flags = flags, o.n_flags = n_flags, o.sizes = sizes, o.n_sizes = n_sizes, o.base_dir = base;
+	o.extents = extents, o.n_extents = n_extents;
 	char work[PATH_MAX];
 	snprintf(work, sizeof work, "%s/%d", c->work_root, c->t.files);
 	o.work_dir = work;

@@ -81,6 +81,36 @@ static void threads_change_nothing(void **state)
 		    strstr(r.err, i == 2 ? "--scalar expects NAME=VALUE" : "--scalar value must be a finite number"));
 		run_release(&r);
 	}
+	static const char *const bad_extent[] = {"wte", "=V*C", "wte=", "wte=V*C;", "wte=V**C'"};
+	for (int i = 0; i < 5; i++) {
+		r = RUN("--extent", bad_extent[i], "samples/gelu.c");
+		assert_int_equal(r.status, 2);
+		assert_non_null(strstr(r.err, "--extent expects NAME=EXPR"));
+		run_release(&r);
+	}
+}
+
+/* --extent NAME=EXPR sizes a gather's table where the function has the sizes EXPR names; elsewhere a note, and
+ * the next --extent of that name that applies */
+static void extents_from_the_command_line(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("cli-extent");
+	struct run r = RUN("--no-run", "--quiet", "-o", out, "--size", "T=5", "--size", "C=8", "--size", "V=3",
+	                   "--extent", "wte=V*C", "tests/fixtures/gather_forms.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	cJSON *f = report_function(rep, "embed"), *b, *wte = NULL;
+	cJSON_ArrayForEach(b, at(f, "buffers")) if (!strcmp(report_text(b, "name"), "wte")) wte = b;
+	assert_non_null(wte);
+	assert_string_equal(report_text(wte, "extent.expr"), "C*V");
+	assert_string_equal(report_text(wte, "extent_origin"), "declared");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_ops"))); /* the gather's traffic alone is approximate */
+	f = report_function(rep, "embed_rows");
+	assert_string_equal(report_diag(f, 0, "note", 16, 60),
+	                    "--extent wte=V*C does not apply here: unknown name 'V'");
+	cJSON_Delete(rep);
 }
 
 /* Lines end at "\r\n" and at a lone "\r" too (as clang counts them): diagnostics point at the right line
@@ -423,6 +453,7 @@ static void hypothetical_machine_roofs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(extents_from_the_command_line),
 	    cmocka_unit_test(help_lists_options_and_exit_codes),
 	    cmocka_unit_test(version_names_libclang),
 	    cmocka_unit_test(unknown_option_is_a_usage_error),

@@ -353,6 +353,24 @@ static void conditions_on_floating_parameters(void **state)
 	}
 }
 
+/* A callee of more pieces than a caller takes (two flags' chain of negated equalities): added at its own sizes,
+ * exact where the call passes its sizes' values (gemm -> gemm_cpu), flagged where it does not */
+static void callees_of_many_pieces(void **state)
+{
+	(void)state;
+	cJSON *rep = analyze_file(
+	    "cond_pieces", "tests/fixtures/call_forms.c",
+	    (const char *const[]){"--function", "^pick_", "--size", "TA=0", "--size", "TB=0", "--size", "n=10", NULL});
+	exact_at(rep, "pick_by_flags", "2*n", 20);
+	exact_at(rep, "pick_through", "2*n", 20);
+	cJSON *f = report_function(rep, "pick_other");
+	assert_false(report_exact(f));
+	assert_string_equal(
+	    report_diag(f, 0, "warning", 82, 2),
+	    "the count of 'pick_by_flags' has more than 64 pieces: this call adds it as at its own sizes");
+	cJSON_Delete(rep);
+}
+
 /* Loops over const tables (table_forms.c): each entry a constant, the loop lowered iteration by iteration */
 static void loops_over_const_tables(void **state)
 {
@@ -382,6 +400,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(loops_over_const_tables),
+	    cmocka_unit_test(callees_of_many_pieces),
 	    cmocka_unit_test(flags_pick_one_branch),
 	    cmocka_unit_test(undecided_branches_are_flagged),
 	    cmocka_unit_test(early_return_on_sizes),

@@ -28,7 +28,8 @@
  * execution (dynamic.c): one whose counts differ, or that cannot run, fails the test, unless it is named in
  * `unrunnable` (NULL-terminated, or NULL), the functions whose traffic kcost cannot bound, so that the harness
  * cannot size their buffers. Returns how many were checked. */
-static int check_file_but(const char *file, const char *const *sizes, const char *const *unrunnable)
+static int check_file_with(const char *file, const char *const *sizes, const char *const *extents,
+                           const char *const *unrunnable)
 {
 	struct kc_size_override ov[16];
 	int n = 0;
@@ -40,8 +41,19 @@ static int check_file_but(const char *file, const char *const *sizes, const char
 		ov[n].name = names[n];
 		ov[n].value = atoll(eq + 1);
 	}
+	struct kc_extent_override ext[8];
+	char ext_names[8][32];
+	int n_ext = 0;
+	for (; extents && extents[n_ext]; n_ext++) {
+		assert_true(n_ext < 8);
+		const char *eq = strchr(extents[n_ext], '=');
+		snprintf(ext_names[n_ext], sizeof ext_names[n_ext], "%.*s", (int)(eq - extents[n_ext]), extents[n_ext]);
+		ext[n_ext] = (struct kc_extent_override){ext_names[n_ext], eq + 1};
+	}
 	struct kc_gt_opts o = {.sizes = ov,
 	                       .n_sizes = n,
+	                       .extents = ext,
+	                       .n_extents = n_ext,
 	                       .base_dir = KCOST_SOURCE_DIR,
 	                       .work_dir = scratch_dir("dynamic"),
 	                       .clang = CLANG,
@@ -63,6 +75,11 @@ static int check_file_but(const char *file, const char *const *sizes, const char
 	}
 	kc_gt_file_release(&res);
 	return checked;
+}
+
+static int check_file_but(const char *file, const char *const *sizes, const char *const *unrunnable)
+{
+	return check_file_with(file, sizes, NULL, unrunnable);
 }
 
 static int check_file(const char *file, const char *const *sizes)
@@ -235,6 +252,19 @@ static void table_forms(void **s)
 	assert_int_equal(check_file("tests/fixtures/table_forms.c", SIZES("n=29")), 4);
 }
 
+/* a gather (a row of a table at a token id) runs once --extent gives the table's extent; without it, only
+ * where its function has the sizes the expression names (embed_rows has no V: not run) */
+static void gather_forms(void **s)
+{
+	(void)s;
+	assert_int_equal(check_file_with("tests/fixtures/gather_forms.c", SIZES("T=5", "C=8", "V=3"), SIZES("wte=V*C"),
+	                                 SIZES("embed_rows")),
+	                 1);
+	assert_int_equal(check_file_with("tests/fixtures/gather_forms.c", SIZES("T=5", "C=8", "V=3"),
+	                                 SIZES("wte=V*C", "wte=24"), NULL),
+	                 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,7 +274,7 @@ int main(void)
 	    cmocka_unit_test(mlp),          cmocka_unit_test(trsv),          cmocka_unit_test(loop_forms),
 	    cmocka_unit_test(div_forms),    cmocka_unit_test(cond_forms),    cmocka_unit_test(walk_forms),
 	    cmocka_unit_test(branch_forms), cmocka_unit_test(written_forms), cmocka_unit_test(dispatch_forms),
-	    cmocka_unit_test(scalar_forms), cmocka_unit_test(table_forms),
+	    cmocka_unit_test(scalar_forms), cmocka_unit_test(table_forms),   cmocka_unit_test(gather_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
