@@ -135,9 +135,14 @@ struct fctx {
 	CXCursor *trips_at;         /* the attribute of each */
 	unsigned char *trips_named; /* a loop of the variable was seen (an annotation for none is reported) */
 	int n_trips;
-	int too_deep;        /* KC_MAX_DEPTH was reached (kc_cx_enter) */
-	int untaken;         /* lowering a branch the benchmark sizes decide against: its warnings are notes */
-	int probing;         /* deciding a condition lowering reports elsewhere: its notes are not repeated */
+	int too_deep; /* KC_MAX_DEPTH was reached (kc_cx_enter) */
+	int untaken;  /* lowering a branch the benchmark sizes decide against: its warnings are notes */
+	int probing;  /* deciding a condition lowering reports elsewhere: its notes are not repeated */
+	struct jump { /* a return, break or continue inside a loop: reported once the function is lowered */
+		CXCursor at;
+		const char *fmt, *arg;
+	} jumps[8];
+	int n_jumps;
 	CXCursor table_decl; /* the const table read last (kc_affine_table_entry), its entries and size */
 	long long *table_vals, table_n;
 	struct kc_diag *io_note;       /* the function's one note on I/O calls in loops (kc_decl_io_call) */

@@ -1936,6 +1936,29 @@ static int same_work(const struct kc_node *a, const struct kc_node *b, int *same
 	return !a && !b;
 }
 
+/* A return, break or continue inside a loop: the iterations and statements it skips are counted. Reported
+ * once the function is lowered (report_jumps): a function without FLOPs keeps them exact, only its comparisons
+ * and traffic are approximate (a search: for (...) if (a[i] == val) return i;). */
+static void loop_jump(struct fctx *fc, CXCursor at, const char *fmt, const char *arg)
+{
+	if (fc->untaken || fc->n_jumps == (int)(sizeof fc->jumps / sizeof fc->jumps[0])) {
+		kc_cx_warn(fc, at, KC_WARNING, fmt, arg);
+		return;
+	}
+	fc->jumps[fc->n_jumps++] = (struct jump){at, fmt, arg};
+}
+
+static void report_jumps(struct fctx *fc)
+{
+	long long cmp = 0;
+	int flops_free = flops_free_nodes(fc->ir->body->first, &cmp);
+	for (int i = 0; i < fc->n_jumps; i++)
+		if (flops_free)
+			kc_cx_warn_cmp(fc, fc->jumps[i].at, fc->jumps[i].fmt, fc->jumps[i].arg);
+		else
+			kc_cx_warn(fc, fc->jumps[i].at, KC_WARNING, fc->jumps[i].fmt, fc->jumps[i].arg);
+}
+
 /* The else-branch block of n, made on first use (located at c). */
 static struct kc_node *else_block(struct fctx *fc, struct kc_node *n, CXCursor c)
 {
@@ -2281,8 +2304,7 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	}
 	case CXCursor_ReturnStmt: {
 		if (fc->loop_depth > 0)
-			kc_cx_warn(fc, c, KC_WARNING,
-			           "early return inside a loop%s: counted as if the loop ran to completion", "");
+			loop_jump(fc, c, "early return inside a loop%s: counted as if the loop ran to completion", "");
 		else if (!tail && parent->kind == KC_NODE_IF && parent->inexact)
 			kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
 			            "counts assume this early return is not taken");
@@ -2297,9 +2319,8 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		if (clang_getCursorKind(c) == CXCursor_BreakStmt && fc->switch_loops == fc->loop_depth + 1)
 			return; /* it ends the switch's case: every case is counted already */
 		if (fc->loop_depth > 0)
-			kc_cx_warn(fc, c, KC_WARNING,
-			           "'%s' inside a loop: counted as if every iteration ran to completion",
-			           clang_getCursorKind(c) == CXCursor_BreakStmt ? "break" : "continue");
+			loop_jump(fc, c, "'%s' inside a loop: counted as if every iteration ran to completion",
+			          clang_getCursorKind(c) == CXCursor_BreakStmt ? "break" : "continue");
 		return;
 	case CXCursor_GotoStmt:
 	case CXCursor_IndirectGotoStmt:
@@ -2448,6 +2469,7 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 			           "KCOST_TRIPS names '%s', which is the variable of no for loop kcost follows in the "
 			           "function: ignored",
 			           fc->trips_var[i]);
+	report_jumps(fc);
 	flag_parse_errors(fc);
 	if (fc->too_deep)
 		fc->ir->body->first = fc->ir->body->last = NULL; /* a part of the body would be a wrong count */

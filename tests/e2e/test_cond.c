@@ -248,6 +248,16 @@ static void branches_that_change_no_count(void **state)
 	assert_true(report_exact(f));
 	assert_int_equal(n_diags(f, "warning"), 0);
 	/* n > 4 && x[i] > 0.5f at n = 100: the comparison always runs, n of them, exactly */
+	/* an early return, a break, in functions without FLOPs: FLOPs exact (0); with FLOPs, flagged */
+	f = report_function(rep, "find_value");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_ops")));
+	assert_string_equal(report_diag(f, 0, "warning", 111, 4),
+	                    "early return inside a loop: counted as if the loop ran to completion");
+	f = report_function(rep, "first_negative");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
+	f = report_function(rep, "sum_until_negative");
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
 	exact_at(rep, "flags_above", "0", 0);
 	assert_int_equal(num(report_function(rep, "flags_above"), "comparisons.value"), 100);
 	/* the note names the assumption; the count is the one with dbias given */
