@@ -1,7 +1,8 @@
 #!/bin/sh
 # corpus-measure.sh — run kcost's static analysis on every line of tests/corpus/MANIFEST and print one
 # tab-separated row per function: project, file, function, exact|ops-exact|flagged, flops, the first
-# warning (ops-exact: the operation counts are exact, the traffic is not).
+# warning (ops-exact: the operation counts are exact, the traffic is not; flops-exact: the FLOPs and
+# transcendentals are, the comparisons are not).
 #
 # usage: scripts/corpus-measure.sh [--run] [KCOST] [OUT_DIR]
 #   --run    also compile and time each kernel (kcost --no-traffic; slow: seconds per function) and add
@@ -46,7 +47,10 @@ grep -v '^[[:space:]]*#' "$corpus/MANIFEST" | grep -v '^[[:space:]]*$' | while I
 	esac
 	set --
 	for s in $sizes; do
-		set -- "$@" --size "$s"
+		case $s in
+		extent:*) set -- "$@" --extent "${s#extent:}" ;;
+		*) set -- "$@" --size "$s" ;;
+		esac
 	done
 	dir=$out/$n
 	rm -rf "$dir"
@@ -60,7 +64,8 @@ grep -v '^[[:space:]]*#' "$corpus/MANIFEST" | grep -v '^[[:space:]]*$' | while I
 		continue
 	fi
 	jq -r --arg p "$project" --arg f "$file" '.functions[] |
-		[$p, $f, .name, (if .exact then "exact" elif .exact_ops then "ops-exact" else "flagged" end),
+		[$p, $f, .name, (if .exact then "exact" elif .exact_ops then "ops-exact"
+		                 elif .exact_flops then "flops-exact" else "flagged" end),
 		 (.flops.value // "null" | tostring),
 		 ([.diagnostics[] | select(.severity == "warning" or .severity == "error") |
 		   "\(.line): \(.message)"] | first // ""),
