@@ -1228,13 +1228,16 @@ static int any_jump(CXCursor c, int depth)
 	return 0;
 }
 
-#define KC_MAX_UNROLL 256 /* iterations of a loop over a const table lowered one by one */
+#define KC_MAX_UNROLL       256  /* iterations of a loop over a const table lowered one by one */
+#define KC_MAX_UNROLL_TOTAL 1024 /* and of all such loops of a function (nested ones multiply) */
 
 /* A loop of constant bounds and at most KC_MAX_UNROLL trips whose body reads a const table at its variable
  * (rnnoise's bands: for (i = 0; i < NB_BANDS + 1; i++) { band_size = eband20ms[i+1] - eband20ms[i]; for (j = 0;
  * j < band_size; j++) ... }): each iteration is lowered in turn with the variable at its value, so the table's
  * entries bound the inner loops and index the buffers exactly. The loop becomes a block of one block per
- * iteration; what later iterations repeat of the first one's diagnostics is dropped. 1 when done so. */
+ * iteration; what later iterations repeat of the first one's diagnostics is dropped. A function unrolls at most
+ * KC_MAX_UNROLL_TOTAL iterations in all (a nest of such loops multiplies them): past it, loops are counted as
+ * loops (their table-read bounds flagged). 1 when done so. */
 static int unroll_by_table(struct fctx *fc, struct kc_node *loop, struct var *v, CXCursor body)
 {
 	struct kc_rat lo, hi;
@@ -1244,8 +1247,10 @@ static int unroll_by_table(struct fctx *fc, struct kc_node *loop, struct var *v,
 		return 0;
 	long long s = loop->step, as = s > 0 ? s : -s;
 	__int128 trips = (hi.num - lo.num) / as + 1;
-	if (trips > KC_MAX_UNROLL || any_jump(body, 0) || !kc_affine_reads_table(fc, body, v, 0))
+	if (trips > KC_MAX_UNROLL || fc->n_unrolled + trips > KC_MAX_UNROLL_TOTAL || any_jump(body, 0) ||
+	    !kc_affine_reads_table(fc, body, v, 0))
 		return 0;
+	fc->n_unrolled += (int)trips;
 	loop->kind = KC_NODE_BLOCK;
 	loop->unrolled = 1;
 	const struct kc_diag *mark = fc->fn->diags.tail;

@@ -403,6 +403,11 @@ static void loops_over_const_tables(void **state)
 	/* a table that is not const, one with designators: not read, flagged */
 	assert_false(report_exact(report_function(rep, "writable_widths")));
 	assert_false(report_exact(report_function(rep, "designated_widths")));
+	/* 64^3 iterations over tables: 1024 unrolled at most, the rest loops; the FLOPs exact, the traffic flagged */
+	cJSON *nt = report_function(rep, "nested_tables");
+	assert_int_equal(num(nt, "flops.value"), 64 * 64 * 64);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(nt, "exact_ops")));
+	assert_false(report_exact(nt));
 	cJSON_Delete(rep);
 }
 
