@@ -143,8 +143,9 @@ struct fctx {
 		const char *fmt, *arg;
 	} jumps[8];
 	int n_jumps;
-	int n_unrolled;      /* iterations of loops over const tables lowered one by one (unroll_by_table) */
-	CXCursor table_decl; /* the const table read last (kc_affine_table_entry), its entries and size */
+	int n_unrolled;                 /* iterations of loops over const tables lowered one by one (unroll_by_table) */
+	struct writes *writes_memo[64]; /* the write sites of statements, by cursor (writes_in, lower.c) */
+	CXCursor table_decl;            /* the const table read last (kc_affine_table_entry), its entries and size */
 	long long *table_vals, table_n;
 	struct kc_diag *io_note;       /* the function's one note on I/O calls in loops (kc_decl_io_call) */
 	int n_io;                      /* the I/O calls in loops it counts */

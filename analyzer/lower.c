@@ -602,7 +602,7 @@ static void collect_expr_at(struct fctx *fc, CXCursor c, struct kc_node *st, int
 		 * a - b: one arm's are kept, exactly; comparisons that differ are both counted and flagged alone), or
 		 * the expression is flagged as the same logic written with if is */
 		int reads = m[2].n_accesses != m[0].n_accesses; /* an arm reads memory: which, the data decide */
-		if (m[2].work == m[0].work && !reads) {
+		if (m[2].work == m[0].work) { /* (b ? b[i] : 0: both arms' reads are counted, as kcost runs it) */
 			kc_cx_warn(fc, c, KC_NOTE, "both arms of a data-dependent conditional expression are counted%s",
 			           "");
 		} else if (same_flops(&m[0], &m[1], &m[1], &m[2])) {
@@ -1164,28 +1164,103 @@ static void collect_init(struct fctx *fc, CXCursor init, struct kc_node *st)
 	}
 }
 
+/* The assignments, increments and address-of operators in a statement, found once per statement (and while
+ * loop step skipped) and kept for the function: the loop lowering asks a body which variables it writes several
+ * times (the loop variable, its bounds' variables, each induction candidate, what to forget), and an outer
+ * loop's body holds the inner ones'. A site keeps its lvalue cursor: which variable it names is resolved when
+ * asked, as the variables known then say. */
+enum { W_INC, W_DEC, W_ADDR, W_ADD, W_SUB, W_ASSIGN };
+
+struct write_site {
+	CXCursor lhs, amount; /* amount: of W_ADD, W_SUB */
+	int kind;
+};
+
+struct writes {
+	CXCursor root, skip;
+	struct write_site *s;
+	int n, too_deep;
+	struct writes *next;
+};
+
+struct site_vec {
+	struct write_site *s;
+	int n, cap, too_deep;
+};
+
+static void site_push(struct site_vec *v, CXCursor lhs, CXCursor amount, int kind)
+{
+	if (v->n == v->cap) {
+		int cap = v->cap ? 2 * v->cap : 16;
+		struct write_site *g = realloc(v->s, sizeof *g * (size_t)cap);
+		if (!g)
+			abort();
+		v->s = g;
+		v->cap = cap;
+	}
+	v->s[v->n++] = (struct write_site){lhs, amount, kind};
+}
+
+static void collect_sites(struct fctx *fc, CXCursor c, struct site_vec *v, int depth)
+{
+	if (depth > KC_MAX_DEPTH) {
+		v->too_deep = 1;
+		return;
+	}
+	if (!clang_Cursor_isNull(fc->skip_stmt) && clang_equalCursors(c, fc->skip_stmt))
+		return; /* a while loop's step, its increment */
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if (k == CXCursor_UnaryOperator && l.n == 1) {
+		enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind(c);
+		if (u == CXUnaryOperator_AddrOf)
+			site_push(v, l.c[0], clang_getNullCursor(), W_ADDR);
+		else if (u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PreInc)
+			site_push(v, l.c[0], clang_getNullCursor(), W_INC);
+		else if (u == CXUnaryOperator_PostDec || u == CXUnaryOperator_PreDec)
+			site_push(v, l.c[0], clang_getNullCursor(), W_DEC);
+	} else if ((k == CXCursor_CompoundAssignOperator || k == CXCursor_BinaryOperator) && l.n == 2) {
+		enum CXBinaryOperatorKind b = clang_getCursorBinaryOperatorKind(c);
+		if (b == CXBinaryOperator_AddAssign || b == CXBinaryOperator_SubAssign)
+			site_push(v, l.c[0], l.c[1], b == CXBinaryOperator_AddAssign ? W_ADD : W_SUB);
+		else if (b >= CXBinaryOperator_Assign && b <= CXBinaryOperator_OrAssign)
+			site_push(v, l.c[0], clang_getNullCursor(), W_ASSIGN);
+	}
+	for (int i = 0; i < l.n; i++)
+		collect_sites(fc, l.c[i], v, depth + 1);
+}
+
+static const struct writes *writes_in(struct fctx *fc, CXCursor c)
+{
+	unsigned h = clang_hashCursor(c) % (sizeof fc->writes_memo / sizeof fc->writes_memo[0]);
+	for (struct writes *w = fc->writes_memo[h]; w; w = w->next)
+		if (clang_equalCursors(w->root, c) && clang_equalCursors(w->skip, fc->skip_stmt))
+			return w;
+	struct site_vec v = {0};
+	collect_sites(fc, c, &v, 0);
+	struct writes *w = KC_NEW(fc->fe->a, struct writes);
+	*w = (struct writes){c, fc->skip_stmt, NULL, v.n, v.too_deep, fc->writes_memo[h]};
+	if (v.n) {
+		w->s = KC_NEW_N(fc->fe->a, struct write_site, v.n);
+		memcpy(w->s, v.s, sizeof *v.s * (size_t)v.n);
+	}
+	free(v.s);
+	fc->writes_memo[h] = w;
+	return w;
+}
+
 /* Variables a loop's body writes (other than its induction variables) have no known value in it: a later
  * iteration reads what an earlier one wrote. An integer's value is forgotten, a pointer is no longer followed
  * (`p += s[i]`: its accesses may reach anything). */
 static void forget_written(struct fctx *fc, CXCursor c, int depth)
 {
-	if (!clang_Cursor_isNull(fc->skip_stmt) && clang_equalCursors(c, fc->skip_stmt))
-		return;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	struct child_list l;
-	kc_cx_children(c, &l);
-	struct var *w = NULL;
-	if (k == CXCursor_UnaryOperator && l.n == 1) {
-		enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind(c);
-		if ((u >= CXUnaryOperator_PostInc && u <= CXUnaryOperator_PreDec) || u == CXUnaryOperator_AddrOf)
-			w = kc_affine_var_of(fc, l.c[0]);
-	} else if ((k == CXCursor_CompoundAssignOperator ||
-	            (k == CXCursor_BinaryOperator &&
-	             clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign)) &&
-	           l.n == 2) {
-		w = kc_affine_var_of(fc, l.c[0]);
-	}
-	if (w && !w->ind_after) {
+	(void)depth;
+	const struct writes *ws = writes_in(fc, c);
+	for (int i = 0; i < ws->n; i++) {
+		struct var *w = kc_affine_var_of(fc, ws->s[i].lhs);
+		if (!w || w->ind_after)
+			continue;
 		if (w->kind == V_SIZE) /* a size the loop changes: no value in it */
 			w->kind = V_INT;
 		if (w->kind == V_INT) {
@@ -1195,9 +1270,6 @@ static void forget_written(struct fctx *fc, CXCursor c, int depth)
 			w->kind = V_OTHER;
 		}
 	}
-	if (depth < KC_MAX_DEPTH)
-		for (int i = 0; i < l.n; i++)
-			forget_written(fc, l.c[i], depth + 1);
 }
 
 static void lower_body(struct fctx *fc, CXCursor body, struct kc_node *parent)
@@ -1294,45 +1366,32 @@ struct ind_set {
 static void writes_of(struct fctx *fc, CXCursor c, const struct var *w, int *incs, struct kc_poly **e, int *other,
                       int depth)
 {
-	if (depth > KC_MAX_DEPTH) {
-		(*other)++;
-		return;
-	}
-	if (!clang_Cursor_isNull(fc->skip_stmt) && clang_equalCursors(c, fc->skip_stmt))
-		return; /* a while loop's step, its increment */
-	enum CXCursorKind k = clang_getCursorKind(c);
-	struct child_list l;
-	kc_cx_children(c, &l);
+	(void)depth;
 	struct kc_arena *a = fc->fe->a;
-	if (k == CXCursor_UnaryOperator && l.n == 1 && kc_affine_var_of(fc, l.c[0]) == w) {
-		enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind(c);
-		if (u == CXUnaryOperator_AddrOf)
-			(*other)++;
-		else if (u >= CXUnaryOperator_PostInc && u <= CXUnaryOperator_PreDec) {
-			(*incs)++;
-			*e = kc_poly_const(a, u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PreInc ? 1 : -1, 1);
-		}
-		return;
-	}
-	if ((k == CXCursor_CompoundAssignOperator || k == CXCursor_BinaryOperator) && l.n == 2 &&
-	    kc_affine_var_of(fc, l.c[0]) == w) {
-		enum CXBinaryOperatorKind b = clang_getCursorBinaryOperatorKind(c);
+	const struct writes *ws = writes_in(fc, c);
+	*other += ws->too_deep;
+	for (int i = 0; i < ws->n; i++) {
+		const struct write_site *s = &ws->s[i];
+		if (kc_affine_var_of(fc, s->lhs) != w)
+			continue;
 		struct kc_poly *x;
-		if (b == CXBinaryOperator_AddAssign || b == CXBinaryOperator_SubAssign) {
+		switch (s->kind) {
+		case W_ADDR:
+		case W_ASSIGN: /* w = x, w *= x, &w ... (not w, x: a comma) */
+			(*other)++;
+			break;
+		case W_INC:
+		case W_DEC:
 			(*incs)++;
-			if (kc_affine_expr(fc, l.c[1], &x) < 0 ||
-			    (b == CXBinaryOperator_SubAssign && kc_poly_neg(a, x, &x) < 0))
+			*e = kc_poly_const(a, s->kind == W_INC ? 1 : -1, 1);
+			break;
+		default:
+			(*incs)++;
+			if (kc_affine_expr(fc, s->amount, &x) < 0 || (s->kind == W_SUB && kc_poly_neg(a, x, &x) < 0))
 				x = NULL;
 			*e = x;
-		} else if (b >= CXBinaryOperator_Assign && b <= CXBinaryOperator_OrAssign) {
-			(*other)++; /* w = x, w *= x, ... (not w, x: a comma) */
 		}
-		for (int i = 1; i < l.n; i++)
-			writes_of(fc, l.c[i], w, incs, e, other, depth + 1);
-		return;
 	}
-	for (int i = 0; i < l.n; i++)
-		writes_of(fc, l.c[i], w, incs, e, other, depth + 1);
 }
 
 /* The variables stepped by the top-level statement s (candidates, each once, into set). */

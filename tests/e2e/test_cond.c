@@ -259,6 +259,7 @@ static void branches_that_change_no_count(void **state)
 	f = report_function(rep, "sum_until_negative");
 	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
 	exact_at(rep, "flags_above", "0", 0);
+	exact_at(rep, "optional_bias", "n", 100);
 	assert_int_equal(num(report_function(rep, "flags_above"), "comparisons.value"), 100);
 	/* the note names the assumption; the count is the one with dbias given */
 	f = report_function(rep, "bias_grad");
