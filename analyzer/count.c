@@ -53,15 +53,6 @@ struct counter {
 	int failed; /* an overflow or an unsupported construct made a count inexact */
 };
 
-/* No operation in v: no FLOP, comparison or transcendental (traffic and iterations aside). */
-static int ops_free(const struct kc_vec *v)
-{
-	for (int i = 0; i < KC_VEC_N; i++)
-		if (v->v[i] && !kc_poly_is_zero(v->v[i]) && (i <= KC_VEC_CMP || i >= KC_VEC_TRANS))
-			return 0;
-	return 1;
-}
-
 /* No FLOP or transcendental in v (comparisons, traffic and iterations aside). */
 static int flops_free(const struct kc_vec *v)
 {
@@ -69,6 +60,12 @@ static int flops_free(const struct kc_vec *v)
 		if (v->v[i] && !kc_poly_is_zero(v->v[i]) && (i < KC_VEC_CMP || i >= KC_VEC_TRANS))
 			return 0;
 	return 1;
+}
+
+/* No operation in v: no FLOP, comparison or transcendental (traffic and iterations aside). */
+static int ops_free(const struct kc_vec *v)
+{
+	return flops_free(v) && (!v->v[KC_VEC_CMP] || kc_poly_is_zero(v->v[KC_VEC_CMP]));
 }
 
 static void inexact(struct counter *k, struct kc_loc loc, const char *msg)

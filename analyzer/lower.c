@@ -1253,9 +1253,8 @@ static const struct writes *writes_in(struct fctx *fc, CXCursor c)
 /* Variables a loop's body writes (other than its induction variables) have no known value in it: a later
  * iteration reads what an earlier one wrote. An integer's value is forgotten, a pointer is no longer followed
  * (`p += s[i]`: its accesses may reach anything). */
-static void forget_written(struct fctx *fc, CXCursor c, int depth)
+static void forget_written(struct fctx *fc, CXCursor c)
 {
-	(void)depth;
 	const struct writes *ws = writes_in(fc, c);
 	for (int i = 0; i < ws->n; i++) {
 		struct var *w = kc_affine_var_of(fc, ws->s[i].lhs);
@@ -1276,11 +1275,11 @@ static void lower_body(struct fctx *fc, CXCursor body, struct kc_node *parent)
 {
 	if (clang_Cursor_isNull(body))
 		return;
-	forget_written(fc, body, 0);
+	forget_written(fc, body);
 	fc->loop_depth++;
 	lower_stmt(fc, body, parent);
 	fc->loop_depth--;
-	forget_written(fc, body, 0); /* what the last iteration assigned may hold its loop variables */
+	forget_written(fc, body); /* what the last iteration assigned may hold its loop variables */
 }
 
 /* Any break, continue, return, goto or label in the statement c. */
@@ -1363,10 +1362,8 @@ struct ind_set {
 
 /* The writes of w in c: incremented by *e (a unary ++/-- or += -= w = w + e; *e NULL when the amount is not
  * affine), and other writes (w = x, &w) counted in *other. */
-static void writes_of(struct fctx *fc, CXCursor c, const struct var *w, int *incs, struct kc_poly **e, int *other,
-                      int depth)
+static void writes_of(struct fctx *fc, CXCursor c, const struct var *w, int *incs, struct kc_poly **e, int *other)
 {
-	(void)depth;
 	struct kc_arena *a = fc->fe->a;
 	const struct writes *ws = writes_in(fc, c);
 	*other += ws->too_deep;
@@ -1457,7 +1454,7 @@ static void begin_inductions(struct fctx *fc, struct ind_set *set, const struct 
 		struct var *w = found[i].w;
 		int incs = 0, other = 0;
 		struct kc_poly *e = NULL, *cur, *after, *eu;
-		writes_of(fc, body, w, &incs, &e, &other, 0);
+		writes_of(fc, body, w, &incs, &e, &other);
 		struct kc_poly *w0 = w->kind == V_INT ? w->value : w->kind == V_ALIAS ? w->offset : kc_poly_zero(a);
 		if (incs != 1 || other || !e || !w0 || kc_poly_has_sym(e, loop->var) || kc_poly_mul(a, e, u, &eu) < 0 ||
 		    kc_poly_add(a, w0, eu, &cur) < 0 || kc_poly_add(a, cur, e, &after) < 0) {
@@ -1531,7 +1528,7 @@ static struct var *bound_written(struct fctx *fc, CXCursor cond, CXCursor body, 
 		int incs = 0, other = 0;
 		struct kc_poly *e;
 		if (w && w != v && (w->kind == V_SIZE || w->kind == V_INT))
-			writes_of(fc, body, w, &incs, &e, &other, 0);
+			writes_of(fc, body, w, &incs, &e, &other);
 		return incs + other ? w : NULL;
 	}
 	struct child_list l;
@@ -1610,7 +1607,7 @@ static int lower_as_for(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	if (!v || v->kind != V_INT || !v->value || (il.n == 2 && kc_affine_refers_to(fc, il.c[1], v, 0)) ||
 	    kc_affine_loop_step(fc, inc, v, &step, &by) < 0 || (is_do && !kc_affine_refers_to(fc, cond, v, 0)))
 		return -1;
-	writes_of(fc, body, v, &incs, &e, &other, 0);
+	writes_of(fc, body, v, &incs, &e, &other);
 	if (incs != 1 || other || (is_do && !holds_on_entry(fc, cond)))
 		return -1;
 	CXCursor outer = fc->skip_stmt;
@@ -1699,7 +1696,7 @@ static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts 
 		}
 		int incs = 0;
 		struct kc_poly *e;
-		writes_of(fc, p.body, v, &incs, &e, &written, 0);
+		writes_of(fc, p.body, v, &incs, &e, &written);
 		written += incs;
 		if (!clang_Cursor_isNull(p.cond) && !written && (bound_var = bound_written(fc, p.cond, p.body, v, 0)))
 			written = 1;
@@ -2096,7 +2093,7 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 	free(after_then);
 	/* after it, a variable one branch assigns has either value: none known (if (flag) m = 1;) */
 	for (int i = 1; i < l.n; i++)
-		forget_written(fc, l.c[i], 0);
+		forget_written(fc, l.c[i]);
 	long long cmp = 0;
 	int same_traffic = 1;
 	if (n->inexact && guards != -2 && costs_nothing_more(n, cond_st))
