@@ -848,16 +848,14 @@ static void apply_call_sizes(struct fctx *fc, CXCursor fn)
 {
 	struct fe *fe = fc->fe;
 	struct kc_function *g = fc->fn;
-	int lacking = 0, f = 0;
+	int lacking = 0, f = fc->func_index;
 	for (int i = 0; i < g->n_params; i++)
 		lacking |= g->params[i].kind == KC_PARAM_SIZE && g->params[i].sym >= 0 &&
 		           !g->syms.syms[g->params[i].sym].has_value;
 	if (!lacking)
 		return;
-	while (f < fe->n_funcs && !clang_equalCursors(fe->funcs[f].cursor, fn))
-		f++;
 	int first, n;
-	if (f == fe->n_funcs || (n = sites_of(fe, f, &first)) == 0)
+	if ((n = sites_of(fe, f, &first)) == 0)
 		return;
 	struct site_sizes *ss = site_sizes_of(fe, f, 0);
 	int chosen = ss->site >= 0 ? ss->site : first;

@@ -119,6 +119,7 @@ struct fctx {
 	struct fe *fe;
 	struct kc_function *fn;
 	CXCursor fn_decl; /* fn's definition */
+	int func_index;   /* its entry in fe->funcs */
 	struct kc_fn_ir *ir;
 	int n_vars;        /* variable i is vars[i], then more[i / KC_VAR_CHUNK - 1][i % KC_VAR_CHUNK] */
 	struct var **more; /* [n_more] further chunks, in the arena */

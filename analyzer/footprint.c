@@ -110,11 +110,7 @@ struct use {
 /* The symbols of p as a bit mask. */
 static unsigned sym_mask(const struct kc_poly *p)
 {
-	unsigned m = 0;
-	for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
-		if (kc_poly_has_sym(p, s))
-			m |= 1u << s;
-	return m;
+	return kc_poly_sym_mask(p);
 }
 
 /* One Fourier-Motzkin step: the constraints of g[0 .. n-1] without `sym`, and for each pair with opposite

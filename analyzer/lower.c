@@ -1201,6 +1201,8 @@ static void site_push(struct site_vec *v, CXCursor lhs, CXCursor amount, int kin
 	v->s[v->n++] = (struct write_site){lhs, amount, kind};
 }
 
+static const struct writes *writes_at(struct fctx *fc, CXCursor c, int depth);
+
 static void collect_sites(struct fctx *fc, CXCursor c, struct site_vec *v, int depth)
 {
 	if (depth > KC_MAX_DEPTH) {
@@ -1227,18 +1229,33 @@ static void collect_sites(struct fctx *fc, CXCursor c, struct site_vec *v, int d
 		else if (b >= CXBinaryOperator_Assign && b <= CXBinaryOperator_OrAssign)
 			site_push(v, l.c[0], clang_getNullCursor(), W_ASSIGN);
 	}
-	for (int i = 0; i < l.n; i++)
-		collect_sites(fc, l.c[i], v, depth + 1);
+	/* a loop's body is asked for again when its loop is lowered: its sites are found once, kept, and copied
+	 * here in the order this walk finds them */
+	int body = -1;
+	if (l.n && (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt))
+		body = k == CXCursor_DoStmt ? 0 : l.n - 1;
+	for (int i = 0; i < l.n; i++) {
+		if (i != body) {
+			collect_sites(fc, l.c[i], v, depth + 1);
+			continue;
+		}
+		const struct writes *w = writes_at(fc, l.c[i], depth + 1);
+		for (int j = 0; j < w->n; j++)
+			site_push(v, w->s[j].lhs, w->s[j].amount, w->s[j].kind);
+		v->too_deep |= w->too_deep;
+	}
 }
 
-static const struct writes *writes_in(struct fctx *fc, CXCursor c)
+/* The write sites of c, a walk from `depth` (KC_MAX_DEPTH counts from the statement first asked for: a
+ * body first found inside its outer loop's walk keeps that walk's limit). */
+static const struct writes *writes_at(struct fctx *fc, CXCursor c, int depth)
 {
 	unsigned h = clang_hashCursor(c) % (sizeof fc->writes_memo / sizeof fc->writes_memo[0]);
 	for (struct writes *w = fc->writes_memo[h]; w; w = w->next)
 		if (clang_equalCursors(w->root, c) && clang_equalCursors(w->skip, fc->skip_stmt))
 			return w;
 	struct site_vec v = {0};
-	collect_sites(fc, c, &v, 0);
+	collect_sites(fc, c, &v, depth);
 	struct writes *w = KC_NEW(fc->fe->a, struct writes);
 	*w = (struct writes){c, fc->skip_stmt, NULL, v.n, v.too_deep, fc->writes_memo[h]};
 	if (v.n) {
@@ -1248,6 +1265,11 @@ static const struct writes *writes_in(struct fctx *fc, CXCursor c)
 	free(v.s);
 	fc->writes_memo[h] = w;
 	return w;
+}
+
+static const struct writes *writes_in(struct fctx *fc, CXCursor c)
+{
+	return writes_at(fc, c, 0);
 }
 
 /* Variables a loop's body writes (other than its induction variables) have no known value in it: a later
@@ -2507,6 +2529,7 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	memset(fc, 0, offsetof(struct fctx, vars));
 	fc->skip_stmt = clang_getNullCursor();
 	fc->fe = fe;
+	fc->func_index = (int)(tf - fe->funcs);
 	struct kc_function *fn = fc->fn = KC_NEW(fe->a, struct kc_function);
 	fc->ir = KC_NEW(fe->a, struct kc_fn_ir);
 	fc->ir->fn = fn;

@@ -631,6 +631,15 @@ int kc_poly_has_sym(const struct kc_poly *p, int sym)
 	return sym_ok(sym) && kc_poly_degree_in(p, sym) > 0;
 }
 
+uint32_t kc_poly_sym_mask(const struct kc_poly *p)
+{
+	uint32_t m = 0;
+	for (int i = 0; i < p->n; i++)
+		for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
+			m |= (uint32_t)(p->t[i].e[s] != 0) << s;
+	return m;
+}
+
 /* The leading term has the largest total degree: the order sorts by it first. */
 int kc_poly_degree(const struct kc_poly *p)
 {

@@ -25,6 +25,8 @@
 #ifndef KC_POLY_H
 #define KC_POLY_H
 
+#include <stdint.h>
+
 #include "arena.h"
 #include "buf.h"
 
@@ -85,6 +87,8 @@ int kc_poly_is_zero(const struct kc_poly *p);
 int kc_poly_is_const(const struct kc_poly *p, struct kc_rat *value);
 /* 1 if sym occurs in p (sym out of range: 0). */
 int kc_poly_has_sym(const struct kc_poly *p, int sym);
+/* The symbols p depends on: bit s for symbol s. */
+uint32_t kc_poly_sym_mask(const struct kc_poly *p);
 /* Total degree: -1 for the zero polynomial, 0 for other constants. */
 int kc_poly_degree(const struct kc_poly *p);
 /* Degree in one symbol: -1 for the zero polynomial, else the largest exponent of sym (0 if absent). */
