@@ -6,6 +6,7 @@
 
 #include "escape.h"
 #include "format.h"
+#include "words.h"
 
 /* "`8*n` = 8.0 kFLOP" */
 static void md_formula_value(struct kc_buf *b, const struct kc_figure *fig, const char *unit)
@@ -71,6 +72,23 @@ static void md_measured_cell(struct kc_buf *b, const struct kc_measured_figures 
 	}
 }
 
+/* "49.4 ms, bound: tanhf throughput (scalar libm)": the time model's prediction on the report's machine. */
+static void md_predicted_cell(struct kc_buf *b, const struct kc_function *f, const struct kc_measurements *m)
+{
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_prediction pr;
+	kc_figures_predict(&a, m, f, &pr);
+	if (pr.ok) {
+		kc_format_seconds(b, pr.seconds);
+		kc_buf_puts(b, ", bound: ");
+		kc_escape_md_cell(b, pr.bound ? pr.bound : "n/a");
+	} else {
+		kc_buf_puts(b, "n/a: ");
+		kc_escape_md_cell(b, pr.why ? pr.why : "not predicted");
+	}
+	kc_arena_release(&a);
+}
+
 static void md_row(struct kc_buf *b, const struct kc_function *f, const struct kc_cost_figures *cf,
                    const struct kc_measurements *m, int measured_col)
 {
@@ -86,6 +104,10 @@ static void md_row(struct kc_buf *b, const struct kc_function *f, const struct k
 	md_intensities(b, cf);
 	kc_buf_puts(b, " | ");
 	kc_format_exactness(b, f);
+	if (kc_figures_machine(m)) {
+		kc_buf_puts(b, " | ");
+		md_predicted_cell(b, f, m);
+	}
 	if (measured_col) {
 		kc_buf_puts(b, " | ");
 		struct kc_measured_figures mf;
@@ -102,8 +124,11 @@ static void md_table(struct kc_buf *b, const struct kc_analysis *an, const struc
 	int measured_col = m && m->n_measured > 0;
 	kc_buf_puts(b, "| function | FLOPs | bytes (min model) | bytes (streaming model) "
 	               "| intensity min / streaming / naive | exact |");
+	int predicted_col = kc_figures_machine(m) != NULL;
+	kc_buf_puts(b, predicted_col ? " predicted |" : "");
 	kc_buf_puts(b, measured_col ? " measured |\n" : "\n");
 	kc_buf_puts(b, "| :-- | --: | --: | --: | --: | :-- |");
+	kc_buf_puts(b, predicted_col ? " :-- |" : "");
 	kc_buf_puts(b, measured_col ? " :-- |\n" : "\n");
 	for (int i = 0; i < an->n_functions && b->len <= stop; i++)
 		if (!an->functions[i]->skip)
@@ -294,7 +319,13 @@ static int md_fusion_finding(struct kc_buf *b, const struct kc_function *f)
 			kc_buf_puts(b, i ? ", " : " (");
 			kc_escape_md_cell(b, f->buffers[gr->removes[i]].name);
 		}
-		kc_buf_puts(b, gr->n_removes ? "): streaming " : ": streaming ");
+		kc_buf_puts(b, gr->n_removes ? ")" : "");
+		struct kc_buf share = KC_BUF_INIT;
+		kc_words_removed_share(&share, &fb, &fa, "the streaming bytes");
+		if (share.len)
+			kc_buf_printf(b, " and %s", kc_buf_str(&share));
+		kc_buf_release(&share);
+		kc_buf_puts(b, ": streaming ");
 		md_formula_value(b, &fb, "B");
 		kc_buf_puts(b, " \xe2\x86\x92 ");
 		md_formula_value(b, &fa, "B");

@@ -18,14 +18,26 @@ enum {
 	COL_AI_STREAM,
 	COL_AI_NAIVE,
 	COL_EXACT,
+	COL_PREDICTED,
 	COL_TIME,
 	COL_GFLOPS,
+	COL_BOUND,
 	COL_N
 };
 
-static const char *const col_header[COL_N] = {
-    "function",   "FLOPs", "transcendentals",         "bytes (min)",      "AI (min)", "AI (streaming)",
-    "AI (naive)", "exact", "time (median, measured)", "FLOP/s (measured)"};
+/* The predicted time stands next to the measured one: whether a change buys time is the measurement's word. */
+static const char *const col_header[COL_N] = {"function",          "FLOPs",
+                                              "transcendentals",   "bytes (min)",
+                                              "AI (min)",          "AI (streaming)",
+                                              "AI (naive)",        "exact",
+                                              "time (predicted)",  "time (median, measured)",
+                                              "FLOP/s (measured)", "bound (of the prediction)"};
+
+/* Left-aligned columns: text, not numbers. */
+static int left_aligned(int col)
+{
+	return col == COL_NAME || col == COL_EXACT || col == COL_BOUND;
+}
 
 struct row {
 	const struct kc_function *f;
@@ -70,6 +82,22 @@ static void value_or_formula(struct kc_buf *b, const struct kc_figure *fig, cons
 		kc_format_si_figure(b, fig, unit);
 }
 
+/* The time model's prediction (model/predict.h) on the machine the report is read against. */
+static void predicted_cells(struct row *r, const struct kc_measurements *m)
+{
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_prediction pr;
+	kc_figures_predict(&a, m, r->f, &pr);
+	if (pr.ok) {
+		kc_format_seconds(&r->cell[COL_PREDICTED], pr.seconds);
+		kc_visible_puts(&r->cell[COL_BOUND], pr.bound ? pr.bound : "n/a");
+	} else {
+		kc_buf_puts(&r->cell[COL_PREDICTED], "n/a");
+		kc_visible_puts(&r->cell[COL_BOUND], pr.why ? pr.why : "n/a");
+	}
+	kc_arena_release(&a);
+}
+
 static void fill_row(struct row *r, const struct kc_measurements *m)
 {
 	const struct kc_cost_figures *cf = r->cf;
@@ -84,14 +112,16 @@ static void fill_row(struct row *r, const struct kc_measurements *m)
 	struct kc_measured_figures mf;
 	kc_figures_measured(m, r->f, cf, &mf);
 	measured_cells(r, &mf);
+	if (kc_figures_machine(m))
+		predicted_cells(r, m);
 }
 
-/* Print one cell padded to width; names and the exact flag are left-aligned, numbers right-aligned. The
- * last column gets no trailing padding. */
-static void print_cell(FILE *out, const char *text, int col, int ncols, size_t width, const char *color)
+/* Print one cell padded to width; text is left-aligned, numbers right-aligned. The last column gets no
+ * trailing padding. */
+static void print_cell(FILE *out, const char *text, int col, int last, size_t width, const char *color)
 {
-	size_t pad = col == ncols - 1 && (col == COL_NAME || col == COL_EXACT) ? 0 : width - display_width(text);
-	int left = col == COL_NAME || col == COL_EXACT;
+	int left = left_aligned(col);
+	size_t pad = last && left ? 0 : width - display_width(text);
 	fprintf(out, "%*s%s%s%s%*s", left ? 0 : (int)pad, "", color ? color : "", text, color ? "\033[0m" : "",
 	        left ? (int)pad : 0, "");
 }
@@ -104,29 +134,38 @@ static const char *cell_color(const struct row *r, int col, int color)
 		return "\033[1m";
 	if (col == COL_EXACT)
 		return r->f->exact ? "\033[32m" : "\033[33m";
+	if (col == COL_BOUND)
+		return "\033[36m";
 	return strcmp(kc_buf_str(&r->cell[col]), "n/a") == 0 ? "\033[2m" : NULL;
 }
 
-static void print_table(FILE *out, struct row *rows, int n, int ncols, int color)
+/* The columns shown[c] says, in their order. */
+static void print_table(FILE *out, struct row *rows, int n, const int *shown, int color)
 {
 	size_t width[COL_N];
-	for (int c = 0; c < ncols; c++) {
+	int last = 0;
+	for (int c = 0; c < COL_N; c++) {
+		if (!shown[c])
+			continue;
+		last = c;
 		width[c] = display_width(col_header[c]);
 		for (int i = 0; i < n; i++)
 			if (display_width(kc_buf_str(&rows[i].cell[c])) > width[c])
 				width[c] = display_width(kc_buf_str(&rows[i].cell[c]));
 	}
-	for (int c = 0; c < ncols; c++) {
-		fputs(c ? "  " : "", out);
-		print_cell(out, col_header[c], c, ncols, width[c], color ? "\033[1;4m" : NULL);
-	}
+	for (int c = 0; c < COL_N; c++)
+		if (shown[c]) {
+			fputs(c ? "  " : "", out);
+			print_cell(out, col_header[c], c, c == last, width[c], color ? "\033[1;4m" : NULL);
+		}
 	fputc('\n', out);
 	for (int i = 0; i < n; i++) {
-		for (int c = 0; c < ncols; c++) {
-			fputs(c ? "  " : "", out);
-			print_cell(out, kc_buf_str(&rows[i].cell[c]), c, ncols, width[c],
-			           cell_color(&rows[i], c, color));
-		}
+		for (int c = 0; c < COL_N; c++)
+			if (shown[c]) {
+				fputs(c ? "  " : "", out);
+				print_cell(out, kc_buf_str(&rows[i].cell[c]), c, c == last, width[c],
+				           cell_color(&rows[i], c, color));
+			}
 		fputc('\n', out);
 	}
 }
@@ -202,7 +241,10 @@ static void print_dataflow(FILE *out, const struct row *r, int color)
 void kc_text_write(FILE *out, struct kc_report_figures *rf, const struct kc_measurements *m, int color)
 {
 	const struct kc_analysis *an = rf->an;
-	int n = 0, ncols = m && m->n_measured > 0 ? COL_N : COL_TIME;
+	int n = 0, shown[COL_N];
+	for (int c = 0; c < COL_N; c++) /* measured columns when something was timed, predicted ones with a machine */
+		shown[c] = c < COL_PREDICTED || ((c == COL_TIME || c == COL_GFLOPS) && m && m->n_measured > 0) ||
+		           ((c == COL_PREDICTED || c == COL_BOUND) && kc_figures_machine(m));
 	struct row *rows = calloc((size_t)an->n_functions + 1, sizeof *rows);
 	const struct kc_cost_figures *figs = rf->functions;
 	if (!rows)
@@ -213,7 +255,7 @@ void kc_text_write(FILE *out, struct kc_report_figures *rf, const struct kc_meas
 			fill_row(&rows[n++], m);
 		}
 	if (n > 0) {
-		print_table(out, rows, n, ncols, color);
+		print_table(out, rows, n, shown, color);
 		fputc('\n', out);
 		for (int i = 0; i < n; i++) {
 			print_formulas(out, &rows[i], color);
@@ -325,7 +367,8 @@ static void text_intermediate(const struct kc_words *w, struct kc_buf *out, int 
 		kc_buf_puts(out, "  kept\n");
 }
 
-/* "  group 1 passes 1-8  streaming 72*n -> 8*n B (302.0 MB -> 33.6 MB)  0.111 -> 1.00 FLOP/B  removes 7" */
+/* "  group 1 passes 1-8  streaming 72*n -> 8*n B (302.0 MB -> 33.6 MB)  0.111 -> 1.00 FLOP/B  removes 7
+ * intermediates and 89% of the streaming bytes" */
 static void text_group(const struct kc_words *w, struct kc_buf *out, int g, int width)
 {
 	const struct kc_dataflow *df = &w->f->dataflow;
@@ -343,7 +386,16 @@ static void text_group(const struct kc_words *w, struct kc_buf *out, int g, int 
 	kc_words_intensity(w, out, flops, before);
 	kc_buf_printf(out, " %s ", w->arrow);
 	kc_words_intensity(w, out, flops, after);
-	kc_buf_printf(out, " FLOP/B  removes %d\n", grp->n_removes);
+	kc_buf_printf(out, " FLOP/B  removes %d intermediate%s", grp->n_removes, grp->n_removes == 1 ? "" : "s");
+	struct kc_figure from, to;
+	kc_figure_of(w->memo, w->f, before, &from);
+	kc_figure_of(w->memo, w->f, after, &to);
+	struct kc_buf share = KC_BUF_INIT;
+	kc_words_removed_share(&share, &from, &to, "the streaming bytes");
+	if (share.len)
+		kc_buf_printf(out, " and %s", kc_buf_str(&share));
+	kc_buf_release(&share);
+	kc_buf_putc(out, '\n');
 }
 
 /* "  pass 2 -> 3  not fusable (reduction): <reason>" */

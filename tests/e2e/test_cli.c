@@ -450,9 +450,49 @@ static void hypothetical_machine_roofs(void **state)
 	run_release(&r);
 }
 
+/* With a machine to read against, the terminal table and summary.md give each function's predicted time and the
+ * bound that sets it, next to what was measured; a fused group says how much streaming traffic it removes.
+ * vecadd (n = 2^24, float): 12 B per element, 201,326,592 B at 20 GB/s = 10.07 ms, DRAM-bound. */
+static void predictions_beside_measurements(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("predicted");
+	const char *argv[] = {"--no-run",       "--peak", "100", "--bandwidth", "20",
+	                      "--color",        "never",  "-o",  out,           "samples/vecadd.c",
+	                      "samples/gelu.c", NULL};
+	struct run r = run_kcost(argv);
+	assert_int_equal(r.status, 0);
+	const char *head = strstr(r.out, "exact  time (predicted)  bound (of the prediction)\n");
+	assert_non_null(head);
+	assert_null(strstr(r.out, "time (median, measured)")); /* nothing was timed */
+	assert_non_null(strstr(r.out, "exact           10.1 ms  DRAM bandwidth\n"));
+	/* gelu's tanhf has no per-call time on a hypothetical machine: no prediction, and why */
+	assert_non_null(strstr(r.out, "exact               n/a  no per-call time of tanhf was measured\n"));
+	assert_non_null(
+	    strstr(r.out, "0.111 -> 1.00 FLOP/B  removes 7 intermediates and 89% of the streaming bytes\n"));
+	run_release(&r);
+	char path[4300];
+	snprintf(path, sizeof path, "%s/summary.md", out);
+	char *md = slurp(path);
+	assert_non_null(strstr(md, "| intensity min / streaming / naive | exact | predicted |\n"));
+	assert_non_null(strstr(md, "| exact | 10.1 ms, bound: DRAM bandwidth |\n"));
+	assert_non_null(strstr(md, "| exact | n/a: no per-call time of tanhf was measured |\n"));
+	assert_non_null(strstr(md, "removes 7 intermediates (t1, t2, t3, t4, t5, t6, t7) and 89% of the streaming "
+	                           "bytes: streaming `72*n` = 302.0 MB \xe2\x86\x92 `8*n` = 33.6 MB\n"));
+	free(md);
+	/* without a machine (static analysis alone), neither column */
+	const char *plain[] = {"--no-run", "--color", "never", "-o", out, "samples/vecadd.c", NULL};
+	r = run_kcost(plain);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "predicted"));
+	assert_non_null(strstr(r.out, "  exact\n"));
+	run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(predictions_beside_measurements),
 	    cmocka_unit_test(extents_from_the_command_line),
 	    cmocka_unit_test(help_lists_options_and_exit_codes),
 	    cmocka_unit_test(version_names_libclang),
