@@ -557,7 +557,9 @@ static void *plugin_library(const char *dir, const char *name)
 	char path[1024], sym[64];
 	snprintf(sym, sizeof sym, "gvplugin_%s_LTX_library", name);
 	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof path, "%s/graphviz/libgvplugin_%s%s", dir, name, suffixes[i]);
+		int n = snprintf(path, sizeof path, "%s/graphviz/libgvplugin_%s%s", dir, name, suffixes[i]);
+		if (n < 0 || (size_t)n >= sizeof path) /* cut short: another file's name */
+			continue;
 		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 		void *lib = h ? dlsym(h, sym) : NULL;
 		if (lib)
