@@ -2490,7 +2490,7 @@ static enum CXChildVisitResult find_refs(CXCursor c, CXCursor parent, CXClientDa
 	return r->left ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
-/* Mark the buffer parameters that `body` never names (kc_buffer.unreferenced). */
+/* Mark the buffer parameters without a declared extent that `body` never names (kc_buffer.unreferenced). */
 static void mark_unreferenced(struct fctx *fc, CXCursor fn_cursor, CXCursor body)
 {
 	struct kc_function *fn = fc->fn;
@@ -2501,7 +2501,9 @@ static void mark_unreferenced(struct fctx *fc, CXCursor fn_cursor, CXCursor body
 	struct refs r = {decls, nargs, 0};
 	for (int i = 0; i < nargs; i++) {
 		decls[i] = clang_getNullCursor();
-		if (fn->params[i].kind == KC_PARAM_BUFFER && fn->params[i].buffer >= 0 && *fn->params[i].name) {
+		/* only a buffer without a declared extent needs to know (footprint.c: its extent is then 0) */
+		if (fn->params[i].kind == KC_PARAM_BUFFER && fn->params[i].buffer >= 0 && *fn->params[i].name &&
+		    !fn->buffers[fn->params[i].buffer].extent) {
 			decls[i] = clang_Cursor_getArgument(fn_cursor, (unsigned)i);
 			r.left++;
 		}

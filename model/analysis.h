@@ -71,7 +71,7 @@ struct kc_buffer {
 	 * none) and why ("its index is data-dependent ..."); the run step names it */
 	struct kc_loc unbounded_at;
 	const char *unbounded_why;
-	int unreferenced; /* a parameter the function's body never names (OpenBLAS's `FLOAT *dummy`): of
+	int unreferenced; /* a parameter without a declared extent the body never names (`FLOAT *dummy`): of
 	                   * extent 0 (KC_EXTENT_UNUSED), the harness passes it a minimal allocation */
 };
 
