@@ -191,11 +191,12 @@ static void td_measured(struct kc_buf *b, const struct page *h, const struct kc_
 		kc_buf_puts(b, "<td class=\"num\">n/a</td>");
 }
 
-static void summary_row(struct kc_buf *b, const struct page *h, int i)
+/* number: the function's on the roofline (its markers' labels and the chart's key) */
+static void summary_row(struct kc_buf *b, const struct page *h, int i, int number)
 {
 	const struct kc_function *f = h->an->functions[i];
 	const struct kc_cost_figures *cf = &h->rf->functions[i];
-	kc_buf_puts(b, "<tr><td>");
+	kc_buf_printf(b, "<tr><td class=\"num\" data-v=\"%d\">%d</td><td>", number, number);
 	kc_html_fn_link(b, f->name);
 	kc_buf_puts(b, "</td>");
 	td_figure(b, &cf->flops, "FLOP");
@@ -220,7 +221,8 @@ static void summary(struct kc_buf *b, const struct page *h)
 		kc_buf_puts(b, "<p>No function was analyzed.</p>\n");
 		return;
 	}
-	kc_buf_puts(b, "<div class=\"table-wrap\"><table class=\"summary sortable\">\n<thead><tr><th>function</th>"
+	kc_buf_puts(b, "<div class=\"table-wrap\"><table class=\"summary sortable\">\n<thead><tr><th title=\"the "
+	               "function's number on the roofline\">#</th><th>function</th>"
 	               "<th>FLOPs</th><th>transcendentals</th><th>bytes (min)</th><th>bytes (streaming)</th>"
 	               "<th>AI (min)</th><th>AI (streaming)</th><th>AI (naive)</th><th>predicted bound (min model)</th>"
 	               "<th>exact</th>");
@@ -229,9 +231,9 @@ static void summary(struct kc_buf *b, const struct page *h)
 	                                              "<th>fraction of roof</th>"
 	                                            : "<th>measured</th>");
 	kc_buf_puts(b, "</tr></thead>\n<tbody>\n");
-	for (int i = 0; i < h->an->n_functions; i++)
+	for (int i = 0, number = 0; i < h->an->n_functions; i++)
 		if (!h->an->functions[i]->skip)
-			summary_row(b, h, i);
+			summary_row(b, h, i, ++number);
 	kc_buf_puts(b, "</tbody></table></div>\n<p class=\"muted\">Formulas are exact counts in the size symbols; "
 	               "values are at the benchmark sizes. AI = arithmetic intensity, FLOPs per byte moved. Traffic "
 	               "models: <b>min</b> = inputs read once and outputs written once; <b>streaming</b> = each "

@@ -12,15 +12,14 @@
 #include "format.h"
 
 /* Geometry of the chart, in SVG user units. */
-#define W          760.0
-#define H          440.0
-#define LEFT       72.0
-#define RIGHT      24.0
-#define TOP        28.0
-#define BOTTOM     84.0
-#define LABEL_H    14.0
-#define CHAR_W     6.6 /* average width of an 11px sans-serif character, for label overlap */
-#define MAX_LEVELS 12
+#define W       760.0
+#define H       440.0
+#define LEFT    72.0
+#define RIGHT   24.0
+#define TOP     28.0
+#define BOTTOM  84.0
+#define LABEL_H 14.0
+#define CHAR_W  6.6 /* average width of an 11px sans-serif character, for label overlap */
 
 /* Okabe-Ito, without yellow (too light on white): safe for the common colour-vision deficiencies. */
 static const char *const palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
@@ -37,7 +36,6 @@ struct point {
 	const char *implausible; /* faster than the ceilings allow (the runner's warning): a crossed square */
 	int has_fused;
 	double x_fused; /* streaming intensity with every legal fusion group fused (the what-if) */
-	int level;      /* label row, from the bottom (no machine) or above the marker */
 	int order;      /* place among the functions, which breaks ties of intensity */
 };
 
@@ -47,8 +45,12 @@ struct chart {
 	struct point *pts;
 	int n;
 	int xlo, xhi, ylo, yhi; /* decades shown */
-	int n_roof_labels;      /* the compute roofs' labels: x from..to, baseline y (see roof_labels) */
+	const struct kc_measurements *m;
+	struct kc_arena *a; /* scratch for the tooltips' predictions */
+	int n_roof_labels;  /* the compute roofs' labels: x from..to, baseline y (see roof_labels) */
 	double roof_label[2][3];
+	int n_slanted;                 /* the bandwidth roofs' labels, as the boxes that hold them slanted */
+	double slanted[KC_LEVEL_N][4]; /* x0, y0, x1, y1 */
 };
 
 static double px(const struct chart *c, double x)
@@ -232,15 +234,6 @@ static void chart_roofs(const struct chart *c)
 	kc_buf_puts(c->b, "</g>\n");
 }
 
-/* The x extent of p's label, anchored at x: to the right of the marker, or to its left near the right edge. */
-static void label_span(const struct point *p, double x, double *from, double *to, int *anchor_end)
-{
-	double w = (double)strlen(p->f->name) * CHAR_W;
-	*anchor_end = x + 3 + w > W - 4;
-	*from = *anchor_end ? x - 3 - w : x + 3;
-	*to = *from + w;
-}
-
 /* Where compute_roofs puts the compute roofs' labels: right-aligned at the right edge, just above each line. */
 static void roof_labels(struct chart *c)
 {
@@ -258,44 +251,117 @@ static void roof_labels(struct chart *c)
 		box[1] = right;
 		box[2] = py(c, v) - 4;
 	}
+	/* as bandwidth_roofs writes them: from (x, y), rotated by the diagonals' angle */
+	double xmin = pow(10, c->xlo), xmax = pow(10, c->xhi), ymin = pow(10, c->ylo), pk = peak(c->mc);
+	double a = diagonal_angle(c) * acos(-1.0) / 180, cs = cos(a), sn = sin(a);
+	c->n_slanted = 0;
+	for (int l = 0; l < KC_LEVEL_N; l++) {
+		double bw = c->mc->bandwidth[l].value;
+		if (bw <= 0 || fmax(xmin, ymin / bw) >= fmin(pk / bw, xmax))
+			continue;
+		double from = fmax(xmin, ymin / bw), x = px(c, from) + 6, y = py(c, bw * from) - 6;
+		int len = snprintf(text, sizeof text, "%s%s %.1f GB/s", c->mc->hypothetical ? "hypothetical " : "",
+		                   kc_level_name((enum kc_level)l), bw);
+		double corner[4][2] = {{0, -11}, {len * CHAR_W, -11}, {len * CHAR_W, 3}, {0, 3}};
+		double *box = c->slanted[c->n_slanted++];
+		box[0] = box[1] = INFINITY;
+		box[2] = box[3] = -INFINITY;
+		for (int k = 0; k < 4; k++) {
+			double cx = x + corner[k][0] * cs - corner[k][1] * sn,
+			       cy = y + corner[k][0] * sn + corner[k][1] * cs;
+			box[0] = fmin(box[0], cx), box[1] = fmin(box[1], cy);
+			box[2] = fmax(box[2], cx), box[3] = fmax(box[3], cy);
+		}
+	}
 }
 
-/* Does a label spanning from..to on the x axis with its baseline at y cover a compute roof's label? */
-static int hits_roof_label(const struct chart *c, double from, double to, double y)
+/* ---- numbered labels ------------------------------------------------------------------------------------
+ *
+ * Each function is drawn with its number, the one the summary table and the chart's key give it: a name would
+ * not fit beside 25 points, let alone 100. Points that fall on one spot (within CLUSTER_PX) share a label
+ * ("3, 8, 13"); each label goes to the first free place of a list of candidates around its point (above or
+ * below it, right or left of it, further rows away with a leader line), inside the plot and clear of every
+ * other label and of the compute roofs' labels. A label with no free place is left out (its points keep their
+ * tooltips, the key its number): text never overlaps. */
+
+#define DIGIT_W       7.0 /* a digit of the 11px font, a little wider than the font's */
+#define NAME_W        7.0 /* a character of a name in the key, as wide as the widest common ones */
+#define CLUSTER_PX    6.0 /* points this close share a label */
+#define CLUSTER_SHOWN 5   /* numbers a shared label shows; "+N" says how many more */
+#define KEY_CHARS     28  /* a longer name is cut in the key ("…"), its tooltip has it whole */
+#define MAX_ROWS      40  /* candidate rows above and below a point */
+
+struct box {
+	double x0, y0, x1, y1;
+};
+
+static int overlaps(struct box a, struct box b, double margin)
 {
+	return a.x0 < b.x1 + margin && b.x0 < a.x1 + margin && a.y0 < b.y1 + margin && b.y0 < a.y1 + margin;
+}
+
+/* The text box of an 11px label whose baseline starts at (x, y) and which is w wide. */
+static struct box text_box(double x, double y, double w)
+{
+	return (struct box){x, y - 11, x + w, y + 3};
+}
+
+/* The anchor of p's label: its min-model point on the roof, or its tick on the x axis without roofs. */
+static int anchor(const struct chart *c, const struct point *p, double *x, double *y)
+{
+	double ai = p->cf->intensity[KC_MODEL_MIN], roof;
+	if (!p->cf->has_intensity[KC_MODEL_MIN])
+		return 0;
+	*x = px(c, ai);
+	if (!c->mc) {
+		*y = H - BOTTOM;
+		return 1;
+	}
+	if ((roof = kc_figures_roof(c->mc, p->prec, ai, NULL)) <= 0)
+		return 0;
+	*y = py(c, roof);
+	return 1;
+}
+
+static int box_free(const struct chart *c, const struct box *placed, int n, struct box b)
+{
+	if (b.x0 < LEFT + 2 || b.x1 > W - RIGHT - 2 || b.y0 < TOP - 10 || b.y1 > H - BOTTOM - 2)
+		return 0;
 	for (int i = 0; i < c->n_roof_labels; i++) {
-		const double *box = c->roof_label[i];
-		if (to > box[0] - 4 && from < box[1] + 4 && y > box[2] - LABEL_H && y - LABEL_H < box[2])
-			return 1;
+		const double *r = c->roof_label[i];
+		if (overlaps(b, text_box(r[0], r[2], r[1] - r[0]), 2))
+			return 0;
 	}
-	return 0;
+	for (int i = 0; i < c->n_slanted; i++)
+		if (overlaps(b, (struct box){c->slanted[i][0], c->slanted[i][1], c->slanted[i][2], c->slanted[i][3]},
+		             1))
+			return 0;
+	for (int i = 0; i < n; i++)
+		if (overlaps(b, placed[i], 2))
+			return 0;
+	return 1;
 }
 
-/* The baseline of p's name at label row `level` above its roof point (machine measured). */
-static double label_y(const struct chart *c, const struct point *p, int level)
+static int by_value(const void *x, const void *y)
 {
-	double roof = kc_figures_roof(c->mc, p->prec, p->cf->intensity[KC_MODEL_MIN], NULL);
-	return py(c, roof > 0 ? roof : pow(10, c->ylo)) - 8 - level * LABEL_H;
+	int l = *(const int *)x, r = *(const int *)y;
+	return (l > r) - (l < r);
 }
 
-/* Assign label rows so that labels whose extents overlap on the x axis sit on different rows, and no name
- * covers a compute roof's label. */
-static void stagger(struct chart *c)
+/* The label of the points pts[first .. first + n - 1] (one spot): their numbers, the smallest first. */
+static void label_text(const struct chart *c, int first, int n, struct kc_buf *text)
 {
-	double right[MAX_LEVELS];
-	for (int l = 0; l < MAX_LEVELS; l++)
-		right[l] = -INFINITY;
-	for (int i = 0; i < c->n; i++) {
-		struct point *p = &c->pts[i];
-		double x = p->cf->has_intensity[KC_MODEL_MIN] ? px(c, p->cf->intensity[KC_MODEL_MIN]) : 0, from, to;
-		int l = 0, anchor_end;
-		label_span(p, c->mc ? x + 4 : x, &from, &to, &anchor_end);
-		while (l < MAX_LEVELS - 1 && (right[l] > from - 4 || (c->mc && p->cf->has_intensity[KC_MODEL_MIN] &&
-		                                                      hits_roof_label(c, from, to, label_y(c, p, l)))))
-			l++;
-		p->level = l;
-		right[l] = fmax(right[l], to);
-	}
+	int *numbers = malloc(sizeof *numbers * (size_t)n);
+	if (!numbers)
+		abort(); /* as kc_buf and the arena do on out-of-memory */
+	for (int i = 0; i < n; i++)
+		numbers[i] = c->pts[first + i].order + 1;
+	qsort(numbers, (size_t)n, sizeof *numbers, by_value);
+	for (int i = 0; i < n && i < CLUSTER_SHOWN; i++)
+		kc_buf_printf(text, "%s%d", i ? ", " : "", numbers[i]);
+	if (n > CLUSTER_SHOWN)
+		kc_buf_printf(text, " +%d", n - CLUSTER_SHOWN);
+	free(numbers);
 }
 
 static void marker_title(struct kc_buf *b, const struct point *p, int model)
@@ -325,20 +391,6 @@ static void marker(struct kc_buf *b, const struct point *p, int model, double x,
 	kc_buf_puts(b, model == KC_MODEL_MIN ? "</circle>\n" : "</path>\n");
 }
 
-static void label(struct kc_buf *b, const struct point *p, double x, double y)
-{
-	double from, to;
-	int anchor_end;
-	label_span(p, x, &from, &to, &anchor_end);
-	/* a white halo keeps the text readable where another function's tick crosses it */
-	kc_buf_printf(b,
-	              "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\" stroke=\"#fff\" "
-	              "stroke-width=\"3\" paint-order=\"stroke\">",
-	              from, y, p->color);
-	kc_escape_html(b, p->f->name);
-	kc_buf_puts(b, "</text>\n");
-}
-
 /* Without roofs: the streaming-model diamond on the x axis (drawn first, under every circle). */
 static void streaming_unmeasured(const struct chart *c, const struct point *p)
 {
@@ -346,16 +398,11 @@ static void streaming_unmeasured(const struct chart *c, const struct point *p)
 		marker(c->b, p, KC_MODEL_STREAMING, px(c, p->cf->intensity[KC_MODEL_STREAMING]), H - BOTTOM);
 }
 
-/* Without roofs: a tick from the x axis up to the function's label row, the min-model circle on the axis. */
+/* Without roofs: the min-model circle on the x axis (its label's leader line rises from it). */
 static void point_unmeasured(const struct chart *c, const struct point *p)
 {
-	double y0 = H - BOTTOM, ytop = y0 - 18 - p->level * LABEL_H;
-	if (!p->cf->has_intensity[KC_MODEL_MIN])
-		return;
-	double x = px(c, p->cf->intensity[KC_MODEL_MIN]);
-	kc_buf_printf(c->b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x, y0, x,
-	              ytop - 10, p->color);
-	marker(c->b, p, KC_MODEL_MIN, x, y0);
+	if (p->cf->has_intensity[KC_MODEL_MIN])
+		marker(c->b, p, KC_MODEL_MIN, px(c, p->cf->intensity[KC_MODEL_MIN]), H - BOTTOM);
 }
 
 /* With roofs: predicted points on the roof, the measured point as a square. */
@@ -397,16 +444,152 @@ static void point_measured(const struct chart *c, const struct point *p)
 	}
 }
 
-/* The function's name beside its min-model tick or roof point; drawn after every tick and marker. */
-static void point_label(const struct chart *c, const struct point *p)
+/* One point's line of a label's tooltip: "3 gelu_fused: 1.00 FLOP/B (min model), predicted 45.3 GFLOP/s
+ * (bound: tanhf throughput), measured 0.414 GFLOP/s". */
+static void point_tooltip(const struct chart *c, const struct point *p, struct kc_buf *b)
 {
-	double ai = p->cf->intensity[KC_MODEL_MIN];
-	if (!p->cf->has_intensity[KC_MODEL_MIN])
-		return;
-	if (!c->mc)
-		label(c->b, p, px(c, ai), H - BOTTOM - 18 - p->level * LABEL_H);
-	else if (kc_figures_roof(c->mc, p->prec, ai, NULL) > 0)
-		label(c->b, p, px(c, ai) + 4, label_y(c, p, p->level));
+	kc_buf_printf(b, "%d ", p->order + 1);
+	kc_escape_html(b, p->f->name);
+	kc_buf_puts(b, ": ");
+	kc_format_sig3(b, p->cf->intensity[KC_MODEL_MIN]);
+	kc_buf_puts(b, " FLOP/B (min model)");
+	if (c->mc) {
+		struct kc_prediction pr;
+		struct kc_arena_mark mark = kc_arena_mark(c->a);
+		kc_figures_predict(c->a, c->m, p->f, &pr);
+		const char *bound = NULL;
+		double roof = kc_figures_roof(c->mc, p->prec, p->cf->intensity[KC_MODEL_MIN], &bound);
+		if (pr.ok && pr.seconds > 0 && p->cf->flops.has_value) {
+			kc_buf_printf(
+			    b, ", predicted %.3g GFLOP/s (bound: ", (double)p->cf->flops.value / pr.seconds * 1e-9);
+			kc_escape_html(b, pr.bound ? pr.bound : "n/a");
+			kc_buf_putc(b, ')');
+		} else if (roof > 0) {
+			kc_buf_printf(b, ", roof %.3g GFLOP/s (%s-bound)", roof, bound ? bound : "n/a");
+		}
+		kc_arena_reset(c->a, mark);
+	}
+	if (p->has_meas)
+		kc_buf_printf(b, ", %s %.3g GFLOP/s",
+		              p->implausible ? "not a fact:"
+		              : p->approx    ? "approximately"
+		                             : "measured",
+		              p->y_meas);
+}
+
+/* The labels of the points, sorted by intensity: one per spot, each at its first free candidate place. */
+static void point_labels(const struct chart *c)
+{
+	struct box *placed = calloc((size_t)c->n + 1, sizeof *placed);
+	int n_placed = 0;
+	struct kc_buf text = KC_BUF_INIT, tip = KC_BUF_INIT;
+	if (!placed)
+		abort(); /* as kc_buf and the arena do on out-of-memory */
+	for (int i = 0, n; i < c->n; i += n) {
+		double ax, ay, bx, by;
+		n = 1;
+		if (!anchor(c, &c->pts[i], &ax, &ay))
+			continue;
+		while (i + n < c->n && anchor(c, &c->pts[i + n], &bx, &by) && fabs(bx - ax) <= CLUSTER_PX &&
+		       fabs(by - ay) <= CLUSTER_PX)
+			n++;
+		kc_buf_reset(&text);
+		label_text(c, i, n, &text);
+		double w = (double)text.len * DIGIT_W;
+		struct box at = {0};
+		int found = 0, row = 0;
+		for (; row < MAX_ROWS && !found; row++)
+			for (int side = 0; side < 4 && !found; side++) {
+				int below = side >= 2, left = side & 1;
+				if (below && !c->mc)
+					continue; /* under the x axis */
+				double y = below ? ay + 15 + row * LABEL_H : ay - (c->mc ? 7 : 12) - row * LABEL_H;
+				at = text_box(left ? ax - 6 - w : ax + 6, y, w);
+				found = box_free(c, placed, n_placed, at);
+			}
+		if (!found)
+			continue; /* no room: its points keep their tooltips, the key its numbers */
+		placed[n_placed++] = at;
+		const char *color = n == 1 ? c->pts[i].color : "#333";
+		if (row > 1 || !c->mc) { /* a leader line from the point to the label's near edge */
+			double ly = at.y1 <= ay ? at.y1 : at.y0, lx = fmin(fmax(ax, at.x0), at.x1);
+			kc_buf_printf(c->b,
+			              "<line class=\"leader\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			              "stroke=\"%s\" stroke-width=\"0.8\"/>\n",
+			              ax, ay, lx, ly, color);
+		}
+		kc_buf_reset(&tip);
+		for (int k = 0; k < n; k++) {
+			kc_buf_puts(&tip, k ? "\n" : "");
+			point_tooltip(c, &c->pts[i + k], &tip);
+		}
+		/* a white halo keeps the text readable where a roof or another function's line crosses it */
+		kc_buf_printf(c->b,
+		              "<g class=\"label\"><title>%s</title><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+		              "font-weight=\"bold\" fill=\"%s\" stroke=\"#fff\" stroke-width=\"3\" "
+		              "paint-order=\"stroke\">%s</text></g>\n",
+		              kc_buf_str(&tip), at.x0, at.y1 - 3, color, kc_buf_str(&text));
+	}
+	kc_buf_release(&text);
+	kc_buf_release(&tip);
+	free(placed);
+}
+
+/* The key under the legend: each function's number and name, in columns, in the summary table's order. */
+static double key_height(const struct chart *c, int *cols, double *col_w)
+{
+	size_t longest = 1;
+	for (int i = 0; i < c->n; i++)
+		longest = fmax(longest, fmin(strlen(c->pts[i].f->name), KEY_CHARS + 1));
+	char digits[16];
+	int nd = snprintf(digits, sizeof digits, "%d", c->n);
+	*col_w = (double)nd * DIGIT_W + 6 + (double)longest * NAME_W + 18;
+	*cols = (int)((W - LEFT - RIGHT) / *col_w);
+	if (*cols < 1)
+		*cols = 1;
+	int rows = (c->n + *cols - 1) / *cols;
+	return c->n ? rows * LABEL_H + 10 : 0;
+}
+
+static void chart_key(const struct chart *c)
+{
+	int cols;
+	double col_w;
+	key_height(c, &cols, &col_w);
+	const struct point **by_number = calloc((size_t)c->n + 1, sizeof *by_number);
+	if (!by_number)
+		abort();
+	for (int i = 0; i < c->n; i++)
+		by_number[c->pts[i].order] = &c->pts[i];
+	int rows = (c->n + cols - 1) / cols;
+	char digits[16];
+	int nd = snprintf(digits, sizeof digits, "%d", c->n);
+	kc_buf_puts(c->b, "<g class=\"key\" font-size=\"11\" fill=\"#333\">\n");
+	for (int k = 0; k < c->n; k++) {
+		const struct point *p = by_number[k];
+		double x = LEFT + (double)(k / rows) * col_w, y = H + 4 + (double)(k % rows) * LABEL_H;
+		size_t len = strlen(p->f->name);
+		kc_buf_printf(c->b, "<g><title>%d ", k + 1);
+		kc_escape_html(c->b, p->f->name);
+		kc_buf_printf(c->b,
+		              "</title><text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\" fill=\"%s\">%d</text>"
+		              "<text x=\"%.1f\" y=\"%.1f\">",
+		              x, y, p->color, k + 1, x + nd * DIGIT_W + 6, y);
+		if (len > KEY_CHARS) { /* cut at a character's start, not inside a UTF-8 sequence */
+			size_t cut = KEY_CHARS - 1;
+			while (cut > 0 && ((unsigned char)p->f->name[cut] & 0xC0) == 0x80)
+				cut--;
+			char *head = strndup(p->f->name, cut);
+			kc_escape_html(c->b, head ? head : "");
+			free(head);
+			kc_buf_puts(c->b, "\xe2\x80\xa6");
+		} else {
+			kc_escape_html(c->b, p->f->name);
+		}
+		kc_buf_puts(c->b, "</text></g>\n");
+	}
+	kc_buf_puts(c->b, "</g>\n");
+	free(by_number);
 }
 
 static void chart_legend(const struct chart *c)
@@ -534,7 +717,7 @@ static int by_intensity(const void *x, const void *y)
 	return kl < kr ? -1 : kl > kr ? 1 : l->order - r->order;
 }
 
-/* Sort points by min-model intensity, ties in function order, for label staggering (a report may have
+/* Sort points by min-model intensity, ties in function order, for the labels' clusters (a report may have
  * thousands of functions: not an insertion sort). */
 static void sort_points(struct chart *c)
 {
@@ -545,7 +728,7 @@ static void sort_points(struct chart *c)
 void kc_roofline_chart(struct kc_buf *b, struct kc_arena *a, const struct kc_analysis *an,
                        const struct kc_cost_figures *figs, const struct kc_measurements *m)
 {
-	struct chart c = {.b = b, .mc = kc_figures_machine(m)};
+	struct chart c = {.b = b, .mc = kc_figures_machine(m), .m = m, .a = a};
 	if (c.mc && peak(c.mc) <= 0)
 		c.mc = NULL; /* a machine without compute ceilings has no roof to draw */
 	collect(&c, a, an, figs, m);
@@ -553,7 +736,8 @@ void kc_roofline_chart(struct kc_buf *b, struct kc_arena *a, const struct kc_ana
 	sort_points(&c);
 	if (c.mc)
 		roof_labels(&c);
-	stagger(&c);
+	int key_cols;
+	double key_w, height = H + key_height(&c, &key_cols, &key_w);
 	kc_buf_printf(b,
 	              "<svg id=\"roofline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
 	              "width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-labelledby=\"roofline-title roofline-desc\" "
@@ -561,7 +745,7 @@ void kc_roofline_chart(struct kc_buf *b, struct kc_arena *a, const struct kc_ana
 	              "<title id=\"roofline-title\">Roofline: arithmetic intensity (FLOP/byte) against "
 	              "performance (GFLOP/s)</title>\n<desc id=\"roofline-desc\">%s</desc>\n"
 	              "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-	              W, H, W, H,
+	              W, height, W, height,
 	              c.mc ? "Compute and bandwidth roofs of the measured machine; predicted points on the "
 	                     "roof, measured points as squares"
 	                   : "machine not measured: predicted intensity only");
@@ -584,10 +768,10 @@ void kc_roofline_chart(struct kc_buf *b, struct kc_arena *a, const struct kc_ana
 		streaming_unmeasured(&c, &c.pts[i]);
 	for (int i = 0; i < c.n; i++)
 		(c.mc ? point_measured : point_unmeasured)(&c, &c.pts[i]);
-	for (int i = 0; i < c.n; i++)
-		point_label(&c, &c.pts[i]);
 	kc_buf_puts(b, "</g>\n</g>\n");
+	point_labels(&c); /* over everything, and inside the plot by their placing */
 	chart_legend(&c);
+	chart_key(&c);
 	kc_buf_puts(b, "</svg>\n");
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../e2e/run.h"
+#include "buf.h"
 
 #ifndef CHROMIUM
 #define CHROMIUM "/usr/bin/chromium"
@@ -43,6 +44,42 @@ static int chromium(const char *extra1, const char *extra2, const char *out_path
 	                      profile,
 	                      extra1,
 	                      extra2,
+	                      url,
+	                      NULL};
+	pid_t pid = fork();
+	if (pid == 0) {
+		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+		    log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int in = open("/dev/null", O_RDONLY);
+		dup2(in, 0);
+		dup2(out, 1);
+		dup2(log, 2);
+		execv(CHROMIUM, (char *const *)argv);
+		_exit(127);
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Run Chromium headless on page_path with --dump-dom: the DOM its script leaves, into out_path. */
+static int chromium_page(const char *page_path, const char *out_path, const char *log_path)
+{
+	char url[4400], profile[4200];
+	snprintf(url, sizeof url, "file://%s", page_path);
+	snprintf(profile, sizeof profile, "--user-data-dir=%s", profile_dir);
+	const char *argv[] = {CHROMIUM,
+	                      "--headless",
+	                      "--no-sandbox",
+	                      "--disable-gpu",
+	                      "--disable-quic",
+	                      "--no-first-run",
+	                      "--disable-sync",
+	                      "--hide-scrollbars",
+	                      "--disable-background-networking",
+	                      profile,
+	                      "--window-size=900,900",
+	                      "--dump-dom",
 	                      url,
 	                      NULL};
 	pid_t pid = fork();
@@ -148,9 +185,126 @@ static void screenshot_is_taken(void **state)
 	}
 }
 
+/* The text of the page's check: for every chart, every pair of <text> elements (the rotated roof labels as
+ * their rotated boxes, by separating axes), every text against the chart's own box, and every text drawn
+ * under a clip path against the clip's rectangle. It leaves "texts overlaps outside clipped" per chart in
+ * the body's data-result. */
+static const char check_script[] =
+    "<script>\n"
+    "function quad(t) { const b = t.getBBox(), m = t.getCTM(), e = 0.5;\n"
+    "  return [[b.x + e, b.y + e], [b.x + b.width - e, b.y + e], [b.x + b.width - e, b.y + b.height - e],\n"
+    "          [b.x + e, b.y + b.height - e]].map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]); }\n"
+    "function apart(p, q) { for (const poly of [p, q]) for (let i = 0; i < 4; i++) {\n"
+    "  const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % 4], nx = y2 - y1, ny = x1 - x2;\n"
+    "  const r = (pts) => pts.map(([x, y]) => nx * x + ny * y); const a = r(p), b = r(q);\n"
+    "  if (Math.max(...a) <= Math.min(...b) || Math.max(...b) <= Math.min(...a)) return true; }\n"
+    "  return false; }\n"
+    "function inside(q, x0, y0, x1, y1) { return q.every(([x, y]) => x >= x0 - 0.5 && x <= x1 + 0.5 &&\n"
+    "  y >= y0 - 0.5 && y <= y1 + 0.5); }\n"
+    "const out = [];\n"
+    "for (const svg of document.querySelectorAll('svg')) {\n"
+    "  const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() !== '');\n"
+    "  const q = texts.map(quad), vb = svg.viewBox.baseVal; let overlaps = 0, outside = 0, clipped = 0;\n"
+    "  for (let i = 0; i < q.length; i++) {\n"
+    "    for (let j = i + 1; j < q.length; j++) if (!apart(q[i], q[j])) {\n"
+    "      overlaps++; console.error('overlap: ' + texts[i].textContent + ' / ' + texts[j].textContent); }\n"
+    "    if (!inside(q[i], 0, 0, vb.width, vb.height)) outside++;\n"
+    "    const g = texts[i].closest('[clip-path]');\n"
+    "    if (g) { const id = g.getAttribute('clip-path').slice(5, -1), r = svg.querySelector('#' + id + ' rect');\n"
+    "      const x = +r.getAttribute('x'), y = +r.getAttribute('y');\n"
+    "      if (!inside(q[i], x, y, x + +r.getAttribute('width'), y + +r.getAttribute('height'))) clipped++; }\n"
+    "  }\n"
+    "  out.push(texts.length + ' ' + overlaps + ' ' + outside + ' ' + clipped);\n"
+    "}\n"
+    "document.body.setAttribute('data-result', out.join(';'));\n"
+    "</script>\n";
+
+/* The roofline stays readable at 1, 5, 25 and 100 functions (bench/gen_kernels.sh's five shapes, a measured
+ * machine's four memory levels and two peaks, tests/fixtures/roofline_machine.json): in Chromium's own layout
+ * no two texts overlap, none leaves the chart or its clip, and every function's number is in the key. */
+static void roofline_text_never_overlaps(void **state)
+{
+	(void)state;
+	static const int sizes[] = {1, 5, 25, 100};
+	const char *dir = scratch_dir("roofline-sizes");
+	char page_path[4300], dom_path[4300], log_path[4300], path[4400], cmd[9000];
+	struct kc_buf page = KC_BUF_INIT;
+	kc_buf_puts(&page, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n");
+	for (int k = 0; k < 4; k++) {
+		char src[4300], out[4300], n[64];
+		snprintf(src, sizeof src, "%s/k%d.c", dir, sizes[k]);
+		snprintf(out, sizeof out, "%s/report%d", dir, sizes[k]);
+		snprintf(cmd, sizeof cmd, "sh '%s/bench/gen_kernels.sh' %d > '%s'", KCOST_SOURCE_DIR, sizes[k], src);
+		assert_int_equal(system(cmd), 0);
+		const char *argv[] = {"--no-run", "--quiet", "--machine", "tests/fixtures/roofline_machine.json",
+		                      "--size",   "n=4096",  "--size",    "m=512",
+		                      "--size",   "k=256",   "-o",        out,
+		                      src,        NULL};
+		struct run r = run_kcost(argv);
+		assert_int_equal(r.status, 0);
+		run_release(&r);
+		snprintf(path, sizeof path, "%s/roofline.svg", out);
+		char *svg = slurp(path);
+		assert_non_null(svg);
+		/* every function's number and name in the key */
+		for (int f = 1; f <= sizes[k]; f++) {
+			snprintf(n, sizeof n, "<title>%d k%d</title>", f, f - 1);
+			assert_non_null(strstr(svg, n));
+		}
+		/* ids made unique in the page: each chart's text checked against its own clip */
+		const char *body = strstr(svg, "<svg");
+		assert_non_null(body);
+		char suffix[16];
+		snprintf(suffix, sizeof suffix, "-%d", sizes[k]);
+		for (const char *t = body; *t; t++) {
+			static const char *const ids[] = {"roofline-plot", "roofline-arrow", "roofline-title",
+			                                  "roofline-desc"};
+			int hit = 0;
+			for (int i = 0; i < 4 && !hit; i++)
+				if (!strncmp(t, ids[i], strlen(ids[i]))) {
+					kc_buf_puts(&page, ids[i]);
+					kc_buf_puts(&page, suffix);
+					t += strlen(ids[i]) - 1;
+					hit = 1;
+				}
+			if (!hit)
+				kc_buf_putc(&page, *t);
+		}
+		free(svg);
+	}
+	kc_buf_puts(&page, check_script);
+	kc_buf_puts(&page, "</body></html>\n");
+	snprintf(page_path, sizeof page_path, "%s/charts.html", dir);
+	write_text(page_path, kc_buf_str(&page));
+	kc_buf_release(&page);
+	snprintf(dom_path, sizeof dom_path, "%s/charts.dom", dir);
+	snprintf(log_path, sizeof log_path, "%s/charts.log", dir);
+	assert_int_equal(chromium_page(page_path, dom_path, log_path), 0);
+	char *dom = slurp(dom_path), *log = slurp(log_path);
+	assert_non_null(dom);
+	const char *result = strstr(dom, "data-result=\"");
+	if (!result)
+		fail_msg("the check did not run:\n%s", log ? log : "");
+	int texts[4], overlaps[4], outside[4], clipped[4];
+	int got =
+	    sscanf(result, "data-result=\"%d %d %d %d;%d %d %d %d;%d %d %d %d;%d %d %d %d\"", &texts[0], &overlaps[0],
+	           &outside[0], &clipped[0], &texts[1], &overlaps[1], &outside[1], &clipped[1], &texts[2], &overlaps[2],
+	           &outside[2], &clipped[2], &texts[3], &overlaps[3], &outside[3], &clipped[3]);
+	assert_int_equal(got, 16);
+	for (int k = 0; k < 4; k++) {
+		if (overlaps[k] || outside[k] || clipped[k])
+			fail_msg("%d functions: %d texts, %d overlapping pairs, %d outside the chart, %d clipped\n%s",
+			         sizes[k], texts[k], overlaps[k], outside[k], clipped[k], log ? log : "");
+		assert_true(texts[k] > 2 * sizes[k]); /* the key's numbers and names, the axes, the labels */
+	}
+	free(dom);
+	free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(roofline_text_never_overlaps),
 	    cmocka_unit_test(report_renders_without_console_errors),
 	    cmocka_unit_test(screenshot_is_taken),
 	};
