@@ -714,6 +714,69 @@ full:
 	return -1;
 }
 
+/* Whether statement st adds, subtracts, multiplies or divides floating-point values. */
+static int computes(const struct kc_node *st)
+{
+	for (int o = 0; o < KC_OP_N; o++)
+		for (int p = 0; p < KC_PREC_N; p++)
+			if (st->cost.ops[o][p])
+				return 1;
+	return 0;
+}
+
+/* The statements of loop's own body (through blocks and branches, not into inner loops) that update a local
+ * floating-point scalar declared outside the loop from its own value, counted per scalar into updates[]. */
+static void chain_updates(const struct kc_fn_ir *ir, const struct kc_node *n, int depth, int *updates, int level)
+{
+	for (; n && level < KC_MAX_DEPTH; n = n->next) {
+		if (n->kind == KC_NODE_LOOP)
+			continue;
+		if (n->kind == KC_NODE_STMT && computes(n))
+			for (int w = 0; w < n->n_sc_writes; w++) {
+				int id = n->sc_writes[w], reads = 0;
+				for (int r = 0; r < n->n_sc_reads; r++)
+					reads |= n->sc_reads[r] == id;
+				if (reads && id >= 0 && id < ir->n_scalars && ir->scalar_depth[id] < depth)
+					updates[id]++;
+			}
+		chain_updates(ir, n->first, depth, updates, level + 1);
+		if (n->kind == KC_NODE_IF)
+			chain_updates(ir, n->orelse, depth, updates, level + 1);
+	}
+}
+
+/* The latency chain of one iteration of loop: the most dependent updates of one scalar (s += x[i]: 1; two
+ * statements that update s: 2; s0 and s1 updated in turn, as a hand-unrolled sum does: 1, the two chains
+ * overlap). A branch's updates are counted as if taken. */
+static int chain_of(const struct kc_fn_ir *ir, const struct kc_node *loop)
+{
+	if (!ir->n_scalars)
+		return 0;
+	int *updates = calloc((size_t)ir->n_scalars, sizeof *updates), best = 0;
+	if (!updates)
+		return 0; /* no chain: a prediction without a latency bound, never a wrong count */
+	chain_updates(ir, loop->first, kc_ir_loop_depth(loop), updates, 0);
+	for (int i = 0; i < ir->n_scalars; i++)
+		best = updates[i] > best ? updates[i] : best;
+	free(updates);
+	return best;
+}
+
+/* The line of the outermost loop in n (n included) whose iterations update an accumulator, or 0. */
+static unsigned chain_line(const struct kc_fn_ir *ir, const struct kc_node *n, int level)
+{
+	if (!n || level >= KC_MAX_DEPTH)
+		return 0;
+	if (n->kind == KC_NODE_LOOP && !n->collapsed && chain_of(ir, n))
+		return n->loc.line;
+	unsigned line = 0;
+	for (const struct kc_node *c = n->first; c && !line; c = c->next)
+		line = chain_line(ir, c, level + 1);
+	if (!line && n->kind == KC_NODE_IF)
+		line = chain_line(ir, n->orelse, level + 1);
+	return line;
+}
+
 static void sum_loop(struct counter *k, const struct kc_node *loop, struct pieces *body, struct pieces *out,
                      const int *lv)
 {
@@ -725,6 +788,12 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 		struct piece it = {0};
 		vec_put(k->a, &it.cost, KC_VEC_ITER, 1); /* a constant into an empty vector: cannot fail */
 		push_piece(k, body, &it);
+	}
+	int chain = loop->collapsed ? 0 : chain_of(k->ir, loop);
+	if (chain) {
+		struct piece ch = {0};
+		vec_put(k->a, &ch.cost, KC_VEC_CHAIN, chain);
+		push_piece(k, body, &ch);
 	}
 	for (int i = 0; i < body->n; i++) {
 		struct piece p = body->p[i];
@@ -958,6 +1027,8 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		nest->end = c->end;
 		nest->callee = c->call ? c->call->callee->name : c->lib_call;
 		to_cost(&k, &v, &nest->cost, &nest->traffic[KC_MODEL_NAIVE], &nest->trips);
+		nest->chain = v.v[KC_VEC_CHAIN];
+		nest->chain_line = nest->chain ? chain_line(ir, c, 0) : 0;
 	}
 	to_cost(&k, &ir->total, &f->cost, &f->traffic[KC_MODEL_NAIVE], NULL);
 	kc_arena_release(&scratch);

@@ -174,12 +174,23 @@ int kc_ir_buffer_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name, 
 	return id;
 }
 
-int kc_ir_scalar_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name)
+int kc_ir_scalar_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name, int depth)
 {
-	if (needs_growth(ir->n_scalars, 16))
+	if (needs_growth(ir->n_scalars, 16)) {
 		ir->scalar_names = grown(a, ir->scalar_names, ir->n_scalars, sizeof *ir->scalar_names, 16);
+		ir->scalar_depth = grown(a, ir->scalar_depth, ir->n_scalars, sizeof *ir->scalar_depth, 16);
+	}
 	ir->scalar_names[ir->n_scalars] = name;
+	ir->scalar_depth[ir->n_scalars] = depth;
 	return ir->n_scalars++;
+}
+
+int kc_ir_loop_depth(const struct kc_node *n)
+{
+	int d = 0;
+	for (; n; n = n->parent)
+		d += n->kind == KC_NODE_LOOP;
+	return d;
 }
 
 /* ------------------------------------------------------------------------------------------------ */

@@ -117,6 +117,7 @@ enum {
 	KC_VEC_NAIVE_R,
 	KC_VEC_NAIVE_W,
 	KC_VEC_ITER,
+	KC_VEC_CHAIN, /* dependent floating-point updates of one scalar, in order: the latency chain (count.c) */
 	KC_VEC_TRANS,
 	KC_VEC_N = KC_VEC_TRANS + KC_MAX_TRANS_NAMES
 };
@@ -167,6 +168,7 @@ struct kc_fn_ir {
 	struct kc_buffer_use *uses; /* per buffer */
 	struct kc_dims *dims;       /* per buffer: declared dimensions */
 	const char **scalar_names;  /* local scalars (float s, m, ...) by id */
+	int *scalar_depth;          /* the loops around each one's declaration (its loop depth) */
 	int n_scalars;
 };
 
@@ -199,8 +201,12 @@ int kc_ir_loop_sym(struct kc_fn_ir *ir, const char *name);
  * pointers into ir->fn->buffers and ir->dims are invalidated by the next call. */
 int kc_ir_buffer_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name, const char *elem_type, int elem_size,
                      int is_param, int ndims, struct kc_poly *const *dims);
-/* A local scalar for the dataflow's reduction check (ir->scalar_names grows); its id. */
-int kc_ir_scalar_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name);
+/* A local scalar for the dataflow's reduction check and the latency chains, declared inside `depth` loops
+ * (kc_ir_loop_depth of the node its declaration goes into); its id. */
+int kc_ir_scalar_add(struct kc_arena *a, struct kc_fn_ir *ir, const char *name, int depth);
+/* The loops around n and n itself when it is one (the IR's, not the source's: a loop over a table lowered
+ * iteration by iteration is none). */
+int kc_ir_loop_depth(const struct kc_node *n);
 
 /* A node of `kind` appended to parent's children (parent may be NULL: a detached node, as an else-branch). */
 struct kc_node *kc_ir_node_new(struct kc_arena *a, enum kc_node_kind kind, struct kc_node *parent, struct kc_loc loc,

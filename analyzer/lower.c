@@ -27,11 +27,13 @@ static struct kc_node *new_node(struct fctx *fc, enum kc_node_kind kind, CXCurso
 	return kc_ir_node_new(fc->fe->a, kind, parent, kc_cx_loc(fc->fe, c), kc_cx_end(fc->fe, c));
 }
 
-/* A local floating-point scalar gets an id for the dataflow's reduction check. */
-static void number_scalar(struct fctx *fc, struct var *v, CXCursor decl)
+/* A local floating-point scalar declared into parent gets an id for the dataflow's reduction check and the
+ * latency chains. */
+static void number_scalar(struct fctx *fc, struct var *v, CXCursor decl, const struct kc_node *parent)
 {
 	if (v)
-		v->scalar = kc_ir_scalar_add(fc->fe->a, fc->ir, kc_cx_spelling(fc->fe->a, decl));
+		v->scalar =
+		    kc_ir_scalar_add(fc->fe->a, fc->ir, kc_cx_spelling(fc->fe->a, decl), kc_ir_loop_depth(parent));
 }
 
 static void scalar_use(struct fctx *fc, struct kc_node *st, const struct var *v, int role)
@@ -1137,7 +1139,7 @@ static void lower_var_decl(struct fctx *fc, CXCursor d, struct kc_node *parent)
 	}
 	struct var *v = kc_affine_add_var(fc, d, kc_cx_float_prec(t) >= 0 ? V_SCALAR : V_OTHER);
 	if (v && v->kind == V_SCALAR)
-		number_scalar(fc, v, d);
+		number_scalar(fc, v, d, parent);
 	if (!clang_Cursor_isNull(init)) {
 		struct kc_node *st = stmt_node(fc, d, parent);
 		collect_expr(fc, init, st, ROLE_READ);

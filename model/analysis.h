@@ -81,6 +81,10 @@ struct kc_nest {
 	const char *callee;       /* non-NULL when the nest is a call to an analyzed or library function */
 	struct kc_cost cost;
 	struct kc_poly *trips; /* innermost statement executions (iterations of the body); NULL for calls */
+	/* dependent floating-point updates of a scalar, one after another (s += x[i] in a loop over i: one per
+	 * iteration; the longest chain of an iteration when it updates several scalars); NULL: none */
+	struct kc_poly *chain;
+	unsigned chain_line; /* the line of the outermost loop whose iterations update such a scalar (0: none) */
 	struct kc_traffic traffic[KC_MODEL_N]; /* MIN is not defined per nest: left NULL */
 	/* buffers (indices into the function's buffers) read and written by this nest */
 	int *reads, n_reads, *writes, n_writes;

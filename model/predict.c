@@ -93,6 +93,18 @@ static int is_reduction(const struct kc_function *f, const struct kc_nest *n)
 	return 0;
 }
 
+/* The vectorized loop of nest n that encloses its accumulating loop (chain_line), or 0: its lanes then run
+ * that many chains side by side (matmul's j loop vectorized around the accumulation over p). */
+static int vectorized_around_chain(const struct kc_vectorized *v, const struct kc_nest *n)
+{
+	if (!v || !v->known || !n->chain_line)
+		return 0;
+	for (int i = 0; i < v->n_lines; i++)
+		if (v->lines[i] >= (int)n->begin.line && v->lines[i] < (int)n->chain_line)
+			return 1;
+	return 0;
+}
+
 static int vectorized(const struct kc_vectorized *v, const struct kc_nest *n, int reduction)
 {
 	if (!v || !v->known)
@@ -190,16 +202,25 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 		np->why = why;
 		return;
 	}
-	double trips = 0;
-	int chain = reduction && (np->vectorized != 1 || !v || !v->reassociates);
-	if (chain && n->trips && value(f, n->trips, &trips, &why) == 0) {
+	/* the updates of an accumulator wait for each other unless the compiler reordered the sum: a loop that
+	 * accumulates into a scalar (the count's chain), or a nest that writes nothing (its result stays in one) */
+	double dependent = 0;
+	int in_order = np->vectorized != 1 || !v || !v->reassociates;
+	if (in_order && n->chain && !n->callee && value(f, n->chain, &dependent, &why) < 0)
+		dependent = 0; /* a call's chains: how the callee's loops were vectorized is not known here */
+	if (in_order && dependent <= 0 && reduction && n->trips && value(f, n->trips, &dependent, &why) < 0)
+		dependent = 0;
+	if (dependent > 0 && vectorized_around_chain(v, n)) /* 256-bit vectors: what gcc and clang prefer by default */
+		dependent /= nest_double(f, n) ? 4 : 8;
+	if (dependent > 0) {
 		double lat = m->latency_add[nest_double(f, n)];
 		if (lat <= 0) {
 			np->why = "the add latency was not measured";
 			return;
 		}
-		np->seconds[KC_RES_LATENCY] = trips * lat;
-		names[KC_RES_LATENCY] = "add latency chain (a reduction in order)";
+		np->seconds[KC_RES_LATENCY] = dependent * lat;
+		names[KC_RES_LATENCY] = reduction ? "add latency chain (a reduction in order)"
+		                                  : "add latency chain (an accumulator updated in order)";
 	}
 	double longest = 0;
 	for (const struct kc_named_count *t = n->cost.transcendentals; t; t = t->next) {

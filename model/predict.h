@@ -7,9 +7,11 @@
  * - compute: its adds, subtracts and multiplies at the add/multiply peak and its FMAs at the FMA peak of the
  *   instruction set it runs on — the widest the CPU has when the loop was vectorized (or when that is not known,
  *   which the bound then says), scalar when it was not; a division costs KC_PREDICT_DIV_OPS operations;
- * - latency: a reduction into a scalar (a loop nest that writes no buffer, or leaves a scalar for a later pass)
- *   waits one dependent add per innermost iteration, unless it was vectorized with flags that let the compiler
- *   reorder the sum (without them, gcc "vectorizes" it in order: the loads, not the chain);
+ * - latency: an accumulator updated in a loop from its own value (s += a[i][j]*x[j] in matvec's inner loop, the
+ *   count's kc_nest.chain) waits one dependent add per update, and so does a reduction into a scalar (a nest
+ *   that writes no buffer, or leaves a scalar for a later pass) per innermost iteration, unless the loop was
+ *   vectorized with flags that let the compiler reorder the sum (without them, gcc "vectorizes" it in order:
+ *   the loads, not the chain);
  * - transcendental: each libm call at its measured scalar per-call time;
  * - data: its streaming-model bytes at the bandwidth of the level where the function's working set (the sum of
  *   its buffers' sizes) lives across the repeated calls of the timed loop: the smallest cache holding it within

@@ -170,6 +170,8 @@ static struct kc_nest_figures *nest_figures(struct builder *bd, const struct kc_
 		const struct kc_nest *nest = &f->nests[j];
 		cost_figures(bd, &nest->cost, nest->traffic, &all[j].cost);
 		figure_of(bd, nest->trips, NULL, &all[j].trips);
+		if (nest->chain)
+			figure_of(bd, nest->chain, NULL, &all[j].chain);
 	}
 	bd->like = NULL;
 	return all;

@@ -65,6 +65,7 @@ void kc_figure_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *
 struct kc_nest_figures {
 	struct kc_cost_figures cost;
 	struct kc_figure trips; /* "not available" for calls */
+	struct kc_figure chain; /* the dependent updates of an accumulator (kc_nest.chain); no poly: none */
 };
 
 struct kc_report_graph; /* graphs.h */

@@ -263,6 +263,10 @@ static void json_nest(struct jctx *c, cJSON *arr, const struct kc_function *f, c
 		jcount(c, o, "trips", &nf->trips);
 	else
 		jnull(c, o, "trips");
+	if (nest->chain)
+		jcount(c, o, "chain", &nf->chain);
+	else
+		jnull(c, o, "chain");
 	json_buffer_names(c, o, "reads", f, nest->reads, nest->n_reads);
 	json_buffer_names(c, o, "writes", f, nest->writes, nest->n_writes);
 }

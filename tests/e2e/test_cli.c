@@ -489,9 +489,40 @@ static void predictions_beside_measurements(void **state)
 	run_release(&r);
 }
 
+/* The latency chains the time model waits on, counted per nest (report.json nests[].chain): the longest run of
+ * dependent updates of one accumulator; none for a temporary of the iteration or a loop without one. */
+static void accumulator_chains(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("chains");
+	const char *argv[] = {"--no-run",         "--quiet", "-o", out, "tests/fixtures/chain_forms.c",
+	                      "samples/matmul.c", NULL};
+	struct run r = run_kcost(argv);
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	static const struct {
+		const char *fn, *chain;
+	} want[] = {{"two_accumulators", "m"}, {"twice_an_iteration", "2*n"}, {"fresh_each_iteration", NULL},
+	            {"matvec", "m*n"},         {"matmul_ijk", "m*n*k"},       {"matmul_ikj", NULL}};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		cJSON *nest = cJSON_GetArrayItem(at(report_function(rep, want[i].fn), "nests"), 0);
+		assert_non_null(nest);
+		cJSON *chain = at(nest, "chain");
+		if (!want[i].chain) {
+			assert_true(cJSON_IsNull(chain));
+			continue;
+		}
+		assert_string_equal(report_text(chain, "expr"), want[i].chain);
+	}
+	cJSON_Delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(accumulator_chains),
 	    cmocka_unit_test(predictions_beside_measurements),
 	    cmocka_unit_test(extents_from_the_command_line),
 	    cmocka_unit_test(help_lists_options_and_exit_codes),

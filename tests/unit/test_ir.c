@@ -519,7 +519,7 @@ static void dataflow_reduction_blocks(void **state)
 	struct kernel kn;
 	kernel_init(&kn, "normalize");
 	int a = buffer(&kn, "a", 1, kn.n, -1), b = buffer(&kn, "b", 1, kn.n, -1);
-	int s = kc_ir_scalar_add(&kn.a, kn.ir, "s");
+	int s = kc_ir_scalar_add(&kn.a, kn.ir, "s", 0);
 	int i;
 	struct kc_node *st = stmt(&kn, upto(&kn, kn.ir->body, 2, "i", kn.n, &i), 3);
 	st->cost.ops[KC_OP_ADD][KC_PREC_F32] = 1;

@@ -165,6 +165,35 @@ static void reduction_is_latency_bound(void **state)
 	assert_string_equal(p.bound, "add latency chain (a reduction in order)");
 }
 
+/* A nest that writes a buffer but accumulates into a scalar in its loop (matvec's s += a[i][j]*x[j]) waits
+ * an add per update of the accumulator (kc_nest.chain: here 2 updates per element);
+ * a vectorized loop around the accumulating one runs 256 bits of chains side by side (8 floats); the
+ * accumulating loop itself vectorized with reordering flags has no chain; a call's chain is not the
+ * caller's to judge (how the callee was vectorized is not known). */
+static void accumulator_is_latency_bound(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	struct kc_function *f = nest_fn(1000000, 1, 0, 8);
+	f->nests[0].chain = times(2, kc_poly_sym(&A, 0));
+	f->nests[0].chain_line = 5;
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_string_equal(p.bound, "add latency chain (an accumulator updated in order)");
+	assert_true(close_to(p.seconds, 2e6 * 1e-9));
+	int outer[] = {4}, itself[] = {5};
+	struct kc_vectorized around = {1, outer, 1, 0}, reordered = {1, itself, 1, 1}, in_order = {1, itself, 1, 0};
+	assert_int_equal(kc_predict(&A, f, &m, &around, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9 / 8));
+	assert_int_equal(kc_predict(&A, f, &m, &in_order, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
+	assert_int_equal(kc_predict(&A, f, &m, &reordered, &p), 0);
+	assert_true(p.nests[0].seconds[KC_RES_LATENCY] == 0);
+	f->nests[0].callee = "helper";
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(p.nests[0].seconds[KC_RES_LATENCY] == 0);
+}
+
 /* What cannot be predicted says why, and nothing else is made up. */
 static void unpredictable_says_why(void **state)
 {
@@ -186,7 +215,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(transcendental_bound),           cmocka_unit_test(memory_level_from_the_working_set),
 	    cmocka_unit_test(vectorization_from_the_remarks), cmocka_unit_test(reduction_is_latency_bound),
-	    cmocka_unit_test(unpredictable_says_why),
+	    cmocka_unit_test(accumulator_is_latency_bound),   cmocka_unit_test(unpredictable_says_why),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	kc_arena_release(&A);
