@@ -314,11 +314,14 @@ static void measure_dense(struct kc_arena *a, struct kc_machine *m)
 	const char *how = "its own choice";
 	if (target && own_isa < target_isa && gemm_measure(target, &forced) == 0 && !forced.why[0]) {
 		double gain = forced.gflops[0] / own.gflops[0];
-		m->blas_note = kc_arena_printf(
-		    a,
-		    "OpenBLAS chose %s kernels on this CPU; OPENBLAS_CORETYPE=%s (%s kernels) "
-		    "runs sgemm %.2g\xc3\x97 %s",
-		    own.core, target, forced.core, gain >= 1 ? gain : 1 / gain, gain >= 1 ? "faster" : "slower");
+		const char *env = getenv("OPENBLAS_CORETYPE");
+		m->blas_note =
+		    kc_arena_printf(a,
+		                    "OpenBLAS %s %s kernels on this CPU%s%s%s; OPENBLAS_CORETYPE=%s (%s kernels) runs "
+		                    "sgemm %.2g\xc3\x97 %s",
+		                    env && *env ? "ran" : "chose", own.core, env && *env ? " (OPENBLAS_CORETYPE=" : "",
+		                    env && *env ? env : "", env && *env ? " in the environment)" : "", target,
+		                    forced.core, gain >= 1 ? gain : 1 / gain, gain >= 1 ? "faster" : "slower");
 		if (forced.gflops[0] + forced.gflops[1] > own.gflops[0] + own.gflops[1]) {
 			use = &forced;
 			how = kc_arena_printf(a, "OPENBLAS_CORETYPE=%s; its own choice, %s, ran %.1f GFLOP/s", target,

@@ -175,6 +175,24 @@ static void check_plausible(struct kc_run_state *r, const struct kc_function *f,
 	kc_diag_add(r->a, r->diags, f->loc, KC_WARNING, f->name, "%s", msg);
 }
 
+const char *kc_runner_blas_note(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *mc,
+                                const char *env_coretype)
+{
+	const char *callee = NULL;
+	for (int i = 0; i < f->n_nests && !callee; i++)
+		if (f->nests[i].callee && !strncmp(f->nests[i].callee, "cblas_", 6))
+			callee = f->nests[i].callee;
+	if (!callee || !mc || !mc->blas_note)
+		return NULL;
+	return kc_arena_printf(a,
+	                       "calls %s: %s. The kernel ran as your program would, with %s; the dense roof is the "
+	                       "faster kernels'",
+	                       callee, mc->blas_note,
+	                       env_coretype && *env_coretype
+	                           ? kc_arena_printf(a, "OPENBLAS_CORETYPE=%s from the environment", env_coretype)
+	                           : "OpenBLAS's own choice");
+}
+
 /* Time p and check it against its reference; *t says whether the timing succeeded. */
 static void measure_function(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *p,
                              struct kc_measurement *item, struct kc_timing *t)
@@ -185,6 +203,9 @@ static void measure_function(struct kc_run_state *r, struct kc_file_run *fr, con
 	if (measure_time(r, fr, p, item, t) < 0)
 		return;
 	check_plausible(r, p->fn, item);
+	const char *blas = kc_runner_blas_note(r->a, p->fn, r->m->machine, getenv("OPENBLAS_CORETYPE"));
+	if (blas)
+		kc_diag_add(r->a, r->diags, p->fn->loc, KC_WARNING, p->fn->name, "%s", blas);
 	if (p->reference) {
 		kc_runner_progress(r, "checking", r->done, r->total, p->fn->name);
 		check_reference(r, fr, p, item);

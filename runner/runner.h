@@ -66,4 +66,10 @@ struct kc_runner_opts {
 int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct kc_arena *a, struct kc_measurements *m,
            struct kc_diags *diags);
 
+/* For a function that calls a cblas_* routine on a machine where OpenBLAS's kernels were not its best (the
+ * ceilings' blas_note): the warning that says so and which kernels the measurement ran (env_coretype: the
+ * environment's OPENBLAS_CORETYPE, which the kernel inherits, or NULL), from a; NULL otherwise. */
+const char *kc_runner_blas_note(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *mc,
+                                const char *env_coretype);
+
 #endif

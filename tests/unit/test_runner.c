@@ -785,6 +785,31 @@ static void test_vectorization_remarks(void **state)
 	kc_arena_release(&a);
 }
 
+/* A kernel that calls cblas_* on a machine whose OpenBLAS picked kernels below the CPU is told so, with the
+ * kernels its measurement ran; a kernel without such a call, or a machine without the note, is not. */
+static void test_blas_note(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_nest nests[2] = {{.callee = NULL}, {.callee = "cblas_sgemm"}};
+	struct kc_function f = {.name = "mm", .nests = nests, .n_nests = 2};
+	struct kc_machine mc = {.blas_note = "OpenBLAS chose Haswell kernels on this CPU; OPENBLAS_CORETYPE=SkylakeX "
+	                                     "(SkylakeX kernels) runs sgemm 2\xc3\x97 faster"};
+	assert_string_equal(
+	    kc_runner_blas_note(&a, &f, &mc, NULL),
+	    "calls cblas_sgemm: OpenBLAS chose Haswell kernels on this CPU; OPENBLAS_CORETYPE=SkylakeX "
+	    "(SkylakeX kernels) runs sgemm 2\xc3\x97 faster. The kernel ran as your program would, with "
+	    "OpenBLAS's own choice; the dense roof is the faster kernels'");
+	assert_non_null(strstr(kc_runner_blas_note(&a, &f, &mc, "Haswell"),
+	                       "with OPENBLAS_CORETYPE=Haswell from the environment;"));
+	nests[1].callee = "helper";
+	assert_null(kc_runner_blas_note(&a, &f, &mc, NULL));
+	nests[1].callee = "cblas_dgemv";
+	mc.blas_note = NULL;
+	assert_null(kc_runner_blas_note(&a, &f, &mc, NULL));
+	kc_arena_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -818,6 +843,7 @@ int main(void)
 	    cmocka_unit_test(test_openblas_cores),
 	    cmocka_unit_test(test_peak_kernels),
 	    cmocka_unit_test(test_vectorization_remarks),
+	    cmocka_unit_test(test_blas_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
