@@ -10,6 +10,7 @@
 #include "format.h"
 #include "graph.h"
 #include "graphs.h"
+#include "roofline.h"
 #include "source.h"
 
 #define MAX_SOURCE_LINES 2000 /* per function */
@@ -632,6 +633,9 @@ static void fn_section(struct kc_buf *b, struct html *h, int i)
 	}
 	fn_source(b, h, f);
 	fn_measured(b, h, f, cf);
+	struct kc_arena_mark mark = kc_arena_mark(h->fa);
+	kc_roofline_mini(b, h->fa, f, cf, h->m);
+	kc_arena_reset(h->fa, mark);
 	kc_buf_puts(b, "</div>\n</section>\n");
 }
 

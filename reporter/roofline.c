@@ -782,3 +782,187 @@ void kc_roofline_document(struct kc_buf *b, struct kc_report_figures *rf, const 
 	kc_roofline_chart(b, &a, rf->an, rf->functions, m);
 	kc_arena_release(&a);
 }
+
+/* ---- one function's small roofline ---------------------------------------------------------------------- */
+
+#define MW 380.0
+#define MH 230.0
+#define ML 52.0
+#define MR 10.0
+#define MT 12.0
+#define MB 76.0
+
+struct mini {
+	struct kc_buf *b;
+	double xlo, xhi, ylo, yhi; /* log10 ranges */
+};
+
+static double mx(const struct mini *c, double x)
+{
+	return ML + (log10(x) - c->xlo) / (c->xhi - c->xlo) * (MW - ML - MR);
+}
+
+static double my(const struct mini *c, double y)
+{
+	return MH - MB - (log10(y) - c->ylo) / (c->yhi - c->ylo) * (MH - MT - MB);
+}
+
+struct mini_roof {
+	double gflops; /* a horizontal roof's rate */
+	const char *name;
+	double label_y;
+};
+
+/* A bound's name up to its parenthesis ("tanhf throughput (scalar libm)": "tanhf throughput"), for the small
+ * chart's width; the section's table and the tooltip give it whole. */
+static void short_name(struct kc_buf *b, const char *name)
+{
+	const char *paren = strstr(name, " (");
+	char *cut = paren ? strndup(name, (size_t)(paren - name)) : NULL;
+	kc_escape_html(b, cut ? cut : name);
+	free(cut);
+}
+
+static int by_rate(const void *x, const void *y)
+{
+	const struct mini_roof *l = x, *r = y;
+	return (l->gflops < r->gflops) - (l->gflops > r->gflops); /* the highest first: labels from the top */
+}
+
+void kc_roofline_mini(struct kc_buf *b, struct kc_arena *a, const struct kc_function *f,
+                      const struct kc_cost_figures *cf, const struct kc_measurements *m)
+{
+	const struct kc_machine *mc = kc_figures_machine(m);
+	struct kc_prediction pr;
+	if (!mc || !cf->flops.has_value || cf->flops.value <= 0 || !cf->has_intensity[KC_MODEL_STREAMING])
+		return;
+	kc_figures_predict(a, m, f, &pr);
+	if (!pr.ok || !(pr.seconds > 0))
+		return;
+	double flops = (double)cf->flops.value, ai = cf->intensity[KC_MODEL_STREAMING];
+	double t[KC_RES_N] = {0};
+	const char *named[KC_RES_N] = {NULL, NULL, NULL, NULL};
+	for (int i = 0; i < pr.n_nests; i++)
+		for (int r = 0; r < KC_RES_N; r++) {
+			t[r] += pr.nests[i].seconds[r];
+			if (pr.nests[i].resource == (enum kc_resource)r && pr.nests[i].bound)
+				named[r] = pr.nests[i].bound;
+		}
+	/* the horizontal roofs: what each resource alone would allow the whole function */
+	static const char *const plain[KC_RES_N] = {"compute peak", "add latency chain", "libm calls", NULL};
+	struct mini_roof roofs[KC_RES_N];
+	int n = 0;
+	for (int r = 0; r < KC_RES_N; r++)
+		if (r != KC_RES_DATA && t[r] > 0)
+			roofs[n++] = (struct mini_roof){flops / t[r] * 1e-9, named[r] ? named[r] : plain[r], 0};
+	qsort(roofs, (size_t)n, sizeof *roofs, by_rate);
+	double bw = mc->bandwidth[pr.level].value, predicted = flops / pr.seconds * 1e-9;
+	struct kc_measured_figures mf;
+	kc_figures_measured(m, f, cf, &mf);
+	int measured = mf.has_rate && mf.at > 0 && mf.gflops > 0;
+	/* ranges: a decade either side of the points, the roofs inside */
+	double xl = log10(ai), xh = xl, yl = log10(predicted), yh = yl;
+	if (measured) {
+		xl = fmin(xl, log10(mf.at)), xh = fmax(xh, log10(mf.at));
+		yl = fmin(yl, log10(mf.gflops)), yh = fmax(yh, log10(mf.gflops));
+	}
+	for (int i = 0; i < n; i++)
+		yl = fmin(yl, log10(roofs[i].gflops)), yh = fmax(yh, log10(roofs[i].gflops));
+	struct mini c = {b, floor(xl) - 1, ceil(xh) + 1, floor(yl - 0.3), ceil(yh + 0.3)};
+	if (c.yhi - c.ylo < 2)
+		c.ylo = c.yhi - 2;
+	kc_buf_printf(b,
+	              "<svg class=\"mini-roofline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
+	              "width=\"%.0f\" height=\"%.0f\" role=\"img\" font-family=\"'DejaVu Sans', 'Segoe UI', "
+	              "Helvetica, Arial, sans-serif\" font-size=\"10\">\n<title>",
+	              MW, MH, MW, MH);
+	kc_escape_html(b, f->name);
+	kc_buf_puts(b, ": the roofs that bound it on this machine</title>\n<rect width=\"100%\" height=\"100%\" "
+	               "fill=\"#fff\"/>\n");
+	/* frame and decade ticks */
+	kc_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#999\"/>\n",
+	              ML, MT, MW - ML - MR, MH - MT - MB);
+	char tick[32];
+	for (int e = (int)c.xlo; e <= (int)c.xhi; e++) {
+		snprintf(tick, sizeof tick, "%g", pow(10, e));
+		kc_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"#555\">%s</text>\n",
+		              mx(&c, pow(10, e)), MH - MB + 16, e == (int)c.xhi ? "end" : "middle", tick);
+	}
+	for (int e = (int)c.ylo; e <= (int)c.yhi; e++) {
+		snprintf(tick, sizeof tick, "%g", pow(10, e));
+		kc_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%s</text>\n", ML - 4,
+		              my(&c, pow(10, e)) + 3, tick);
+	}
+	kc_buf_printf(b,
+	              "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\">FLOP/byte (streaming "
+	              "model) &#8594; GFLOP/s &#8593;</text>\n",
+	              (ML + MW - MR) / 2, MH - MB + 29);
+	kc_buf_printf(b,
+	              "<clipPath id=\"mini-plot-%d\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+	              "</clipPath>\n<g clip-path=\"url(#mini-plot-%d)\" fill=\"none\" stroke-width=\"1.5\">\n",
+	              f->index, ML, MT, MW - ML - MR, MH - MT - MB, f->index);
+	/* the memory roof of its level, and the horizontal ones */
+	double x0 = pow(10, c.xlo), x1 = pow(10, c.xhi);
+	if (bw > 0)
+		kc_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n",
+		              mx(&c, x0), my(&c, bw * x0), mx(&c, x1), my(&c, bw * x1));
+	for (int i = 0; i < n; i++)
+		kc_buf_printf(b,
+		              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" "
+		              "stroke-dasharray=\"%s\"/>\n",
+		              ML, my(&c, roofs[i].gflops), MW - MR, my(&c, roofs[i].gflops), i ? "4 3" : "none");
+	kc_buf_puts(b, "</g>\n");
+	/* the points: predicted (circle) on the lowest roof at its intensity, measured (square) */
+	kc_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"#0072B2\"><title>predicted ", mx(&c, ai),
+	              my(&c, predicted));
+	kc_format_sig3(b, predicted);
+	kc_buf_puts(b, " GFLOP/s, bound: ");
+	kc_escape_html(b, pr.bound ? pr.bound : "n/a");
+	kc_buf_puts(b, "</title></circle>\n");
+	if (measured) {
+		kc_buf_printf(b,
+		              "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\" stroke=\"#D55E00\">"
+		              "<title>%s ",
+		              mx(&c, mf.at) - 4.5, my(&c, mf.gflops) - 4.5, mf.approx ? "#fff" : "#D55E00",
+		              mf.approx ? "approximately" : "measured");
+		kc_format_sig3(b, mf.gflops);
+		kc_buf_puts(b, " GFLOP/s</title></rect>\n");
+	}
+	/* roof labels at the right, inside the plot, above their lines, pushed apart where they would touch */
+	double prev = -INFINITY;
+	for (int i = 0; i < n; i++) {
+		double y = fmax(my(&c, roofs[i].gflops) - 3, MT + 10);
+		if (y < prev + 12)
+			y = prev + 12;
+		roofs[i].label_y = prev = y;
+	}
+	for (int i = 0; i < n; i++) {
+		if (roofs[i].label_y > MH - MB - 4)
+			continue; /* no room left in the plot: the line's tooltip-free label is dropped, never
+			             overlapped */
+		kc_buf_printf(b,
+		              "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333\" stroke=\"#fff\" "
+		              "stroke-width=\"3\" paint-order=\"stroke\">",
+		              MW - MR - 3, roofs[i].label_y);
+		short_name(b, roofs[i].name);
+		kc_buf_puts(b, " ");
+		kc_format_sig3(b, roofs[i].gflops);
+		kc_buf_puts(b, " GFLOP/s</text>\n");
+	}
+	/* the bound, and the measurement beside the prediction, under the axis title */
+	kc_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">bound: <tspan font-weight=\"bold\">", ML,
+	              MH - MB + 44);
+	short_name(b, pr.bound ? pr.bound : "n/a");
+	kc_buf_printf(b, "</tspan></text>\n<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">predicted ", ML, MH - MB + 57);
+	kc_format_sig3(b, predicted);
+	kc_buf_puts(b, " GFLOP/s (circle)");
+	if (measured) {
+		kc_buf_puts(b, mf.approx ? ", approximately " : ", measured ");
+		kc_format_sig3(b, mf.gflops);
+		kc_buf_puts(b, " (square)");
+	}
+	kc_buf_printf(b, "</text>\n<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">diagonal: %s bandwidth ", ML, MH - MB + 70,
+	              kc_level_name(pr.level));
+	kc_format_sig3(b, bw);
+	kc_buf_puts(b, " GB/s, where its working set lives</text>\n</svg>\n");
+}

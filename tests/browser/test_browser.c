@@ -151,6 +151,9 @@ static void report_renders_without_console_errors(void **state)
 		snprintf(section, sizeof section, "<section class=\"function\" id=\"fn-%s\"", names[i]);
 		assert_int_equal(count(dom, section), 1);
 	}
+	/* each function's section has its own small roofline, with its bound: tanhf's throughput for both */
+	assert_int_equal(count(dom, "<svg class=\"mini-roofline\""), 2);
+	assert_int_equal(count(dom, "bound: <tspan font-weight=\"bold\">tanhf throughput</tspan>"), 2);
 	const char *arrow = strstr(chart, "class=\"fusion-arrow\"");
 	assert_true(arrow && arrow < chart_end);
 	/* the dataflow graph of gelu_unfused: 8 passes and 7 removed intermediates, rendered inline */
@@ -228,7 +231,7 @@ static void roofline_text_never_overlaps(void **state)
 	static const int sizes[] = {1, 5, 25, 100};
 	const char *dir = scratch_dir("roofline-sizes");
 	char page_path[4300], dom_path[4300], log_path[4300], path[4400], cmd[9000];
-	struct kc_buf page = KC_BUF_INIT;
+	struct kc_buf page = KC_BUF_INIT, minis_svg = KC_BUF_INIT;
 	kc_buf_puts(&page, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n");
 	for (int k = 0; k < 4; k++) {
 		char src[4300], out[4300], n[64];
@@ -271,7 +274,24 @@ static void roofline_text_never_overlaps(void **state)
 				kc_buf_putc(&page, *t);
 		}
 		free(svg);
+		if (sizes[k] != 25)
+			continue;
+		/* and the 25 functions' own small rooflines, from their sections */
+		snprintf(path, sizeof path, "%s/index.html", out);
+		char *html = slurp(path);
+		assert_non_null(html);
+		int minis = 0;
+		for (const char *m = html; (m = strstr(m, "<svg class=\"mini-roofline\"")); minis++) {
+			const char *end = strstr(m, "</svg>");
+			assert_non_null(end);
+			kc_buf_add(&minis_svg, m, (size_t)(end + 6 - m));
+			m = end;
+		}
+		assert_int_equal(minis, 25);
+		free(html);
 	}
+	kc_buf_add(&page, minis_svg.data, minis_svg.len);
+	kc_buf_release(&minis_svg);
 	kc_buf_puts(&page, check_script);
 	kc_buf_puts(&page, "</body></html>\n");
 	snprintf(page_path, sizeof page_path, "%s/charts.html", dir);
@@ -285,18 +305,22 @@ static void roofline_text_never_overlaps(void **state)
 	const char *result = strstr(dom, "data-result=\"");
 	if (!result)
 		fail_msg("the check did not run:\n%s", log ? log : "");
-	int texts[4], overlaps[4], outside[4], clipped[4];
-	int got =
-	    sscanf(result, "data-result=\"%d %d %d %d;%d %d %d %d;%d %d %d %d;%d %d %d %d\"", &texts[0], &overlaps[0],
-	           &outside[0], &clipped[0], &texts[1], &overlaps[1], &outside[1], &clipped[1], &texts[2], &overlaps[2],
-	           &outside[2], &clipped[2], &texts[3], &overlaps[3], &outside[3], &clipped[3]);
-	assert_int_equal(got, 16);
-	for (int k = 0; k < 4; k++) {
-		if (overlaps[k] || outside[k] || clipped[k])
-			fail_msg("%d functions: %d texts, %d overlapping pairs, %d outside the chart, %d clipped\n%s",
-			         sizes[k], texts[k], overlaps[k], outside[k], clipped[k], log ? log : "");
-		assert_true(texts[k] > 2 * sizes[k]); /* the key's numbers and names, the axes, the labels */
+	/* the four charts, then the 25 small ones */
+	int charts = 0;
+	for (const char *at = result + strlen("data-result=\""); *at && *at != '"'; charts++) {
+		int texts, overlaps, outside, clipped, used = 0;
+		assert_int_equal(sscanf(at, "%d %d %d %d%n", &texts, &overlaps, &outside, &clipped, &used), 4);
+		const char *what = charts < 4 ? "roofline of" : "small roofline";
+		int n = charts < 4 ? sizes[charts] : charts - 3;
+		if (overlaps || outside || clipped)
+			fail_msg("%s %d: %d texts, %d overlapping pairs, %d outside the chart, %d clipped\n%s", what, n,
+			         texts, overlaps, outside, clipped, log ? log : "");
+		if (charts < 4)
+			assert_true(texts > 2 * n); /* the key's numbers and names, the axes, the labels */
+		at += used;
+		at += *at == ';';
 	}
+	assert_int_equal(charts, 4 + 25);
 	free(dom);
 	free(log);
 }
