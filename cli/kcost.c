@@ -102,9 +102,28 @@ static struct tally tally_of(const struct kc_analysis *an)
 	return t;
 }
 
+/* The run's warnings about kernels that were measured (faster than the machine allows, OpenBLAS's kernels, a
+ * reference without a check): those about kernels that failed are counted as the failures' errors. */
+static int measured_warnings(const struct kc_analysis *an, const struct kc_measurements *m, const struct kc_diags *d)
+{
+	int n = 0;
+	for (const struct kc_diag *x = d->head; x; x = x->next) {
+		if (x->severity != KC_WARNING)
+			continue;
+		int failed = 0;
+		for (int i = 0; x->function && i < an->n_functions && i < m->n; i++)
+			if (!strcmp(an->functions[i]->name, x->function) && m->items[i].error)
+				failed = 1;
+		n += !failed;
+	}
+	return n;
+}
+
 /* Compile and time the kernels, measure the machine (cached). Returns the number of kernels that could
- * not be measured (crash, timeout, compile error, mismatch with their reference), or -1. */
-static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc_measurements *m, int color)
+ * not be measured (crash, timeout, compile error, mismatch with their reference), or -1; *warnings gets the
+ * run's warnings about the others. */
+static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc_measurements *m, int color,
+                   int *warnings)
 {
 	struct kc_diags diags = {0};
 	struct kc_runner_opts ro = {
@@ -128,6 +147,7 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 	print_diags(&diags, o->verbose, color);
 	if (rc < 0)
 		return -1;
+	*warnings = measured_warnings(an, m, &diags);
 	int failed = 0;
 	for (int i = 0; i < m->n; i++)
 		failed += m->items[i].error != NULL;
@@ -241,7 +261,9 @@ static int run(struct kc_options *o, int argc, char **argv)
 	    .threads = o->jobs,
 	};
 	struct kc_measurements m = {0};
-	int failed_kernels = !o->no_run && t.functions ? measure(o, &an, &m, color) : 0;
+	int run_warnings = 0;
+	int failed_kernels = !o->no_run && t.functions ? measure(o, &an, &m, color, &run_warnings) : 0;
+	t.warnings += run_warnings;
 	if (failed_kernels) {
 		input_errors = 1;
 		t.errors += failed_kernels > 0 ? failed_kernels : 0;
