@@ -320,11 +320,7 @@ static int md_fusion_finding(struct kc_buf *b, const struct kc_function *f)
 			kc_escape_md_cell(b, f->buffers[gr->removes[i]].name);
 		}
 		kc_buf_puts(b, gr->n_removes ? ")" : "");
-		struct kc_buf share = KC_BUF_INIT;
-		kc_words_removed_share(&share, &fb, &fa, "the streaming bytes");
-		if (share.len)
-			kc_buf_printf(b, " and %s", kc_buf_str(&share));
-		kc_buf_release(&share);
+		kc_words_removed_share(b, &fb, &fa, " and ", "the streaming bytes");
 		kc_buf_puts(b, ": streaming ");
 		md_formula_value(b, &fb, "B");
 		kc_buf_puts(b, " \xe2\x86\x92 ");

@@ -201,28 +201,41 @@ static double diagonal_angle(const struct chart *c)
 }
 
 /* Diagonal bandwidth roofs y = bw * x, from where they enter the plot up to the peak, labelled at the start. */
+/* Where level l's diagonal runs, from x = from to to (0 when it is not drawn), and its label: text starting at
+ * (*lx, *ly), rotated by diagonal_angle. Both the drawing and the numbered labels' placing ask. */
+static int bandwidth_roof(const struct chart *c, int l, double *from, double *to, double *lx, double *ly, char *text,
+                          size_t size)
+{
+	double xmin = pow(10, c->xlo), xmax = pow(10, c->xhi), ymin = pow(10, c->ylo), bw = c->mc->bandwidth[l].value;
+	if (bw <= 0)
+		return 0;
+	*from = fmax(xmin, ymin / bw);
+	*to = fmin(peak(c->mc) / bw, xmax);
+	if (*from >= *to)
+		return 0;
+	*lx = px(c, *from) + 6;
+	*ly = py(c, bw * *from) - 6;
+	snprintf(text, size, "%s%s %.1f GB/s", c->mc->hypothetical ? "hypothetical " : "",
+	         kc_level_name((enum kc_level)l), bw);
+	return 1;
+}
+
 static void bandwidth_roofs(const struct chart *c)
 {
-	const struct kc_machine *mc = c->mc;
-	double xmin = pow(10, c->xlo), xmax = pow(10, c->xhi), ymin = pow(10, c->ylo), pk = peak(mc);
+	char text[96];
 	for (int l = 0; l < KC_LEVEL_N; l++) {
-		double bw = mc->bandwidth[l].value;
-		if (bw <= 0)
-			continue;
-		double from = fmax(xmin, ymin / bw), to = fmin(pk / bw, xmax);
-		const char *name = kc_level_name((enum kc_level)l);
-		if (from >= to)
+		double bw = c->mc->bandwidth[l].value, from, to, x, y;
+		if (!bandwidth_roof(c, l, &from, &to, &x, &y, text, sizeof text))
 			continue;
 		kc_buf_printf(c->b,
 		              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-dasharray=\"%s\">"
 		              "<title>%s bandwidth: %.1f GB/s</title></line>\n",
 		              px(c, from), py(c, bw * from), px(c, to), py(c, bw * to),
-		              l == KC_LEVEL_DRAM ? "none" : "2 3", name, bw);
+		              l == KC_LEVEL_DRAM ? "none" : "2 3", kc_level_name((enum kc_level)l), bw);
 		kc_buf_printf(c->b,
 		              "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#333\" stroke=\"none\" "
-		              "transform=\"rotate(%.1f %.1f %.1f)\">%s%s %.1f GB/s</text>\n",
-		              px(c, from) + 6, py(c, bw * from) - 6, diagonal_angle(c), px(c, from) + 6,
-		              py(c, bw * from) - 6, mc->hypothetical ? "hypothetical " : "", name, bw);
+		              "transform=\"rotate(%.1f %.1f %.1f)\">%s</text>\n",
+		              x, y, diagonal_angle(c), x, y, text);
 	}
 }
 
@@ -238,7 +251,7 @@ static void chart_roofs(const struct chart *c)
 static void roof_labels(struct chart *c)
 {
 	const struct kc_ceiling *compute[2] = {&c->mc->flops_f32, &c->mc->flops_f64};
-	char text[64];
+	char text[96];
 	c->n_roof_labels = 0;
 	for (int i = 0; i < 2; i++) {
 		double v = compute[i]->value;
@@ -252,16 +265,13 @@ static void roof_labels(struct chart *c)
 		box[2] = py(c, v) - 4;
 	}
 	/* as bandwidth_roofs writes them: from (x, y), rotated by the diagonals' angle */
-	double xmin = pow(10, c->xlo), xmax = pow(10, c->xhi), ymin = pow(10, c->ylo), pk = peak(c->mc);
 	double a = diagonal_angle(c) * acos(-1.0) / 180, cs = cos(a), sn = sin(a);
 	c->n_slanted = 0;
 	for (int l = 0; l < KC_LEVEL_N; l++) {
-		double bw = c->mc->bandwidth[l].value;
-		if (bw <= 0 || fmax(xmin, ymin / bw) >= fmin(pk / bw, xmax))
+		double from, to, x, y;
+		if (!bandwidth_roof(c, l, &from, &to, &x, &y, text, sizeof text))
 			continue;
-		double from = fmax(xmin, ymin / bw), x = px(c, from) + 6, y = py(c, bw * from) - 6;
-		int len = snprintf(text, sizeof text, "%s%s %.1f GB/s", c->mc->hypothetical ? "hypothetical " : "",
-		                   kc_level_name((enum kc_level)l), bw);
+		double len = (double)strlen(text);
 		double corner[4][2] = {{0, -11}, {len * CHAR_W, -11}, {len * CHAR_W, 3}, {0, 3}};
 		double *box = c->slanted[c->n_slanted++];
 		box[0] = box[1] = INFINITY;
@@ -551,11 +561,9 @@ static double key_height(const struct chart *c, int *cols, double *col_w)
 	return c->n ? rows * LABEL_H + 10 : 0;
 }
 
-static void chart_key(const struct chart *c)
+/* The key in `cols` columns of col_w (key_height's). */
+static void chart_key(const struct chart *c, int cols, double col_w)
 {
-	int cols;
-	double col_w;
-	key_height(c, &cols, &col_w);
 	const struct point **by_number = calloc((size_t)c->n + 1, sizeof *by_number);
 	if (!by_number)
 		abort();
@@ -771,7 +779,7 @@ void kc_roofline_chart(struct kc_buf *b, struct kc_arena *a, const struct kc_ana
 	kc_buf_puts(b, "</g>\n</g>\n");
 	point_labels(&c); /* over everything, and inside the plot by their placing */
 	chart_legend(&c);
-	chart_key(&c);
+	chart_key(&c, key_cols, key_w);
 	kc_buf_puts(b, "</svg>\n");
 }
 

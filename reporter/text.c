@@ -390,11 +390,7 @@ static void text_group(const struct kc_words *w, struct kc_buf *out, int g, int 
 	struct kc_figure from, to;
 	kc_figure_of(w->memo, w->f, before, &from);
 	kc_figure_of(w->memo, w->f, after, &to);
-	struct kc_buf share = KC_BUF_INIT;
-	kc_words_removed_share(&share, &from, &to, "the streaming bytes");
-	if (share.len)
-		kc_buf_printf(out, " and %s", kc_buf_str(&share));
-	kc_buf_release(&share);
+	kc_words_removed_share(out, &from, &to, " and ", "the streaming bytes");
 	kc_buf_putc(out, '\n');
 }
 

@@ -27,18 +27,18 @@ void kc_words_count(const struct kc_words *w, struct kc_buf *b, const struct kc_
 
 /* "72*n → 8*n B", then " (1.2 GB → 134.2 MB)" when both have values and one is not a constant. */
 void kc_words_removed_share(struct kc_buf *b, const struct kc_figure *before, const struct kc_figure *after,
-                            const char *what)
+                            const char *lead, const char *what)
 {
 	if (!before->has_value || !after->has_value || before->value <= 0 || after->value >= before->value ||
 	    after->value < 0)
 		return;
 	double share = 100.0 * (double)(before->value - after->value) / (double)before->value;
 	if (share < 0.5)
-		kc_buf_printf(b, "<1%% of %s", what);
+		kc_buf_printf(b, "%s<1%% of %s", lead, what);
 	else if (share >= 99.5 && after->value > 0)
-		kc_buf_printf(b, ">99%% of %s", what);
+		kc_buf_printf(b, "%s>99%% of %s", lead, what);
 	else
-		kc_buf_printf(b, "%.0f%% of %s", share, what);
+		kc_buf_printf(b, "%s%.0f%% of %s", lead, share, what);
 }
 
 void kc_words_change(const struct kc_words *w, struct kc_buf *b, const struct kc_poly *before,

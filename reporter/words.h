@@ -31,10 +31,11 @@ enum kc_count_form {
 void kc_words_count(const struct kc_words *w, struct kc_buf *b, const struct kc_poly *p, const char *unit,
                     enum kc_count_form form);
 /* "72*n → 8*n B", then " (1.2 GB → 134.2 MB)" when both have values and one is not a constant. */
-/* ", 89% of the streaming bytes": the share of before that after removes, at the benchmark sizes (" <1%",
- * ">99%" where rounding would say 0 or 100); nothing without values or when nothing is removed. */
+/* " and 89% of the streaming bytes" (" and " and `what` given): the share of before that after removes, at the
+ * benchmark sizes ("<1%", ">99%" where rounding would say 0 or 100); nothing without values or when nothing is
+ * removed. */
 void kc_words_removed_share(struct kc_buf *b, const struct kc_figure *before, const struct kc_figure *after,
-                            const char *what);
+                            const char *lead, const char *what);
 void kc_words_change(const struct kc_words *w, struct kc_buf *b, const struct kc_poly *before,
                      const struct kc_poly *after, const char *unit);
 /* FLOP per byte: "0.111" at the benchmark sizes, else the formula "1/9"; "n/a" when unknown or no bytes. */

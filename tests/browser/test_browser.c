@@ -23,11 +23,13 @@
 
 static char report_dir[4096], profile_dir[4096];
 
-/* Run Chromium headless on the report with extra arguments; stdout to out_path, stderr to log_path. */
-static int chromium(const char *extra1, const char *extra2, const char *out_path, const char *log_path)
+/* Run Chromium headless on the page at `path` with extra arguments; stdout to out_path, stderr (with the page's
+ * console) to log_path. */
+static int chromium_at(const char *path, const char *extra1, const char *extra2, const char *out_path,
+                       const char *log_path)
 {
-	char url[4200], profile[4200];
-	snprintf(url, sizeof url, "file://%s/index.html", report_dir);
+	char url[4400], profile[4200];
+	snprintf(url, sizeof url, "file://%s", path);
 	snprintf(profile, sizeof profile, "--user-data-dir=%s", profile_dir);
 	const char *argv[] = {CHROMIUM,
 	                      "--headless",
@@ -62,40 +64,12 @@ static int chromium(const char *extra1, const char *extra2, const char *out_path
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* Run Chromium headless on page_path with --dump-dom: the DOM its script leaves, into out_path. */
-static int chromium_page(const char *page_path, const char *out_path, const char *log_path)
+/* The same on the report's index.html. */
+static int chromium(const char *extra1, const char *extra2, const char *out_path, const char *log_path)
 {
-	char url[4400], profile[4200];
-	snprintf(url, sizeof url, "file://%s", page_path);
-	snprintf(profile, sizeof profile, "--user-data-dir=%s", profile_dir);
-	const char *argv[] = {CHROMIUM,
-	                      "--headless",
-	                      "--no-sandbox",
-	                      "--disable-gpu",
-	                      "--disable-quic",
-	                      "--no-first-run",
-	                      "--disable-sync",
-	                      "--hide-scrollbars",
-	                      "--disable-background-networking",
-	                      profile,
-	                      "--window-size=900,900",
-	                      "--dump-dom",
-	                      url,
-	                      NULL};
-	pid_t pid = fork();
-	if (pid == 0) {
-		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
-		    log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int in = open("/dev/null", O_RDONLY);
-		dup2(in, 0);
-		dup2(out, 1);
-		dup2(log, 2);
-		execv(CHROMIUM, (char *const *)argv);
-		_exit(127);
-	}
-	int st;
-	waitpid(pid, &st, 0);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	char page[4200];
+	snprintf(page, sizeof page, "%s/index.html", report_dir);
+	return chromium_at(page, extra1, extra2, out_path, log_path);
 }
 
 static int count(const char *hay, const char *needle)
@@ -299,7 +273,7 @@ static void roofline_text_never_overlaps(void **state)
 	kc_buf_release(&page);
 	snprintf(dom_path, sizeof dom_path, "%s/charts.dom", dir);
 	snprintf(log_path, sizeof log_path, "%s/charts.log", dir);
-	assert_int_equal(chromium_page(page_path, dom_path, log_path), 0);
+	assert_int_equal(chromium_at(page_path, "--dump-dom", "--window-size=900,900", dom_path, log_path), 0);
 	char *dom = slurp(dom_path), *log = slurp(log_path);
 	assert_non_null(dom);
 	const char *result = strstr(dom, "data-result=\"");
