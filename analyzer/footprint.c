@@ -974,6 +974,7 @@ static void traffic_of_skipping(struct fp *f, const struct use *uses, int params
 {
 	t->read = kc_poly_zero(f->a);
 	t->write = kc_poly_zero(f->a);
+	t->write_only = params_only ? NULL : kc_poly_zero(f->a);
 	for (int b = 0; b < f->fn->n_buffers; b++) {
 		const struct kc_buffer *buf = &f->fn->buffers[b];
 		const struct use *u = &uses[b];
@@ -985,7 +986,8 @@ static void traffic_of_skipping(struct fp *f, const struct use *uses, int params
 		if (r && u->first_is_write && covered(f, b, u))
 			r = NULL; /* produced before it is consumed: served from cache */
 		if ((r && (kc_poly_scale(f->a, r, es, &r) < 0 || kc_poly_add(f->a, t->read, r, &t->read) < 0)) ||
-		    (w && (kc_poly_scale(f->a, w, es, &w) < 0 || kc_poly_add(f->a, t->write, w, &t->write) < 0)))
+		    (w && (kc_poly_scale(f->a, w, es, &w) < 0 || kc_poly_add(f->a, t->write, w, &t->write) < 0)) ||
+		    (w && !r && t->write_only && kc_poly_add(f->a, t->write_only, w, &t->write_only) < 0))
 			overflow(f);
 	}
 }
@@ -1009,8 +1011,12 @@ static int call_streaming(struct fp *f, const struct kc_node *n, struct kc_traff
 	if (!n->call)
 		return 0;
 	const struct kc_traffic *g = &n->call->callee->traffic[KC_MODEL_STREAMING];
-	return g->read && g->write && kc_call_compose(f->a, f->keep, f->fn, n->call, g->read, &t->read) == 0 &&
-	       kc_call_compose(f->a, f->keep, f->fn, n->call, g->write, &t->write) == 0;
+	if (!g->read || !g->write || kc_call_compose(f->a, f->keep, f->fn, n->call, g->read, &t->read) < 0 ||
+	    kc_call_compose(f->a, f->keep, f->fn, n->call, g->write, &t->write) < 0)
+		return 0;
+	if (!g->write_only || kc_call_compose(f->a, f->keep, f->fn, n->call, g->write_only, &t->write_only) < 0)
+		t->write_only = NULL; /* not known: the prediction prices the writes at the level's one bandwidth */
+	return 1;
 }
 
 /* A nest's streaming traffic and the buffers it reads and writes (for the dataflow graph). */
@@ -1062,6 +1068,7 @@ static void keep_traffic(struct kc_arena *a, struct kc_traffic *t)
 {
 	t->read = keep_poly(a, t->read);
 	t->write = keep_poly(a, t->write);
+	t->write_only = keep_poly(a, t->write_only);
 }
 
 static void keep_box(struct kc_arena *a, struct kc_box *b)
@@ -1235,13 +1242,18 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	struct kc_traffic *s = &fn->traffic[KC_MODEL_STREAMING];
 	s->read = kc_poly_zero(f.a);
 	s->write = kc_poly_zero(f.a);
+	s->write_only = kc_poly_zero(f.a);
 	for (int i = 0; i < fn->n_nests; i++) {
-		if (!fn->nests[i].traffic[KC_MODEL_STREAMING].read)
+		const struct kc_traffic *t = &fn->nests[i].traffic[KC_MODEL_STREAMING];
+		if (!t->read)
 			continue;
 		f.at = fn->nests[i].begin;
-		if (kc_poly_add(f.a, s->read, fn->nests[i].traffic[KC_MODEL_STREAMING].read, &s->read) < 0 ||
-		    kc_poly_add(f.a, s->write, fn->nests[i].traffic[KC_MODEL_STREAMING].write, &s->write) < 0)
+		if (kc_poly_add(f.a, s->read, t->read, &s->read) < 0 ||
+		    kc_poly_add(f.a, s->write, t->write, &s->write) < 0)
 			overflow(&f);
+		if (!t->write_only || !s->write_only ||
+		    kc_poly_add(f.a, s->write_only, t->write_only, &s->write_only) < 0)
+			s->write_only = NULL;
 	}
 	ir->uses = KC_NEW_N(a, struct kc_buffer_use, nb);
 	f.at = fn->loc;

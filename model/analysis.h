@@ -35,9 +35,12 @@ struct kc_cost {
 	struct kc_named_count *transcendentals; /* by function name, e.g. "tanhf" */
 };
 
-/* Bytes moved under one traffic model. */
+/* Bytes moved under one traffic model. write_only (streaming model only, else NULL): the part of write that
+ * goes to buffers the region does not read first (their lines are brought in by the writes: write-allocate),
+ * the rest of write being to buffers it reads. */
 struct kc_traffic {
 	struct kc_poly *read, *write;
+	struct kc_poly *write_only;
 };
 
 /* What a buffer's elements are, from the clang type (resolved once by the analyzer; the harness fills and

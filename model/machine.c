@@ -9,6 +9,12 @@ const char *kc_level_name(enum kc_level l)
 	return (unsigned)l < KC_LEVEL_N ? names[l] : "?";
 }
 
+const char *kc_stream_name(enum kc_stream k)
+{
+	static const char *const names[KC_STREAM_N] = {"load", "copy", "triad", "update"};
+	return (unsigned)k < KC_STREAM_N ? names[k] : "?";
+}
+
 const char *kc_isa_name(enum kc_isa isa)
 {
 	static const char *const names[KC_ISA_N] = {"scalar", "SSE", "AVX2", "AVX-512"};

@@ -14,6 +14,10 @@ struct kc_ceiling {
 
 enum kc_level { KC_LEVEL_L1, KC_LEVEL_L2, KC_LEVEL_L3, KC_LEVEL_DRAM, KC_LEVEL_N };
 
+/* The bandwidth kernels, by their mix of reads and writes: load (reads only), copy (one read stream, one written
+ * stream it does not read), triad (two and one), update (a[i] += b[i]: a written stream it also reads). */
+enum kc_stream { KC_STREAM_LOAD, KC_STREAM_COPY, KC_STREAM_TRIAD, KC_STREAM_UPDATE, KC_STREAM_N };
+
 /* The instruction sets kcost's peak kernels are built for (runner/peak.h). */
 enum kc_isa { KC_ISA_SCALAR, KC_ISA_SSE, KC_ISA_AVX2, KC_ISA_AVX512, KC_ISA_N };
 
@@ -42,16 +46,21 @@ struct kc_machine {
 	int n_libm;
 	const char *blas_note; /* OpenBLAS chose kernels below the CPU: what OPENBLAS_CORETYPE changes; else NULL */
 	struct kc_ceiling bandwidth[KC_LEVEL_N]; /* one thread */
-	const char *measured_at;                 /* ISO-8601 */
-	double measure_seconds;                  /* how long measuring the ceilings took (when they were measured) */
-	int cached;                              /* loaded from the cache rather than measured in this run */
-	int hypothetical;                        /* --peak/--bandwidth: budgets the user gave, not measurements */
+	/* each bandwidth kernel's GB/s per level (STREAM's counting), one thread; 0: not measured (a cache of an
+	 * older kcost, --bandwidth, --machine FILE without them): the prediction then prices every byte at
+	 * bandwidth[] */
+	double stream[KC_LEVEL_N][KC_STREAM_N];
+	const char *measured_at; /* ISO-8601 */
+	double measure_seconds;  /* how long measuring the ceilings took (when they were measured) */
+	int cached;              /* loaded from the cache rather than measured in this run */
+	int hypothetical;        /* --peak/--bandwidth: budgets the user gave, not measurements */
 	const char
 	    *from_file; /* --machine FILE: ceilings another machine measured (its `kcost machine --format json`) */
 };
 
-const char *kc_level_name(enum kc_level l); /* "L1", "L2", "L3", "DRAM" */
-const char *kc_isa_name(enum kc_isa isa);   /* "scalar", "SSE", "AVX2", "AVX-512" */
+const char *kc_level_name(enum kc_level l);   /* "L1", "L2", "L3", "DRAM" */
+const char *kc_stream_name(enum kc_stream k); /* "load", "copy", "triad", "update" */
+const char *kc_isa_name(enum kc_isa isa);     /* "scalar", "SSE", "AVX2", "AVX-512" */
 
 /* The per-call time of libm function `name` on m, or NULL when it was not measured. */
 const struct kc_libm_cost *kc_machine_libm(const struct kc_machine *m, const char *name);

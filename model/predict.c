@@ -78,6 +78,39 @@ static enum kc_level level_of(const struct kc_machine *m, double w)
 	return KC_LEVEL_DRAM;
 }
 
+/* Seconds per byte at level l, from the bandwidth kernels (STREAM's counting): c[0] a byte read (load), c[1] a
+ * byte written to a buffer the nest does not read (copy: one of each; its lines are read before they are
+ * written), c[2] a byte written to a buffer it reads (update: two reads, one such write). A kernel's time is the
+ * sum of its bytes' (the traffic of a level shares one path; triad, 2 reads and 1 write of the second kind,
+ * checks it). 0 when the kernels were not measured. */
+static int stream_costs(const struct kc_machine *m, enum kc_level l, double c[3])
+{
+	const double *g = m->stream[l];
+	if (g[KC_STREAM_LOAD] <= 0 || g[KC_STREAM_COPY] <= 0 || g[KC_STREAM_UPDATE] <= 0)
+		return 0;
+	c[0] = 1 / (g[KC_STREAM_LOAD] * 1e9);
+	c[1] = 2 / (g[KC_STREAM_COPY] * 1e9) - c[0];
+	c[2] = 3 / (g[KC_STREAM_UPDATE] * 1e9) - 2 * c[0];
+	c[1] = c[1] > 0 ? c[1] : 0, c[2] = c[2] > 0 ? c[2] : 0;
+	return 1;
+}
+
+/* The data time of a nest's streaming bytes at level l: each byte at the cost of its kind where the kernels
+ * were measured and the nest's writes are split, else all at the level's bandwidth. */
+static int data_time(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n, enum kc_level l,
+                     double bytes, double *seconds, const char **why)
+{
+	double c[3], r, w, wo;
+	const struct kc_traffic *t = &n->traffic[KC_MODEL_STREAMING];
+	if (stream_costs(m, l, c) && t->read && t->write && t->write_only && value(f, t->read, &r, why) == 0 &&
+	    value(f, t->write, &w, why) == 0 && value(f, t->write_only, &wo, why) == 0 && wo <= w) {
+		*seconds = r * c[0] + wo * c[1] + (w - wo) * c[2];
+		return 1;
+	}
+	*seconds = bytes / (m->bandwidth[l].value * 1e9);
+	return 0;
+}
+
 /* A reduction into a scalar: a loop nest that writes no buffer (what it computes goes into a scalar: returned,
  * or left for a later pass), or whose dataflow pass leaves a scalar for later passes. */
 static int is_reduction(const struct kc_function *f, const struct kc_nest *n)
@@ -246,7 +279,9 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 		np->why = "no bandwidth was measured";
 		return;
 	}
-	np->seconds[KC_RES_DATA] = np->bytes > 0 ? np->bytes / (bw * 1e9) : 0;
+	np->seconds[KC_RES_DATA] = 0;
+	if (np->bytes > 0)
+		data_time(f, m, n, np->level, np->bytes, &np->seconds[KC_RES_DATA], &why);
 	names[KC_RES_DATA] = kc_arena_printf(a, "%s bandwidth", kc_level_name(np->level));
 	np->resource = KC_RES_DATA;
 	for (int r = 0; r < KC_RES_N; r++) {

@@ -21,7 +21,7 @@ static double now(void)
 }
 
 /* The loops, inlined into one wrapper per instruction set below (a callee's ISA may be a subset of its
- * caller's). The empty asm after each pass makes every pass really store. */
+ * caller's). The empty asm after each pass makes every pass really store (and load: the sum goes to a sink). */
 KC_NO_SANITIZE static inline __attribute__((always_inline)) void triad_body(double *restrict a,
                                                                             const double *restrict b,
                                                                             const double *restrict c, double s,
@@ -44,7 +44,40 @@ KC_NO_SANITIZE static inline __attribute__((always_inline)) void copy_body(doubl
 	}
 }
 
-#define KC_KERNELS(suffix, attributes)                                                                                 \
+KC_NO_SANITIZE static inline __attribute__((always_inline)) void
+update_body(double *restrict a, const double *restrict b, long long n, long long passes)
+{
+	for (long long p = 0; p < passes; p++) {
+		for (long long i = 0; i < n; i++)
+			a[i] += b[i];
+		__asm__ volatile("" : : "r"(a) : "memory");
+	}
+}
+
+/* Loads only: eight independent partial sums of the widest vector type the instruction set has (V, given per
+ * set below: a wider type than the registers would be split element by element), so neither the add latency nor
+ * the order of a scalar sum limits the loads. n is a multiple of 32. */
+#define KC_LOAD_BODY(V, lanes)                                                                                         \
+	V s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, s4 = {0}, s5 = {0}, s6 = {0}, s7 = {0};                              \
+	for (long long p = 0; p < passes; p++) {                                                                       \
+		const V *v = (const V *)(const void *)b;                                                               \
+		for (long long i = 0; i + 8 <= n / (lanes); i += 8) {                                                  \
+			s0 += v[i], s1 += v[i + 1], s2 += v[i + 2], s3 += v[i + 3];                                    \
+			s4 += v[i + 4], s5 += v[i + 5], s6 += v[i + 6], s7 += v[i + 7];                                \
+		}                                                                                                      \
+		__asm__ volatile("" : : "r"(b) : "memory");                                                            \
+	}                                                                                                              \
+	V s = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));                                                       \
+	double sum = 0;                                                                                                \
+	for (int l = 0; l < (lanes); l++)                                                                              \
+		sum += s[l];                                                                                           \
+	return sum;
+
+typedef double kc_v2d __attribute__((vector_size(16)));
+typedef double kc_v4d __attribute__((vector_size(32)));
+typedef double kc_v8d __attribute__((vector_size(64)));
+
+#define KC_KERNELS(suffix, attributes, V, lanes)                                                                       \
 	KC_NO_SANITIZE attributes __attribute__((noinline)) static void triad_##suffix(                                \
 	    double *restrict a, const double *restrict b, const double *restrict c, double s, long long n,             \
 	    long long passes)                                                                                          \
@@ -55,15 +88,25 @@ KC_NO_SANITIZE static inline __attribute__((always_inline)) void copy_body(doubl
 	    double *restrict a, const double *restrict b, long long n, long long passes)                               \
 	{                                                                                                              \
 		copy_body(a, b, n, passes);                                                                            \
+	}                                                                                                              \
+	KC_NO_SANITIZE attributes __attribute__((noinline)) static void update_##suffix(                               \
+	    double *restrict a, const double *restrict b, long long n, long long passes)                               \
+	{                                                                                                              \
+		update_body(a, b, n, passes);                                                                          \
+	}                                                                                                              \
+	KC_NO_SANITIZE attributes __attribute__((noinline)) static double load_##suffix(const double *restrict b,      \
+	                                                                                long long n, long long passes) \
+	{                                                                                                              \
+		KC_LOAD_BODY(V, lanes)                                                                                 \
 	}
 
-KC_KERNELS(base, )
+KC_KERNELS(base, , kc_v2d, 2)
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-KC_KERNELS(avx2, __attribute__((target("avx2,fma"))))
+KC_KERNELS(avx2, __attribute__((target("avx2,fma"))), kc_v4d, 4)
 #if defined(__clang__)
-KC_KERNELS(avx512, __attribute__((target("avx512f"))))
+KC_KERNELS(avx512, __attribute__((target("avx512f"))), kc_v8d, 8)
 #else
-KC_KERNELS(avx512, __attribute__((target("avx512f,prefer-vector-width=512"))))
+KC_KERNELS(avx512, __attribute__((target("avx512f,prefer-vector-width=512"))), kc_v8d, 8)
 #endif
 #endif
 
@@ -80,64 +123,82 @@ static int isa_level(void)
 	return 0;
 }
 
-static void triad(double *a, const double *b, const double *c, double s, long long n, long long passes)
-{
-	switch (isa_level()) {
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-	case 2:
-		triad_avx512(a, b, c, s, n, passes);
-		return;
-	case 1:
-		triad_avx2(a, b, c, s, n, passes);
-		return;
-#endif
-	default:
-		triad_base(a, b, c, s, n, passes);
-	}
-}
+typedef void (*triad_fn)(double *restrict, const double *restrict, const double *restrict, double, long long,
+                         long long);
+typedef void (*two_fn)(double *restrict, const double *restrict, long long, long long);
+typedef double (*load_fn)(const double *restrict, long long, long long);
 
-static void copy(double *a, const double *b, long long n, long long passes)
-{
-	switch (isa_level()) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-	case 2:
-		copy_avx512(a, b, n, passes);
-		return;
-	case 1:
-		copy_avx2(a, b, n, passes);
-		return;
+#define KC_PICK(name) (isa_level() == 2 ? name##_avx512 : isa_level() == 1 ? name##_avx2 : name##_base)
+#else
+#define KC_PICK(name) name##_base
 #endif
-	default:
-		copy_base(a, b, n, passes);
-	}
-}
 
 struct arrays {
 	double *a, *b, *c;
-	long long n3, n2; /* elements per array for triad (3 arrays) and copy (2 arrays) */
+	long long n3, n2; /* elements per array for triad (3 arrays) and the others (2 arrays; a multiple of 32) */
 };
 
-/* Time batches of one kernel (0 triad, 1 copy); the best GB/s. */
-static double best_batch(struct arrays *x, int kernel, long long passes, double seconds, int *batches)
+static volatile double load_sink;
+
+/* One call of kernel k: `passes` passes over its arrays. */
+static void run(const struct arrays *x, enum kc_stream k, long long passes)
 {
-	double bytes = kernel == 0 ? 24.0 * (double)x->n3 : 16.0 * (double)x->n2;
-	double best = 0, start = now();
-	int k = 0;
-	if (kernel == 0)
-		triad(x->a, x->b, x->c, 1.5, x->n3, 1); /* fault the pages in, warm the caches */
-	else
-		copy(x->a, x->b, x->n2, 1);
+	switch (k) {
+	case KC_STREAM_LOAD: {
+		load_fn f = KC_PICK(load);
+		load_sink = f(x->b, x->n2, passes);
+		break;
+	}
+	case KC_STREAM_COPY: {
+		two_fn f = KC_PICK(copy);
+		f(x->a, x->b, x->n2, passes);
+		break;
+	}
+	case KC_STREAM_TRIAD: {
+		triad_fn f = KC_PICK(triad);
+		f(x->a, x->b, x->c, 1.5, x->n3, passes);
+		break;
+	}
+	case KC_STREAM_UPDATE: {
+		two_fn f = KC_PICK(update);
+		f(x->a, x->b, x->n2, passes);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* STREAM's counting: the bytes a kernel names (loads, stores), not the write-allocate reads it causes. */
+static double bytes_of(const struct arrays *x, enum kc_stream k)
+{
+	switch (k) {
+	case KC_STREAM_LOAD:
+		return 8.0 * (double)x->n2;
+	case KC_STREAM_COPY:
+		return 16.0 * (double)x->n2;
+	case KC_STREAM_TRIAD:
+		return 24.0 * (double)x->n3;
+	default:
+		return 24.0 * (double)x->n2; /* update: a read, b read, a written */
+	}
+}
+
+/* Time batches of kernel k; the best GB/s. */
+static double best_batch(const struct arrays *x, enum kc_stream k, long long passes, double seconds, int *batches)
+{
+	double bytes = bytes_of(x, k), best = 0, start = now();
+	int n = 0;
+	run(x, k, 1); /* fault the pages in, warm the caches */
 	do {
 		double t0 = now();
-		if (kernel == 0)
-			triad(x->a, x->b, x->c, 1.5, x->n3, passes);
-		else
-			copy(x->a, x->b, x->n2, passes);
+		run(x, k, passes);
 		double gbps = bytes * (double)passes / (now() - t0) / 1e9;
 		best = gbps > best ? gbps : best;
-		k++;
-	} while (k < 3 || now() - start < seconds);
-	*batches = k;
+		n++;
+	} while (n < 3 || now() - start < seconds);
+	*batches = n;
 	return best;
 }
 
@@ -145,7 +206,7 @@ int kc_bandwidth_measure(long long bytes, double seconds, struct kc_bandwidth *o
 {
 	struct arrays x;
 	x.n3 = bytes / 24 > 128 ? bytes / 24 : 128;
-	x.n2 = bytes / 16 > 192 ? bytes / 16 : 192;
+	x.n2 = bytes / 16 / 32 * 32 > 192 ? bytes / 16 / 32 * 32 : 192;
 	size_t size = ((size_t)x.n2 * sizeof(double) + 63) / 64 * 64;
 	x.a = aligned_alloc(64, size), x.b = aligned_alloc(64, size), x.c = aligned_alloc(64, size);
 	if (!x.a || !x.b || !x.c) {
@@ -156,11 +217,16 @@ int kc_bandwidth_measure(long long bytes, double seconds, struct kc_bandwidth *o
 		x.a[i] = 0, x.b[i] = 1, x.c[i] = 2;
 	long long passes = (16LL << 20) / (bytes > 0 ? bytes : 1);
 	out->passes = passes > 0 ? passes : 1;
-	int batches_copy;
-	out->triad = best_batch(&x, 0, out->passes, seconds, &out->batches);
-	out->copy = best_batch(&x, 1, out->passes, seconds, &batches_copy);
-	out->kernel = out->triad >= out->copy ? "triad" : "copy";
-	out->gbytes_per_s = out->triad >= out->copy ? out->triad : out->copy;
+	for (int k = 0; k < KC_STREAM_N; k++) {
+		int batches;
+		out->gbps[k] = best_batch(&x, (enum kc_stream)k, out->passes, seconds, &batches);
+		if (k == KC_STREAM_TRIAD)
+			out->batches = batches;
+	}
+	int best = out->gbps[KC_STREAM_TRIAD] >= out->gbps[KC_STREAM_COPY] ? KC_STREAM_TRIAD : KC_STREAM_COPY;
+	out->kernel = best == KC_STREAM_TRIAD ? "triad" : "copy";
+	out->gbytes_per_s = out->gbps[best];
+	out->triad = out->gbps[KC_STREAM_TRIAD], out->copy = out->gbps[KC_STREAM_COPY];
 	free(x.a), free(x.b), free(x.c);
 	return 0;
 }

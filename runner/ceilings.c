@@ -102,7 +102,7 @@ void kc_ceilings_working_sets(const long long cache[3], long long ws[KC_LEVEL_N]
 	ws[KC_LEVEL_L2] = l2 > 2 * l1 && l1 > 0 ? l2 / 2 : 0;
 	ws[KC_LEVEL_L3] = l3 > 2 * l2 && l2 > 0 ? (l3 / 4 > 2 * l2 ? l3 / 4 : 2 * l2) : 0;
 	long long largest = l3 > l2 ? l3 : l2 > l1 ? l2 : l1, dram = 4 * largest;
-	ws[KC_LEVEL_DRAM] = dram<(64LL << 20) ? 64LL << 20 : dram>(1LL << 30) ? 1LL << 30 : dram;
+	ws[KC_LEVEL_DRAM] = dram < (64LL << 20) ? 64LL << 20 : dram > (1LL << 30) ? 1LL << 30 : dram;
 }
 
 /* "24 KiB", "8 MiB" */
@@ -406,9 +406,10 @@ static void measure_libm(struct kc_arena *a, struct kc_machine *m)
 	}
 }
 
-static void measure_bandwidth(struct kc_arena *a, struct kc_ceiling *c, enum kc_level l, long long ws,
+static void measure_bandwidth(struct kc_arena *a, struct kc_machine *m, enum kc_level l, long long ws,
                               const char *cache_source)
 {
+	struct kc_ceiling *c = &m->bandwidth[l];
 	struct kc_bandwidth bw;
 	c->threads = 1;
 	if (!ws) {
@@ -420,10 +421,13 @@ static void measure_bandwidth(struct kc_arena *a, struct kc_ceiling *c, enum kc_
 		return;
 	}
 	c->value = bw.gbytes_per_s;
+	for (int k = 0; k < KC_STREAM_N; k++)
+		m->stream[l][k] = bw.gbps[k];
 	c->method = kc_arena_printf(a,
 	                            "%s %s working set, best of %d batches x %lld passes, 1 thread "
-	                            "(triad %.1f GB/s, copy %.1f GB/s; STREAM byte counting)",
-	                            bw.kernel, size_text(a, ws), bw.batches, bw.passes, bw.triad, bw.copy);
+	                            "(load %.1f, copy %.1f, triad %.1f, update %.1f GB/s; STREAM byte counting)",
+	                            bw.kernel, size_text(a, ws), bw.batches, bw.passes, bw.gbps[KC_STREAM_LOAD],
+	                            bw.gbps[KC_STREAM_COPY], bw.gbps[KC_STREAM_TRIAD], bw.gbps[KC_STREAM_UPDATE]);
 }
 
 static const char *iso8601_now(struct kc_arena *a)
@@ -462,7 +466,7 @@ void kc_ceilings_measure(struct kc_arena *a, const struct kc_cpu *cpu, struct kc
 	kc_ceilings_working_sets(cpu->cache, ws);
 	for (int l = 0; l < KC_LEVEL_N; l++) {
 		progress_step(progress, 3 + l, kc_arena_printf(a, "%s bandwidth", kc_level_name((enum kc_level)l)));
-		measure_bandwidth(a, &m->bandwidth[l], (enum kc_level)l, ws[l], cpu->cache_source);
+		measure_bandwidth(a, m, (enum kc_level)l, ws[l], cpu->cache_source);
 	}
 	m->measured_at = iso8601_now(a);
 	m->measure_seconds = now() - t0;
@@ -524,9 +528,13 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 	if (m->blas_note)
 		cJSON_AddStringToObject(j, "openblas_note", m->blas_note);
 	cJSON *bw = cJSON_AddObjectToObject(j, "bandwidth");
-	for (int l = 0; l < KC_LEVEL_N; l++)
-		cJSON_AddItemToObject(bw, kc_level_name((enum kc_level)l),
-		                      ceiling_json(&m->bandwidth[l], "gbytes_per_s"));
+	for (int l = 0; l < KC_LEVEL_N; l++) {
+		cJSON *o = ceiling_json(&m->bandwidth[l], "gbytes_per_s");
+		cJSON *k = cJSON_AddObjectToObject(o, "kernels"); /* GB/s of each kernel, STREAM's counting */
+		for (int s = 0; s < KC_STREAM_N; s++)
+			cJSON_AddNumberToObject(k, kc_stream_name((enum kc_stream)s), m->stream[l][s]);
+		cJSON_AddItemToObject(bw, kc_level_name((enum kc_level)l), o);
+	}
 	cJSON_AddStringToObject(j, "measured_at", m->measured_at ? m->measured_at : "");
 	cJSON_AddNumberToObject(j, "measure_seconds", m->measure_seconds);
 	return j;
@@ -559,7 +567,8 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 {
 	int ok = cJSON_IsObject(j);
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "key");
-	if (!ok || (int)number_at(j, "kcost_ceilings", &ok) != KC_CEILINGS_VERSION || !cJSON_IsString(k) ||
+	int version = ok ? (int)number_at(j, "kcost_ceilings", &ok) : 0;
+	if (!ok || version < KC_CEILINGS_OLDEST || version > KC_CEILINGS_VERSION || !cJSON_IsString(k) ||
 	    (key && strcmp(k->valuestring, key) != 0))
 		return -1;
 	memset(m, 0, sizeof *m);
@@ -615,9 +624,16 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 	const cJSON *note = cJSON_GetObjectItemCaseSensitive(j, "openblas_note");
 	m->blas_note = cJSON_IsString(note) ? kc_arena_strdup(a, note->valuestring) : NULL;
 	const cJSON *bw = cJSON_GetObjectItemCaseSensitive(j, "bandwidth");
-	for (int l = 0; l < KC_LEVEL_N; l++)
-		ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(bw, kc_level_name((enum kc_level)l)),
-		                        "gbytes_per_s", &m->bandwidth[l]);
+	for (int l = 0; l < KC_LEVEL_N; l++) {
+		const cJSON *o = cJSON_GetObjectItemCaseSensitive(bw, kc_level_name((enum kc_level)l));
+		ok &= ceiling_from_json(a, o, "gbytes_per_s", &m->bandwidth[l]);
+		/* version 3 has no kernels: the prediction then prices every byte at the level's one bandwidth */
+		const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+		for (int s = 0; kernels && s < KC_STREAM_N; s++) {
+			double v = number_at(kernels, kc_stream_name((enum kc_stream)s), &ok);
+			m->stream[l][s] = v > 0 && v < 1e7 ? v : 0;
+		}
+	}
 	m->measured_at = string_at(a, j, "measured_at", &ok);
 	m->measure_seconds = number_at(j, "measure_seconds", &ok);
 	m->cached = 1;

@@ -16,8 +16,11 @@
  * warm-up call); large enough for OpenBLAS to saturate, small enough to take well under a second. */
 #define KC_CEILINGS_GEMM_N    1536
 #define KC_CEILINGS_GEMM_REPS 3
-/* Bump when the method changes: older cache files are then ignored. */
-#define KC_CEILINGS_VERSION 3
+/* Bump when the method changes: older cache files are then ignored (their key differs). A file written by
+ * `kcost machine --format json` from KC_CEILINGS_OLDEST on is still read by --machine: 3 lacks the bandwidth
+ * kernels of each level (4). */
+#define KC_CEILINGS_VERSION 4
+#define KC_CEILINGS_OLDEST  3
 
 struct kc_ceilings_opts {
 	const char *cache_dir; /* NULL: kc_ceilings_default_dir */
@@ -59,7 +62,7 @@ void kc_ceilings_working_sets(const long long cache[3], long long ws[KC_LEVEL_N]
 int kc_ceilings_core_isa(const char *core);
 
 /* The machine as the cache's JSON object (with the key), and back: kc_ceilings_from_json returns 0 when j is
- * a cache object of this KC_CEILINGS_VERSION and this key (any key when key is NULL: another machine's file,
+ * a cache object of a version from KC_CEILINGS_OLDEST to KC_CEILINGS_VERSION and this key (any key when key is NULL: another machine's file,
  * --machine), strings copied into a; else -1. */
 cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key);
 int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, struct kc_machine *m);

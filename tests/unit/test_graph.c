@@ -121,8 +121,8 @@ static void make_chain(struct fixture *fx, const char *name, int n_passes, int h
 	                              n_passes - 1,
 	                              df->intermediates,
 	                              df->n_intermediates,
-	                              {times(fx, 4LL * n_passes + 8), times(fx, 4LL * n_passes)},
-	                              {times(fx, 4), times(fx, 4)}};
+	                              {times(fx, 4LL * n_passes + 8), times(fx, 4LL * n_passes), NULL},
+	                              {times(fx, 4), times(fx, 4), NULL}};
 	df->groups = g;
 	df->n_groups = 1;
 	df->before = g->before;
@@ -462,11 +462,11 @@ static void make_four_pass(struct fixture *fx)
 	set_edge(fx, 1, KC_FUSE_ELEMENTWISE, 1, "elementwise");
 	set_edge(fx, 2, KC_FUSE_SPACE, 0, "different iteration spaces");
 	struct kc_fusion_group *g = KC_NEW(&fx->arena, struct kc_fusion_group);
-	*g = (struct kc_fusion_group){0, 2, NULL, 0, {times(fx, 24), times(fx, 12)}, {times(fx, 16), times(fx, 8)}};
+	*g = (struct kc_fusion_group){0, 2, NULL, 0, {times(fx, 24), times(fx, 12), NULL}, {times(fx, 16), times(fx, 8), NULL}};
 	df->groups = g;
 	df->n_groups = 1;
-	df->before = (struct kc_traffic){times(fx, 32), times(fx, 16)};
-	df->after = (struct kc_traffic){times(fx, 24), times(fx, 12)};
+	df->before = (struct kc_traffic){times(fx, 32), times(fx, 16), NULL};
+	df->after = (struct kc_traffic){times(fx, 24), times(fx, 12), NULL};
 }
 
 /* The four-pass shape renders (it aborted under ASan), with its reason in a note from pass 3 to pass 4. */
@@ -549,8 +549,8 @@ static void make_random(struct fixture *fx)
 			                                                      last,
 			                                                      removes,
 			                                                      n_removes,
-			                                                      {times(fx, 8), times(fx, 8)},
-			                                                      {times(fx, 4), times(fx, 4)}};
+			                                                      {times(fx, 8), times(fx, 8), NULL},
+			                                                      {times(fx, 4), times(fx, 4), NULL}};
 			first = last;
 		}
 	df->in_loop = sweep_next(2);
