@@ -5,7 +5,7 @@
 
 const char *kc_resource_name(enum kc_resource r)
 {
-	static const char *const names[KC_RES_N] = {"compute", "latency", "transcendental", "memory"};
+	static const char *const names[KC_RES_N] = {"compute", "latency", "transcendental", "memory", "access"};
 	return (unsigned)r < KC_RES_N ? names[r] : "?";
 }
 
@@ -109,6 +109,26 @@ static int data_time(const struct kc_function *f, const struct kc_machine *m, co
 	}
 	*seconds = bytes / (m->bandwidth[l].value * 1e9);
 	return 0;
+}
+
+/* The time of every access of nest n — the naive model's bytes: each load and store the source names, none kept
+ * in a register — at L1's costs (stream_costs), the writes split as the streaming model splits them: what the
+ * load and store ports allow with all the data at hand. Priced at vector rates (the bandwidth kernels'), it is
+ * a lower bound for a loop that was not vectorized. 0 where L1's kernels were not measured, and for a call (its
+ * callee's accesses are not composed). */
+static double access_time(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n)
+{
+	double c[3], r, w, sw, swo;
+	const struct kc_traffic *t = &n->traffic[KC_MODEL_NAIVE], *s = &n->traffic[KC_MODEL_STREAMING];
+	const char *why;
+	if (n->callee || !stream_costs(m, KC_LEVEL_L1, c) || !t->read || !t->write || value(f, t->read, &r, &why) < 0 ||
+	    value(f, t->write, &w, &why) < 0)
+		return 0;
+	double only = 0; /* the share of the writes that go to buffers the nest does not read */
+	if (s->write && s->write_only && value(f, s->write, &sw, &why) == 0 &&
+	    value(f, s->write_only, &swo, &why) == 0 && sw > 0)
+		only = swo / sw;
+	return r * c[0] + w * (only * c[1] + (1 - only) * c[2]);
 }
 
 /* A reduction into a scalar: a loop nest that writes no buffer (what it computes goes into a scalar: returned,
@@ -224,7 +244,7 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
                          struct kc_nest_prediction *np)
 {
 	const struct kc_nest *n = &f->nests[i];
-	const char *why = NULL, *names[KC_RES_N] = {NULL, NULL, NULL, NULL};
+	const char *why = NULL, *names[KC_RES_N] = {NULL};
 	memset(np, 0, sizeof *np);
 	int reduction = is_reduction(f, n);
 	np->vectorized = n->callee ? 1 : vectorized(v, n, reduction);
@@ -283,6 +303,8 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 	if (np->bytes > 0)
 		data_time(f, m, n, np->level, np->bytes, &np->seconds[KC_RES_DATA], &why);
 	names[KC_RES_DATA] = kc_arena_printf(a, "%s bandwidth", kc_level_name(np->level));
+	np->seconds[KC_RES_ACCESS] = access_time(f, m, n);
+	names[KC_RES_ACCESS] = "L1 loads and stores (every access)";
 	np->resource = KC_RES_DATA;
 	for (int r = 0; r < KC_RES_N; r++) {
 		np->seconds_sum += np->seconds[r];

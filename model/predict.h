@@ -26,9 +26,10 @@
 #define KC_PREDICT_DIV_OPS     4    /* a division costs this many add/multiply slots */
 #define KC_PREDICT_CACHE_SHARE 0.75 /* a working set lives in a cache when it fills at most this share of it */
 
-enum kc_resource { KC_RES_COMPUTE, KC_RES_LATENCY, KC_RES_TRANSCENDENTAL, KC_RES_DATA, KC_RES_N };
+/* ACCESS: every load and store of the nest at L1's rates (the ports, when the data is at hand) */
+enum kc_resource { KC_RES_COMPUTE, KC_RES_LATENCY, KC_RES_TRANSCENDENTAL, KC_RES_DATA, KC_RES_ACCESS, KC_RES_N };
 
-/* "compute", "latency", "transcendental", "memory" */
+/* "compute", "latency", "transcendental", "memory", "access" */
 const char *kc_resource_name(enum kc_resource r);
 
 /* What the compiler said it vectorized in one function's file: the source lines of vectorized loops. known 0:

@@ -48,10 +48,10 @@
  *               (the roofline at the min-model intensity against the DRAM roof; null without an intensity), and
  *               the time model
  *               (model/predict.h): seconds, seconds_no_overlap, bound (named: "L2 bandwidth", "AVX2 float FMA
- *               peak", "tanhf throughput (scalar libm)", "add latency chain ..."), resource "compute"|"latency"|
- *               "transcendental"|"memory", level, why (null, or why seconds is null), nests [{lines, seconds,
- *               seconds_no_overlap, bound, resource, level, vectorized (bool, null: not known),
- *               seconds_by_resource {compute, latency, transcendental, memory}} or {lines, seconds null, why}]}
+ *               peak", "tanhf throughput (scalar libm)", "add latency chain ...", "L1 loads and stores (every
+ *               access)"), resource "compute"|"latency"|"transcendental"|"memory"|"access", level, why (null, or why
+ * seconds is null), nests [{lines, seconds, seconds_no_overlap, bound, resource, level, vectorized (bool, null: not
+ * known), seconds_by_resource {compute, latency, transcendental, memory, access}} or {lines, seconds null, why}]}
  *     measured  null when not measured, else {seconds {min, median, p90}, samples, cv, gflops, gbytes_per_s,
  *               fraction_of_roof, + ratio (median / predicted.seconds), + implausible (null, or why the time
  *               cannot be right: faster than the ceilings allow), equivalent {reference, ok, max_rel_err}

@@ -849,7 +849,7 @@ void kc_roofline_mini(struct kc_buf *b, struct kc_arena *a, const struct kc_func
 		return;
 	double flops = (double)cf->flops.value, ai = cf->intensity[KC_MODEL_STREAMING];
 	double t[KC_RES_N] = {0};
-	const char *named[KC_RES_N] = {NULL, NULL, NULL, NULL};
+	const char *named[KC_RES_N] = {NULL};
 	for (int i = 0; i < pr.n_nests; i++)
 		for (int r = 0; r < KC_RES_N; r++) {
 			t[r] += pr.nests[i].seconds[r];
@@ -857,7 +857,8 @@ void kc_roofline_mini(struct kc_buf *b, struct kc_arena *a, const struct kc_func
 				named[r] = pr.nests[i].bound;
 		}
 	/* the horizontal roofs: what each resource alone would allow the whole function */
-	static const char *const plain[KC_RES_N] = {"compute peak", "add latency chain", "libm calls", NULL};
+	static const char *const plain[KC_RES_N] = {"compute peak", "add latency chain", "libm calls", NULL,
+	                                            "L1 loads and stores"};
 	struct mini_roof roofs[KC_RES_N];
 	int n = 0;
 	for (int r = 0; r < KC_RES_N; r++)

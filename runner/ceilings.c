@@ -392,17 +392,17 @@ static void measure_libm(struct kc_arena *a, struct kc_machine *m)
 		m->libm[i].name = f[i].name;
 		m->libm[i].seconds = kc_libm_call_seconds(&f[i], LIBM_SECONDS);
 		if (f[i].hi2 > f[i].lo2)
-			m->libm[i].method =
-			    kc_arena_printf(a,
-			                    "scalar calls through a pointer, arguments in [%g, %g) x [%g, "
-			                    "%g), best of 3 sweeps of 4096, 1 thread (its CPU time)",
-			                    f[i].lo, f[i].hi, f[i].lo2, f[i].hi2);
+			m->libm[i].method = kc_arena_printf(
+			    a,
+			    "out[i] = f(x[i], y[i]), scalar calls through a pointer, arguments in [%g, %g) x [%g, "
+			    "%g), best of 3 sweeps of 4096, 1 thread (its CPU time)",
+			    f[i].lo, f[i].hi, f[i].lo2, f[i].hi2);
 		else
-			m->libm[i].method =
-			    kc_arena_printf(a,
-			                    "scalar calls through a pointer, arguments in [%g, %g), best of 3 "
-			                    "sweeps of 4096, 1 thread (its CPU time)",
-			                    f[i].lo, f[i].hi);
+			m->libm[i].method = kc_arena_printf(
+			    a,
+			    "out[i] = f(x[i]), scalar calls through a pointer, arguments in [%g, %g), best of 3 "
+			    "sweeps of 4096, 1 thread (its CPU time)",
+			    f[i].lo, f[i].hi);
 	}
 }
 
