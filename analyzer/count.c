@@ -397,6 +397,37 @@ static int cost_of_call(struct counter *k, const struct kc_node *n, const struct
 	return 0;
 }
 
+/* Whether acc, in statement n, is not unit-stride in n's innermost loop: its element (row-major over the buffer's
+ * declared dimensions) moves by other than 0, 1 or -1 as that loop's variable steps by 1 — a coefficient that is
+ * a size (j*n), a constant beyond 1, a row of unknown length, or an index not linear in the variable. */
+static int strided(struct counter *k, const struct kc_node *n, const struct kc_access *acc)
+{
+	const struct kc_node *loop = n->parent;
+	while (loop && loop->kind != KC_NODE_LOOP)
+		loop = loop->parent;
+	if (!loop || acc->ndims <= 0)
+		return 0;
+	const struct kc_dims *d = &k->ir->dims[acc->buffer];
+	struct kc_poly *step = kc_poly_zero(k->a);
+	for (int i = 0; i < acc->ndims; i++) {
+		struct kc_poly *coef, *rest;
+		if (!acc->index[i] || kc_poly_split_linear(k->a, acc->index[i], loop->var, &coef, &rest) < 0)
+			return 1;
+		if (kc_poly_is_zero(coef))
+			continue;
+		for (int e = i + 1; e < acc->ndims; e++) {
+			if (acc->ndims != d->ndims || !d->dim[e] || kc_poly_mul(k->a, coef, d->dim[e], &coef) < 0)
+				return 1;
+		}
+		if (kc_poly_add(k->a, step, coef, &step) < 0)
+			return 1;
+	}
+	struct kc_rat c;
+	if (!kc_poly_is_const(step, &c))
+		return 1;
+	return !(c.num == 0 || ((c.num == 1 || c.num == -1) && c.den == 1));
+}
+
 /* One execution's cost as a vector; -1 on overflow. */
 static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_vec *v)
 {
@@ -419,6 +450,9 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 		const struct kc_access *acc = &n->accesses[i];
 		rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_NAIVE_W : KC_VEC_NAIVE_R,
 		              k->fn->buffers[acc->buffer].elem_size);
+		if (!n->lib_call && strided(k, n, acc))
+			rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_STRIDED_W : KC_VEC_STRIDED_R,
+			              k->fn->buffers[acc->buffer].elem_size);
 	}
 	if (n->lib_call) {
 		v->v[KC_VEC_NAIVE_R] = n->lib_min.read;
@@ -1028,6 +1062,12 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		nest->callee = c->call ? c->call->callee->name : c->lib_call;
 		to_cost(&k, &v, &nest->cost, &nest->traffic[KC_MODEL_NAIVE], &nest->trips);
 		nest->chain = v.v[KC_VEC_CHAIN];
+		nest->strided.read = c->call || c->lib_call  ? NULL
+		                     : v.v[KC_VEC_STRIDED_R] ? v.v[KC_VEC_STRIDED_R]
+		                                             : kc_poly_zero(a);
+		nest->strided.write = c->call || c->lib_call  ? NULL
+		                      : v.v[KC_VEC_STRIDED_W] ? v.v[KC_VEC_STRIDED_W]
+		                                              : kc_poly_zero(a);
 		nest->chain_line = nest->chain ? chain_line(ir, c, 0) : 0;
 	}
 	to_cost(&k, &ir->total, &f->cost, &f->traffic[KC_MODEL_NAIVE], NULL);

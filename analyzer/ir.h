@@ -116,6 +116,8 @@ enum {
 	KC_VEC_CMP = KC_OP_N * KC_PREC_N,
 	KC_VEC_NAIVE_R,
 	KC_VEC_NAIVE_W,
+	KC_VEC_STRIDED_R, /* the naive bytes of accesses that are not unit-stride in their innermost loop (count.c) */
+	KC_VEC_STRIDED_W,
 	KC_VEC_ITER,
 	KC_VEC_CHAIN, /* dependent floating-point updates of one scalar, in order: the latency chain (count.c) */
 	KC_VEC_TRANS,

@@ -89,6 +89,10 @@ struct kc_nest {
 	struct kc_poly *chain;
 	unsigned chain_line; /* the line of the outermost loop whose iterations update such a scalar (0: none) */
 	struct kc_traffic traffic[KC_MODEL_N]; /* MIN is not defined per nest: left NULL */
+	/* the part of the naive traffic whose accesses step by other than 0 or 1 element as their innermost loop's
+	 * variable steps (b[j*n + i] in a loop over j): a vectorized loop reaches them element by element. NULL for
+	 * a call */
+	struct kc_traffic strided;
 	/* buffers (indices into the function's buffers) read and written by this nest */
 	int *reads, n_reads, *writes, n_writes;
 };

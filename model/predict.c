@@ -111,14 +111,18 @@ static int data_time(const struct kc_function *f, const struct kc_machine *m, co
 	return 0;
 }
 
+static int nest_double(const struct kc_function *f, const struct kc_nest *n);
+
 /* The time of every access of nest n — the naive model's bytes: each load and store the source names, none kept
  * in a register — at L1's costs (stream_costs), the writes split as the streaming model splits them: what the
- * load and store ports allow with all the data at hand. Priced at vector rates (the bandwidth kernels'), it is
- * a lower bound for a loop that was not vectorized. 0 where L1's kernels were not measured, and for a call (its
- * callee's accesses are not composed). */
-static double access_time(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n)
+ * load and store ports allow with all the data at hand. The bandwidth kernels move a vector (the widest the CPU
+ * has) an access; an access of a loop that was not vectorized, and a strided one of a loop that was (a gather
+ * or a scatter: element by element), moves one element (elem_size bytes) at the same cost per access. 0 where
+ * L1's kernels were not measured, and for a call (its callee's accesses are not composed). */
+static double access_time(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n, int scalar,
+                          double elem_size)
 {
-	double c[3], r, w, sw, swo;
+	double c[3], r, w, sw, swo, sr = 0, sx = 0;
 	const struct kc_traffic *t = &n->traffic[KC_MODEL_NAIVE], *s = &n->traffic[KC_MODEL_STREAMING];
 	const char *why;
 	if (n->callee || !stream_costs(m, KC_LEVEL_L1, c) || !t->read || !t->write || value(f, t->read, &r, &why) < 0 ||
@@ -128,7 +132,14 @@ static double access_time(const struct kc_function *f, const struct kc_machine *
 	if (s->write && s->write_only && value(f, s->write, &sw, &why) == 0 &&
 	    value(f, s->write_only, &swo, &why) == 0 && sw > 0)
 		only = swo / sw;
-	return r * c[0] + w * (only * c[1] + (1 - only) * c[2]);
+	if (scalar)
+		sr = r, sx = w;
+	else if (n->strided.read && n->strided.write &&
+	         (value(f, n->strided.read, &sr, &why) < 0 || value(f, n->strided.write, &sx, &why) < 0))
+		sr = sx = 0;
+	static const double vector_bytes[KC_ISA_N] = {16, 16, 32, 64}; /* the kernels' baseline is SSE2 */
+	double per = vector_bytes[widest(m, 0)] / elem_size, cw = only * c[1] + (1 - only) * c[2];
+	return (r - sr) * c[0] + (w - sx) * cw + per * (sr * c[0] + sx * cw);
 }
 
 /* A reduction into a scalar: a loop nest that writes no buffer (what it computes goes into a scalar: returned,
@@ -303,7 +314,7 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 	if (np->bytes > 0)
 		data_time(f, m, n, np->level, np->bytes, &np->seconds[KC_RES_DATA], &why);
 	names[KC_RES_DATA] = kc_arena_printf(a, "%s bandwidth", kc_level_name(np->level));
-	np->seconds[KC_RES_ACCESS] = access_time(f, m, n);
+	np->seconds[KC_RES_ACCESS] = access_time(f, m, n, np->vectorized == 0, nest_double(f, n) ? 8 : 4);
 	names[KC_RES_ACCESS] = "L1 loads and stores (every access)";
 	np->resource = KC_RES_DATA;
 	for (int r = 0; r < KC_RES_N; r++) {

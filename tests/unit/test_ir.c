@@ -286,6 +286,11 @@ static void count_matmul(void **state)
 		assert_string_equal(text(&kn, fn->traffic[KC_MODEL_MIN].write), "4*m*n");
 		assert_int_equal(fn->buffers[2].role, KC_ROLE_INOUT);
 		assert_int_equal(fn->exact, 1);
+		/* in the p loop B[p][j] steps a row (n elements): strided; C[i][j] stays, A[i][p] steps one */
+		assert_string_equal(text(&kn, fn->nests[0].strided.read), "4*m*n*k");
+		assert_true(kc_poly_is_zero(fn->nests[0].strided.write));
+		/* C is read before it is written: no write-allocated bytes */
+		assert_true(kc_poly_is_zero(fn->nests[0].traffic[KC_MODEL_STREAMING].write_only));
 		kc_arena_release(&kn.a);
 	}
 }
@@ -314,6 +319,11 @@ static void footprint_vecadd(void **state)
 	assert_int_equal(fn->buffers[c].role, KC_ROLE_OUTPUT);
 	assert_int_equal(fn->nests[0].n_reads, 2);
 	assert_int_equal(fn->nests[0].n_writes, 1);
+	/* c is written and not read: its bytes are write-allocated (the prediction's copy cost), in the nest and in
+	 * the function; no access is strided */
+	assert_string_equal(text(&kn, fn->nests[0].traffic[KC_MODEL_STREAMING].write_only), "4*n");
+	assert_string_equal(text(&kn, fn->traffic[KC_MODEL_STREAMING].write_only), "4*n");
+	assert_true(kc_poly_is_zero(fn->nests[0].strided.read) && kc_poly_is_zero(fn->nests[0].strided.write));
 	kc_arena_release(&kn.a);
 }
 

@@ -179,6 +179,17 @@ static void every_access_at_l1_costs(void **state)
 	f->nests[0].traffic[KC_MODEL_STREAMING].write_only = times(4, n);
 	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * (12 * 0.01e-9 + 4 * 0.04e-9)));
+	/* a vectorized loop reaches a strided access element by element: at AVX2's 32 bytes an access, a float
+	 * access costs 8 of a vector access's bytes; one of the 12 read bytes strided: 8*0.01 + 4*0.04 + 8*4*0.01 ns.
+	 * Not vectorized, every access is an element's: 8 * (12*0.01 + 4*0.04) ns */
+	int ours[] = {5};
+	struct kc_vectorized yes = {1, ours, 1, 0}, no = {1, ours, 0, 0};
+	f->nests[0].strided = (struct kc_traffic){times(4, n), times(0, n), NULL};
+	assert_int_equal(kc_predict(&A, f, &m, &yes, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * (8 * 0.01e-9 + 4 * 0.04e-9 + 8 * 4 * 0.01e-9)));
+	assert_int_equal(kc_predict(&A, f, &m, &no, &p), 0);
+	assert_int_equal(p.nests[0].vectorized, 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * 8 * (12 * 0.01e-9 + 4 * 0.04e-9)));
 	f->nests[0].callee = "other";
 	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
 	assert_true(p.nests[0].seconds[KC_RES_ACCESS] == 0);
