@@ -83,6 +83,9 @@ static void print_text(const struct kc_machine *m, const char *path)
 		snprintf(what, sizeof what, "%s bandwidth", kc_level_name((enum kc_level)l));
 		line(what, &m->bandwidth[l], "GB/s");
 	}
+	struct kc_ceiling fresh = m->fresh_page;
+	fresh.value *= 1e6;
+	line("fresh memory", &fresh, "us/page");
 }
 
 int kc_cli_machine(int argc, char **argv)

@@ -45,6 +45,9 @@ struct kc_machine {
 	struct kc_libm_cost *libm;             /* per-call times of the transcendentals kcost counts */
 	int n_libm;
 	const char *blas_note; /* OpenBLAS chose kernels below the CPU: what OPENBLAS_CORETYPE changes; else NULL */
+	/* seconds to bring in one 4 KiB page of a fresh allocation (malloc, a first write, free: the kernel's page
+	 * fault and zeroing), one thread; 0: not measured */
+	struct kc_ceiling fresh_page;
 	struct kc_ceiling bandwidth[KC_LEVEL_N]; /* one thread */
 	/* each bandwidth kernel's GB/s per level (STREAM's counting), one thread; 0: not measured (a cache of an
 	 * older kcost, --bandwidth, --machine FILE without them): the prediction then prices every byte at

@@ -1,11 +1,13 @@
 /* predict.c — the performance model: per nest, the time of each resource at the measured ceilings. */
 #include "predict.h"
 
+#include <math.h>
 #include <string.h>
 
 const char *kc_resource_name(enum kc_resource r)
 {
-	static const char *const names[KC_RES_N] = {"compute", "latency", "transcendental", "memory", "access"};
+	static const char *const names[KC_RES_N] = {"compute", "latency", "transcendental",
+	                                            "memory",  "access",  "allocation"};
 	return (unsigned)r < KC_RES_N ? names[r] : "?";
 }
 
@@ -327,6 +329,23 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 	np->ok = 1;
 }
 
+/* The page faults of f's own allocations: each buffer it allocates (malloc, calloc, aligned_alloc) of
+ * KC_PREDICT_FRESH_BYTES or more comes in page by page on every call, at the measured cost of a fresh page. */
+static double allocation_time(const struct kc_function *f, const struct kc_machine *m)
+{
+	double pages = 0, e;
+	const char *why;
+	for (int b = 0; b < f->n_buffers && m->fresh_page.value > 0; b++) {
+		const struct kc_buffer *buf = &f->buffers[b];
+		if (!buf->is_heap || buf->role == KC_ROLE_UNUSED || !buf->extent || value(f, buf->extent, &e, &why) < 0)
+			continue;
+		double bytes = e * buf->elem_size;
+		if (bytes >= KC_PREDICT_FRESH_BYTES)
+			pages += ceil(bytes / 4096);
+	}
+	return pages * m->fresh_page.value;
+}
+
 int kc_predict(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
                const struct kc_vectorized *v, struct kc_prediction *out)
 {
@@ -377,5 +396,8 @@ int kc_predict(struct kc_arena *a, const struct kc_function *f, const struct kc_
 			out->level = np->level;
 		}
 	}
+	out->seconds_allocation = allocation_time(f, m);
+	out->seconds += out->seconds_allocation;
+	out->seconds_no_overlap += out->seconds_allocation;
 	return out->ok ? 0 : -1;
 }

@@ -25,11 +25,23 @@
 
 #define KC_PREDICT_DIV_OPS     4    /* a division costs this many add/multiply slots */
 #define KC_PREDICT_CACHE_SHARE 0.75 /* a working set lives in a cache when it fills at most this share of it */
+/* an allocation of this many bytes or more is served from fresh pages on every call: glibc maps it (its mmap
+ * threshold starts at 128 KiB), or takes it from a heap top that free gives back */
+#define KC_PREDICT_FRESH_BYTES (128 * 1024)
 
-/* ACCESS: every load and store of the nest at L1's rates (the ports, when the data is at hand) */
-enum kc_resource { KC_RES_COMPUTE, KC_RES_LATENCY, KC_RES_TRANSCENDENTAL, KC_RES_DATA, KC_RES_ACCESS, KC_RES_N };
+/* ACCESS: every load and store of the nest at L1's rates (the ports, when the data is at hand). ALLOCATION: the
+ * fresh pages of what the function allocates on every call (kc_prediction.seconds_allocation; never a nest's) */
+enum kc_resource {
+	KC_RES_COMPUTE,
+	KC_RES_LATENCY,
+	KC_RES_TRANSCENDENTAL,
+	KC_RES_DATA,
+	KC_RES_ACCESS,
+	KC_RES_ALLOCATION,
+	KC_RES_N
+};
 
-/* "compute", "latency", "transcendental", "memory", "access" */
+/* "compute", "latency", "transcendental", "memory", "access", "allocation" */
 const char *kc_resource_name(enum kc_resource r);
 
 /* What the compiler said it vectorized in one function's file: the source lines of vectorized loops. known 0:
@@ -60,6 +72,10 @@ struct kc_prediction {
 	int ok;
 	const char *why;
 	double seconds, seconds_no_overlap;
+	/* the page faults of the buffers it allocates on every call (KC_PREDICT_FRESH_BYTES and more), added to
+	 * seconds (they do not overlap the nests' work) but never its bound, which is what limits its loops; 0 when
+	 * there are none or fresh pages were not measured */
+	double seconds_allocation;
 	enum kc_resource resource; /* of the nest that takes longest */
 	const char *bound;
 	enum kc_level level;

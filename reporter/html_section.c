@@ -477,7 +477,13 @@ static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_
 		kc_format_seconds(b, pr.seconds);
 		kc_buf_puts(b, ", bound: <b>");
 		esc(b, pr.bound);
-		kc_buf_puts(b, "</b> (no overlap: ");
+		kc_buf_puts(b, "</b>");
+		if (pr.seconds_allocation > 0) {
+			kc_buf_puts(b, "; + ");
+			kc_format_seconds(b, pr.seconds_allocation);
+			kc_buf_puts(b, " of page faults (its allocations: fresh pages on every call)");
+		}
+		kc_buf_puts(b, " (no overlap: ");
 		kc_format_seconds(b, pr.seconds_no_overlap);
 		kc_buf_puts(b, ")");
 		if (mf.timed && pr.seconds > 0)

@@ -12,7 +12,9 @@
  *                       + peak {float|double: {scalar|SSE|AVX2|AVX-512: {fma, add_mul}}} GFLOP/s, null: not run
  *                       + latency_ns {float|double: {add, fma}} one dependent scalar operation
  *                       + libm_ns_per_call {expf: ns, ...} scalar, + openblas_note string or null
- *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method}}, measured_at}, + cached bool}
+ *                       + fresh_pages {seconds_per_page, method} (what a page of a fresh allocation costs)
+ *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels {load, copy, triad,
+ *                       update} GB/s}}, measured_at}, + cached bool}
  *             + ceilings.ridge_flop_per_byte {float, double}, + hypothetical bool (--peak/--bandwidth: budgets,
  *             not measurements), + from_file (--machine FILE) or null
  *   + sandbox null when nothing was run, else {requested bool (--sandbox), used bool, isolation (what the
@@ -375,6 +377,7 @@ static void json_prediction(struct jctx *c, cJSON *o, const struct kc_function *
 		jstr(c, o, "why", pr->why);
 	} else {
 		json_prediction_times(c, o, pr->bound, pr->resource, pr->level, pr->seconds, pr->seconds_no_overlap);
+		jreal(c, o, "seconds_allocation", 1, pr->seconds_allocation);
 		jnull(c, o, "why");
 	}
 	cJSON *nests = jarr(c, o, "nests");
@@ -393,7 +396,8 @@ static void json_prediction(struct jctx *c, cJSON *o, const struct kc_function *
 		jadd(c, n, "vectorized", np->vectorized < 0 ? cJSON_CreateNull() : cJSON_CreateBool(np->vectorized));
 		cJSON *by = jobj(c, n, "seconds_by_resource");
 		for (int r = 0; r < KC_RES_N; r++)
-			jreal(c, by, kc_resource_name((enum kc_resource)r), 1, np->seconds[r]);
+			if (r != KC_RES_ALLOCATION) /* the function's, in seconds_allocation */
+				jreal(c, by, kc_resource_name((enum kc_resource)r), 1, np->seconds[r]);
 	}
 }
 
@@ -712,9 +716,17 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 	for (int i = 0; i < mc->n_libm; i++)
 		jreal(c, libm, mc->libm[i].name, mc->libm[i].seconds > 0, mc->libm[i].seconds * 1e9);
 	jstr(c, ceil, "openblas_note", mc->blas_note);
+	json_ceiling(c, ceil, "fresh_pages", "seconds_per_page", &mc->fresh_page, 0);
 	cJSON *bw = jobj(c, ceil, "bandwidth");
-	for (int l = 0; l < KC_LEVEL_N; l++)
+	for (int l = 0; l < KC_LEVEL_N; l++) {
 		json_ceiling(c, bw, kc_level_name((enum kc_level)l), "gbytes_per_s", &mc->bandwidth[l], 0);
+		cJSON *lo = cJSON_GetObjectItemCaseSensitive(bw, kc_level_name((enum kc_level)l));
+		if (lo && mc->stream[l][KC_STREAM_LOAD] > 0) {
+			cJSON *k = jobj(c, lo, "kernels");
+			for (int s = 0; s < KC_STREAM_N; s++)
+				jreal(c, k, kc_stream_name((enum kc_stream)s), mc->stream[l][s] > 0, mc->stream[l][s]);
+		}
+	}
 	jstr(c, ceil, "measured_at", mc->measured_at);
 	double dram = mc->bandwidth[KC_LEVEL_DRAM].value;
 	cJSON *ridge = jobj(c, ceil, "ridge_flop_per_byte"); /* where the DRAM roof meets each compute roof */

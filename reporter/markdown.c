@@ -82,6 +82,11 @@ static void md_predicted_cell(struct kc_buf *b, const struct kc_function *f, con
 		kc_format_seconds(b, pr.seconds);
 		kc_buf_puts(b, ", bound: ");
 		kc_escape_md_cell(b, pr.bound ? pr.bound : "n/a");
+		if (pr.seconds_allocation > 0) {
+			kc_buf_puts(b, "; + ");
+			kc_format_seconds(b, pr.seconds_allocation);
+			kc_buf_puts(b, " of page faults (its allocations)");
+		}
 	} else {
 		kc_buf_puts(b, "n/a: ");
 		kc_escape_md_cell(b, pr.why ? pr.why : "not predicted");

@@ -856,9 +856,10 @@ void kc_roofline_mini(struct kc_buf *b, struct kc_arena *a, const struct kc_func
 			if (pr.nests[i].resource == (enum kc_resource)r && pr.nests[i].bound)
 				named[r] = pr.nests[i].bound;
 		}
+	t[KC_RES_ALLOCATION] = pr.seconds_allocation;
 	/* the horizontal roofs: what each resource alone would allow the whole function */
-	static const char *const plain[KC_RES_N] = {"compute peak", "add latency chain", "libm calls", NULL,
-	                                            "L1 loads and stores"};
+	static const char *const plain[KC_RES_N] = {"compute peak", "add latency chain",   "libm calls",
+	                                            NULL,           "L1 loads and stores", "page faults"};
 	struct mini_roof roofs[KC_RES_N];
 	int n = 0;
 	for (int r = 0; r < KC_RES_N; r++)

@@ -91,6 +91,11 @@ static void predicted_cells(struct row *r, const struct kc_measurements *m)
 	if (pr.ok) {
 		kc_format_seconds(&r->cell[COL_PREDICTED], pr.seconds);
 		kc_visible_puts(&r->cell[COL_BOUND], pr.bound ? pr.bound : "n/a");
+		if (pr.seconds_allocation > 0) {
+			kc_buf_puts(&r->cell[COL_BOUND], "; + ");
+			kc_format_seconds(&r->cell[COL_BOUND], pr.seconds_allocation);
+			kc_buf_puts(&r->cell[COL_BOUND], " of page faults (its allocations)");
+		}
 	} else {
 		kc_buf_puts(&r->cell[COL_PREDICTED], "n/a");
 		kc_visible_puts(&r->cell[COL_BOUND], pr.why ? pr.why : "n/a");

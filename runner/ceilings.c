@@ -120,7 +120,7 @@ static const char *size_text(struct kc_arena *a, long long bytes)
 static void progress_step(void (*progress)(const char *, int, int, const char *), int i, const char *what)
 {
 	if (progress)
-		progress("measuring the machine", i, 3 + KC_LEVEL_N, what);
+		progress("measuring the machine", i, 4 + KC_LEVEL_N, what);
 }
 
 /* OpenBLAS, loaded only in the child processes that measure GEMM (below): the library starts its thread pool as
@@ -439,6 +439,34 @@ static void measure_bandwidth(struct kc_arena *a, struct kc_machine *m, enum kc_
 	                            bw.gbps[KC_STREAM_COPY], bw.gbps[KC_STREAM_TRIAD], bw.gbps[KC_STREAM_UPDATE]);
 }
 
+/* What a kernel pays for each page of a large buffer it allocates on every call: malloc of 64 MiB (glibc maps
+ * it afresh), one byte written per 4 KiB page, free; the best of 3 rounds, wall-clock time (the page faults are
+ * the kernel's work, and a VM's exits: 1.4 us a page here, where the zeroing alone takes 0.2). */
+static void measure_fresh_pages(struct kc_arena *a, struct kc_machine *m)
+{
+	const size_t bytes = (size_t)64 << 20, page = 4096;
+	double best = 0;
+	m->fresh_page.threads = 1;
+	for (int r = 0; r < 3; r++) {
+		double t0 = now();
+		char *p = malloc(bytes);
+		if (!p) {
+			m->fresh_page.method =
+			    kc_arena_printf(a, "not measured: could not allocate %s", size_text(a, (long long)bytes));
+			return;
+		}
+		for (size_t o = 0; o < bytes; o += page)
+			((volatile char *)p)[o] = 1;
+		__asm__ volatile("" : : "r"(p) : "memory");
+		free(p);
+		double t = now() - t0;
+		best = r == 0 || t < best ? t : best;
+	}
+	m->fresh_page.value = best / (double)(bytes / page);
+	m->fresh_page.method = "malloc of 64 MiB, one byte written per 4 KiB page, free; best of 3, 1 thread "
+	                       "(wall-clock time)";
+}
+
 static const char *iso8601_now(struct kc_arena *a)
 {
 	time_t t = time(NULL);
@@ -477,6 +505,8 @@ void kc_ceilings_measure(struct kc_arena *a, const struct kc_cpu *cpu, struct kc
 		progress_step(progress, 3 + l, kc_arena_printf(a, "%s bandwidth", kc_level_name((enum kc_level)l)));
 		measure_bandwidth(a, m, (enum kc_level)l, ws[l], cpu->cache_source);
 	}
+	progress_step(progress, 3 + KC_LEVEL_N, "fresh pages");
+	measure_fresh_pages(a, m);
 	m->measured_at = iso8601_now(a);
 	m->measure_seconds = now() - t0;
 	m->cached = 0;
@@ -536,6 +566,7 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 	}
 	if (m->blas_note)
 		cJSON_AddStringToObject(j, "openblas_note", m->blas_note);
+	cJSON_AddItemToObject(j, "fresh_pages", ceiling_json(&m->fresh_page, "seconds_per_page"));
 	cJSON *bw = cJSON_AddObjectToObject(j, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++) {
 		cJSON *o = ceiling_json(&m->bandwidth[l], "gbytes_per_s");
@@ -632,6 +663,10 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 	}
 	const cJSON *note = cJSON_GetObjectItemCaseSensitive(j, "openblas_note");
 	m->blas_note = cJSON_IsString(note) ? kc_arena_strdup(a, note->valuestring) : NULL;
+	/* version 3 has no fresh pages: the prediction then leaves allocations out */
+	const cJSON *fresh = cJSON_GetObjectItemCaseSensitive(j, "fresh_pages");
+	if (fresh)
+		ok &= ceiling_from_json(a, fresh, "seconds_per_page", &m->fresh_page);
 	const cJSON *bw = cJSON_GetObjectItemCaseSensitive(j, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++) {
 		const cJSON *o = cJSON_GetObjectItemCaseSensitive(bw, kc_level_name((enum kc_level)l));

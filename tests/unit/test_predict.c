@@ -199,6 +199,34 @@ static void every_access_at_l1_costs(void **state)
 	assert_true(p.nests[0].seconds[KC_RES_ACCESS] == 0);
 }
 
+/* A buffer the function allocates on every call comes in page by page: 10^6 floats (4 MB, 977 pages of 4 KiB
+ * rounded up to 977) at 1 us a fresh page add 0.977 ms to the nests' time, and never name the bound; 10^4 floats
+ * (40 KB) stay in the allocator's heap: nothing. Without a measured page cost, nothing either. */
+static void allocations_add_their_page_faults(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	m.fresh_page = (struct kc_ceiling){1e-6, 1, "malloc, touch, free"};
+	struct kc_function *f = nest_fn(1000000, 1, 1, 8);
+	f->buffers[1].role = KC_ROLE_INTERMEDIATE, f->buffers[1].is_heap = 1; /* y: malloc'd in the body */
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.seconds_allocation, 977e-6));
+	assert_true(close_to(p.seconds, 1e6 * 20e-9 + 977e-6));
+	assert_true(close_to(p.seconds_no_overlap - p.seconds_allocation, p.nests[0].seconds_sum));
+	assert_string_equal(p.bound, "tanhf throughput (scalar libm)");
+	f = nest_fn(10000, 1, 1, 8);
+	f->buffers[1].role = KC_ROLE_INTERMEDIATE, f->buffers[1].is_heap = 1;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(p.seconds_allocation == 0);
+	m.fresh_page.value = 0;
+	f = nest_fn(1000000, 1, 1, 8);
+	f->buffers[1].is_heap = 1;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(p.seconds_allocation == 0);
+	assert_string_equal(kc_resource_name(KC_RES_ALLOCATION), "allocation");
+}
+
 /* The compiler's remarks decide: a loop they do not name runs scalar; one they name, vector. */
 static void vectorization_from_the_remarks(void **state)
 {
@@ -294,6 +322,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(reads_and_writes_cost_their_kind),
 	    cmocka_unit_test(every_access_at_l1_costs),
+	    cmocka_unit_test(allocations_add_their_page_faults),
 	    cmocka_unit_test(transcendental_bound),
 	    cmocka_unit_test(memory_level_from_the_working_set),
 	    cmocka_unit_test(vectorization_from_the_remarks),
