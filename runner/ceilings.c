@@ -404,13 +404,13 @@ static void measure_libm(struct kc_arena *a, struct kc_machine *m)
 			m->libm[i].method = kc_arena_printf(
 			    a,
 			    "out[i] = f(x[i], y[i]), scalar calls through a pointer, arguments in [%g, %g) x [%g, "
-			    "%g), best of 3 passes of 3 sweeps of 4096, 1 thread (its CPU time)",
+			    "%g), best of 3 passes of 3 sweeps of 262144, 1 thread (its CPU time)",
 			    f[i].lo, f[i].hi, f[i].lo2, f[i].hi2);
 		else
 			m->libm[i].method = kc_arena_printf(
 			    a,
 			    "out[i] = f(x[i]), scalar calls through a pointer, arguments in [%g, %g), best of 3 "
-			    "passes of 3 sweeps of 4096, 1 thread (its CPU time)",
+			    "passes of 3 sweeps of 262144, 1 thread (its CPU time)",
 			    f[i].lo, f[i].hi);
 	}
 }
