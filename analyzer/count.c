@@ -811,6 +811,11 @@ static unsigned chain_line(const struct kc_fn_ir *ir, const struct kc_node *n, i
 	return line;
 }
 
+unsigned kc_count_chain_line(const struct kc_fn_ir *ir, const struct kc_node *n)
+{
+	return chain_line(ir, n, 0);
+}
+
 static void sum_loop(struct counter *k, const struct kc_node *loop, struct pieces *body, struct pieces *out,
                      const int *lv)
 {

@@ -19,4 +19,8 @@ void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_no
                      struct kc_vec *out);
 void kc_vec_to_cost(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_vec *v, struct kc_cost *c);
 
+/* The line of the outermost loop in n whose iterations update a floating-point scalar from its own value (the
+ * latency chain of kc_nest.chain_line), or 0. */
+unsigned kc_count_chain_line(const struct kc_fn_ir *ir, const struct kc_node *n);
+
 #endif

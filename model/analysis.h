@@ -128,6 +128,9 @@ struct kc_pass {
 	int *writes, n_writes;
 	const char **scalars_out; /* local scalars it leaves for later passes (a reduction's result) */
 	int n_scalars_out;
+	/* passes inside one loop (kc_dataflow.in_loop): this pass as a nest of its own, its counts summed over
+	 * that loop's iterations, for the time model (its passes run one after another); else NULL */
+	struct kc_nest *phase;
 };
 
 /* Why two consecutive passes can or cannot be fused. */

@@ -252,17 +252,16 @@ static int nest_double(const struct kc_function *f, const struct kc_nest *n)
 	return d;
 }
 
-static void predict_nest(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
-                         const struct kc_vectorized *v, int i, double w, const double *nest_bytes,
-                         struct kc_nest_prediction *np)
+static void predict_one(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
+                        const struct kc_vectorized *v, const struct kc_nest *n, double w, double bytes,
+                        struct kc_nest_prediction *np)
 {
-	const struct kc_nest *n = &f->nests[i];
 	const char *why = NULL, *names[KC_RES_N] = {NULL};
 	memset(np, 0, sizeof *np);
 	int reduction = is_reduction(f, n);
 	np->vectorized = n->callee ? 1 : vectorized(v, n, reduction);
 	np->working_set = w;
-	np->bytes = nest_bytes[i];
+	np->bytes = bytes;
 	if (compute_time(a, f, m, n, np->vectorized, &np->seconds[KC_RES_COMPUTE], &np->flops, &names[KC_RES_COMPUTE],
 	                 &why) < 0) {
 		np->why = why;
@@ -346,6 +345,70 @@ static double allocation_time(const struct kc_function *f, const struct kc_machi
 	return pages * m->fresh_page.value;
 }
 
+/* The passes of nest i when they run one after another inside it (kc_pass.phase: the function's body is one
+ * loop holding several, as softmax's max, exp and scale loops inside its row loop), or NULL. */
+static const struct kc_dataflow *phases_of(const struct kc_function *f, int i)
+{
+	const struct kc_dataflow *df = &f->dataflow;
+	if (!df->in_loop || df->n_passes < 2 || f->n_nests != 1)
+		return NULL;
+	for (int k = 0; k < df->n_passes; k++)
+		if (!df->passes[k].phase || df->passes[k].begin.line < f->nests[i].begin.line ||
+		    df->passes[k].end.line > f->nests[i].end.line)
+			return NULL;
+	return df;
+}
+
+/* Nest i: one prediction, or, when its passes run one after another inside it, the sum of theirs — a loop's
+ * libm calls do not overlap the next loop's add chain (each pass's resources overlap among themselves). The
+ * bound is that of the longest pass; seconds[] sum the passes'. */
+static void predict_nest(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
+                         const struct kc_vectorized *v, int i, double w, double bytes, struct kc_nest_prediction *np)
+{
+	const struct kc_dataflow *df = phases_of(f, i);
+	if (!df) {
+		predict_one(a, f, m, v, &f->nests[i], w, bytes, np);
+		return;
+	}
+	memset(np, 0, sizeof *np);
+	double longest = -1;
+	for (int k = 0; k < df->n_passes; k++) {
+		const struct kc_nest *ph = df->passes[k].phase;
+		struct kc_poly *t = NULL;
+		struct kc_arena scratch = KC_ARENA_INIT;
+		double b = 0;
+		const char *why = NULL;
+		int ok =
+		    kc_traffic_total(&scratch, &ph->traffic[KC_MODEL_STREAMING], &t) == 0 && value(f, t, &b, &why) == 0;
+		kc_arena_release(&scratch);
+		struct kc_nest_prediction q;
+		if (!ok) {
+			memset(np, 0, sizeof *np);
+			np->why = "a pass's bytes have no value at the benchmark sizes";
+			return;
+		}
+		predict_one(a, f, m, v, ph, w, b, &q);
+		if (!q.ok) {
+			*np = q;
+			return;
+		}
+		for (int r = 0; r < KC_RES_N; r++)
+			np->seconds[r] += q.seconds[r];
+		np->seconds_max += q.seconds_max;
+		np->seconds_sum += q.seconds_sum;
+		np->flops += q.flops;
+		np->vectorized = k == 0 || q.vectorized == np->vectorized ? q.vectorized
+		                 : q.vectorized > 0                       ? 1
+		                                                          : np->vectorized;
+		np->level = q.level;
+		if (q.seconds_max > longest)
+			longest = q.seconds_max, np->resource = q.resource, np->bound = q.bound;
+	}
+	np->working_set = w;
+	np->bytes = bytes;
+	np->ok = 1;
+}
+
 int kc_predict(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
                const struct kc_vectorized *v, struct kc_prediction *out)
 {
@@ -379,7 +442,7 @@ int kc_predict(struct kc_arena *a, const struct kc_function *f, const struct kc_
 			memset(np, 0, sizeof *np);
 			np->why = "its bytes have no value at the benchmark sizes";
 		} else {
-			predict_nest(a, f, m, v, i, w, nest_bytes, np);
+			predict_nest(a, f, m, v, i, w, nest_bytes[i], np);
 		}
 		if (!np->ok) {
 			if (out->ok)

@@ -227,6 +227,35 @@ static void allocations_add_their_page_faults(void **state)
 	assert_string_equal(kc_resource_name(KC_RES_ALLOCATION), "allocation");
 }
 
+/* Passes inside one loop run one after another: a row loop holding a tanhf pass (10^6 calls at 20 ns: 20 ms) and
+ * a reduction pass (10^6 dependent adds at 1 ns: 1 ms) takes 21 ms, not the 20 ms of its resources overlapped;
+ * the bound is the longest pass's. */
+static void passes_in_a_loop_add_up(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	struct kc_function *f = nest_fn(1000000, 1, 0, 8), *ft = nest_fn(100000, 1, 1, 8),
+	                   *fr = nest_fn(1000000, 1, 0, 8);
+	struct kc_nest *tanh_pass = &ft->nests[0], *sum_pass = &fr->nests[0];
+	sum_pass->n_writes = 0; /* writes no buffer: a reduction into a scalar */
+	tanh_pass->begin.line = 4, tanh_pass->end.line = 4, sum_pass->begin.line = 5, sum_pass->end.line = 5;
+	f->dataflow.in_loop = 1;
+	f->dataflow.n_passes = 2;
+	f->dataflow.passes = KC_NEW_N(&A, struct kc_pass, 2);
+	f->dataflow.passes[0] = (struct kc_pass){.begin = tanh_pass->begin, .end = tanh_pass->end, .phase = tanh_pass};
+	f->dataflow.passes[1] = (struct kc_pass){.begin = sum_pass->begin, .end = sum_pass->end, .phase = sum_pass};
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_TRANSCENDENTAL], 1e6 * 20e-9));
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 1e6 * 1e-9));
+	assert_true(close_to(p.seconds, 1e6 * 20e-9 + 1e6 * 1e-9));
+	assert_string_equal(p.bound, "tanhf throughput (scalar libm)");
+	/* a pass outside the nest's lines: the nest is predicted whole */
+	f->dataflow.passes[1].end.line = 9;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(p.nests[0].seconds[KC_RES_TRANSCENDENTAL] == 0);
+}
+
 /* The compiler's remarks decide: a loop they do not name runs scalar; one they name, vector. */
 static void vectorization_from_the_remarks(void **state)
 {
@@ -323,6 +352,7 @@ int main(void)
 	    cmocka_unit_test(reads_and_writes_cost_their_kind),
 	    cmocka_unit_test(every_access_at_l1_costs),
 	    cmocka_unit_test(allocations_add_their_page_faults),
+	    cmocka_unit_test(passes_in_a_loop_add_up),
 	    cmocka_unit_test(transcendental_bound),
 	    cmocka_unit_test(memory_level_from_the_working_set),
 	    cmocka_unit_test(vectorization_from_the_remarks),
