@@ -1065,6 +1065,7 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		nest->begin = c->loc;
 		nest->end = c->end;
 		nest->callee = c->call ? c->call->callee->name : c->lib_call;
+		nest->callee_fn = c->call ? c->call->callee : NULL;
 		to_cost(&k, &v, &nest->cost, &nest->traffic[KC_MODEL_NAIVE], &nest->trips);
 		nest->chain = v.v[KC_VEC_CHAIN];
 		nest->strided.read = c->call || c->lib_call  ? NULL

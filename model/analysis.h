@@ -80,8 +80,9 @@ struct kc_buffer {
 
 /* A top-level statement of a function body that costs something: a loop nest or a call. */
 struct kc_nest {
-	struct kc_loc begin, end; /* source range (lines used in reports) */
-	const char *callee;       /* non-NULL when the nest is a call to an analyzed or library function */
+	struct kc_loc begin, end;            /* source range (lines used in reports) */
+	const char *callee;                  /* non-NULL when the nest is a call to an analyzed or library function */
+	const struct kc_function *callee_fn; /* the analyzed function it calls, else NULL */
 	struct kc_cost cost;
 	struct kc_poly *trips; /* innermost statement executions (iterations of the body); NULL for calls */
 	/* dependent floating-point updates of a scalar, one after another (s += x[i] in a loop over i: one per

@@ -252,11 +252,62 @@ static int nest_double(const struct kc_function *f, const struct kc_nest *n)
 	return d;
 }
 
+static int predict_function(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
+                            const struct kc_vectorized *v, struct kc_prediction *out, int depth);
+
+/* A call to an analyzed function: the callee's own prediction (its loops' loads and stores, chains and
+ * vectorization are its own, which the call's composed counts cannot tell), scaled by the call's share of the
+ * callee's work: the call's naive bytes (the callee's accesses in the caller's sizes, over the loops around the
+ * call) over the callee's own at its sizes — 1 when the call passes the callee its own sizes. 0 when there is
+ * no such prediction (the callee's fails, or it accesses nothing), and the nest is predicted from its counts. */
+static int call_prediction(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
+                           const struct kc_vectorized *v, const struct kc_nest *n, double bytes,
+                           struct kc_nest_prediction *np, int depth)
+{
+	const struct kc_function *g = n->callee_fn;
+	if (!g || g == f || depth >= KC_PREDICT_MAX_CALL_DEPTH)
+		return 0;
+	int same_file = g->loc.file && f->loc.file && !strcmp(g->loc.file, f->loc.file);
+	struct kc_prediction gp;
+	if (predict_function(a, g, m, same_file ? v : NULL, &gp, depth + 1) < 0 || !gp.ok)
+		return 0;
+	struct kc_arena scratch = KC_ARENA_INIT;
+	struct kc_poly *t;
+	double mine = 0, theirs = 0;
+	const char *why;
+	int ok = kc_traffic_total(&scratch, &n->traffic[KC_MODEL_NAIVE], &t) == 0 && value(f, t, &mine, &why) == 0 &&
+	         kc_traffic_total(&scratch, &g->traffic[KC_MODEL_NAIVE], &t) == 0 && value(g, t, &theirs, &why) == 0 &&
+	         theirs > 0 && mine > 0;
+	kc_arena_release(&scratch);
+	if (!ok)
+		return 0;
+	double k = mine / theirs;
+	memset(np, 0, sizeof *np);
+	for (int i = 0; i < gp.n_nests; i++) {
+		for (int r = 0; r < KC_RES_N; r++)
+			np->seconds[r] += gp.nests[i].seconds[r] * k;
+		np->flops += gp.nests[i].flops * k;
+	}
+	np->seconds[KC_RES_ALLOCATION] = gp.seconds_allocation * k;
+	np->seconds_max = gp.seconds * k;
+	np->seconds_sum = gp.seconds_no_overlap * k;
+	np->resource = gp.resource;
+	np->bound = gp.bound;
+	np->level = gp.level;
+	np->vectorized = 1;
+	np->working_set = gp.n_nests ? gp.nests[0].working_set : 0;
+	np->bytes = bytes;
+	np->ok = 1;
+	return 1;
+}
+
 static void predict_one(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
                         const struct kc_vectorized *v, const struct kc_nest *n, double w, double bytes,
-                        struct kc_nest_prediction *np)
+                        struct kc_nest_prediction *np, int depth)
 {
 	const char *why = NULL, *names[KC_RES_N] = {NULL};
+	if (call_prediction(a, f, m, v, n, bytes, np, depth))
+		return;
 	memset(np, 0, sizeof *np);
 	int reduction = is_reduction(f, n);
 	np->vectorized = n->callee ? 1 : vectorized(v, n, reduction);
@@ -363,11 +414,12 @@ static const struct kc_dataflow *phases_of(const struct kc_function *f, int i)
  * libm calls do not overlap the next loop's add chain (each pass's resources overlap among themselves). The
  * bound is that of the longest pass; seconds[] sum the passes'. */
 static void predict_nest(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
-                         const struct kc_vectorized *v, int i, double w, double bytes, struct kc_nest_prediction *np)
+                         const struct kc_vectorized *v, int i, double w, double bytes, struct kc_nest_prediction *np,
+                         int depth)
 {
 	const struct kc_dataflow *df = phases_of(f, i);
 	if (!df) {
-		predict_one(a, f, m, v, &f->nests[i], w, bytes, np);
+		predict_one(a, f, m, v, &f->nests[i], w, bytes, np, depth);
 		return;
 	}
 	memset(np, 0, sizeof *np);
@@ -387,7 +439,7 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 			np->why = "a pass's bytes have no value at the benchmark sizes";
 			return;
 		}
-		predict_one(a, f, m, v, ph, w, b, &q);
+		predict_one(a, f, m, v, ph, w, b, &q, depth);
 		if (!q.ok) {
 			*np = q;
 			return;
@@ -411,6 +463,12 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 
 int kc_predict(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
                const struct kc_vectorized *v, struct kc_prediction *out)
+{
+	return predict_function(a, f, m, v, out, 0);
+}
+
+static int predict_function(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
+                            const struct kc_vectorized *v, struct kc_prediction *out, int depth)
 {
 	memset(out, 0, sizeof *out);
 	if (!m) {
@@ -442,7 +500,7 @@ int kc_predict(struct kc_arena *a, const struct kc_function *f, const struct kc_
 			memset(np, 0, sizeof *np);
 			np->why = "its bytes have no value at the benchmark sizes";
 		} else {
-			predict_nest(a, f, m, v, i, w, nest_bytes[i], np);
+			predict_nest(a, f, m, v, i, w, nest_bytes[i], np, depth);
 		}
 		if (!np->ok) {
 			if (out->ok)

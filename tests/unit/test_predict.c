@@ -256,6 +256,31 @@ static void passes_in_a_loop_add_up(void **state)
 	assert_true(p.nests[0].seconds[KC_RES_TRANSCENDENTAL] == 0);
 }
 
+/* A call to an analyzed function takes the callee's own prediction, scaled by the call's share of its work (the
+ * call's naive bytes over the callee's): a call that does the callee's work twice over (its accesses composed
+ * at the caller's sizes: 16 bytes an element against the callee's 8) takes twice the callee's 20 us of tanhf,
+ * and names the callee's bound. */
+static void calls_take_their_callees_prediction(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	struct kc_poly *n = kc_poly_sym(&A, 0);
+	struct kc_function *g = nest_fn(1000, 8, 1, 72), *f = nest_fn(1000, 0, 0, 8);
+	g->name = "g";
+	g->traffic[KC_MODEL_NAIVE] = (struct kc_traffic){times(4, n), times(4, n), NULL};
+	f->nests[0].callee = "g", f->nests[0].callee_fn = g;
+	f->nests[0].traffic[KC_MODEL_NAIVE] = (struct kc_traffic){times(8, n), times(8, n), NULL};
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.seconds, 2 * 1000 * 20e-9));
+	assert_true(close_to(p.nests[0].seconds[KC_RES_TRANSCENDENTAL], 2 * 1000 * 20e-9));
+	assert_string_equal(p.bound, "tanhf throughput (scalar libm)");
+	/* a function calling itself is predicted from its counts: 8 multiplies of nothing, 8 bytes an element */
+	f->nests[0].callee_fn = f;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(p.nests[0].seconds[KC_RES_TRANSCENDENTAL] == 0);
+}
+
 /* The compiler's remarks decide: a loop they do not name runs scalar; one they name, vector. */
 static void vectorization_from_the_remarks(void **state)
 {
@@ -353,6 +378,7 @@ int main(void)
 	    cmocka_unit_test(every_access_at_l1_costs),
 	    cmocka_unit_test(allocations_add_their_page_faults),
 	    cmocka_unit_test(passes_in_a_loop_add_up),
+	    cmocka_unit_test(calls_take_their_callees_prediction),
 	    cmocka_unit_test(transcendental_bound),
 	    cmocka_unit_test(memory_level_from_the_working_set),
 	    cmocka_unit_test(vectorization_from_the_remarks),
