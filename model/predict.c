@@ -252,8 +252,14 @@ static int nest_double(const struct kc_function *f, const struct kc_nest *n)
 	return d;
 }
 
+/* The calls followed into their callees' predictions: how deep now, and how many more (a file of functions that
+ * each call ten others would otherwise make one prediction cost 10^8). */
+struct calls {
+	int depth, left;
+};
+
 static int predict_function(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
-                            const struct kc_vectorized *v, struct kc_prediction *out, int depth);
+                            const struct kc_vectorized *v, struct kc_prediction *out, struct calls *calls);
 
 /* A call to an analyzed function: the callee's own prediction (its loops' loads and stores, chains and
  * vectorization are its own, which the call's composed counts cannot tell), scaled by the call's share of the
@@ -262,14 +268,18 @@ static int predict_function(struct kc_arena *a, const struct kc_function *f, con
  * no such prediction (the callee's fails, or it accesses nothing), and the nest is predicted from its counts. */
 static int call_prediction(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
                            const struct kc_vectorized *v, const struct kc_nest *n, double bytes,
-                           struct kc_nest_prediction *np, int depth)
+                           struct kc_nest_prediction *np, struct calls *calls)
 {
 	const struct kc_function *g = n->callee_fn;
-	if (!g || g == f || depth >= KC_PREDICT_MAX_CALL_DEPTH)
+	if (!g || g == f || calls->depth >= KC_PREDICT_MAX_CALL_DEPTH || calls->left <= 0)
 		return 0;
+	calls->left--;
 	int same_file = g->loc.file && f->loc.file && !strcmp(g->loc.file, f->loc.file);
 	struct kc_prediction gp;
-	if (predict_function(a, g, m, same_file ? v : NULL, &gp, depth + 1) < 0 || !gp.ok)
+	calls->depth++;
+	int failed = predict_function(a, g, m, same_file ? v : NULL, &gp, calls) < 0 || !gp.ok;
+	calls->depth--;
+	if (failed)
 		return 0;
 	struct kc_arena scratch = KC_ARENA_INIT;
 	struct kc_poly *t;
@@ -303,10 +313,10 @@ static int call_prediction(struct kc_arena *a, const struct kc_function *f, cons
 
 static void predict_one(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
                         const struct kc_vectorized *v, const struct kc_nest *n, double w, double bytes,
-                        struct kc_nest_prediction *np, int depth)
+                        struct kc_nest_prediction *np, struct calls *calls)
 {
 	const char *why = NULL, *names[KC_RES_N] = {NULL};
-	if (call_prediction(a, f, m, v, n, bytes, np, depth))
+	if (call_prediction(a, f, m, v, n, bytes, np, calls))
 		return;
 	memset(np, 0, sizeof *np);
 	int reduction = is_reduction(f, n);
@@ -340,17 +350,17 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 	}
 	double longest = 0;
 	for (const struct kc_named_count *t = n->cost.transcendentals; t; t = t->next) {
-		double calls;
-		if (value(f, t->count, &calls, &why) < 0) {
+		double n_calls;
+		if (value(f, t->count, &n_calls, &why) < 0) {
 			np->why = why;
 			return;
 		}
 		const struct kc_libm_cost *c = kc_machine_libm(m, t->name);
-		if (calls > 0 && (!c || c->seconds <= 0)) {
+		if (n_calls > 0 && (!c || c->seconds <= 0)) {
 			np->why = kc_arena_printf(a, "no per-call time of %s was measured", t->name);
 			return;
 		}
-		double s = calls > 0 ? calls * c->seconds : 0;
+		double s = n_calls > 0 ? n_calls * c->seconds : 0;
 		np->seconds[KC_RES_TRANSCENDENTAL] += s;
 		if (s > longest)
 			longest = s,
@@ -415,11 +425,11 @@ static const struct kc_dataflow *phases_of(const struct kc_function *f, int i)
  * bound is that of the longest pass; seconds[] sum the passes'. */
 static void predict_nest(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
                          const struct kc_vectorized *v, int i, double w, double bytes, struct kc_nest_prediction *np,
-                         int depth)
+                         struct calls *calls)
 {
 	const struct kc_dataflow *df = phases_of(f, i);
 	if (!df) {
-		predict_one(a, f, m, v, &f->nests[i], w, bytes, np, depth);
+		predict_one(a, f, m, v, &f->nests[i], w, bytes, np, calls);
 		return;
 	}
 	memset(np, 0, sizeof *np);
@@ -439,7 +449,7 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 			np->why = "a pass's bytes have no value at the benchmark sizes";
 			return;
 		}
-		predict_one(a, f, m, v, ph, w, b, &q, depth);
+		predict_one(a, f, m, v, ph, w, b, &q, calls);
 		if (!q.ok) {
 			*np = q;
 			return;
@@ -464,11 +474,12 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 int kc_predict(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
                const struct kc_vectorized *v, struct kc_prediction *out)
 {
-	return predict_function(a, f, m, v, out, 0);
+	struct calls calls = {0, KC_PREDICT_MAX_CALLS};
+	return predict_function(a, f, m, v, out, &calls);
 }
 
 static int predict_function(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
-                            const struct kc_vectorized *v, struct kc_prediction *out, int depth)
+                            const struct kc_vectorized *v, struct kc_prediction *out, struct calls *calls)
 {
 	memset(out, 0, sizeof *out);
 	if (!m) {
@@ -500,7 +511,7 @@ static int predict_function(struct kc_arena *a, const struct kc_function *f, con
 			memset(np, 0, sizeof *np);
 			np->why = "its bytes have no value at the benchmark sizes";
 		} else {
-			predict_nest(a, f, m, v, i, w, nest_bytes[i], np, depth);
+			predict_nest(a, f, m, v, i, w, nest_bytes[i], np, calls);
 		}
 		if (!np->ok) {
 			if (out->ok)

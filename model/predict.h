@@ -29,8 +29,9 @@
  * threshold starts at 128 KiB), or takes it from a heap top that free gives back */
 #define KC_PREDICT_FRESH_BYTES (128 * 1024)
 /* calls followed into their callees' own predictions at most this deep (a call's nest is then predicted from
- * its counts) */
+ * its counts), */
 #define KC_PREDICT_MAX_CALL_DEPTH 8
+#define KC_PREDICT_MAX_CALLS      64 /* and at most this many calls followed for one function's prediction */
 
 /* ACCESS: every load and store of the nest at L1's rates (the ports, when the data is at hand). ALLOCATION: the
  * fresh pages of what the function allocates on every call (kc_prediction.seconds_allocation; never a nest's) */

@@ -275,6 +275,20 @@ static void calls_take_their_callees_prediction(void **state)
 	assert_true(close_to(p.seconds, 2 * 1000 * 20e-9));
 	assert_true(close_to(p.nests[0].seconds[KC_RES_TRANSCENDENTAL], 2 * 1000 * 20e-9));
 	assert_string_equal(p.bound, "tanhf throughput (scalar libm)");
+	/* a chain of calls is followed 8 deep (KC_PREDICT_MAX_CALL_DEPTH): f[0] -> ... -> f[9], f[9] bound by tanhf;
+	 * from f[2] the leaf is 7 calls away and its tanhf counts, from f[0] it is 9 and does not */
+	struct kc_function *chain[10];
+	chain[9] = g;
+	for (int i = 8; i >= 0; i--) {
+		chain[i] = nest_fn(1000, 0, 0, 8);
+		chain[i]->traffic[KC_MODEL_NAIVE] = (struct kc_traffic){times(4, n), times(4, n), NULL};
+		chain[i]->nests[0].callee = "next", chain[i]->nests[0].callee_fn = chain[i + 1];
+		chain[i]->nests[0].traffic[KC_MODEL_NAIVE] = (struct kc_traffic){times(4, n), times(4, n), NULL};
+	}
+	assert_int_equal(kc_predict(&A, chain[2], &m, NULL, &p), 0);
+	assert_true(close_to(p.seconds, 1000 * 20e-9));
+	assert_int_equal(kc_predict(&A, chain[0], &m, NULL, &p), 0);
+	assert_true(p.nests[0].seconds[KC_RES_TRANSCENDENTAL] == 0);
 	/* a function calling itself is predicted from its counts: 8 multiplies of nothing, 8 bytes an element */
 	f->nests[0].callee_fn = f;
 	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
