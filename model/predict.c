@@ -203,13 +203,13 @@ static int compute_time(struct kc_arena *a, const struct kc_function *f, const s
 		double t;
 		const char *name;
 		if (dense) {
-			double g = (d ? m->dense_f64 : m->dense_f32).value;
+			double g = m->dense_run[d] > 0 ? m->dense_run[d] : (d ? m->dense_f64 : m->dense_f32).value;
 			if (g <= 0) {
 				*why = "the dense (GEMM) roof was not measured";
 				return -1;
 			}
 			t = fl / (g * 1e9);
-			name = "OpenBLAS GEMM (dense roof)";
+			name = m->dense_run[d] > 0 ? "OpenBLAS GEMM (as run here)" : "OpenBLAS GEMM (dense roof)";
 		} else {
 			enum kc_isa isa = vec != 0 ? widest(m, d) : KC_ISA_SCALAR;
 			double am = m->peak[d][isa][0].value, fm = m->peak[d][isa][1].value;

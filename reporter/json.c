@@ -8,7 +8,9 @@
  *   + diagnostics [file-level diagnostics, same shape as a function's]
  *   machine   null when not measured, else {cpu, cores, caches [{level, bytes}],
  *             ceilings {flops {float|double: {gflops, threads, method}},  (the compute roofs: kcost's best peak
- *                             kernel; + dense_float|dense_double: OpenBLAS GEMM, the achievable dense roof)
+ *                             kernel; + dense_float|dense_double: OpenBLAS GEMM, the achievable dense roof;
+ *                             + dense_float_as_run|dense_double_as_run: GFLOP/s with the kernels OpenBLAS
+ *                             chooses in this environment, what cblas_* calls are predicted at, or null)
  *                       + peak {float|double: {scalar|SSE|AVX2|AVX-512: {fma, add_mul}}} GFLOP/s, null: not run
  *                       + latency_ns {float|double: {add, fma}} one dependent scalar operation
  *                       + libm_ns_per_call {expf: ns, ...} scalar, + openblas_note string or null
@@ -697,6 +699,8 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 	json_ceiling(c, fl, "double", "gflops", &mc->flops_f64, 1);
 	json_ceiling(c, fl, "dense_float", "gflops", &mc->dense_f32, 1);
 	json_ceiling(c, fl, "dense_double", "gflops", &mc->dense_f64, 1);
+	jreal(c, fl, "dense_float_as_run", mc->dense_run[0] > 0, mc->dense_run[0]);
+	jreal(c, fl, "dense_double_as_run", mc->dense_run[1] > 0, mc->dense_run[1]);
 	cJSON *peak = jobj(c, ceil, "peak");
 	for (int d = 0; d < 2; d++) {
 		cJSON *pd = jobj(c, peak, d ? "double" : "float");

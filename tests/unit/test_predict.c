@@ -295,6 +295,25 @@ static void calls_take_their_callees_prediction(void **state)
 	assert_true(p.nests[0].seconds[KC_RES_TRANSCENDENTAL] == 0);
 }
 
+/* A cblas_* call runs at OpenBLAS's GEMM rate as the harness runs it (the kernels OpenBLAS chooses here), not at
+ * the roof of the best kernels: 2 MFLOP at 100 GFLOP/s as run, 20 us, where the roof (200) would say 10. */
+static void blas_calls_at_the_rate_as_run(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	m.dense_f32 = (struct kc_ceiling){200, 1, "cblas_sgemm, SkylakeX kernels"};
+	struct kc_function *f = nest_fn(1000000, 2, 0, 0);
+	f->nests[0].callee = "cblas_sgemm";
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_COMPUTE], 2e6 / 200e9));
+	assert_string_equal(p.nests[0].bound, "OpenBLAS GEMM (dense roof)");
+	m.dense_run[0] = 100;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_COMPUTE], 2e6 / 100e9));
+	assert_string_equal(p.nests[0].bound, "OpenBLAS GEMM (as run here)");
+}
+
 /* The compiler's remarks decide: a loop they do not name runs scalar; one they name, vector. */
 static void vectorization_from_the_remarks(void **state)
 {
@@ -393,6 +412,7 @@ int main(void)
 	    cmocka_unit_test(allocations_add_their_page_faults),
 	    cmocka_unit_test(passes_in_a_loop_add_up),
 	    cmocka_unit_test(calls_take_their_callees_prediction),
+	    cmocka_unit_test(blas_calls_at_the_rate_as_run),
 	    cmocka_unit_test(transcendental_bound),
 	    cmocka_unit_test(memory_level_from_the_working_set),
 	    cmocka_unit_test(vectorization_from_the_remarks),
