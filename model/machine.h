@@ -46,7 +46,8 @@ struct kc_machine {
 	/* every peak kernel, one thread: [double][isa][fma]; value 0 where the CPU lacks it (method says so) */
 	struct kc_ceiling peak[2][KC_ISA_N][2];
 	double latency_add[2], latency_fma[2]; /* seconds of one dependent scalar add / FMA, [double]; 0: unknown */
-	struct kc_libm_cost *libm;             /* per-call times of the transcendentals kcost counts */
+	double latency_max[2]; /* seconds of one dependent fmaxf / fmax call (a max reduction), [double]; 0: unknown */
+	struct kc_libm_cost *libm; /* per-call times of the transcendentals kcost counts */
 	int n_libm;
 	const char *blas_note; /* OpenBLAS chose kernels below the CPU: what OPENBLAS_CORETYPE changes; else NULL */
 	/* seconds to bring in one 4 KiB page of a fresh allocation (malloc, a first write, free: the kernel's page

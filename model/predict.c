@@ -338,15 +338,20 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 		dependent = 0;
 	if (dependent > 0 && vectorized_around_chain(v, n)) /* 256-bit vectors: what gcc and clang prefer by default */
 		dependent /= nest_double(f, n) ? 4 : 8;
+	/* a reduction with no arithmetic, only comparisons (m = fmaxf(m, x[i])), waits for a max at each element */
+	double cmps = 0;
+	int max_chain = dependent > 0 && reduction && np->flops <= 0 && n->cost.cmp &&
+	                value(f, n->cost.cmp, &cmps, &why) == 0 && cmps > 0 && m->latency_max[nest_double(f, n)] > 0;
 	if (dependent > 0) {
-		double lat = m->latency_add[nest_double(f, n)];
+		double lat = max_chain ? m->latency_max[nest_double(f, n)] : m->latency_add[nest_double(f, n)];
 		if (lat <= 0) {
 			np->why = "the add latency was not measured";
 			return;
 		}
 		np->seconds[KC_RES_LATENCY] = dependent * lat;
-		names[KC_RES_LATENCY] = reduction ? "add latency chain (a reduction in order)"
-		                                  : "add latency chain (an accumulator updated in order)";
+		names[KC_RES_LATENCY] = max_chain   ? "max latency chain (a reduction in order)"
+		                        : reduction ? "add latency chain (a reduction in order)"
+		                                    : "add latency chain (an accumulator updated in order)";
 	}
 	double longest = 0;
 	for (const struct kc_named_count *t = n->cost.transcendentals; t; t = t->next) {

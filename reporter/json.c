@@ -12,7 +12,8 @@
  *                             + dense_float_as_run|dense_double_as_run: GFLOP/s with the kernels OpenBLAS
  *                             chooses in this environment, what cblas_* calls are predicted at, or null)
  *                       + peak {float|double: {scalar|SSE|AVX2|AVX-512: {fma, add_mul}}} GFLOP/s, null: not run
- *                       + latency_ns {float|double: {add, fma}} one dependent scalar operation
+ *                       + latency_ns {float|double: {add, fma, max}} one dependent scalar operation (max: a
+ *                         call of fmaxf / fmax, as a max reduction waits for it)
  *                       + libm_ns_per_call {expf: ns, ...} scalar, + openblas_note string or null
  *                       + fresh_pages {seconds_per_page, method} (what a page of a fresh allocation costs)
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels {load, copy, triad,
@@ -715,6 +716,7 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 		cJSON *ld = jobj(c, lat, d ? "double" : "float");
 		jreal(c, ld, "add", mc->latency_add[d] > 0, mc->latency_add[d] * 1e9);
 		jreal(c, ld, "fma", mc->latency_fma[d] > 0, mc->latency_fma[d] * 1e9);
+		jreal(c, ld, "max", mc->latency_max[d] > 0, mc->latency_max[d] * 1e9);
 	}
 	cJSON *libm = jobj(c, ceil, "libm_ns_per_call");
 	for (int i = 0; i < mc->n_libm; i++)

@@ -381,6 +381,7 @@ static void measure_peaks(struct kc_arena *a, struct kc_machine *m, int cores)
 		                    kc_isa_name(best_isa), prec[d], best_fma ? "FMA" : "adds and multiplies", cores);
 		m->latency_add[d] = kc_peak_latency(0, d, LATENCY_SECONDS);
 		m->latency_fma[d] = kc_peak_latency(1, d, LATENCY_SECONDS);
+		m->latency_max[d] = kc_peak_max_latency(d, LATENCY_SECONDS);
 	}
 }
 
@@ -560,6 +561,7 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 		cJSON *ld = cJSON_AddObjectToObject(lat, d ? "double" : "float");
 		cJSON_AddNumberToObject(ld, "add", m->latency_add[d]);
 		cJSON_AddNumberToObject(ld, "fma", m->latency_fma[d]);
+		cJSON_AddNumberToObject(ld, "max", m->latency_max[d]);
 	}
 	cJSON *libm = cJSON_AddObjectToObject(j, "libm");
 	for (int i = 0; i < m->n_libm; i++) {
@@ -655,6 +657,9 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 		ok &= cJSON_IsObject(ld);
 		m->latency_add[d] = number_at(ld, "add", &ok);
 		m->latency_fma[d] = number_at(ld, "fma", &ok);
+		const cJSON *mx = cJSON_GetObjectItemCaseSensitive(ld, "max"); /* not in version 3 */
+		m->latency_max[d] =
+		    cJSON_IsNumber(mx) && mx->valuedouble > 0 && mx->valuedouble < 1 ? mx->valuedouble : 0;
 	}
 	const cJSON *libm = cJSON_GetObjectItemCaseSensitive(j, "libm"), *fn;
 	int n = cJSON_GetArraySize(libm);

@@ -273,6 +273,33 @@ double kc_peak_gflops_threads(enum kc_isa isa, int fma, int dbl, int threads, do
 	return best;
 }
 
+/* One dependent call of libm's fmaxf (fmax): what a max reduction compiled without -ffinite-math-only waits for
+ * at each element (gcc calls the library there; where a compiler makes it a max instruction, this is more than
+ * it waits). Through a pointer read once: never inlined. */
+static float (*volatile max_f32)(float, float) = fmaxf;
+static double (*volatile max_f64)(double, double) = fmax;
+
+__attribute__((noinline)) static double chain_max_f32(long iters)
+{
+	float (*f)(float, float) = max_f32, x = -1;
+	for (long i = 0; i < iters; i++)
+		x = f(x, (float)(i & 1023) * 1e-3f);
+	return (double)x;
+}
+
+__attribute__((noinline)) static double chain_max_f64(long iters)
+{
+	double (*f)(double, double) = max_f64, x = -1;
+	for (long i = 0; i < iters; i++)
+		x = f(x, (double)(i & 1023) * 1e-3);
+	return x;
+}
+
+double kc_peak_max_latency(int dbl, double seconds)
+{
+	return best_per_iteration(dbl ? chain_max_f64 : chain_max_f32, seconds);
+}
+
 double kc_peak_latency(int fma, int dbl, double seconds)
 {
 	if (fma && !kc_peak_supported(KC_ISA_SCALAR, 1))

@@ -26,6 +26,9 @@ double kc_peak_gflops_threads(enum kc_isa isa, int fma, int dbl, int threads, do
  * CPU has no FMA. */
 double kc_peak_latency(int fma, int dbl, double seconds);
 
+/* Seconds of one dependent call of fmaxf (dbl: fmax), as a max reduction waits for each element. */
+double kc_peak_max_latency(int dbl, double seconds);
+
 /* A transcendental libm function kcost counts, and the argument range its per-call time is measured over. */
 struct kc_libm_fn {
 	const char *name;   /* "expf" */

@@ -314,6 +314,26 @@ static void blas_calls_at_the_rate_as_run(void **state)
 	assert_string_equal(p.nests[0].bound, "OpenBLAS GEMM (as run here)");
 }
 
+/* A reduction with comparisons and no arithmetic (m = fmaxf(m, x[i])) waits for a max at each element: 10^6 of
+ * them at 3 ns, not at the add's 1 ns; without a measured max latency, at the add's. */
+static void max_reduction_waits_for_the_max(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	m.latency_max[0] = 3e-9;
+	struct kc_function *f = nest_fn(1000000, 0, 0, 4);
+	f->nests[0].cost.cmp = kc_poly_sym(&A, 0);
+	f->nests[0].n_writes = 0;
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.seconds, 1e6 * 3e-9));
+	assert_string_equal(p.bound, "max latency chain (a reduction in order)");
+	m.latency_max[0] = 0;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.seconds, 1e6 * 1e-9));
+	assert_string_equal(p.bound, "add latency chain (a reduction in order)");
+}
+
 /* The compiler's remarks decide: a loop they do not name runs scalar; one they name, vector. */
 static void vectorization_from_the_remarks(void **state)
 {
@@ -413,6 +433,7 @@ int main(void)
 	    cmocka_unit_test(passes_in_a_loop_add_up),
 	    cmocka_unit_test(calls_take_their_callees_prediction),
 	    cmocka_unit_test(blas_calls_at_the_rate_as_run),
+	    cmocka_unit_test(max_reduction_waits_for_the_max),
 	    cmocka_unit_test(transcendental_bound),
 	    cmocka_unit_test(memory_level_from_the_working_set),
 	    cmocka_unit_test(vectorization_from_the_remarks),
