@@ -102,7 +102,7 @@ void kc_ceilings_working_sets(const long long cache[3], long long ws[KC_LEVEL_N]
 	ws[KC_LEVEL_L2] = l2 > 2 * l1 && l1 > 0 ? l2 / 2 : 0;
 	ws[KC_LEVEL_L3] = l3 > 2 * l2 && l2 > 0 ? (l3 / 4 > 2 * l2 ? l3 / 4 : 2 * l2) : 0;
 	long long largest = l3 > l2 ? l3 : l2 > l1 ? l2 : l1, dram = 4 * largest;
-	ws[KC_LEVEL_DRAM] = dram < (64LL << 20) ? 64LL << 20 : dram > (1LL << 30) ? 1LL << 30 : dram;
+	ws[KC_LEVEL_DRAM] = dram<(64LL << 20) ? 64LL << 20 : dram>(1LL << 30) ? 1LL << 30 : dram;
 }
 
 /* "24 KiB", "8 MiB" */

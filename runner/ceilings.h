@@ -62,7 +62,8 @@ void kc_ceilings_working_sets(const long long cache[3], long long ws[KC_LEVEL_N]
 int kc_ceilings_core_isa(const char *core);
 
 /* The machine as the cache's JSON object (with the key), and back: kc_ceilings_from_json returns 0 when j is
- * a cache object of a version from KC_CEILINGS_OLDEST to KC_CEILINGS_VERSION and this key (any key when key is NULL: another machine's file,
+ * a cache object of a version from KC_CEILINGS_OLDEST to KC_CEILINGS_VERSION and this key (any key when key is NULL:
+ * another machine's file,
  * --machine), strings copied into a; else -1. */
 cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key);
 int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, struct kc_machine *m);

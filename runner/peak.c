@@ -310,23 +310,11 @@ double kc_peak_latency(int fma, int dbl, double seconds)
 
 /* --- libm ------------------------------------------------------------------------------------------------------ */
 
-#define PI 3.14159265358979323846
-#define F1(name, lo, hi)                                                                                               \
-	{                                                                                                              \
-#name, 0, lo, hi, 0, 0, name, NULL, NULL, NULL                                                         \
-	}
-#define D1(name, lo, hi)                                                                                               \
-	{                                                                                                              \
-#name, 1, lo, hi, 0, 0, NULL, name, NULL, NULL                                                         \
-	}
-#define F2(name, lo, hi, lo2, hi2)                                                                                     \
-	{                                                                                                              \
-#name, 0, lo, hi, lo2, hi2, NULL, NULL, name, NULL                                                     \
-	}
-#define D2(name, lo, hi, lo2, hi2)                                                                                     \
-	{                                                                                                              \
-#name, 1, lo, hi, lo2, hi2, NULL, NULL, NULL, name                                                     \
-	}
+#define PI                         3.14159265358979323846
+#define F1(name, lo, hi)           {#name, 0, lo, hi, 0, 0, name, NULL, NULL, NULL}
+#define D1(name, lo, hi)           {#name, 1, lo, hi, 0, 0, NULL, name, NULL, NULL}
+#define F2(name, lo, hi, lo2, hi2) {#name, 0, lo, hi, lo2, hi2, NULL, NULL, name, NULL}
+#define D2(name, lo, hi, lo2, hi2) {#name, 1, lo, hi, lo2, hi2, NULL, NULL, NULL, name}
 static const struct kc_libm_fn libm_fns[] = {
     F1(expf, -10, 10),
     D1(exp, -10, 10),

@@ -462,7 +462,8 @@ static void make_four_pass(struct fixture *fx)
 	set_edge(fx, 1, KC_FUSE_ELEMENTWISE, 1, "elementwise");
 	set_edge(fx, 2, KC_FUSE_SPACE, 0, "different iteration spaces");
 	struct kc_fusion_group *g = KC_NEW(&fx->arena, struct kc_fusion_group);
-	*g = (struct kc_fusion_group){0, 2, NULL, 0, {times(fx, 24), times(fx, 12), NULL}, {times(fx, 16), times(fx, 8), NULL}};
+	*g = (struct kc_fusion_group){
+	    0, 2, NULL, 0, {times(fx, 24), times(fx, 12), NULL}, {times(fx, 16), times(fx, 8), NULL}};
 	df->groups = g;
 	df->n_groups = 1;
 	df->before = (struct kc_traffic){times(fx, 32), times(fx, 16), NULL};
