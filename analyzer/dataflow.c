@@ -603,6 +603,7 @@ static void fill_pass(struct df *d, int i)
 	/* the same counts as a nest of its own, for the time model */
 	struct kc_nest *ph = p->phase = KC_NEW(d->a, struct kc_nest);
 	ph->begin = p->begin, ph->end = p->end, ph->callee = p->callee;
+	ph->callee_fn = n->call ? n->call->callee : NULL;
 	ph->cost = c;
 	ph->trips = v.v[KC_VEC_ITER];
 	ph->chain = v.v[KC_VEC_CHAIN];
