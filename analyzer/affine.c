@@ -815,8 +815,9 @@ int kc_affine_loop_step(struct fctx *fc, CXCursor inc, struct var *v, long long 
 		if (kc_affine_expr(fc, l.c[1], &d) < 0)
 			return -1;
 	} else if (k == CXBinaryOperator_Assign) {
+		/* a variable without a symbol (none was left for it) has no step that kcost can state */
 		struct kc_poly *val, *sym = kc_poly_sym(fc->fe->a, v->sym);
-		if (kc_affine_expr(fc, l.c[1], &val) < 0 || kc_poly_sub(fc->fe->a, val, sym, &d) < 0 ||
+		if (!sym || kc_affine_expr(fc, l.c[1], &val) < 0 || kc_poly_sub(fc->fe->a, val, sym, &d) < 0 ||
 		    kc_poly_has_sym(d, v->sym))
 			return -1;
 	} else {
