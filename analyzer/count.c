@@ -397,14 +397,11 @@ static int cost_of_call(struct counter *k, const struct kc_node *n, const struct
 	return 0;
 }
 
-/* Whether acc, in statement n, is not unit-stride in n's innermost loop: its element (row-major over the buffer's
- * declared dimensions) moves by other than 0, 1 or -1 as that loop's variable steps by 1 — a coefficient that is
- * a size (j*n), a constant beyond 1, a row of unknown length, or an index not linear in the variable. */
-static int strided(struct counter *k, const struct kc_node *n, const struct kc_access *acc)
+/* Whether acc is not unit-stride in `loop`, its statement's innermost loop: its element (row-major over the
+ * buffer's declared dimensions) moves by other than 0, 1 or -1 as the loop's variable steps by 1 — a coefficient
+ * that is a size (j*n), a constant beyond 1, a row of unknown length, or an index not linear in the variable. */
+static int strided(struct counter *k, const struct kc_node *loop, const struct kc_access *acc)
 {
-	const struct kc_node *loop = n->parent;
-	while (loop && loop->kind != KC_NODE_LOOP)
-		loop = loop->parent;
 	if (!loop || acc->ndims <= 0)
 		return 0;
 	const struct kc_dims *d = &k->ir->dims[acc->buffer];
@@ -446,11 +443,14 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 		if (slot >= 0)
 			rc |= vec_put(k->a, v, slot, n->cost.trans_count[t]);
 	}
+	const struct kc_node *loop = n->parent; /* the innermost loop around n */
+	while (loop && loop->kind != KC_NODE_LOOP)
+		loop = loop->parent;
 	for (int i = 0; i < n->n_accesses; i++) {
 		const struct kc_access *acc = &n->accesses[i];
 		rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_NAIVE_W : KC_VEC_NAIVE_R,
 		              k->fn->buffers[acc->buffer].elem_size);
-		if (!n->lib_call && strided(k, n, acc))
+		if (!n->lib_call && strided(k, loop, acc))
 			rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_STRIDED_W : KC_VEC_STRIDED_R,
 			              k->fn->buffers[acc->buffer].elem_size);
 	}
@@ -811,11 +811,6 @@ static unsigned chain_line(const struct kc_fn_ir *ir, const struct kc_node *n, i
 	return line;
 }
 
-unsigned kc_count_chain_line(const struct kc_fn_ir *ir, const struct kc_node *n)
-{
-	return chain_line(ir, n, 0);
-}
-
 static void sum_loop(struct counter *k, const struct kc_node *loop, struct pieces *body, struct pieces *out,
                      const int *lv)
 {
@@ -1061,20 +1056,7 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 			overflow(&k, c->loc);
 		if (!kc_ir_is_nest(c))
 			continue;
-		struct kc_nest *nest = &f->nests[f->n_nests++];
-		nest->begin = c->loc;
-		nest->end = c->end;
-		nest->callee = c->call ? c->call->callee->name : c->lib_call;
-		nest->callee_fn = c->call ? c->call->callee : NULL;
-		to_cost(&k, &v, &nest->cost, &nest->traffic[KC_MODEL_NAIVE], &nest->trips);
-		nest->chain = v.v[KC_VEC_CHAIN];
-		nest->strided.read = c->call || c->lib_call  ? NULL
-		                     : v.v[KC_VEC_STRIDED_R] ? v.v[KC_VEC_STRIDED_R]
-		                                             : kc_poly_zero(a);
-		nest->strided.write = c->call || c->lib_call  ? NULL
-		                      : v.v[KC_VEC_STRIDED_W] ? v.v[KC_VEC_STRIDED_W]
-		                                              : kc_poly_zero(a);
-		nest->chain_line = nest->chain ? chain_line(ir, c, 0) : 0;
+		kc_count_nest(a, ir, c, &v, &f->nests[f->n_nests++]);
 	}
 	to_cost(&k, &ir->total, &f->cost, &f->traffic[KC_MODEL_NAIVE], NULL);
 	kc_arena_release(&scratch);
@@ -1096,9 +1078,19 @@ void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_no
 	total_of(&k, &ps, out, node->loc);
 }
 
-void kc_vec_to_cost(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_vec *v, struct kc_cost *c)
+void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *node, const struct kc_vec *v,
+                   struct kc_nest *nest)
 {
 	struct counter k = {a, a, ir, ir->fn, 0};
-	struct kc_traffic naive;
-	to_cost(&k, v, c, &naive, NULL);
+	nest->begin = node->loc;
+	nest->end = node->end;
+	nest->callee = node->call ? node->call->callee->name : node->lib_call;
+	nest->callee_fn = node->call ? node->call->callee : NULL;
+	to_cost(&k, v, &nest->cost, &nest->traffic[KC_MODEL_NAIVE], &nest->trips);
+	nest->chain = v->v[KC_VEC_CHAIN];
+	nest->chain_line = nest->chain ? chain_line(ir, node, 0) : 0;
+	if (!nest->callee) { /* a call's accesses are its callee's */
+		nest->strided.read = v->v[KC_VEC_STRIDED_R] ? v->v[KC_VEC_STRIDED_R] : kc_poly_zero(a);
+		nest->strided.write = v->v[KC_VEC_STRIDED_W] ? v->v[KC_VEC_STRIDED_W] : kc_poly_zero(a);
+	}
 }

@@ -17,10 +17,11 @@ int kc_call_compose(struct kc_arena *a, struct kc_arena *keep, struct kc_functio
  * constructs were already given by kc_count_function. */
 void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer, const struct kc_node *node,
                      struct kc_vec *out);
-void kc_vec_to_cost(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_vec *v, struct kc_cost *c);
 
-/* The line of the outermost loop in n whose iterations update a floating-point scalar from its own value (the
- * latency chain of kc_nest.chain_line), or 0. */
-unsigned kc_count_chain_line(const struct kc_fn_ir *ir, const struct kc_node *n);
+/* Fill nest's counts from v, the counts of `node` (a top-level nest, or a pass of kc_count_region): its
+ * location and callee, cost, naive traffic, trips, latency chain and strided bytes, kept in a. The streaming
+ * traffic and the buffers read and written are the footprint's (not filled). */
+void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *node, const struct kc_vec *v,
+                   struct kc_nest *nest);
 
 #endif

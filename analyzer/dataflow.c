@@ -592,29 +592,16 @@ static void fill_pass(struct df *d, int i)
 		p->n_writes = nest->n_writes;
 		return;
 	}
+	/* the pass as a nest of its own: its flops here, its whole counts for the time model */
 	struct kc_vec v;
-	struct kc_cost c = {0};
 	kc_count_region(d->a, d->ir, d->outer, n, &v);
-	kc_vec_to_cost(d->a, d->ir, &v, &c);
-	if (kc_cost_flops(d->a, &c, &p->flops) < 0)
+	struct kc_nest *ph = p->phase = KC_NEW(d->a, struct kc_nest);
+	kc_count_nest(d->a, d->ir, n, &v, ph);
+	if (kc_cost_flops(d->a, &ph->cost, &p->flops) < 0)
 		overflow(d);
 	kc_footprint_region(d->a, d->ir, d->outer, &d->pass[i], 1, NULL, &p->streaming, &p->reads, &p->n_reads,
 	                    &p->writes, &p->n_writes);
-	/* the same counts as a nest of its own, for the time model */
-	struct kc_nest *ph = p->phase = KC_NEW(d->a, struct kc_nest);
-	ph->begin = p->begin, ph->end = p->end, ph->callee = p->callee;
-	ph->callee_fn = n->call ? n->call->callee : NULL;
-	ph->cost = c;
-	ph->trips = v.v[KC_VEC_ITER];
-	ph->chain = v.v[KC_VEC_CHAIN];
-	ph->chain_line = ph->chain ? kc_count_chain_line(d->ir, n) : 0;
-	ph->traffic[KC_MODEL_NAIVE].read = v.v[KC_VEC_NAIVE_R] ? v.v[KC_VEC_NAIVE_R] : kc_poly_zero(d->a);
-	ph->traffic[KC_MODEL_NAIVE].write = v.v[KC_VEC_NAIVE_W] ? v.v[KC_VEC_NAIVE_W] : kc_poly_zero(d->a);
 	ph->traffic[KC_MODEL_STREAMING] = p->streaming;
-	if (!p->callee) {
-		ph->strided.read = v.v[KC_VEC_STRIDED_R] ? v.v[KC_VEC_STRIDED_R] : kc_poly_zero(d->a);
-		ph->strided.write = v.v[KC_VEC_STRIDED_W] ? v.v[KC_VEC_STRIDED_W] : kc_poly_zero(d->a);
-	}
 	ph->reads = p->reads, ph->n_reads = p->n_reads, ph->writes = p->writes, ph->n_writes = p->n_writes;
 }
 

@@ -39,10 +39,10 @@ struct kc_machine {
 	struct kc_ceiling flops_f32, flops_f64;
 	struct kc_ceiling flops_f32_all_threads, flops_f64_all_threads; /* threads = cores */
 	struct kc_ceiling dense_f32, dense_f64; /* OpenBLAS GEMM, one thread: the achievable dense roof */
-	/* OpenBLAS GEMM as the harness runs it, with the kernels OpenBLAS chooses in this environment (below the
-	 * roof when it chose kernels below the CPU: blas_note): what a cblas_* call is predicted at; 0: not known,
-	 * the roof is used */
-	double dense_run[2];
+	/* OpenBLAS GEMM as the harness runs it, [double]: with the kernels OpenBLAS chooses in this environment
+	 * (below the roof when it chose kernels below the CPU: blas_note), what a cblas_* call is predicted at;
+	 * value 0: not known, the roof is used */
+	struct kc_ceiling dense_run[2];
 	/* every peak kernel, one thread: [double][isa][fma]; value 0 where the CPU lacks it (method says so) */
 	struct kc_ceiling peak[2][KC_ISA_N][2];
 	double latency_add[2], latency_fma[2]; /* seconds of one dependent scalar add / FMA, [double]; 0: unknown */

@@ -203,13 +203,14 @@ static int compute_time(struct kc_arena *a, const struct kc_function *f, const s
 		double t;
 		const char *name;
 		if (dense) {
-			double g = m->dense_run[d] > 0 ? m->dense_run[d] : (d ? m->dense_f64 : m->dense_f32).value;
+			double g =
+			    m->dense_run[d].value > 0 ? m->dense_run[d].value : (d ? m->dense_f64 : m->dense_f32).value;
 			if (g <= 0) {
 				*why = "the dense (GEMM) roof was not measured";
 				return -1;
 			}
 			t = fl / (g * 1e9);
-			name = m->dense_run[d] > 0 ? "OpenBLAS GEMM (as run here)" : "OpenBLAS GEMM (dense roof)";
+			name = m->dense_run[d].value > 0 ? "OpenBLAS GEMM (as run here)" : "OpenBLAS GEMM (dense roof)";
 		} else {
 			enum kc_isa isa = vec != 0 ? widest(m, d) : KC_ISA_SCALAR;
 			double am = m->peak[d][isa][0].value, fm = m->peak[d][isa][1].value;
@@ -464,9 +465,9 @@ static void predict_nest(struct kc_arena *a, const struct kc_function *f, const 
 		np->seconds_max += q.seconds_max;
 		np->seconds_sum += q.seconds_sum;
 		np->flops += q.flops;
-		np->vectorized = k == 0 || q.vectorized == np->vectorized ? q.vectorized
-		                 : q.vectorized > 0                       ? 1
-		                                                          : np->vectorized;
+		/* vectorized when a pass was; else not known when a pass's is not known; else not */
+		if (k == 0 || q.vectorized == 1 || (q.vectorized < 0 && np->vectorized == 0))
+			np->vectorized = q.vectorized;
 		np->level = q.level;
 		if (q.seconds_max > longest)
 			longest = q.seconds_max, np->resource = q.resource, np->bound = q.bound;

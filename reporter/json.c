@@ -9,15 +9,15 @@
  *   machine   null when not measured, else {cpu, cores, caches [{level, bytes}],
  *             ceilings {flops {float|double: {gflops, threads, method}},  (the compute roofs: kcost's best peak
  *                             kernel; + dense_float|dense_double: OpenBLAS GEMM, the achievable dense roof;
- *                             + dense_float_as_run|dense_double_as_run: GFLOP/s with the kernels OpenBLAS
- *                             chooses in this environment, what cblas_* calls are predicted at, or null)
+ *                             + dense_float_as_run|dense_double_as_run: {gflops, threads, method} with the
+ *                             kernels OpenBLAS chooses in this environment, what cblas_* calls are predicted at)
  *                       + peak {float|double: {scalar|SSE|AVX2|AVX-512: {fma, add_mul}}} GFLOP/s, null: not run
  *                       + latency_ns {float|double: {add, fma, max}} one dependent scalar operation (max: a
  *                         call of fmaxf / fmax, as a max reduction waits for it)
  *                       + libm_ns_per_call {expf: ns, ...} scalar, + openblas_note string or null
  *                       + fresh_pages {seconds_per_page, method} (what a page of a fresh allocation costs)
- *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels {load, copy, triad,
- *                       update} GB/s}}, measured_at}, + cached bool}
+ *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels_gbytes_per_s {load, copy,
+ *                       triad, update}}}, measured_at}, + cached bool}
  *             + ceilings.ridge_flop_per_byte {float, double}, + hypothetical bool (--peak/--bandwidth: budgets,
  *             not measurements), + from_file (--machine FILE) or null
  *   + sandbox null when nothing was run, else {requested bool (--sandbox), used bool, isolation (what the
@@ -666,16 +666,18 @@ static void json_function(struct jctx *c, cJSON *arr, struct kc_report_figures *
 	}
 }
 
-static void json_ceiling(struct jctx *c, cJSON *parent, const char *key, const char *unit, const struct kc_ceiling *ce,
-                         int with_threads)
+/* A ceiling as {unit: value, [threads,] method} under key, or nothing when it has no value; the object or NULL. */
+static cJSON *json_ceiling(struct jctx *c, cJSON *parent, const char *key, const char *unit,
+                           const struct kc_ceiling *ce, int with_threads)
 {
 	if (ce->value <= 0)
-		return;
+		return NULL;
 	cJSON *o = jobj(c, parent, key);
 	jreal(c, o, unit, 1, ce->value);
 	if (with_threads)
 		jint(c, o, "threads", ce->threads);
 	jstr(c, o, "method", ce->method);
+	return o;
 }
 
 static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *mc)
@@ -700,8 +702,8 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 	json_ceiling(c, fl, "double", "gflops", &mc->flops_f64, 1);
 	json_ceiling(c, fl, "dense_float", "gflops", &mc->dense_f32, 1);
 	json_ceiling(c, fl, "dense_double", "gflops", &mc->dense_f64, 1);
-	jreal(c, fl, "dense_float_as_run", mc->dense_run[0] > 0, mc->dense_run[0]);
-	jreal(c, fl, "dense_double_as_run", mc->dense_run[1] > 0, mc->dense_run[1]);
+	json_ceiling(c, fl, "dense_float_as_run", "gflops", &mc->dense_run[0], 1);
+	json_ceiling(c, fl, "dense_double_as_run", "gflops", &mc->dense_run[1], 1);
 	cJSON *peak = jobj(c, ceil, "peak");
 	for (int d = 0; d < 2; d++) {
 		cJSON *pd = jobj(c, peak, d ? "double" : "float");
@@ -725,10 +727,9 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 	json_ceiling(c, ceil, "fresh_pages", "seconds_per_page", &mc->fresh_page, 0);
 	cJSON *bw = jobj(c, ceil, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++) {
-		json_ceiling(c, bw, kc_level_name((enum kc_level)l), "gbytes_per_s", &mc->bandwidth[l], 0);
-		cJSON *lo = cJSON_GetObjectItemCaseSensitive(bw, kc_level_name((enum kc_level)l));
+		cJSON *lo = json_ceiling(c, bw, kc_level_name((enum kc_level)l), "gbytes_per_s", &mc->bandwidth[l], 0);
 		if (lo && mc->stream[l][KC_STREAM_LOAD] > 0) {
-			cJSON *k = jobj(c, lo, "kernels");
+			cJSON *k = jobj(c, lo, "kernels_gbytes_per_s");
 			for (int s = 0; s < KC_STREAM_N; s++)
 				jreal(c, k, kc_stream_name((enum kc_stream)s), mc->stream[l][s] > 0, mc->stream[l][s]);
 		}

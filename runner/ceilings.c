@@ -329,7 +329,12 @@ static void measure_dense(struct kc_arena *a, struct kc_machine *m)
 		}
 	}
 	for (int d = 0; d < 2; d++) {
-		m->dense_run[d] = own.gflops[d];
+		m->dense_run[d] = (struct kc_ceiling){
+		    own.gflops[d], 1,
+		    kc_arena_printf(a,
+		                    "cblas_%cgemm n=%d, best of %d, 1 thread (OpenBLAS, %s kernels, its own choice in "
+		                    "kcost's environment, as the harness runs it)",
+		                    d ? 'd' : 's', KC_CEILINGS_GEMM_N, KC_CEILINGS_GEMM_REPS, own.core)};
 		c[d]->value = use->gflops[d];
 		c[d]->method =
 		    kc_arena_printf(a, "cblas_%cgemm n=%d, best of %d, 1 thread (OpenBLAS, %s kernels, %s)",
@@ -397,7 +402,7 @@ static void measure_libm(struct kc_arena *a, struct kc_machine *m)
 	for (int pass = 0; pass < LIBM_PASSES; pass++)
 		for (int i = 0; i < n; i++) {
 			double t = kc_libm_call_seconds(&f[i], LIBM_SECONDS / LIBM_PASSES);
-			if (pass == 0 || (t > 0 && t < m->libm[i].seconds))
+			if (t > 0 && (m->libm[i].seconds <= 0 || t < m->libm[i].seconds))
 				m->libm[i].seconds = t;
 		}
 	for (int i = 0; i < n; i++) {
@@ -544,8 +549,8 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 	cJSON_AddItemToObject(flops, "float_all_threads", ceiling_json(&m->flops_f32_all_threads, "gflops"));
 	cJSON_AddItemToObject(flops, "double_all_threads", ceiling_json(&m->flops_f64_all_threads, "gflops"));
 	cJSON_AddItemToObject(flops, "dense_float", ceiling_json(&m->dense_f32, "gflops"));
-	cJSON_AddNumberToObject(flops, "dense_float_as_run", m->dense_run[0]);
-	cJSON_AddNumberToObject(flops, "dense_double_as_run", m->dense_run[1]);
+	cJSON_AddItemToObject(flops, "dense_float_as_run", ceiling_json(&m->dense_run[0], "gflops"));
+	cJSON_AddItemToObject(flops, "dense_double_as_run", ceiling_json(&m->dense_run[1], "gflops"));
 	cJSON_AddItemToObject(flops, "dense_double", ceiling_json(&m->dense_f64, "gflops"));
 	cJSON *peak = cJSON_AddObjectToObject(j, "peak");
 	for (int d = 0; d < 2; d++) {
@@ -575,7 +580,7 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 	cJSON *bw = cJSON_AddObjectToObject(j, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++) {
 		cJSON *o = ceiling_json(&m->bandwidth[l], "gbytes_per_s");
-		cJSON *k = cJSON_AddObjectToObject(o, "kernels"); /* GB/s of each kernel, STREAM's counting */
+		cJSON *k = cJSON_AddObjectToObject(o, "kernels_gbytes_per_s"); /* STREAM's counting */
 		for (int s = 0; s < KC_STREAM_N; s++)
 			cJSON_AddNumberToObject(k, kc_stream_name((enum kc_stream)s), m->stream[l][s]);
 		cJSON_AddItemToObject(bw, kc_level_name((enum kc_level)l), o);
@@ -637,7 +642,8 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 	for (int d = 0; d < 2; d++) { /* version 3 has none: cblas_* calls are then predicted at the roof */
 		const cJSON *r =
 		    cJSON_GetObjectItemCaseSensitive(flops, d ? "dense_double_as_run" : "dense_float_as_run");
-		m->dense_run[d] = cJSON_IsNumber(r) && r->valuedouble > 0 && r->valuedouble < 1e7 ? r->valuedouble : 0;
+		if (r)
+			ok &= ceiling_from_json(a, r, "gflops", &m->dense_run[d]);
 	}
 	ok &= ceiling_from_json(a, cJSON_GetObjectItemCaseSensitive(flops, "dense_double"), "gflops", &m->dense_f64);
 	const cJSON *peak = cJSON_GetObjectItemCaseSensitive(j, "peak");
@@ -685,7 +691,7 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 		const cJSON *o = cJSON_GetObjectItemCaseSensitive(bw, kc_level_name((enum kc_level)l));
 		ok &= ceiling_from_json(a, o, "gbytes_per_s", &m->bandwidth[l]);
 		/* version 3 has no kernels: the prediction then prices every byte at the level's one bandwidth */
-		const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(o, "kernels");
+		const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(o, "kernels_gbytes_per_s");
 		for (int s = 0; kernels && s < KC_STREAM_N; s++) {
 			double v = number_at(kernels, kc_stream_name((enum kc_stream)s), &ok);
 			m->stream[l][s] = v > 0 && v < 1e7 ? v : 0;

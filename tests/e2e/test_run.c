@@ -562,8 +562,9 @@ static void machine_prints_its_ceilings(void **state)
 	cJSON *j = cJSON_Parse(r.out);
 	assert_non_null(j);
 	assert_int_equal(at(j, "kcost_ceilings")->valueint, 4);
-	assert_true(num_positive(at(j, "bandwidth.DRAM.kernels.update")));
-	assert_true(num_positive(at(j, "bandwidth.L1.kernels.load")));
+	assert_true(num_positive(at(j, "bandwidth.DRAM.kernels_gbytes_per_s.update")));
+	assert_true(num_positive(at(j, "bandwidth.L1.kernels_gbytes_per_s.load")));
+	assert_true(num_positive(at(j, "flops.dense_float_as_run.gflops")));
 	assert_true(num_positive(at(j, "peak.double.scalar.add_mul.gflops")));
 	assert_true(num_positive(at(j, "libm.tanhf.seconds_per_call")));
 	assert_true(num_positive(at(j, "flops.float.gflops")));
