@@ -425,6 +425,47 @@ static int strided(struct counter *k, const struct kc_node *loop, const struct k
 	return !(c.num == 0 || ((c.num == 1 || c.num == -1) && c.den == 1));
 }
 
+/* Whether unit-stride acc starts its innermost loop `loop` off a 64-byte line (in a 64-byte-aligned buffer) for
+ * some iteration of the loops around it: its element at the loop's first value, times the element size, is not
+ * a multiple of 64 — its constant part at the sizes, or the coefficient (at the sizes) of a loop variable around
+ * it. 0 where that cannot be decided (a size without a value, an index not linear in an outer variable, a loop
+ * with several lower bounds or not stepping by 1), and for an access that does not move with the loop. */
+static int misaligned(struct counter *k, const struct kc_node *loop, const struct kc_access *acc)
+{
+	if (!loop || acc->ndims <= 0 || loop->step != 1 || loop->n_lower != 1 || !loop->lower[0])
+		return 0;
+	const struct kc_dims *d = &k->ir->dims[acc->buffer];
+	long long elem = k->fn->buffers[acc->buffer].elem_size;
+	struct kc_poly *flat = kc_poly_zero(k->a);
+	for (int i = 0; i < acc->ndims; i++) {
+		struct kc_poly *term = acc->index[i];
+		if (!term)
+			return 0;
+		for (int e = i + 1; e < acc->ndims; e++)
+			if (acc->ndims != d->ndims || !d->dim[e] || kc_poly_mul(k->a, term, d->dim[e], &term) < 0)
+				return 0;
+		if (kc_poly_add(k->a, flat, term, &flat) < 0)
+			return 0;
+	}
+	if (!kc_poly_has_sym(flat, loop->var) || kc_poly_subst(k->a, flat, loop->var, loop->lower[0], &flat) < 0)
+		return 0;
+	long long v;
+	const char *why;
+	for (const struct kc_node *o = loop->parent; o; o = o->parent) {
+		struct kc_poly *coef;
+		if (o->kind != KC_NODE_LOOP || !kc_poly_has_sym(flat, o->var))
+			continue;
+		if (kc_poly_split_linear(k->a, flat, o->var, &coef, &flat) < 0 ||
+		    kc_function_eval(k->fn, coef, &v, &why) < 0 || __builtin_mul_overflow(v, elem, &v))
+			return 0;
+		if (v % 64)
+			return 1;
+	}
+	if (kc_function_eval(k->fn, flat, &v, &why) < 0 || __builtin_mul_overflow(v, elem, &v))
+		return 0;
+	return v % 64 != 0;
+}
+
 /* One execution's cost as a vector; -1 on overflow. */
 static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_vec *v)
 {
@@ -450,8 +491,13 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 		const struct kc_access *acc = &n->accesses[i];
 		rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_NAIVE_W : KC_VEC_NAIVE_R,
 		              k->fn->buffers[acc->buffer].elem_size);
-		if (!n->lib_call && strided(k, loop, acc))
+		if (n->lib_call)
+			continue;
+		if (strided(k, loop, acc))
 			rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_STRIDED_W : KC_VEC_STRIDED_R,
+			              k->fn->buffers[acc->buffer].elem_size);
+		else if (misaligned(k, loop, acc))
+			rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_MISALIGNED_W : KC_VEC_MISALIGNED_R,
 			              k->fn->buffers[acc->buffer].elem_size);
 	}
 	if (n->lib_call) {
@@ -858,6 +904,11 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 		if (loop_constraints(k, loop, &p, lv) == 0)
 			sum_piece(k, loop, &p, out, lv, 0);
 	}
+	if (innermost && !loop->trips_annotated && !loop->inexact) {
+		struct piece e = {0}; /* one entry per run of the loop, summed by the loops around it */
+		vec_put(k->a, &e.cost, KC_VEC_ENTRIES, 1);
+		push_piece(k, out, &e);
+	}
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -1092,5 +1143,8 @@ void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node
 	if (!nest->callee) { /* a call's accesses are its callee's */
 		nest->strided.read = v->v[KC_VEC_STRIDED_R] ? v->v[KC_VEC_STRIDED_R] : kc_poly_zero(a);
 		nest->strided.write = v->v[KC_VEC_STRIDED_W] ? v->v[KC_VEC_STRIDED_W] : kc_poly_zero(a);
+		nest->misaligned.read = v->v[KC_VEC_MISALIGNED_R] ? v->v[KC_VEC_MISALIGNED_R] : kc_poly_zero(a);
+		nest->misaligned.write = v->v[KC_VEC_MISALIGNED_W] ? v->v[KC_VEC_MISALIGNED_W] : kc_poly_zero(a);
+		nest->entries = v->v[KC_VEC_ENTRIES];
 	}
 }

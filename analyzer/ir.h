@@ -118,8 +118,13 @@ enum {
 	KC_VEC_NAIVE_W,
 	KC_VEC_STRIDED_R, /* the naive bytes of accesses that are not unit-stride in their innermost loop (count.c) */
 	KC_VEC_STRIDED_W,
+	/* the naive bytes of unit-stride accesses whose first element in their innermost loop does not start a
+	 * 64-byte line, for some iteration of the loops around it (at the sizes; count.c) */
+	KC_VEC_MISALIGNED_R,
+	KC_VEC_MISALIGNED_W,
 	KC_VEC_ITER,
-	KC_VEC_CHAIN, /* dependent floating-point updates of one scalar, in order: the latency chain (count.c) */
+	KC_VEC_ENTRIES, /* entries into innermost loops: ITER / ENTRIES is their mean trip count (count.c) */
+	KC_VEC_CHAIN,   /* dependent floating-point updates of one scalar, in order: the latency chain (count.c) */
 	KC_VEC_TRANS,
 	KC_VEC_N = KC_VEC_TRANS + KC_MAX_TRANS_NAMES
 };

@@ -94,6 +94,13 @@ struct kc_nest {
 	 * variable steps (b[j*n + i] in a loop over j): a vectorized loop reaches them element by element. NULL for
 	 * a call */
 	struct kc_traffic strided;
+	/* the part of the naive traffic whose unit-stride accesses start their innermost loop off a 64-byte line
+	 * (x[i + 1] from i = 0 in a 64-byte-aligned buffer, or rows of 36 floats): a vector access then spans two
+	 * lines. Decided at the sizes (unknown: counted aligned); NULL for a call */
+	struct kc_traffic misaligned;
+	/* how many times the nest's innermost loops are entered: trips / entries is their mean trip count (the
+	 * remainder a vectorized loop leaves to its epilogue); NULL for a call or when not known */
+	struct kc_poly *entries;
 	/* buffers (indices into the function's buffers) read and written by this nest */
 	int *reads, n_reads, *writes, n_writes;
 };

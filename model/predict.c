@@ -115,20 +115,41 @@ static int data_time(const struct kc_function *f, const struct kc_machine *m, co
 
 static int nest_double(const struct kc_function *f, const struct kc_nest *n);
 
+/* How a vectorized loop of mean trip count t (0: not known, or fewer than a vector) covers its elements, `per` to a
+ * vector: full vectors, then at most one half-width vector and single elements for the remainder (the epilogue gcc and
+ * clang emit without masking). *accesses: accesses an element, relative to a full vector for each (1 when t is a
+ * multiple of per or not known); *crossing: accesses an element that span two 64-byte lines when the first element is
+ * off a line, for vectors of vb bytes (every full one of 64 bytes, every other one of 32). */
+static void vector_cover(double t, double per, double vb, double *accesses, double *crossing)
+{
+	double full_cross = vb >= 64 ? 1 : vb / 64, half_cross = vb / 2 >= 64 ? 1 : vb / 128;
+	if (!(t >= per) || per <= 1) { /* a loop shorter than a vector: the vectors run along another one */
+		*accesses = 1, *crossing = full_cross / (per > 1 ? per : 1);
+		return;
+	}
+	double full = floor(t / per), rest = t - full * per;
+	double half = per >= 4 && rest >= per / 2 ? 1 : 0, single = rest - half * per / 2;
+	*accesses = (full + half + single) * per / t;
+	*crossing = (full * full_cross + half * half_cross) / t;
+}
+
 /* The time of every access of nest n — the naive model's bytes: each load and store the source names, none kept
  * in a register — at L1's costs (stream_costs), the writes split as the streaming model splits them: what the
  * load and store ports allow with all the data at hand. The bandwidth kernels move a vector (the widest the CPU
- * has) an access; an access of a loop that was not vectorized, and a strided one of a loop that was (a gather
- * or a scatter: element by element), moves one element (elem_size bytes) at the same cost per access. 0 where
- * L1's kernels were not measured, and for a call (its callee's accesses are not composed). */
+ * has) an access. In a vectorized loop a unit-stride access moves a vector, its remainder (vector_cover) a
+ * smaller one or an element at the same cost, and one whose first element is off a 64-byte line
+ * (kc_nest.misaligned) reaches a second line for each vector that spans two; an access of a loop that was not
+ * vectorized, and a strided one of a loop that was (a gather or a scatter: element by element), moves one element
+ * (elem_size bytes) at the cost of a vector. 0 where L1's kernels were not measured, and for a call (its callee's
+ * accesses are not composed). */
 static double access_time(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n, int scalar,
                           double elem_size)
 {
-	double c[3], r, w, sw, swo, sr = 0, sx = 0;
-	const struct kc_traffic *t = &n->traffic[KC_MODEL_NAIVE], *s = &n->traffic[KC_MODEL_STREAMING];
+	double c[3], r, w, sw, swo, sr = 0, sx = 0, mr = 0, mx = 0, trips, entries, t = 0;
+	const struct kc_traffic *tr = &n->traffic[KC_MODEL_NAIVE], *s = &n->traffic[KC_MODEL_STREAMING];
 	const char *why;
-	if (n->callee || !stream_costs(m, KC_LEVEL_L1, c) || !t->read || !t->write || value(f, t->read, &r, &why) < 0 ||
-	    value(f, t->write, &w, &why) < 0)
+	if (n->callee || !stream_costs(m, KC_LEVEL_L1, c) || !tr->read || !tr->write ||
+	    value(f, tr->read, &r, &why) < 0 || value(f, tr->write, &w, &why) < 0)
 		return 0;
 	double only = 0; /* the share of the writes that go to buffers the nest does not read */
 	if (s->write && s->write_only && value(f, s->write, &sw, &why) == 0 &&
@@ -136,12 +157,23 @@ static double access_time(const struct kc_function *f, const struct kc_machine *
 		only = swo / sw;
 	if (scalar)
 		sr = r, sx = w;
-	else if (n->strided.read && n->strided.write &&
-	         (value(f, n->strided.read, &sr, &why) < 0 || value(f, n->strided.write, &sx, &why) < 0))
-		sr = sx = 0;
+	else {
+		if (n->strided.read && n->strided.write &&
+		    (value(f, n->strided.read, &sr, &why) < 0 || value(f, n->strided.write, &sx, &why) < 0))
+			sr = sx = 0;
+		if (n->misaligned.read && n->misaligned.write &&
+		    (value(f, n->misaligned.read, &mr, &why) < 0 || value(f, n->misaligned.write, &mx, &why) < 0))
+			mr = mx = 0;
+		if (n->trips && n->entries && value(f, n->trips, &trips, &why) == 0 &&
+		    value(f, n->entries, &entries, &why) == 0 && entries > 0)
+			t = trips / entries;
+	}
 	static const double vector_bytes[KC_ISA_N] = {16, 16, 32, 64}; /* the kernels' baseline is SSE2 */
-	double per = vector_bytes[widest(m, 0)] / elem_size, cw = only * c[1] + (1 - only) * c[2];
-	return (r - sr) * c[0] + (w - sx) * cw + per * (sr * c[0] + sx * cw);
+	double vb = vector_bytes[widest(m, 0)], per = vb / elem_size, cw = only * c[1] + (1 - only) * c[2];
+	double accesses, crossing;
+	vector_cover(t, per, vb, &accesses, &crossing);
+	return accesses * ((r - sr) * c[0] + (w - sx) * cw) + crossing * vb / elem_size * (mr * c[0] + mx * cw) +
+	       per * (sr * c[0] + sx * cw);
 }
 
 /* A reduction into a scalar: a loop nest that writes no buffer (what it computes goes into a scalar: returned,
