@@ -192,11 +192,18 @@ static int is_reduction(const struct kc_function *f, const struct kc_nest *n)
 }
 
 /* The vectorized loop of nest n that encloses its accumulating loop (chain_line), or 0: its lanes then run
- * that many chains side by side (matmul's j loop vectorized around the accumulation over p). */
+ * that many chains side by side (matmul's j loop vectorized around the accumulation over p). Not where the nest
+ * reads a buffer it writes: an iteration may read what an earlier one wrote (trsv's x[j], written by the rows
+ * before), so the chains cannot run side by side whatever a remark names (gcc names the row loop of trsv, whose
+ * fold-left reduction keeps the adds in order). */
 static int vectorized_around_chain(const struct kc_vectorized *v, const struct kc_nest *n)
 {
 	if (!v || !v->known || !n->chain_line)
 		return 0;
+	for (int r = 0; r < n->n_reads; r++)
+		for (int w = 0; w < n->n_writes; w++)
+			if (n->reads[r] == n->writes[w])
+				return 0;
 	for (int i = 0; i < v->n_lines; i++)
 		if (v->lines[i] >= (int)n->begin.line && v->lines[i] < (int)n->chain_line)
 			return 1;

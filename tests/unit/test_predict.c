@@ -401,7 +401,8 @@ static void reduction_is_latency_bound(void **state)
 
 /* A nest that writes a buffer but accumulates into a scalar in its loop (matvec's s += a[i][j]*x[j]) waits
  * an add per update of the accumulator (kc_nest.chain: here 2 updates per element);
- * a vectorized loop around the accumulating one runs 256 bits of chains side by side (8 floats); the
+ * a vectorized loop around the accumulating one runs 256 bits of chains side by side (8 floats), unless the nest
+ * reads a buffer it writes; the
  * accumulating loop itself vectorized with reordering flags has no chain; a call's chain is not the
  * caller's to judge (how the callee was vectorized is not known). */
 static void accumulator_is_latency_bound(void **state)
@@ -419,6 +420,12 @@ static void accumulator_is_latency_bound(void **state)
 	struct kc_vectorized around = {1, outer, 1, 0}, reordered = {1, itself, 1, 1}, in_order = {1, itself, 1, 0};
 	assert_int_equal(kc_predict(&A, f, &m, &around, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9 / 8));
+	/* the nest reads what it writes (trsv's x): its rows' chains cannot run side by side, whatever the remark */
+	static int reads_y[] = {0, 1};
+	f->nests[0].reads = reads_y, f->nests[0].n_reads = 2;
+	assert_int_equal(kc_predict(&A, f, &m, &around, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
+	f->nests[0].n_reads = 1;
 	assert_int_equal(kc_predict(&A, f, &m, &in_order, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
 	assert_int_equal(kc_predict(&A, f, &m, &reordered, &p), 0);
