@@ -436,6 +436,24 @@ static int misaligned(struct counter *k, const struct kc_node *loop, const struc
 		return 0;
 	const struct kc_dims *d = &k->ir->dims[acc->buffer];
 	long long elem = k->fn->buffers[acc->buffer].elem_size;
+	/* decided only when every symbol of the index is a loop variable around it or a size with a value: checked
+	 * on the symbols' masks before any arithmetic (most kernels of a file without sizes stop here) */
+	uint32_t known = 0, used = 0;
+	for (const struct kc_node *o = loop; o; o = o->parent)
+		if (o->kind == KC_NODE_LOOP && o->var >= 0 && o->var < 32)
+			known |= 1u << o->var;
+	for (int s = 0; s < k->fn->syms.n && s < 32; s++)
+		if (k->fn->syms.syms[s].has_value)
+			known |= 1u << s;
+	for (int i = 0; i < acc->ndims; i++) {
+		if (!acc->index[i])
+			return 0;
+		used |= kc_poly_sym_mask(acc->index[i]);
+		for (int e = i + 1; e < acc->ndims && e < d->ndims; e++)
+			used |= d->dim[e] ? kc_poly_sym_mask(d->dim[e]) : 0;
+	}
+	if ((used | kc_poly_sym_mask(loop->lower[0])) & ~known)
+		return 0;
 	struct kc_poly *flat = kc_poly_zero(k->a);
 	for (int i = 0; i < acc->ndims; i++) {
 		struct kc_poly *term = acc->index[i];
@@ -904,11 +922,6 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 		if (loop_constraints(k, loop, &p, lv) == 0)
 			sum_piece(k, loop, &p, out, lv, 0);
 	}
-	if (innermost && !loop->trips_annotated && !loop->inexact) {
-		struct piece e = {0}; /* one entry per run of the loop, summed by the loops around it */
-		vec_put(k->a, &e.cost, KC_VEC_ENTRIES, 1);
-		push_piece(k, out, &e);
-	}
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -1129,6 +1142,25 @@ void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_no
 	total_of(&k, &ps, out, node->loc);
 }
 
+/* The first innermost loop of n (a loop with no loop or condition in its body), or NULL. */
+static const struct kc_node *first_innermost(const struct kc_node *n, int depth)
+{
+	if (!n || depth > KC_MAX_DEPTH)
+		return NULL;
+	int inner = n->kind == KC_NODE_LOOP;
+	for (const struct kc_node *c = n->first; c; c = c->next)
+		if (c->kind == KC_NODE_LOOP || c->kind == KC_NODE_IF)
+			inner = 0;
+	if (inner)
+		return n;
+	for (const struct kc_node *c = n->first; c; c = c->next) {
+		const struct kc_node *l = first_innermost(c, depth + 1);
+		if (l)
+			return l;
+	}
+	return NULL;
+}
+
 void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *node, const struct kc_vec *v,
                    struct kc_nest *nest)
 {
@@ -1145,6 +1177,11 @@ void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node
 		nest->strided.write = v->v[KC_VEC_STRIDED_W] ? v->v[KC_VEC_STRIDED_W] : kc_poly_zero(a);
 		nest->misaligned.read = v->v[KC_VEC_MISALIGNED_R] ? v->v[KC_VEC_MISALIGNED_R] : kc_poly_zero(a);
 		nest->misaligned.write = v->v[KC_VEC_MISALIGNED_W] ? v->v[KC_VEC_MISALIGNED_W] : kc_poly_zero(a);
-		nest->entries = v->v[KC_VEC_ENTRIES];
+		const struct kc_node *in = first_innermost(node, 0);
+		nest->inner_trips = NULL;
+		if (in && in->step == 1 && in->n_lower == 1 && in->n_upper == 1 && !in->trips_annotated &&
+		    (kc_poly_sub(a, in->upper[0], in->lower[0], &nest->inner_trips) < 0 ||
+		     kc_poly_add(a, nest->inner_trips, kc_poly_const(a, 1, 1), &nest->inner_trips) < 0))
+			nest->inner_trips = NULL;
 	}
 }

@@ -123,8 +123,7 @@ enum {
 	KC_VEC_MISALIGNED_R,
 	KC_VEC_MISALIGNED_W,
 	KC_VEC_ITER,
-	KC_VEC_ENTRIES, /* entries into innermost loops: ITER / ENTRIES is their mean trip count (count.c) */
-	KC_VEC_CHAIN,   /* dependent floating-point updates of one scalar, in order: the latency chain (count.c) */
+	KC_VEC_CHAIN, /* dependent floating-point updates of one scalar, in order: the latency chain (count.c) */
 	KC_VEC_TRANS,
 	KC_VEC_N = KC_VEC_TRANS + KC_MAX_TRANS_NAMES
 };

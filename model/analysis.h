@@ -98,9 +98,10 @@ struct kc_nest {
 	 * (x[i + 1] from i = 0 in a 64-byte-aligned buffer, or rows of 36 floats): a vector access then spans two
 	 * lines. Decided at the sizes (unknown: counted aligned); NULL for a call */
 	struct kc_traffic misaligned;
-	/* how many times the nest's innermost loops are entered: trips / entries is their mean trip count (the
-	 * remainder a vectorized loop leaves to its epilogue); NULL for a call or when not known */
-	struct kc_poly *entries;
+	/* the trip count of its first innermost loop, in the sizes and the variables of the loops around it (a
+	 * vectorized loop's remainder goes to its epilogue); NULL for a call, or a loop not stepping by 1 from one
+	 * bound to one bound */
+	struct kc_poly *inner_trips;
 	/* buffers (indices into the function's buffers) read and written by this nest */
 	int *reads, n_reads, *writes, n_writes;
 };

@@ -115,7 +115,7 @@ static int data_time(const struct kc_function *f, const struct kc_machine *m, co
 
 static int nest_double(const struct kc_function *f, const struct kc_nest *n);
 
-/* How a vectorized loop of mean trip count t (0: not known, or fewer than a vector) covers its elements, `per` to a
+/* How a vectorized loop of trip count t (0: not known, or fewer than a vector) covers its elements, `per` to a
  * vector: full vectors, then at most one half-width vector and single elements for the remainder (the epilogue gcc and
  * clang emit without masking). *accesses: accesses an element, relative to a full vector for each (1 when t is a
  * multiple of per or not known); *crossing: accesses an element that span two 64-byte lines when the first element is
@@ -145,7 +145,7 @@ static void vector_cover(double t, double per, double vb, double *accesses, doub
 static double access_time(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n, int scalar,
                           double elem_size)
 {
-	double c[3], r, w, sw, swo, sr = 0, sx = 0, mr = 0, mx = 0, trips, entries, t = 0;
+	double c[3], r, w, sw, swo, sr = 0, sx = 0, mr = 0, mx = 0, t = 0;
 	const struct kc_traffic *tr = &n->traffic[KC_MODEL_NAIVE], *s = &n->traffic[KC_MODEL_STREAMING];
 	const char *why;
 	if (n->callee || !stream_costs(m, KC_LEVEL_L1, c) || !tr->read || !tr->write ||
@@ -164,9 +164,8 @@ static double access_time(const struct kc_function *f, const struct kc_machine *
 		if (n->misaligned.read && n->misaligned.write &&
 		    (value(f, n->misaligned.read, &mr, &why) < 0 || value(f, n->misaligned.write, &mx, &why) < 0))
 			mr = mx = 0;
-		if (n->trips && n->entries && value(f, n->trips, &trips, &why) == 0 &&
-		    value(f, n->entries, &entries, &why) == 0 && entries > 0)
-			t = trips / entries;
+		if (n->inner_trips && value(f, n->inner_trips, &t, &why) < 0)
+			t = 0; /* it varies with an outer loop's variable (a triangle), or has no value */
 	}
 	static const double vector_bytes[KC_ISA_N] = {16, 16, 32, 64}; /* the kernels' baseline is SSE2 */
 	double vb = vector_bytes[widest(m, 0)], per = vb / elem_size, cw = only * c[1] + (1 - only) * c[2];

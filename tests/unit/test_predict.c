@@ -196,18 +196,18 @@ static void every_access_at_l1_costs(void **state)
 	assert_int_equal(kc_predict(&A, f, &m, &no, &p), 0);
 	assert_int_equal(p.nests[0].vectorized, 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * 8 * (12 * 0.01e-9 + 4 * 0.04e-9)));
-	/* vectorized, its inner loop entered 50,000 times (20 iterations each): 2 vectors of 8 floats, then one of
+	/* vectorized, its inner loop of 20 iterations: 2 vectors of 8 floats, then one of
 	 * 4 for the remainder: 3 accesses for 20 elements, 1.2 times a vector's share each. Its 4 misaligned read
 	 * bytes an element reach a second line on every other 32-byte vector and every fourth 16-byte one:
 	 * (2 * 1/2 + 1/4) / 20 of an access an element, 8 * 4 * 0.01 ns each: 1.2 * 0.28 + 0.02 ns */
 	f->nests[0].strided = (struct kc_traffic){times(0, n), times(0, n), NULL};
 	f->nests[0].misaligned = (struct kc_traffic){times(4, n), times(0, n), NULL};
-	f->nests[0].entries = kc_poly_const(&A, 50000, 1);
+	f->nests[0].inner_trips = kc_poly_const(&A, 20, 1);
 	assert_int_equal(kc_predict(&A, f, &m, &yes, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * (1.2 * 0.28e-9 + 0.02e-9)));
 	/* 4 iterations, fewer than a vector: the vectors run along another loop; full vectors, a line crossed every
 	 * other one (1/16 of an access an element) */
-	f->nests[0].entries = kc_poly_const(&A, 250000, 1);
+	f->nests[0].inner_trips = kc_poly_const(&A, 4, 1);
 	assert_int_equal(kc_predict(&A, f, &m, &yes, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * (0.28e-9 + 0.02e-9)));
 	f->nests[0].callee = "other";
