@@ -861,18 +861,36 @@ static int chain_of(const struct kc_fn_ir *ir, const struct kc_node *loop)
 }
 
 /* The line of the outermost loop in n (n included) whose iterations update an accumulator, or 0. */
-static unsigned chain_line(const struct kc_fn_ir *ir, const struct kc_node *n, int level)
+static const struct kc_node *chain_loop(const struct kc_fn_ir *ir, const struct kc_node *n, int level)
 {
 	if (!n || level >= KC_MAX_DEPTH)
-		return 0;
+		return NULL;
 	if (n->kind == KC_NODE_LOOP && !n->collapsed && chain_of(ir, n))
-		return n->loc.line;
-	unsigned line = 0;
-	for (const struct kc_node *c = n->first; c && !line; c = c->next)
-		line = chain_line(ir, c, level + 1);
-	if (!line && n->kind == KC_NODE_IF)
-		line = chain_line(ir, n->orelse, level + 1);
-	return line;
+		return n;
+	const struct kc_node *l = NULL;
+	for (const struct kc_node *c = n->first; c && !l; c = c->next)
+		l = chain_loop(ir, c, level + 1);
+	if (!l && n->kind == KC_NODE_IF)
+		l = chain_loop(ir, n->orelse, level + 1);
+	return l;
+}
+
+/* How many times loop `in` runs within `top` (one of its enclosing nodes): the product of the trip counts of
+ * the loops between them, each stepping by 1 from one bound to one; else NULL. */
+static struct kc_poly *runs_within(struct kc_arena *a, const struct kc_node *top, const struct kc_node *in)
+{
+	struct kc_poly *runs = kc_poly_const(a, 1, 1), *t;
+	for (const struct kc_node *o = in->parent; o; o = o->parent) {
+		if (o->kind == KC_NODE_LOOP && !o->collapsed) {
+			if (o->step != 1 || o->n_lower != 1 || o->n_upper != 1 || o->trips_annotated ||
+			    kc_poly_sub(a, o->upper[0], o->lower[0], &t) < 0 ||
+			    kc_poly_add(a, t, kc_poly_const(a, 1, 1), &t) < 0 || kc_poly_mul(a, runs, t, &runs) < 0)
+				return NULL;
+		}
+		if (o == top)
+			return runs;
+	}
+	return NULL;
 }
 
 static void sum_loop(struct counter *k, const struct kc_node *loop, struct pieces *body, struct pieces *out,
@@ -1171,7 +1189,9 @@ void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node
 	nest->callee_fn = node->call ? node->call->callee : NULL;
 	to_cost(&k, v, &nest->cost, &nest->traffic[KC_MODEL_NAIVE], &nest->trips);
 	nest->chain = v->v[KC_VEC_CHAIN];
-	nest->chain_line = nest->chain ? chain_line(ir, node, 0) : 0;
+	const struct kc_node *cl = nest->chain ? chain_loop(ir, node, 0) : NULL;
+	nest->chain_line = cl ? cl->loc.line : 0;
+	nest->chain_runs = cl == node ? kc_poly_const(a, 1, 1) : cl ? runs_within(a, node, cl) : NULL;
 	if (!nest->callee) { /* a call's accesses are its callee's */
 		nest->strided.read = v->v[KC_VEC_STRIDED_R] ? v->v[KC_VEC_STRIDED_R] : kc_poly_zero(a);
 		nest->strided.write = v->v[KC_VEC_STRIDED_W] ? v->v[KC_VEC_STRIDED_W] : kc_poly_zero(a);

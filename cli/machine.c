@@ -72,9 +72,10 @@ static void print_text(const struct kc_machine *m, const char *path)
 		printf("\n");
 	}
 	for (int d = 0; d < 2; d++)
-		printf("  %-6s latency: add %.2f ns, FMA %.2f ns, %s %.2f ns (one dependent scalar operation)\n",
+		printf("  %-6s latency: add %.2f ns, FMA %.2f ns, %s %.2f ns (one dependent scalar operation); "
+		       "%.2f ns an add in rows of 64\n",
 		       d ? "double" : "float", m->latency_add[d] * 1e9, m->latency_fma[d] * 1e9, d ? "fmax" : "fmaxf",
-		       m->latency_max[d] * 1e9);
+		       m->latency_max[d] * 1e9, m->latency_add_rows[d] * 1e9);
 	printf("  libm, ns per call (scalar, one thread):");
 	for (int i = 0; i < m->n_libm; i++)
 		printf("%s %s %.3g", i % 8 ? "," : "\n   ", visible(m->libm[i].name), m->libm[i].seconds * 1e9);

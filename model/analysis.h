@@ -89,6 +89,9 @@ struct kc_nest {
 	 * iteration; the longest chain of an iteration when it updates several scalars); NULL: none */
 	struct kc_poly *chain;
 	unsigned chain_line; /* the line of the outermost loop whose iterations update such a scalar (0: none) */
+	/* how many times that loop runs (a chain each time: matvec's rows), in the sizes and the variables of the loops
+	 * around the nest; NULL when not known */
+	struct kc_poly *chain_runs;
 	struct kc_traffic traffic[KC_MODEL_N]; /* MIN is not defined per nest: left NULL */
 	/* the part of the naive traffic whose accesses step by other than 0 or 1 element as their innermost loop's
 	 * variable steps (b[j*n + i] in a loop over j): a vectorized loop reaches them element by element. NULL for

@@ -16,6 +16,9 @@ enum kc_level { KC_LEVEL_L1, KC_LEVEL_L2, KC_LEVEL_L3, KC_LEVEL_DRAM, KC_LEVEL_N
 
 /* The bandwidth kernels, by their mix of reads and writes: load (reads only), copy (one read stream, one written
  * stream it does not read), triad (two and one), update (a[i] += b[i]: a written stream it also reads). */
+/* The adds of a row of the row-latency ceiling (latency_add_rows; "add_rows_of_64" in the cache) */
+#define KC_CHAIN_RUN 64
+
 enum kc_stream { KC_STREAM_LOAD, KC_STREAM_COPY, KC_STREAM_TRIAD, KC_STREAM_UPDATE, KC_STREAM_N };
 
 /* The instruction sets kcost's peak kernels are built for (runner/peak.h). */
@@ -47,6 +50,9 @@ struct kc_machine {
 	struct kc_ceiling peak[2][KC_ISA_N][2];
 	double latency_add[2], latency_fma[2]; /* seconds of one dependent scalar add / FMA, [double]; 0: unknown */
 	double latency_max[2]; /* seconds of one dependent fmaxf / fmax call (a max reduction), [double]; 0: unknown */
+	/* seconds of one add of rows of KC_CHAIN_RUN dependent adds, summed one row after another: less than
+	 * latency_add where the out-of-order window overlaps a row's adds with the next's; [double]; 0: unknown */
+	double latency_add_rows[2];
 	struct kc_libm_cost *libm; /* per-call times of the transcendentals kcost counts */
 	int n_libm;
 	const char *blas_note; /* OpenBLAS chose kernels below the CPU: what OPENBLAS_CORETYPE changes; else NULL */

@@ -219,6 +219,24 @@ static int vectorized(const struct kc_vectorized *v, const struct kc_nest *n, in
 	return 0;
 }
 
+/* How much faster than one add after another the `dependent` adds of nest n run when its chain is cut into runs
+ * of its chain loop (n->chain_runs: matvec's rows): the out-of-order window starts a run's adds while the one
+ * before drains, which hides K adds of each run, K from the row-latency ceiling (rows of KC_CHAIN_RUN adds at
+ * latency_add_rows an add: KC_CHAIN_RUN * (latency_add / latency_add_rows - 1)). A run of L adds then costs
+ * L / (1 + K / L) adds' latency. 1 where the runs or the ceiling are not known. */
+static double chain_overlap(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n,
+                            double dependent)
+{
+	int dbl = nest_double(f, n);
+	double runs;
+	const char *why;
+	if (dependent <= 0 || !n->chain_runs || value(f, n->chain_runs, &runs, &why) < 0 || runs < 1 ||
+	    m->latency_add_rows[dbl] <= 0 || m->latency_add[dbl] <= m->latency_add_rows[dbl])
+		return 1;
+	double k = KC_CHAIN_RUN * (m->latency_add[dbl] / m->latency_add_rows[dbl] - 1), run = dependent / runs;
+	return 1 + k / run;
+}
+
 /* The compute time of nest n in its precisions; *bound names the roof of the precision that takes longest. */
 static int compute_time(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
                         const struct kc_nest *n, int vec, double *seconds, double *flops, const char **bound,
@@ -375,6 +393,7 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 		dependent = 0; /* a call's chains: how the callee's loops were vectorized is not known here */
 	if (in_order && dependent <= 0 && reduction && n->trips && value(f, n->trips, &dependent, &why) < 0)
 		dependent = 0;
+	double rows = chain_overlap(f, m, n, dependent);
 	if (dependent > 0 && vectorized_around_chain(v, n)) /* 256-bit vectors: what gcc and clang prefer by default */
 		dependent /= nest_double(f, n) ? 4 : 8;
 	/* a reduction with no arithmetic, only comparisons (m = fmaxf(m, x[i])), waits for a max at each element */
@@ -387,7 +406,7 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 			np->why = "the add latency was not measured";
 			return;
 		}
-		np->seconds[KC_RES_LATENCY] = dependent * lat;
+		np->seconds[KC_RES_LATENCY] = dependent * lat / (max_chain ? 1 : rows);
 		names[KC_RES_LATENCY] = max_chain   ? "max latency chain (a reduction in order)"
 		                        : reduction ? "add latency chain (a reduction in order)"
 		                                    : "add latency chain (an accumulator updated in order)";

@@ -172,6 +172,8 @@ static struct kc_nest_figures *nest_figures(struct builder *bd, const struct kc_
 		figure_of(bd, nest->trips, NULL, &all[j].trips);
 		if (nest->chain)
 			figure_of(bd, nest->chain, NULL, &all[j].chain);
+		if (nest->chain && nest->chain_runs)
+			figure_of(bd, nest->chain_runs, NULL, &all[j].chain_runs);
 	}
 	bd->like = NULL;
 	return all;

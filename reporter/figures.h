@@ -64,8 +64,9 @@ void kc_figure_buffer_bytes(struct kc_figure_memo *m, const struct kc_function *
 /* The figures of one nest: its cost and its trip count. */
 struct kc_nest_figures {
 	struct kc_cost_figures cost;
-	struct kc_figure trips; /* "not available" for calls */
-	struct kc_figure chain; /* the dependent updates of an accumulator (kc_nest.chain); no poly: none */
+	struct kc_figure trips;      /* "not available" for calls */
+	struct kc_figure chain;      /* the dependent updates of an accumulator (kc_nest.chain); no poly: none */
+	struct kc_figure chain_runs; /* the runs of its loop (kc_nest.chain_runs); no poly: not known */
 };
 
 struct kc_report_graph; /* graphs.h */

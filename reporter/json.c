@@ -272,6 +272,10 @@ static void json_nest(struct jctx *c, cJSON *arr, const struct kc_function *f, c
 		jcount(c, o, "chain", &nf->chain);
 	else
 		jnull(c, o, "chain");
+	if (nest->chain && nest->chain_runs) /* the chain is cut into this many runs (rows) */
+		jcount(c, o, "chain_runs", &nf->chain_runs);
+	else
+		jnull(c, o, "chain_runs");
 	json_buffer_names(c, o, "reads", f, nest->reads, nest->n_reads);
 	json_buffer_names(c, o, "writes", f, nest->writes, nest->n_writes);
 }
@@ -719,6 +723,7 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 		jreal(c, ld, "add", mc->latency_add[d] > 0, mc->latency_add[d] * 1e9);
 		jreal(c, ld, "fma", mc->latency_fma[d] > 0, mc->latency_fma[d] * 1e9);
 		jreal(c, ld, "max", mc->latency_max[d] > 0, mc->latency_max[d] * 1e9);
+		jreal(c, ld, "add_rows_of_64", mc->latency_add_rows[d] > 0, mc->latency_add_rows[d] * 1e9);
 	}
 	cJSON *libm = jobj(c, ceil, "libm_ns_per_call");
 	for (int i = 0; i < mc->n_libm; i++)

@@ -387,6 +387,7 @@ static void measure_peaks(struct kc_arena *a, struct kc_machine *m, int cores)
 		m->latency_add[d] = kc_peak_latency(0, d, LATENCY_SECONDS);
 		m->latency_fma[d] = kc_peak_latency(1, d, LATENCY_SECONDS);
 		m->latency_max[d] = kc_peak_max_latency(d, LATENCY_SECONDS);
+		m->latency_add_rows[d] = kc_peak_row_latency(d, LATENCY_SECONDS);
 	}
 }
 
@@ -567,6 +568,7 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 		cJSON_AddNumberToObject(ld, "add", m->latency_add[d]);
 		cJSON_AddNumberToObject(ld, "fma", m->latency_fma[d]);
 		cJSON_AddNumberToObject(ld, "max", m->latency_max[d]);
+		cJSON_AddNumberToObject(ld, "add_rows_of_64", m->latency_add_rows[d]);
 	}
 	cJSON *libm = cJSON_AddObjectToObject(j, "libm");
 	for (int i = 0; i < m->n_libm; i++) {
@@ -666,6 +668,10 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 		const cJSON *mx = cJSON_GetObjectItemCaseSensitive(ld, "max"); /* not in version 3 */
 		m->latency_max[d] =
 		    cJSON_IsNumber(mx) && mx->valuedouble > 0 && mx->valuedouble < 1 ? mx->valuedouble : 0;
+		_Static_assert(KC_CHAIN_RUN == 64, "the cache's name of latency_add_rows");
+		const cJSON *rows = cJSON_GetObjectItemCaseSensitive(ld, "add_rows_of_64"); /* not before 5 */
+		m->latency_add_rows[d] =
+		    cJSON_IsNumber(rows) && rows->valuedouble > 0 && rows->valuedouble < 1 ? rows->valuedouble : 0;
 	}
 	const cJSON *libm = cJSON_GetObjectItemCaseSensitive(j, "libm"), *fn;
 	int n = cJSON_GetArraySize(libm);

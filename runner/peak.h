@@ -29,6 +29,10 @@ double kc_peak_latency(int fma, int dbl, double seconds);
 /* Seconds of one dependent call of fmaxf (dbl: fmax), as a max reduction waits for each element. */
 double kc_peak_max_latency(int dbl, double seconds);
 
+/* Seconds of one add of rows of KC_CHAIN_RUN dependent adds summed one row after another (kc_machine's
+ * latency_add_rows); [dbl]. */
+double kc_peak_row_latency(int dbl, double seconds);
+
 /* A transcendental libm function kcost counts, and the argument range its per-call time is measured over. */
 struct kc_libm_fn {
 	const char *name;   /* "expf" */

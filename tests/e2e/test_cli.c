@@ -490,7 +490,9 @@ static void predictions_beside_measurements(void **state)
 }
 
 /* The latency chains the time model waits on, counted per nest (report.json nests[].chain): the longest run of
- * dependent updates of one accumulator; none for a temporary of the iteration or a loop without one. */
+ * dependent updates of one accumulator; none for a temporary of the iteration or a loop without one. And how
+ * many times the loop that updates it runs (nests[].chain_runs): one chain a row of matvec, of matmul_ijk's
+ * (i, j). */
 static void accumulator_chains(void **state)
 {
 	(void)state;
@@ -503,18 +505,20 @@ static void accumulator_chains(void **state)
 	cJSON *rep = load_report(out);
 	assert_non_null(rep);
 	static const struct {
-		const char *fn, *chain;
-	} want[] = {{"two_accumulators", "m"}, {"twice_an_iteration", "2*n"}, {"fresh_each_iteration", NULL},
-	            {"matvec", "m*n"},         {"matmul_ijk", "m*n*k"},       {"matmul_ikj", NULL}};
+		const char *fn, *chain, *runs;
+	} want[] = {{"two_accumulators", "m", "1"},       {"twice_an_iteration", "2*n", "1"},
+	            {"fresh_each_iteration", NULL, NULL}, {"matvec", "m*n", "m"},
+	            {"matmul_ijk", "m*n*k", "m*n"},       {"matmul_ikj", NULL, NULL}};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		cJSON *nest = cJSON_GetArrayItem(at(report_function(rep, want[i].fn), "nests"), 0);
 		assert_non_null(nest);
-		cJSON *chain = at(nest, "chain");
+		cJSON *chain = at(nest, "chain"), *runs = at(nest, "chain_runs");
 		if (!want[i].chain) {
-			assert_true(cJSON_IsNull(chain));
+			assert_true(cJSON_IsNull(chain) && cJSON_IsNull(runs));
 			continue;
 		}
 		assert_string_equal(report_text(chain, "expr"), want[i].chain);
+		assert_string_equal(report_text(runs, "expr"), want[i].runs);
 	}
 	cJSON_Delete(rep);
 }

@@ -430,6 +430,20 @@ static void accumulator_is_latency_bound(void **state)
 	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
 	assert_int_equal(kc_predict(&A, f, &m, &reordered, &p), 0);
 	assert_true(p.nests[0].seconds[KC_RES_LATENCY] == 0);
+	/* the chain in 31,250 runs of 64 updates (rows), on a machine whose rows of 64 adds take 0.5 ns an add
+	 * against 1 ns one after another: the window hides K = 64 * (1/0.5 - 1) = 64 adds of a run, a run of 64
+	 * costs 64 / (1 + 64/64) adds; without the row ceiling, or the runs, one add after another */
+	f->nests[0].chain_runs = kc_poly_const(&A, 31250, 1);
+	m.latency_add_rows[0] = 0.5e-9;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9 / 2));
+	f->nests[0].chain_runs = kc_poly_const(&A, 1, 1); /* one run of 2e6: 1 + 64/2e6 */
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9 / (1 + 64 / 2e6)));
+	m.latency_add_rows[0] = 0;
+	f->nests[0].chain_runs = kc_poly_const(&A, 31250, 1);
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
 	f->nests[0].callee = "helper";
 	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
 	assert_true(p.nests[0].seconds[KC_RES_LATENCY] == 0);
