@@ -860,7 +860,7 @@ static int chain_of(const struct kc_fn_ir *ir, const struct kc_node *loop)
 	return best;
 }
 
-/* The line of the outermost loop in n (n included) whose iterations update an accumulator, or 0. */
+/* The first loop in n (n included, in program order) whose own body updates an accumulator, or NULL. */
 static const struct kc_node *chain_loop(const struct kc_fn_ir *ir, const struct kc_node *n, int level)
 {
 	if (!n || level >= KC_MAX_DEPTH)
@@ -872,6 +872,34 @@ static const struct kc_node *chain_loop(const struct kc_fn_ir *ir, const struct 
 		l = chain_loop(ir, c, level + 1);
 	if (!l && n->kind == KC_NODE_IF)
 		l = chain_loop(ir, n->orelse, level + 1);
+	return l;
+}
+
+/* The loop whose runs start the chains of nest `top` afresh: from the first loop that updates an accumulator
+ * (chain_loop), out through the loops the accumulator is declared outside of (conv2d's acc, declared in the
+ * ow loop, updated in the s loop: the c loop around r and s) — one chain each time it runs. */
+static const struct kc_node *chain_start(const struct kc_fn_ir *ir, const struct kc_node *top)
+{
+	const struct kc_node *l = chain_loop(ir, top, 0);
+	if (!l || !ir->n_scalars)
+		return l;
+	int *updates = calloc((size_t)ir->n_scalars, sizeof *updates), id = -1;
+	if (!updates)
+		return l;
+	chain_updates(ir, l->first, kc_ir_loop_depth(l), updates, 0);
+	for (int i = 0; i < ir->n_scalars; i++)
+		if (updates[i] > 0 && (id < 0 || updates[i] > updates[id]))
+			id = i;
+	free(updates);
+	for (const struct kc_node *p = l->parent; id >= 0 && l != top && p; p = p->parent) {
+		if (p->kind == KC_NODE_LOOP && !p->collapsed) {
+			if (ir->scalar_depth[id] >= kc_ir_loop_depth(p))
+				break; /* declared in p's body: each iteration of p starts a chain */
+			l = p;
+		}
+		if (p == top)
+			break;
+	}
 	return l;
 }
 
@@ -1189,7 +1217,7 @@ void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node
 	nest->callee_fn = node->call ? node->call->callee : NULL;
 	to_cost(&k, v, &nest->cost, &nest->traffic[KC_MODEL_NAIVE], &nest->trips);
 	nest->chain = v->v[KC_VEC_CHAIN];
-	const struct kc_node *cl = nest->chain ? chain_loop(ir, node, 0) : NULL;
+	const struct kc_node *cl = nest->chain ? chain_start(ir, node) : NULL;
 	nest->chain_line = cl ? cl->loc.line : 0;
 	nest->chain_runs = cl == node ? kc_poly_const(a, 1, 1) : cl ? runs_within(a, node, cl) : NULL;
 	if (!nest->callee) { /* a call's accesses are its callee's */

@@ -526,8 +526,8 @@ static void make_group(struct df *d, int first, int last)
 	for (int p = first; p <= last; p++)
 		add_traffic(d, &g->before, &df->passes[p].streaming);
 	int *r, nr, *w, nw;
-	kc_footprint_region(d->a, d->ir, d->outer, &d->pass[first], last - first + 1, skip, &g->after, &r, &nr, &w,
-	                    &nw);
+	kc_footprint_region(d->a, d->ir, d->outer, &d->pass[first], last - first + 1, skip, &g->after, &r, &nr, &w, &nw,
+	                    NULL);
 }
 
 static void find_intermediates(struct df *d)
@@ -600,7 +600,7 @@ static void fill_pass(struct df *d, int i)
 	if (kc_cost_flops(d->a, &ph->cost, &p->flops) < 0)
 		overflow(d);
 	kc_footprint_region(d->a, d->ir, d->outer, &d->pass[i], 1, NULL, &p->streaming, &p->reads, &p->n_reads,
-	                    &p->writes, &p->n_writes);
+	                    &p->writes, &p->n_writes, ph);
 	ph->traffic[KC_MODEL_STREAMING] = p->streaming;
 	ph->reads = p->reads, ph->n_reads = p->n_reads, ph->writes = p->writes, ph->n_writes = p->n_writes;
 }

@@ -16,6 +16,7 @@
  * Which of two bounds a hull takes is proved for every size, never read off the benchmark sizes, so a
  * footprint formula does not change with --size; an order only the sizes decide is a warning (see "The
  * order of two bounds"). */
+#include <stdio.h>
 #include <string.h>
 
 #include "count.h"
@@ -85,6 +86,7 @@ struct use {
 	unsigned first_line, last_line; /* of the accesses (a callee's: its call) */
 	struct kc_loc unbounded;        /* line 0, or the first access whose hull is unknown, and why */
 	const char *unbounded_why;
+	int moves; /* an access's element moves with the variable of the nest's outermost loop (or a call uses it) */
 };
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -943,11 +945,16 @@ static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 				break;
 			}
 		record(f, uses, acc->buffer, &box, acc->is_write);
+		for (int d = 0; f->depth && d < acc->ndims; d++)
+			uses[acc->buffer].moves |= !acc->index[d] || kc_poly_has_sym(acc->index[d], f->stack[0]->var);
 	}
 	if (n->call) {
 		f->at = n->loc;
 		running_loops(f);
 		record_call(f, uses, n->call);
+		for (int b = 0; b < n->call->n_buffers; b++)
+			if (n->call->buffer_args[b] >= 0)
+				uses[n->call->buffer_args[b]].moves = 1;
 	}
 	int pushed = n->kind == KC_NODE_LOOP, taken = kc_ir_if_taken(f->fn, n);
 	if (pushed)
@@ -1019,11 +1026,39 @@ static int call_streaming(struct fp *f, const struct kc_node *n, struct kc_traff
 	return 1;
 }
 
+/* What each iteration of a nest's outermost loop reads again: the read hulls of the buffers none of whose
+ * accesses move with its variable (matmul_ikj's B[p][j] under i), in bytes, and that loop's trip count. Not
+ * for a loop that does not step by 1 from one bound to one, or reads nothing again. */
+static void reread_of(struct fp *f, struct kc_nest *nest, const struct kc_node *node, const struct use *uses)
+{
+	nest->reread_bytes = nest->outer_trips = NULL;
+	if (node->kind != KC_NODE_LOOP || node->collapsed || node->step != 1 || node->n_lower != 1 ||
+	    node->n_upper != 1 || node->trips_annotated)
+		return;
+	struct kc_poly *bytes = kc_poly_zero(f->a), *trips;
+	for (int b = 0; b < f->fn->n_buffers; b++) {
+		const struct use *u = &uses[b];
+		struct kc_poly *r;
+		if (!u->seen || u->moves || !u->read.ndims || (u->first_is_write && covered(f, b, u)))
+			continue;
+		if (!(r = box_count(f, &u->read)) ||
+		    kc_poly_scale(f->a, r, kc_rat_int(f->fn->buffers[b].elem_size), &r) < 0 ||
+		    kc_poly_add(f->a, bytes, r, &bytes) < 0)
+			return;
+	}
+	if (kc_poly_is_zero(bytes) || kc_poly_sub(f->a, node->upper[0], node->lower[0], &trips) < 0 ||
+	    kc_poly_add(f->a, trips, kc_poly_const(f->a, 1, 1), &trips) < 0)
+		return;
+	nest->reread_bytes = kc_poly_copy(f->keep, bytes);
+	nest->outer_trips = kc_poly_copy(f->keep, trips);
+}
+
 /* A nest's streaming traffic and the buffers it reads and writes (for the dataflow graph). */
 static void fill_nest(struct fp *f, struct kc_nest *nest, const struct kc_node *node, const struct use *uses)
 {
 	if (!call_streaming(f, node, &nest->traffic[KC_MODEL_STREAMING]))
 		traffic_of(f, uses, 0, &nest->traffic[KC_MODEL_STREAMING]);
+	reread_of(f, nest, node, uses);
 	int nb = f->fn->n_buffers;
 	nest->reads = KC_NEW_N(f->keep, int, nb + 1);
 	nest->writes = KC_NEW_N(f->keep, int, nb + 1);
@@ -1275,7 +1310,7 @@ void kc_footprint_function(struct kc_arena *a, struct kc_fn_ir *ir)
 
 void kc_footprint_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer,
                          const struct kc_node *const *nodes, int n, const char *skip, struct kc_traffic *out,
-                         int **reads, int *n_reads, int **writes, int *n_writes)
+                         int **reads, int *n_reads, int **writes, int *n_writes, struct kc_nest *phase)
 {
 	struct fp f = {0};
 	f.a = a;
@@ -1297,6 +1332,8 @@ void kc_footprint_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct k
 		walk(&f, nodes[i], uses);
 	if (n != 1 || skip || !call_streaming(&f, nodes[0], out))
 		traffic_of_skipping(&f, uses, 0, skip, out);
+	if (phase && outer) /* what each iteration of the loop around reads again */
+		reread_of(&f, phase, outer, uses);
 	*reads = KC_NEW_N(a, int, nb);
 	*writes = KC_NEW_N(a, int, nb);
 	*n_reads = *n_writes = 0;

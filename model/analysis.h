@@ -92,6 +92,10 @@ struct kc_nest {
 	/* how many times that loop runs (a chain each time: matvec's rows), in the sizes and the variables of the loops
 	 * around the nest; NULL when not known */
 	struct kc_poly *chain_runs;
+	/* the bytes each iteration of the nest's outermost loop reads again (the read hulls of the buffers whose
+	 * accesses do not move with its variable: matmul_ikj's B under i), and that loop's trip count; NULL: none,
+	 * or not known (footprint.c) */
+	struct kc_poly *reread_bytes, *outer_trips;
 	struct kc_traffic traffic[KC_MODEL_N]; /* MIN is not defined per nest: left NULL */
 	/* the part of the naive traffic whose accesses step by other than 0 or 1 element as their innermost loop's
 	 * variable steps (b[j*n + i] in a loop over j): a vectorized loop reaches them element by element. NULL for

@@ -115,6 +115,25 @@ static int data_time(const struct kc_function *f, const struct kc_machine *m, co
 
 static int nest_double(const struct kc_function *f, const struct kc_nest *n);
 
+/* The time of what each iteration of nest n's outermost loop reads again (kc_nest.reread_bytes: matmul_ikj's
+ * B under i), from where one iteration's data fits: those bytes plus a share of the rest of its streaming
+ * bytes. One more pass over them an iteration, after the first, at that level's load cost; 0 where they fit
+ * in L1 (the access resource has them there), or nothing is read again. *level: that level. */
+static double reread_time(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n,
+                          double bytes, enum kc_level *level)
+{
+	double rb, trips, c[3];
+	const char *why;
+	if (!n->reread_bytes || !n->outer_trips || value(f, n->reread_bytes, &rb, &why) < 0 ||
+	    value(f, n->outer_trips, &trips, &why) < 0 || trips <= 1 || rb <= 0)
+		return 0;
+	double one = rb + (bytes > rb ? (bytes - rb) / trips : 0);
+	*level = level_of(m, one);
+	if (*level == KC_LEVEL_L1 || !stream_costs(m, *level, c))
+		return 0;
+	return (trips - 1) * rb * c[0];
+}
+
 /* How a vectorized loop of trip count t (0: not known, or fewer than a vector) covers its elements, `per` to a
  * vector: full vectors, then at most one half-width vector and single elements for the remainder (the epilogue gcc and
  * clang emit without masking). *accesses: accesses an element, relative to a full vector for each (1 when t is a
@@ -439,6 +458,14 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 	if (np->bytes > 0)
 		data_time(f, m, n, np->level, np->bytes, &np->seconds[KC_RES_DATA], &why);
 	names[KC_RES_DATA] = kc_arena_printf(a, "%s bandwidth", kc_level_name(np->level));
+	enum kc_level again;
+	double reread = reread_time(f, m, n, np->bytes, &again);
+	if (reread > 0) {
+		np->seconds[KC_RES_DATA] += reread;
+		if (reread > np->seconds[KC_RES_DATA] / 2)
+			names[KC_RES_DATA] = kc_arena_printf(a, "%s bandwidth (data read again each outer iteration)",
+			                                     kc_level_name(again));
+	}
 	np->seconds[KC_RES_ACCESS] = access_time(f, m, n, np->vectorized == 0, nest_double(f, n) ? 8 : 4);
 	names[KC_RES_ACCESS] = "L1 loads and stores (every access)";
 	np->resource = KC_RES_DATA;

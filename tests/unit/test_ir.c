@@ -294,6 +294,9 @@ static void count_matmul(void **state)
 		assert_string_equal(text(&kn, fn->nests[0].misaligned.read), "4*m*n*k");
 		assert_true(kc_poly_is_zero(fn->nests[0].misaligned.write));
 		assert_string_equal(text(&kn, fn->nests[0].inner_trips), "k");
+		/* each of the m iterations of i reads all of B again: neither index of B[p][j] moves with i */
+		assert_string_equal(text(&kn, fn->nests[0].reread_bytes), "4*n*k");
+		assert_string_equal(text(&kn, fn->nests[0].outer_trips), "m");
 		/* C is read before it is written: no write-allocated bytes */
 		assert_true(kc_poly_is_zero(fn->nests[0].traffic[KC_MODEL_STREAMING].write_only));
 		kc_arena_release(&kn.a);
@@ -357,6 +360,7 @@ static void footprint_stencil(void **state)
 	assert_string_equal(text(&kn, fn->nests[0].misaligned.read), "8*(n - 2)");
 	assert_string_equal(text(&kn, fn->nests[0].misaligned.write), "4*(n - 2)");
 	assert_string_equal(text(&kn, fn->nests[0].inner_trips), "n - 2");
+	assert_null(fn->nests[0].reread_bytes); /* every access moves with i */
 	kc_arena_release(&kn.a);
 }
 

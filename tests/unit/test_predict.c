@@ -219,6 +219,29 @@ static void every_access_at_l1_costs(void **state)
 	assert_true(p.nests[0].seconds[KC_RES_ACCESS] == 0);
 }
 
+/* What each iteration of the outer loop reads again (matmul_ikj's B under i) comes from where one iteration's
+ * data fits: 2 MB re-read, and an iteration's share of the other 6 MB of 8 MB of streaming bytes: 2.06 MB, more
+ * than 3/4 of L2 (1 MiB): from L3, 99 more times at L3's load cost (0.01 ns a byte), after the 8 MB at L3's
+ * bandwidth (50 GB/s: the nest's writes are not split). A re-read that fits in L1 is the access resource's. */
+static void data_read_again_each_outer_iteration(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	with_kernels(&m, KC_LEVEL_L3);
+	struct kc_function *f = nest_fn(1000000, 1, 0, 8);
+	f->nests[0].reread_bytes = kc_poly_const(&A, 2000000, 1);
+	f->nests[0].outer_trips = kc_poly_const(&A, 100, 1);
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 8e6 / 50e9 + 99 * 2e6 * 0.01e-9));
+	assert_string_equal(p.bound, "L3 bandwidth (data read again each outer iteration)");
+	f->nests[0].reread_bytes = kc_poly_const(&A, 1000, 1);
+	f->nests[0].outer_trips = kc_poly_const(&A, 1000000, 1);
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 8e6 / 50e9));
+	assert_string_equal(p.bound, "L3 bandwidth");
+}
+
 /* A buffer the function allocates on every call comes in page by page: 10^6 floats (4 MB, 977 pages of 4 KiB
  * rounded up to 977) at 1 us a fresh page add 0.977 ms to the nests' time, and never name the bound; 10^4 floats
  * (40 KB) stay in the allocator's heap: nothing. Without a measured page cost, nothing either. */
@@ -471,6 +494,7 @@ int main(void)
 	    cmocka_unit_test(reads_and_writes_cost_their_kind),
 	    cmocka_unit_test(every_access_at_l1_costs),
 	    cmocka_unit_test(allocations_add_their_page_faults),
+	    cmocka_unit_test(data_read_again_each_outer_iteration),
 	    cmocka_unit_test(passes_in_a_loop_add_up),
 	    cmocka_unit_test(calls_take_their_callees_prediction),
 	    cmocka_unit_test(blas_calls_at_the_rate_as_run),
