@@ -925,6 +925,27 @@ static void note_hull(struct fp *f, const struct kc_access *acc)
 	            f->fn->buffers[acc->buffer].name);
 }
 
+/* The variables whose values move with the outermost loop's (f->stack[0]): its own, and those of the loops inside
+ * whose bounds depend on a moving one or on data (spmv's j from rowptr[i]: its elements are other rows'). */
+static unsigned moving_vars(const struct fp *f)
+{
+	if (!f->depth || f->stack[0]->var < 0 || f->stack[0]->var >= 32)
+		return 0;
+	unsigned moving = 1u << f->stack[0]->var;
+	for (int k = 1; k < f->depth; k++) {
+		const struct kc_node *l = f->stack[k];
+		unsigned bounds = 0;
+		for (int b = 0; b < l->n_lower; b++)
+			bounds |= l->lower[b] ? kc_poly_sym_mask(l->lower[b]) : ~0u;
+		for (int b = 0; b < l->n_upper; b++)
+			bounds |= l->upper[b] ? kc_poly_sym_mask(l->upper[b]) : ~0u;
+		if ((bounds & moving) || l->inexact || l->unknown_trips || l->trips_annotated || !l->n_lower ||
+		    !l->n_upper)
+			moving |= l->var >= 0 && l->var < 32 ? 1u << l->var : 0;
+	}
+	return moving;
+}
+
 static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 {
 	for (int i = 0; i < n->n_accesses; i++) {
@@ -945,8 +966,9 @@ static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 				break;
 			}
 		record(f, uses, acc->buffer, &box, acc->is_write);
+		unsigned moving = moving_vars(f);
 		for (int d = 0; f->depth && d < acc->ndims; d++)
-			uses[acc->buffer].moves |= !acc->index[d] || kc_poly_has_sym(acc->index[d], f->stack[0]->var);
+			uses[acc->buffer].moves |= !acc->index[d] || (kc_poly_sym_mask(acc->index[d]) & moving);
 	}
 	if (n->call) {
 		f->at = n->loc;

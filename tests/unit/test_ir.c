@@ -155,11 +155,15 @@ static void count_triangular(void **state)
 	(void)state;
 	struct kernel kn;
 	kernel_init(&kn, "tri");
-	int i;
+	int i, j, x = buffer(&kn, "x", 1, kn.n, -1);
 	struct kc_node *li = upto(&kn, kn.ir->body, 2, "i", kn.n, &i);
-	struct kc_node *lj = loop(&kn, li, 3, "j", num(&kn, 0), sym(&kn, i), 1, NULL);
-	stmt(&kn, lj, 4)->cost.ops[KC_OP_ADD][KC_PREC_F64] = 1;
+	struct kc_node *lj = loop(&kn, li, 3, "j", num(&kn, 0), sym(&kn, i), 1, &j);
+	struct kc_node *st = stmt(&kn, lj, 4);
+	st->cost.ops[KC_OP_ADD][KC_PREC_F64] = 1;
+	access(&kn, st, x, 0, 1, sym(&kn, j), NULL);
 	struct kc_function *fn = analyze(&kn);
+	/* x[j] does not name i, but j's bound does: each row reads other elements, nothing is read again whole */
+	assert_null(fn->nests[0].reread_bytes);
 	assert_string_equal(flops(&kn, &fn->cost), "n*(n + 1)/2");
 	assert_int_equal(fn->n_nests, 1);
 	assert_string_equal(text(&kn, fn->nests[0].trips), "n*(n + 1)/2");
