@@ -412,7 +412,7 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 		dependent = 0; /* a call's chains: how the callee's loops were vectorized is not known here */
 	if (in_order && dependent <= 0 && reduction && n->trips && value(f, n->trips, &dependent, &why) < 0)
 		dependent = 0;
-	double rows = chain_overlap(f, m, n, dependent);
+	double rows = chain_overlap(f, m, n, dependent), in_turn = 0;
 	if (dependent > 0 && vectorized_around_chain(v, n)) /* 256-bit vectors: what gcc and clang prefer by default */
 		dependent /= nest_double(f, n) ? 4 : 8;
 	/* a reduction with no arithmetic, only comparisons (m = fmaxf(m, x[i])), waits for a max at each element */
@@ -426,6 +426,7 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 			return;
 		}
 		np->seconds[KC_RES_LATENCY] = dependent * lat / (max_chain ? 1 : rows);
+		in_turn = dependent * lat;
 		names[KC_RES_LATENCY] = max_chain   ? "max latency chain (a reduction in order)"
 		                        : reduction ? "add latency chain (a reduction in order)"
 		                                    : "add latency chain (an accumulator updated in order)";
@@ -447,6 +448,16 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 		if (s > longest)
 			longest = s,
 			names[KC_RES_TRANSCENDENTAL] = kc_arena_printf(a, "%s throughput (scalar libm)", t->name);
+	}
+	/* a nest that calls libm and waits on a chain: the calls fill the out-of-order window (a call of tanhf is
+	 * some 50 instructions), so the chain's adds run between them, one after another, not beside them nor
+	 * overlapping from one run to the next — matmul_tanh's 16-add dot product before each tanhf, softmax's sum
+	 * of expf's */
+	if (np->seconds[KC_RES_TRANSCENDENTAL] > 0 && in_turn > 0) {
+		np->seconds[KC_RES_TRANSCENDENTAL] += in_turn;
+		names[KC_RES_TRANSCENDENTAL] =
+		    kc_arena_printf(a, "%s and the %s between the calls", names[KC_RES_TRANSCENDENTAL],
+		                    max_chain ? "max chain" : "add chain");
 	}
 	np->level = level_of(m, w);
 	double bw = m->bandwidth[np->level].value;

@@ -104,6 +104,15 @@ static void transcendental_bound(void **state)
 	assert_true(close_to(p.seconds, 2e-5));
 	assert_true(close_to(p.seconds_no_overlap, 8000 / 80e9 + 2e-5 + 72000 / 200e9));
 	assert_int_equal(n->vectorized, -1);
+	/* with a chain of 16 adds before each call (matmul_tanh's dot product, 1000 runs): the adds run between
+	 * the calls, one after another (1 ns each), even where rows of adds would overlap (0.5 ns in rows of 64) */
+	struct kc_function *f = nest_fn(1000, 8, 1, 72);
+	f->nests[0].chain = kc_poly_const(&A, 16000, 1);
+	f->nests[0].chain_runs = kc_poly_const(&A, 1000, 1);
+	m.latency_add_rows[0] = 0.5e-9;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_TRANSCENDENTAL], 1000 * 20e-9 + 16000 * 1e-9));
+	assert_string_equal(p.bound, "tanhf throughput (scalar libm) and the add chain between the calls");
 }
 
 /* 10^6 elements: 8 MB live in the 32 MiB L3; 12 B per element at 50 GB/s outlast 8 multiplies at 80 GFLOP/s.
