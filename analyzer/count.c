@@ -428,8 +428,10 @@ static int strided(struct counter *k, const struct kc_node *loop, const struct k
 /* Whether unit-stride acc starts its innermost loop `loop` off a 64-byte line (in a 64-byte-aligned buffer) for
  * some iteration of the loops around it: its element at the loop's first value, times the element size, is not
  * a multiple of 64 — its constant part at the sizes, or the coefficient (at the sizes) of a loop variable around
- * it. 0 where that cannot be decided (a size without a value, an index not linear in an outer variable, a loop
- * with several lower bounds or not stepping by 1), and for an access that does not move with the loop. */
+ * it times that loop's step. 1 when those offsets are not all multiples of 32 bytes, 2 when they are (half a
+ * line: only a 64-byte vector then spans two lines); 0 when they are multiples of 64, where that cannot be
+ * decided (a size without a value, an index not linear in an outer variable, a loop with several lower bounds
+ * or not stepping by 1), and for an access that does not move with the loop. */
 static int misaligned(struct counter *k, const struct kc_node *loop, const struct kc_access *acc)
 {
 	if (!loop || acc->ndims <= 0 || loop->step != 1 || loop->n_lower != 1 || !loop->lower[0])
@@ -467,21 +469,25 @@ static int misaligned(struct counter *k, const struct kc_node *loop, const struc
 	}
 	if (!kc_poly_has_sym(flat, loop->var) || kc_poly_subst(k->a, flat, loop->var, loop->lower[0], &flat) < 0)
 		return 0;
-	long long v;
+	/* g: the largest power of two up to 64 dividing every byte offset the first element takes */
+	long long v, g = 64;
 	const char *why;
 	for (const struct kc_node *o = loop->parent; o; o = o->parent) {
 		struct kc_poly *coef;
 		if (o->kind != KC_NODE_LOOP || !kc_poly_has_sym(flat, o->var))
 			continue;
-		if (kc_poly_split_linear(k->a, flat, o->var, &coef, &flat) < 0 ||
-		    kc_function_eval(k->fn, coef, &v, &why) < 0 || __builtin_mul_overflow(v, elem, &v))
-			return 0;
-		if (v % 64)
-			return 1;
+		if (o->step_by || kc_poly_split_linear(k->a, flat, o->var, &coef, &flat) < 0 ||
+		    kc_function_eval(k->fn, coef, &v, &why) < 0 || __builtin_mul_overflow(v, elem, &v) ||
+		    __builtin_mul_overflow(v, o->step, &v))
+			return 0; /* the variable steps by a size: where it starts each line is not known */
+		while (v % g)
+			g /= 2;
 	}
 	if (kc_function_eval(k->fn, flat, &v, &why) < 0 || __builtin_mul_overflow(v, elem, &v))
 		return 0;
-	return v % 64 != 0;
+	while (v % g)
+		g /= 2;
+	return g == 64 ? 0 : g == 32 ? 2 : 1;
 }
 
 /* One execution's cost as a vector; -1 on overflow. */
@@ -507,6 +513,7 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 		loop = loop->parent;
 	for (int i = 0; i < n->n_accesses; i++) {
 		const struct kc_access *acc = &n->accesses[i];
+		int off;
 		rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_NAIVE_W : KC_VEC_NAIVE_R,
 		              k->fn->buffers[acc->buffer].elem_size);
 		if (n->lib_call)
@@ -514,8 +521,10 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 		if (strided(k, loop, acc))
 			rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_STRIDED_W : KC_VEC_STRIDED_R,
 			              k->fn->buffers[acc->buffer].elem_size);
-		else if (misaligned(k, loop, acc))
-			rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_MISALIGNED_W : KC_VEC_MISALIGNED_R,
+		else if ((off = misaligned(k, loop, acc)) != 0)
+			rc |= vec_put(k->a, v,
+			              off == 2 ? (acc->is_write ? KC_VEC_HALF_LINE_W : KC_VEC_HALF_LINE_R)
+			                       : (acc->is_write ? KC_VEC_MISALIGNED_W : KC_VEC_MISALIGNED_R),
 			              k->fn->buffers[acc->buffer].elem_size);
 	}
 	if (n->lib_call) {
@@ -875,12 +884,34 @@ static const struct kc_node *chain_loop(const struct kc_fn_ir *ir, const struct 
 	return l;
 }
 
-/* The loop whose runs start the chains of nest `top` afresh: from the first loop that updates an accumulator
- * (chain_loop), out through the loops the accumulator is declared outside of (conv2d's acc, declared in the
- * ow loop, updated in the s loop: the c loop around r and s) — one chain each time it runs. */
-static const struct kc_node *chain_start(const struct kc_fn_ir *ir, const struct kc_node *top)
+/* The loop whose runs start the chains of a nest afresh: from l, its first loop that updates an accumulator
+ * (chain_loop), out through the loops (up to `top`) the accumulator is declared outside of and not set afresh
+ * in (conv2d's acc, declared in the ow loop, updated in the s loop: the c loop around r and s) — one chain each
+ * time it runs. */
+/* Whether the statements of a loop's own body (through blocks and branches, not into inner loops) set scalar id
+ * without reading it: a chain starts afresh there. */
+static int resets(const struct kc_node *n, int id, int level)
 {
-	const struct kc_node *l = chain_loop(ir, top, 0);
+	for (; n && level < KC_MAX_DEPTH; n = n->next) {
+		if (n->kind == KC_NODE_LOOP)
+			continue;
+		if (n->kind == KC_NODE_STMT) {
+			int writes = 0, reads = 0;
+			for (int w = 0; w < n->n_sc_writes; w++)
+				writes |= n->sc_writes[w] == id;
+			for (int r = 0; r < n->n_sc_reads; r++)
+				reads |= n->sc_reads[r] == id;
+			if (writes && !reads)
+				return 1;
+		}
+		if (resets(n->first, id, level + 1) || (n->kind == KC_NODE_IF && resets(n->orelse, id, level + 1)))
+			return 1;
+	}
+	return 0;
+}
+
+static const struct kc_node *chain_start(const struct kc_fn_ir *ir, const struct kc_node *l, const struct kc_node *top)
+{
 	if (!l || !ir->n_scalars)
 		return l;
 	int *updates = calloc((size_t)ir->n_scalars, sizeof *updates), id = -1;
@@ -893,8 +924,10 @@ static const struct kc_node *chain_start(const struct kc_fn_ir *ir, const struct
 	free(updates);
 	for (const struct kc_node *p = l->parent; id >= 0 && l != top && p; p = p->parent) {
 		if (p->kind == KC_NODE_LOOP && !p->collapsed) {
-			if (ir->scalar_depth[id] >= kc_ir_loop_depth(p))
-				break; /* declared in p's body: each iteration of p starts a chain */
+			/* declared in p's body, or set afresh there (float s; ... for j { s = 0; for p s += ...; }):
+			 * each iteration of p starts a chain */
+			if (ir->scalar_depth[id] >= kc_ir_loop_depth(p) || resets(p->first, id, 0))
+				break;
 			l = p;
 		}
 		if (p == top)
@@ -903,15 +936,60 @@ static const struct kc_node *chain_start(const struct kc_fn_ir *ir, const struct
 	return l;
 }
 
+/* Mark in `written` (a bit a buffer, the first 64) the buffers statements under n write. */
+static void written_buffers(const struct kc_node *n, uint64_t *written, int level)
+{
+	for (; n && level < KC_MAX_DEPTH; n = n->next) {
+		for (int i = 0; i < n->n_accesses; i++)
+			if (n->accesses[i].is_write)
+				*written |= n->accesses[i].buffer < 64 ? 1ull << n->accesses[i].buffer : ~0ull;
+		if (n->call) /* a callee's writes: any buffer */
+			*written = ~0ull;
+		written_buffers(n->first, written, level + 1);
+		if (n->kind == KC_NODE_IF)
+			written_buffers(n->orelse, written, level + 1);
+	}
+}
+
+/* Whether a statement under n reads a buffer in `written` at an element that moves with a variable in `vars`
+ * (trsv's x[j] in the chain's j loop, x written by the rows before): a dependence through memory carried by the
+ * chain's loop. */
+static int reads_moving(const struct kc_node *n, uint64_t written, uint32_t vars, int level)
+{
+	for (; n && level < KC_MAX_DEPTH; n = n->next) {
+		uint32_t inner = vars | (n->kind == KC_NODE_LOOP && n->var >= 0 && n->var < 32 ? 1u << n->var : 0);
+		for (int i = 0; i < n->n_accesses; i++) {
+			const struct kc_access *acc = &n->accesses[i];
+			if (acc->is_write || !(acc->buffer >= 64 || (written >> acc->buffer & 1)))
+				continue;
+			for (int d = 0; d < acc->ndims; d++)
+				if (!acc->index[d] || (kc_poly_sym_mask(acc->index[d]) & vars))
+					return 1;
+		}
+		if (reads_moving(n->first, written, inner, level + 1) ||
+		    (n->kind == KC_NODE_IF && reads_moving(n->orelse, written, vars, level + 1)))
+			return 1;
+	}
+	return 0;
+}
+
 /* How many times loop `in` runs within `top` (one of its enclosing nodes): the product of the trip counts of
- * the loops between them, each stepping by 1 from one bound to one; else NULL. */
+ * the loops between them, each stepping by 1 from one bound to one that name none of their variables; else NULL
+ * (a triangle's runs are a sum, not a product). */
 static struct kc_poly *runs_within(struct kc_arena *a, const struct kc_node *top, const struct kc_node *in)
 {
 	struct kc_poly *runs = kc_poly_const(a, 1, 1), *t;
+	uint32_t vars = 0;
+	for (const struct kc_node *o = in; o; o = o->parent) {
+		if (o->kind == KC_NODE_LOOP && o->var >= 0 && o->var < 32)
+			vars |= 1u << o->var;
+		if (o == top)
+			break;
+	}
 	for (const struct kc_node *o = in->parent; o; o = o->parent) {
 		if (o->kind == KC_NODE_LOOP && !o->collapsed) {
 			if (o->step != 1 || o->n_lower != 1 || o->n_upper != 1 || o->trips_annotated ||
-			    kc_poly_sub(a, o->upper[0], o->lower[0], &t) < 0 ||
+			    kc_poly_sub(a, o->upper[0], o->lower[0], &t) < 0 || (kc_poly_sym_mask(t) & vars) ||
 			    kc_poly_add(a, t, kc_poly_const(a, 1, 1), &t) < 0 || kc_poly_mul(a, runs, t, &runs) < 0)
 				return NULL;
 		}
@@ -1166,7 +1244,7 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 			overflow(&k, c->loc);
 		if (!kc_ir_is_nest(c))
 			continue;
-		kc_count_nest(a, ir, c, &v, &f->nests[f->n_nests++]);
+		kc_count_nest(a, ir, NULL, c, &v, &f->nests[f->n_nests++]);
 	}
 	to_cost(&k, &ir->total, &f->cost, &f->traffic[KC_MODEL_NAIVE], NULL);
 	kc_arena_release(&scratch);
@@ -1207,8 +1285,8 @@ static const struct kc_node *first_innermost(const struct kc_node *n, int depth)
 	return NULL;
 }
 
-void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *node, const struct kc_vec *v,
-                   struct kc_nest *nest)
+void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer, const struct kc_node *node,
+                   const struct kc_vec *v, struct kc_nest *nest)
 {
 	struct counter k = {a, a, ir, ir->fn, 0};
 	nest->begin = node->loc;
@@ -1217,14 +1295,24 @@ void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node
 	nest->callee_fn = node->call ? node->call->callee : NULL;
 	to_cost(&k, v, &nest->cost, &nest->traffic[KC_MODEL_NAIVE], &nest->trips);
 	nest->chain = v->v[KC_VEC_CHAIN];
-	const struct kc_node *cl = nest->chain ? chain_start(ir, node) : NULL;
+	/* a pass's chains run within the loop around the passes, whose iterations its counts sum */
+	const struct kc_node *top = outer && !outer->collapsed ? outer : node;
+	const struct kc_node *cl = nest->chain ? chain_start(ir, chain_loop(ir, node, 0), top) : NULL;
 	nest->chain_line = cl ? cl->loc.line : 0;
-	nest->chain_runs = cl == node ? kc_poly_const(a, 1, 1) : cl ? runs_within(a, node, cl) : NULL;
+	nest->chain_carried = 0;
+	if (cl && cl->var >= 0 && cl->var < 32) {
+		uint64_t written = 0;
+		written_buffers(node, &written, 0);
+		nest->chain_carried = written && reads_moving(cl->first, written, 1u << cl->var, 0);
+	}
+	nest->chain_runs = cl == top ? kc_poly_const(a, 1, 1) : cl ? runs_within(a, top, cl) : NULL;
 	if (!nest->callee) { /* a call's accesses are its callee's */
 		nest->strided.read = v->v[KC_VEC_STRIDED_R] ? v->v[KC_VEC_STRIDED_R] : kc_poly_zero(a);
 		nest->strided.write = v->v[KC_VEC_STRIDED_W] ? v->v[KC_VEC_STRIDED_W] : kc_poly_zero(a);
 		nest->misaligned.read = v->v[KC_VEC_MISALIGNED_R] ? v->v[KC_VEC_MISALIGNED_R] : kc_poly_zero(a);
 		nest->misaligned.write = v->v[KC_VEC_MISALIGNED_W] ? v->v[KC_VEC_MISALIGNED_W] : kc_poly_zero(a);
+		nest->half_line.read = v->v[KC_VEC_HALF_LINE_R] ? v->v[KC_VEC_HALF_LINE_R] : kc_poly_zero(a);
+		nest->half_line.write = v->v[KC_VEC_HALF_LINE_W] ? v->v[KC_VEC_HALF_LINE_W] : kc_poly_zero(a);
 		const struct kc_node *in = first_innermost(node, 0);
 		nest->inner_trips = NULL;
 		if (in && in->step == 1 && in->n_lower == 1 && in->n_upper == 1 && !in->trips_annotated &&

@@ -18,10 +18,10 @@ int kc_call_compose(struct kc_arena *a, struct kc_arena *keep, struct kc_functio
 void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer, const struct kc_node *node,
                      struct kc_vec *out);
 
-/* Fill nest's counts from v, the counts of `node` (a top-level nest, or a pass of kc_count_region): its
- * location and callee, cost, naive traffic, trips, latency chain and strided bytes, kept in a. The streaming
- * traffic and the buffers read and written are the footprint's (not filled). */
-void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *node, const struct kc_vec *v,
-                   struct kc_nest *nest);
+/* Fill nest's counts from v, the counts of `node` (a top-level nest, or a pass of kc_count_region inside loop
+ * `outer`, else NULL): its location and callee, cost, naive traffic, trips, latency chain and strided bytes,
+ * kept in a. The streaming traffic and the buffers read and written are the footprint's (not filled). */
+void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node *outer, const struct kc_node *node,
+                   const struct kc_vec *v, struct kc_nest *nest);
 
 #endif

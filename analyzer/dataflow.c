@@ -596,7 +596,7 @@ static void fill_pass(struct df *d, int i)
 	struct kc_vec v;
 	kc_count_region(d->a, d->ir, d->outer, n, &v);
 	struct kc_nest *ph = p->phase = KC_NEW(d->a, struct kc_nest);
-	kc_count_nest(d->a, d->ir, n, &v, ph);
+	kc_count_nest(d->a, d->ir, d->outer, n, &v, ph);
 	if (kc_cost_flops(d->a, &ph->cost, &p->flops) < 0)
 		overflow(d);
 	kc_footprint_region(d->a, d->ir, d->outer, &d->pass[i], 1, NULL, &p->streaming, &p->reads, &p->n_reads,

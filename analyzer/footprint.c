@@ -16,7 +16,6 @@
  * Which of two bounds a hull takes is proved for every size, never read off the benchmark sizes, so a
  * footprint formula does not change with --size; an order only the sizes decide is a warning (see "The
  * order of two bounds"). */
-#include <stdio.h>
 #include <string.h>
 
 #include "count.h"
@@ -955,6 +954,7 @@ static void walk(struct fp *f, const struct kc_node *n, struct use *uses)
 		f->at = acc->loc;
 		running_loops(f);
 		if (!access_box(f, acc, &box)) {
+			uses[acc->buffer].moves = 1; /* where it reads is not known: nothing is read again for sure */
 			unbounded(&uses[acc->buffer], acc->loc, unbounded_why(f, acc));
 			unknown_footprint(f, acc);
 			continue;

@@ -122,6 +122,8 @@ enum {
 	 * 64-byte line, for some iteration of the loops around it (at the sizes; count.c) */
 	KC_VEC_MISALIGNED_R,
 	KC_VEC_MISALIGNED_W,
+	KC_VEC_HALF_LINE_R, /* the same, where the offsets are all multiples of 32 bytes */
+	KC_VEC_HALF_LINE_W,
 	KC_VEC_ITER,
 	KC_VEC_CHAIN, /* dependent floating-point updates of one scalar, in order: the latency chain (count.c) */
 	KC_VEC_TRANS,

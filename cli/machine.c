@@ -71,11 +71,14 @@ static void print_text(const struct kc_machine *m, const char *path)
 		}
 		printf("\n");
 	}
-	for (int d = 0; d < 2; d++)
-		printf("  %-6s latency: add %.2f ns, FMA %.2f ns, %s %.2f ns (one dependent scalar operation); "
-		       "%.2f ns an add in rows of 64\n",
+	for (int d = 0; d < 2; d++) {
+		char rows[64] = "rows of 64 adds: not measured";
+		if (m->latency_add_rows[d] > 0)
+			snprintf(rows, sizeof rows, "%.2f ns an add in rows of 64", m->latency_add_rows[d] * 1e9);
+		printf("  %-6s latency: add %.2f ns, FMA %.2f ns, %s %.2f ns (one dependent scalar operation); %s\n",
 		       d ? "double" : "float", m->latency_add[d] * 1e9, m->latency_fma[d] * 1e9, d ? "fmax" : "fmaxf",
-		       m->latency_max[d] * 1e9, m->latency_add_rows[d] * 1e9);
+		       m->latency_max[d] * 1e9, rows);
+	}
 	printf("  libm, ns per call (scalar, one thread):");
 	for (int i = 0; i < m->n_libm; i++)
 		printf("%s %s %.3g", i % 8 ? "," : "\n   ", visible(m->libm[i].name), m->libm[i].seconds * 1e9);

@@ -88,10 +88,15 @@ struct kc_nest {
 	/* dependent floating-point updates of a scalar, one after another (s += x[i] in a loop over i: one per
 	 * iteration; the longest chain of an iteration when it updates several scalars); NULL: none */
 	struct kc_poly *chain;
-	unsigned chain_line; /* the line of the outermost loop whose iterations update such a scalar (0: none) */
-	/* how many times that loop runs (a chain each time: matvec's rows), in the sizes and the variables of the loops
-	 * around the nest; NULL when not known */
+	/* the line of the loop each of whose runs is one chain: the outermost loop whose iterations update such a
+	 * scalar, inside the loop where it is declared or set afresh (conv2d: the c loop around r and s; 0: none) */
+	unsigned chain_line;
+	/* how many times that loop runs (a chain each time: matvec's rows), in the sizes; NULL when not known (a
+	 * triangle's runs are a sum of trip counts, not a product) */
 	struct kc_poly *chain_runs;
+	/* the chain's loop reads, at elements that move with it, a buffer the nest writes (trsv's x[j]): its runs
+	 * may wait on one another through memory, so no compiler runs them side by side */
+	int chain_carried;
 	/* the bytes each iteration of the nest's outermost loop reads again (the read hulls of the buffers whose
 	 * accesses do not move with its variable: matmul_ikj's B under i), and that loop's trip count; NULL: none,
 	 * or not known (footprint.c) */
@@ -105,6 +110,9 @@ struct kc_nest {
 	 * (x[i + 1] from i = 0 in a 64-byte-aligned buffer, or rows of 36 floats): a vector access then spans two
 	 * lines. Decided at the sizes (unknown: counted aligned); NULL for a call */
 	struct kc_traffic misaligned;
+	/* the part of those off by multiples of 32 bytes only (rows of 40 floats): a 32-byte vector never spans two
+	 * lines there, a 64-byte one always; not in `misaligned` */
+	struct kc_traffic half_line;
 	/* the trip count of its first innermost loop, in the sizes and the variables of the loops around it (a
 	 * vectorized loop's remainder goes to its epilogue); NULL for a call, or a loop not stepping by 1 from one
 	 * bound to one bound */

@@ -138,18 +138,22 @@ static double reread_time(const struct kc_function *f, const struct kc_machine *
  * vector: full vectors, then at most one half-width vector and single elements for the remainder (the epilogue gcc and
  * clang emit without masking). *accesses: accesses an element, relative to a full vector for each (1 when t is a
  * multiple of per or not known); *crossing: accesses an element that span two 64-byte lines when the first element is
- * off a line, for vectors of vb bytes (every full one of 64 bytes, every other one of 32). */
-static void vector_cover(double t, double per, double vb, double *accesses, double *crossing)
+ * off a line, for vectors of vb bytes (every full one of 64 bytes, every other one of 32); *half_crossing: the same
+ * where the first element is off by a multiple of 32 bytes (every full one of 64 bytes, none of 32). */
+static void vector_cover(double t, double per, double vb, double *accesses, double *crossing, double *half_crossing)
 {
 	double full_cross = vb >= 64 ? 1 : vb / 64, half_cross = vb / 2 >= 64 ? 1 : vb / 128;
-	if (!(t >= per) || per <= 1) { /* a loop shorter than a vector: the vectors run along another one */
-		*accesses = 1, *crossing = full_cross / (per > 1 ? per : 1);
+	double full_half = vb >= 64 ? 1 : 0; /* off by 32 bytes: only a 64-byte vector spans two lines */
+	if (!(t >= per) || per <= 1) {       /* a loop shorter than a vector: the vectors run along another one */
+		*accesses = 1, *crossing = full_cross / (per > 1 ? per : 1),
+		*half_crossing = full_half / (per > 1 ? per : 1);
 		return;
 	}
 	double full = floor(t / per), rest = t - full * per;
 	double half = per >= 4 && rest >= per / 2 ? 1 : 0, single = rest - half * per / 2;
 	*accesses = (full + half + single) * per / t;
 	*crossing = (full * full_cross + half * half_cross) / t;
+	*half_crossing = full * full_half / t;
 }
 
 /* The time of every access of nest n — the naive model's bytes: each load and store the source names, none kept
@@ -164,7 +168,7 @@ static void vector_cover(double t, double per, double vb, double *accesses, doub
 static double access_time(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n, int scalar,
                           double elem_size)
 {
-	double c[3], r, w, sw, swo, sr = 0, sx = 0, mr = 0, mx = 0, t = 0;
+	double c[3], r, w, sw, swo, sr = 0, sx = 0, mr = 0, mx = 0, hr = 0, hx = 0, t = 0;
 	const struct kc_traffic *tr = &n->traffic[KC_MODEL_NAIVE], *s = &n->traffic[KC_MODEL_STREAMING];
 	const char *why;
 	if (n->callee || !stream_costs(m, KC_LEVEL_L1, c) || !tr->read || !tr->write ||
@@ -183,15 +187,18 @@ static double access_time(const struct kc_function *f, const struct kc_machine *
 		if (n->misaligned.read && n->misaligned.write &&
 		    (value(f, n->misaligned.read, &mr, &why) < 0 || value(f, n->misaligned.write, &mx, &why) < 0))
 			mr = mx = 0;
+		if (n->half_line.read && n->half_line.write &&
+		    (value(f, n->half_line.read, &hr, &why) < 0 || value(f, n->half_line.write, &hx, &why) < 0))
+			hr = hx = 0;
 		if (n->inner_trips && value(f, n->inner_trips, &t, &why) < 0)
 			t = 0; /* it varies with an outer loop's variable (a triangle), or has no value */
 	}
 	static const double vector_bytes[KC_ISA_N] = {16, 16, 32, 64}; /* the kernels' baseline is SSE2 */
 	double vb = vector_bytes[widest(m, 0)], per = vb / elem_size, cw = only * c[1] + (1 - only) * c[2];
-	double accesses, crossing;
-	vector_cover(t, per, vb, &accesses, &crossing);
+	double accesses, crossing, half_crossing;
+	vector_cover(t, per, vb, &accesses, &crossing, &half_crossing);
 	return accesses * ((r - sr) * c[0] + (w - sx) * cw) + crossing * vb / elem_size * (mr * c[0] + mx * cw) +
-	       per * (sr * c[0] + sx * cw);
+	       half_crossing * vb / elem_size * (hr * c[0] + hx * cw) + per * (sr * c[0] + sx * cw);
 }
 
 /* A reduction into a scalar: a loop nest that writes no buffer (what it computes goes into a scalar: returned,
@@ -210,18 +217,17 @@ static int is_reduction(const struct kc_function *f, const struct kc_nest *n)
 }
 
 /* The vectorized loop of nest n that encloses its accumulating loop (chain_line), or 0: its lanes then run
- * that many chains side by side (matmul's j loop vectorized around the accumulation over p). Not where the nest
- * reads a buffer it writes: an iteration may read what an earlier one wrote (trsv's x[j], written by the rows
- * before), so the chains cannot run side by side whatever a remark names (gcc names the row loop of trsv, whose
- * fold-left reduction keeps the adds in order). */
+ * that many chains side by side (matmul's j loop vectorized around the accumulation over p). Not where the
+ * chain's loop reads what the nest writes at elements that move with it (kc_nest.chain_carried: trsv's x[j],
+ * written by the rows before): the chains cannot run side by side whatever a remark names (gcc names the row
+ * loop of trsv, whose fold-left reduction keeps the adds in order); y[i] += s or C[i][j] = beta*C[i][j] + s
+ * read what they write at elements that stay. */
 static int vectorized_around_chain(const struct kc_vectorized *v, const struct kc_nest *n)
 {
 	if (!v || !v->known || !n->chain_line)
 		return 0;
-	for (int r = 0; r < n->n_reads; r++)
-		for (int w = 0; w < n->n_writes; w++)
-			if (n->reads[r] == n->writes[w])
-				return 0;
+	if (n->chain_carried)
+		return 0;
 	for (int i = 0; i < v->n_lines; i++)
 		if (v->lines[i] >= (int)n->begin.line && v->lines[i] < (int)n->chain_line)
 			return 1;
@@ -455,6 +461,7 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 	 * of expf's */
 	if (np->seconds[KC_RES_TRANSCENDENTAL] > 0 && in_turn > 0) {
 		np->seconds[KC_RES_TRANSCENDENTAL] += in_turn;
+		np->seconds[KC_RES_LATENCY] = 0; /* counted once, with the calls */
 		names[KC_RES_TRANSCENDENTAL] =
 		    kc_arena_printf(a, "%s and the %s between the calls", names[KC_RES_TRANSCENDENTAL],
 		                    max_chain ? "max chain" : "add chain");
@@ -469,7 +476,7 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 	if (np->bytes > 0)
 		data_time(f, m, n, np->level, np->bytes, &np->seconds[KC_RES_DATA], &why);
 	names[KC_RES_DATA] = kc_arena_printf(a, "%s bandwidth", kc_level_name(np->level));
-	enum kc_level again;
+	enum kc_level again = KC_LEVEL_DRAM;
 	double reread = reread_time(f, m, n, np->bytes, &again);
 	if (reread > 0) {
 		np->seconds[KC_RES_DATA] += reread;
@@ -484,8 +491,9 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 	 * where the copy took 3.2 and its loads and stores 1.0 ms more than the copy's in L1 (Zen 5); in L2 and L3
 	 * they overlap */
 	double streamed = 0;
-	if (np->level == KC_LEVEL_DRAM && np->seconds[KC_RES_DATA] > 0 && np->seconds[KC_RES_ACCESS] > 0 &&
-	    data_time(f, m, n, KC_LEVEL_L1, np->bytes, &streamed, &why) && np->seconds[KC_RES_ACCESS] > streamed)
+	if (np->level == KC_LEVEL_DRAM && np->vectorized != 0 && np->seconds[KC_RES_DATA] > 0 &&
+	    np->seconds[KC_RES_ACCESS] > 0 && data_time(f, m, n, KC_LEVEL_L1, np->bytes, &streamed, &why) &&
+	    np->seconds[KC_RES_ACCESS] > streamed)
 		np->seconds[KC_RES_DATA] += np->seconds[KC_RES_ACCESS] - streamed;
 	np->resource = KC_RES_DATA;
 	for (int r = 0; r < KC_RES_N; r++) {

@@ -12,8 +12,9 @@
  *                             + dense_float_as_run|dense_double_as_run: {gflops, threads, method} with the
  *                             kernels OpenBLAS chooses in this environment, what cblas_* calls are predicted at)
  *                       + peak {float|double: {scalar|SSE|AVX2|AVX-512: {fma, add_mul}}} GFLOP/s, null: not run
- *                       + latency_ns {float|double: {add, fma, max}} one dependent scalar operation (max: a
- *                         call of fmaxf / fmax, as a max reduction waits for it)
+ *                       + latency_ns {float|double: {add, fma, max, add_rows_of_64}} one dependent scalar
+ *                         operation (max: a call of fmaxf / fmax, as a max reduction waits for it;
+ *                         add_rows_of_64: an add of rows of 64 dependent adds, one row after another)
  *                       + libm_ns_per_call {expf: ns, ...} scalar, + openblas_note string or null
  *                       + fresh_pages {seconds_per_page, method} (what a page of a fresh allocation costs)
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels_gbytes_per_s {load, copy,
@@ -276,6 +277,10 @@ static void json_nest(struct jctx *c, cJSON *arr, const struct kc_function *f, c
 		jcount(c, o, "chain_runs", &nf->chain_runs);
 	else
 		jnull(c, o, "chain_runs");
+	if (nest->chain)
+		jbool(c, o, "chain_carried", nest->chain_carried);
+	else
+		jnull(c, o, "chain_carried");
 	json_buffer_names(c, o, "reads", f, nest->reads, nest->n_reads);
 	json_buffer_names(c, o, "writes", f, nest->writes, nest->n_writes);
 }

@@ -132,8 +132,8 @@ static void compiler_head(struct kc_build *b, struct command *c, int kind, const
 	add(c, b->cc);
 	/* a harness's loops each start a 64-byte block, as the ceilings' loops do (runner/CMakeLists.txt): where
 	 * the linker puts a short loop otherwise moves its time by a fifth from one build to the next. Before the
-	 * user's flags, which may say otherwise */
-	if (kind == KC_CC_GCC || kind == KC_CC_CLANG)
+	 * user's flags, which may say otherwise; clang has the option from version 13 on */
+	if (kind == KC_CC_GCC || (kind == KC_CC_CLANG && b->major >= 13))
 		add(c, "-falign-loops=64");
 	add_flags(c, b->cflags);
 	if (b->threads > 1)
@@ -183,10 +183,13 @@ static int compiler_kind(struct kc_build *b)
 		kc_child_wait_any(&job, 1);
 	struct kc_child_result *res = &job.result;
 	if (res->exited && res->exit_code == 0 && res->out) {
-		if (strstr(res->out, "clang version"))
+		const char *v = strstr(res->out, "clang version ");
+		if (v) {
 			b->kind = KC_CC_CLANG;
-		else if (strstr(res->out, "Free Software Foundation") || strstr(res->out, "gcc"))
+			b->major = atoi(v + strlen("clang version "));
+		} else if (strstr(res->out, "Free Software Foundation") || strstr(res->out, "gcc")) {
 			b->kind = KC_CC_GCC;
+		}
 	}
 	kc_child_result_release(res);
 	return b->kind;

@@ -19,6 +19,7 @@ struct kc_build {
 	const char *probe_dir;   /* where the OpenBLAS probe is written and built */
 	int blas;                /* -1: not probed yet; 0: a program calling CBLAS does not link; 1: it does */
 	int kind;                /* 0: not probed yet; KC_CC_GCC, KC_CC_CLANG, KC_CC_OTHER (`CC --version`) */
+	int major;               /* the compiler's major version from `CC --version`, 0 if not found */
 };
 
 enum { KC_CC_GCC = 1, KC_CC_CLANG, KC_CC_OTHER };

@@ -73,11 +73,16 @@ static const char *buffer_arg(struct kc_arena *a, const struct kc_function *f, c
 		*error = kc_arena_printf(a, "not run: the hull of %s's indices is too large to allocate", pr->name);
 	if (*error)
 		return NULL;
-	/* an extent from a lowest index: the allocation runs from it, or from index 0 when it is positive */
-	if (lowest < 0)
+	/* an extent from a lowest index: the allocation runs from it, or from index 0 when it is positive. Element 0
+	 * starts a 64-byte line as every buffer's does (the time model's misaligned accesses count from it): the
+	 * elements before it are rounded up to a whole number of lines where the element size allows */
+	if (lowest < 0) {
 		before = -lowest;
-	else
+		for (int more = 0; more < 64 && b->elem_size > 0 && before * b->elem_size % 64; more++)
+			before++, count++;
+	} else {
 		count += lowest;
+	}
 	if (count < 0)
 		*error = kc_arena_printf(a, "not run: extent of %s is negative (%lld elements)", pr->name, count);
 	else if (b->elem_size > 0 &&

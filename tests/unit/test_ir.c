@@ -339,6 +339,25 @@ static void footprint_vecadd(void **state)
 	kc_arena_release(&kn.a);
 }
 
+/* for (i = 0; i < n - 8; i++) b[i] = a[i + 8]: a starts 32 bytes into a line (half a line: a 64-byte vector
+ * spans two, a 32-byte one none) */
+static void count_half_line(void **state)
+{
+	(void)state;
+	struct kernel kn;
+	kernel_init(&kn, "half");
+	int a = buffer(&kn, "a", 1, kn.n, -1), b = buffer(&kn, "b", 1, kn.n, -1), i;
+	struct kc_node *li = loop(&kn, kn.ir->body, 2, "i", num(&kn, 0), plus(&kn, kn.n, -9), 1, &i);
+	struct kc_node *st = stmt(&kn, li, 3);
+	access(&kn, st, a, 0, 1, plus(&kn, i, 8), NULL);
+	access(&kn, st, b, 1, 1, sym(&kn, i), NULL);
+	struct kc_function *fn = analyze(&kn);
+	assert_string_equal(text(&kn, fn->nests[0].half_line.read), "4*(n - 8)");
+	assert_true(kc_poly_is_zero(fn->nests[0].half_line.write));
+	assert_true(kc_poly_is_zero(fn->nests[0].misaligned.read) && kc_poly_is_zero(fn->nests[0].misaligned.write));
+	kc_arena_release(&kn.a);
+}
+
 /* for (i = 1; i < n - 1; i++) b[i] = a[i - 1] + a[i] + a[i + 1]: the hull of a is all of it */
 static void footprint_stencil(void **state)
 {
@@ -798,6 +817,7 @@ int main(void)
 	    cmocka_unit_test(count_matmul),
 	    cmocka_unit_test(footprint_vecadd),
 	    cmocka_unit_test(footprint_stencil),
+	    cmocka_unit_test(count_half_line),
 	    cmocka_unit_test(footprint_remainder_loop),
 	    cmocka_unit_test(footprint_order_by_sizes),
 	    cmocka_unit_test(footprint_clipped_loop),

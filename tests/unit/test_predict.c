@@ -214,6 +214,11 @@ static void every_access_at_l1_costs(void **state)
 	f->nests[0].inner_trips = kc_poly_const(&A, 20, 1);
 	assert_int_equal(kc_predict(&A, f, &m, &yes, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * (1.2 * 0.28e-9 + 0.02e-9)));
+	/* bytes off by half a line (32 bytes) never span two lines with 32-byte vectors */
+	f->nests[0].half_line = (struct kc_traffic){times(4, n), times(4, n), NULL};
+	assert_int_equal(kc_predict(&A, f, &m, &yes, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * (1.2 * 0.28e-9 + 0.02e-9)));
+	f->nests[0].half_line = (struct kc_traffic){NULL, NULL, NULL};
 	/* 4 iterations, fewer than a vector: the vectors run along another loop; full vectors, a line crossed every
 	 * other one (1/16 of an access an element) */
 	f->nests[0].inner_trips = kc_poly_const(&A, 4, 1);
@@ -478,12 +483,12 @@ static void accumulator_is_latency_bound(void **state)
 	struct kc_vectorized around = {1, outer, 1, 0}, reordered = {1, itself, 1, 1}, in_order = {1, itself, 1, 0};
 	assert_int_equal(kc_predict(&A, f, &m, &around, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9 / 8));
-	/* the nest reads what it writes (trsv's x): its rows' chains cannot run side by side, whatever the remark */
-	static int reads_y[] = {0, 1};
-	f->nests[0].reads = reads_y, f->nests[0].n_reads = 2;
+	/* the chain's loop reads what the nest writes, at elements that move with it (trsv's x[j]): its rows' chains
+	 * cannot run side by side, whatever the remark */
+	f->nests[0].chain_carried = 1;
 	assert_int_equal(kc_predict(&A, f, &m, &around, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
-	f->nests[0].n_reads = 1;
+	f->nests[0].chain_carried = 0;
 	assert_int_equal(kc_predict(&A, f, &m, &in_order, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
 	assert_int_equal(kc_predict(&A, f, &m, &reordered, &p), 0);
