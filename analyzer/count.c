@@ -432,21 +432,16 @@ static int strided(struct counter *k, const struct kc_node *loop, const struct k
  * line: only a 64-byte vector then spans two lines); 0 when they are multiples of 64, where that cannot be
  * decided (a size without a value, an index not linear in an outer variable, a loop with several lower bounds
  * or not stepping by 1), and for an access that does not move with the loop. */
-static int misaligned(struct counter *k, const struct kc_node *loop, const struct kc_access *acc)
+static int misaligned(struct counter *k, const struct kc_node *loop, const struct kc_access *acc, uint32_t known)
 {
 	if (!loop || acc->ndims <= 0 || loop->step != 1 || loop->n_lower != 1 || !loop->lower[0])
 		return 0;
 	const struct kc_dims *d = &k->ir->dims[acc->buffer];
 	long long elem = k->fn->buffers[acc->buffer].elem_size;
-	/* decided only when every symbol of the index is a loop variable around it or a size with a value: checked
-	 * on the symbols' masks before any arithmetic (most kernels of a file without sizes stop here) */
-	uint32_t known = 0, used = 0;
-	for (const struct kc_node *o = loop; o; o = o->parent)
-		if (o->kind == KC_NODE_LOOP && o->var >= 0 && o->var < 32)
-			known |= 1u << o->var;
-	for (int s = 0; s < k->fn->syms.n && s < 32; s++)
-		if (k->fn->syms.syms[s].has_value)
-			known |= 1u << s;
+	/* decided only when every symbol of the index is in `known` (a loop variable around it or a size with a
+	 * value): checked on the symbols' masks before any arithmetic (most kernels of a file without sizes stop
+	 * here) */
+	uint32_t used = 0;
 	for (int i = 0; i < acc->ndims; i++) {
 		if (!acc->index[i])
 			return 0;
@@ -511,6 +506,13 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 	const struct kc_node *loop = n->parent; /* the innermost loop around n */
 	while (loop && loop->kind != KC_NODE_LOOP)
 		loop = loop->parent;
+	uint32_t known = 0; /* the symbols with a value here: the loops' variables around n, the sizes with one */
+	for (const struct kc_node *o = loop; n->n_accesses && !n->lib_call && o; o = o->parent)
+		if (o->kind == KC_NODE_LOOP && o->var >= 0 && o->var < 32)
+			known |= 1u << o->var;
+	for (int s = 0; n->n_accesses && !n->lib_call && s < k->fn->syms.n && s < 32; s++)
+		if (k->fn->syms.syms[s].has_value)
+			known |= 1u << s;
 	for (int i = 0; i < n->n_accesses; i++) {
 		const struct kc_access *acc = &n->accesses[i];
 		int off;
@@ -521,7 +523,7 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 		if (strided(k, loop, acc))
 			rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_STRIDED_W : KC_VEC_STRIDED_R,
 			              k->fn->buffers[acc->buffer].elem_size);
-		else if ((off = misaligned(k, loop, acc)) != 0)
+		else if ((off = misaligned(k, loop, acc, known)) != 0)
 			rc |= vec_put(k->a, v,
 			              off == 2 ? (acc->is_write ? KC_VEC_HALF_LINE_W : KC_VEC_HALF_LINE_R)
 			                       : (acc->is_write ? KC_VEC_MISALIGNED_W : KC_VEC_MISALIGNED_R),

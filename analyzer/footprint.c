@@ -37,6 +37,7 @@ struct fp {
 	struct kc_function *fn;
 	char *flatten;                /* per buffer: accesses are flattened to one dimension */
 	const struct kc_node **stack; /* the enclosing loops, outermost first (grows) */
+	unsigned *moving;             /* [depth]: moving_vars() of the loops stack[0 .. depth] */
 	int depth, cap;
 	int unknown_reported;
 	int nonrect;        /* set by extreme(): 1 + an outer loop variable a bound depended on */
@@ -65,16 +66,37 @@ static char *buffer_flags(struct kc_arena *a, const struct kc_function *fn, int 
 	return flags;
 }
 
+/* The variables of loop l, pushed inside loops whose moving variables are `outer` (moving_vars): its own when it
+ * is the outermost (outer == 0 at depth 0), or when its bounds name a moving one or come from data. */
+static unsigned moving_after(const struct kc_node *l, int depth, unsigned outer)
+{
+	unsigned bit = l->var >= 0 && l->var < 32 ? 1u << l->var : 0, bounds = 0;
+	if (depth == 0)
+		return bit;
+	for (int b = 0; b < l->n_lower; b++)
+		bounds |= l->lower[b] ? kc_poly_sym_mask(l->lower[b]) : ~0u;
+	for (int b = 0; b < l->n_upper; b++)
+		bounds |= l->upper[b] ? kc_poly_sym_mask(l->upper[b]) : ~0u;
+	int moves =
+	    (bounds & outer) || l->inexact || l->unknown_trips || l->trips_annotated || !l->n_lower || !l->n_upper;
+	return outer | (moves ? bit : 0);
+}
+
 static void push_loop(struct fp *f, const struct kc_node *loop)
 {
 	if (f->depth == f->cap) {
 		int cap = f->cap ? 2 * f->cap : 16;
 		const struct kc_node **grown = KC_NEW_N(f->a, const struct kc_node *, cap);
-		if (f->depth)
+		unsigned *moving = KC_NEW_N(f->a, unsigned, cap);
+		if (f->depth) {
 			memcpy(grown, f->stack, sizeof *grown * (size_t)f->depth);
+			memcpy(moving, f->moving, sizeof *moving * (size_t)f->depth);
+		}
 		f->stack = grown;
+		f->moving = moving;
 		f->cap = cap;
 	}
+	f->moving[f->depth] = moving_after(loop, f->depth, f->depth ? f->moving[f->depth - 1] : 0);
 	f->stack[f->depth++] = loop;
 }
 
@@ -928,21 +950,7 @@ static void note_hull(struct fp *f, const struct kc_access *acc)
  * whose bounds depend on a moving one or on data (spmv's j from rowptr[i]: its elements are other rows'). */
 static unsigned moving_vars(const struct fp *f)
 {
-	if (!f->depth || f->stack[0]->var < 0 || f->stack[0]->var >= 32)
-		return 0;
-	unsigned moving = 1u << f->stack[0]->var;
-	for (int k = 1; k < f->depth; k++) {
-		const struct kc_node *l = f->stack[k];
-		unsigned bounds = 0;
-		for (int b = 0; b < l->n_lower; b++)
-			bounds |= l->lower[b] ? kc_poly_sym_mask(l->lower[b]) : ~0u;
-		for (int b = 0; b < l->n_upper; b++)
-			bounds |= l->upper[b] ? kc_poly_sym_mask(l->upper[b]) : ~0u;
-		if ((bounds & moving) || l->inexact || l->unknown_trips || l->trips_annotated || !l->n_lower ||
-		    !l->n_upper)
-			moving |= l->var >= 0 && l->var < 32 ? 1u << l->var : 0;
-	}
-	return moving;
+	return f->depth ? f->moving[f->depth - 1] : 0;
 }
 
 static void walk(struct fp *f, const struct kc_node *n, struct use *uses)

@@ -633,10 +633,18 @@ int kc_poly_has_sym(const struct kc_poly *p, int sym)
 
 uint32_t kc_poly_sym_mask(const struct kc_poly *p)
 {
+	_Static_assert(KC_POLY_MAX_SYMS % 8 == 0 && KC_POLY_MAX_SYMS <= 32, "exponents read 8 at a time");
 	uint32_t m = 0;
-	for (int i = 0; i < p->n; i++)
-		for (int s = 0; s < KC_POLY_MAX_SYMS; s++)
-			m |= (uint32_t)(p->t[i].e[s] != 0) << s;
+	for (int i = 0; i < p->n; i++) {
+		if (p->t[i].deg == 0)
+			continue;                               /* the constant */
+		for (int w = 0; w < KC_POLY_MAX_SYMS; w += 8) { /* most symbols are absent: 8 exponents a test */
+			uint64_t x;
+			memcpy(&x, p->t[i].e + w, sizeof x);
+			for (int s = w; x && s < w + 8; s++)
+				m |= (uint32_t)(p->t[i].e[s] != 0) << s;
+		}
+	}
 	return m;
 }
 
