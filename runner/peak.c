@@ -299,36 +299,24 @@ __attribute__((noinline)) static double chain_max_f64(long iters)
  * matrix-vector product's s = 0; for j: s += a[i][j] * x[j]; y[i] = s): a row's adds wait for each other, but
  * the out-of-order window starts the next row's while one drains. The rows are read through a pointer from a
  * volatile (their values are not known to the compiler); one iteration is one add. */
-static float chain_rows_f32[16][KC_CHAIN_RUN];
-static double chain_rows_f64[16][KC_CHAIN_RUN];
-static float (*volatile rows_f32)[KC_CHAIN_RUN] = chain_rows_f32;
-static double (*volatile rows_f64)[KC_CHAIN_RUN] = chain_rows_f64;
-static volatile float row_sum_f32;
-static volatile double row_sum_f64;
-
-__attribute__((noinline)) static double chain_rows_add_f32(long iters)
-{
-	float(*x)[KC_CHAIN_RUN] = rows_f32;
-	for (long r = 0; r < iters / KC_CHAIN_RUN; r++) {
-		float s = 0;
-		for (int j = 0; j < KC_CHAIN_RUN; j++)
-			s += x[r & 15][j] * x[15][j];
-		row_sum_f32 = s;
+/* One kernel per precision T; the rows and the sink are its own. */
+#define KC_CHAIN_ROWS(name, T)                                                                                         \
+	static T name##_rows[16][KC_CHAIN_RUN];                                                                        \
+	static T(*volatile name##_x)[KC_CHAIN_RUN] = name##_rows;                                                      \
+	static volatile T name##_sum;                                                                                  \
+	__attribute__((noinline)) static double name(long iters)                                                       \
+	{                                                                                                              \
+		T(*x)[KC_CHAIN_RUN] = name##_x;                                                                        \
+		for (long r = 0; r < iters / KC_CHAIN_RUN; r++) {                                                      \
+			T s = 0;                                                                                       \
+			for (int j = 0; j < KC_CHAIN_RUN; j++)                                                         \
+				s += x[r & 15][j] * x[15][j];                                                          \
+			name##_sum = s;                                                                                \
+		}                                                                                                      \
+		return name##_sum;                                                                                     \
 	}
-	return row_sum_f32;
-}
-
-__attribute__((noinline)) static double chain_rows_add_f64(long iters)
-{
-	double(*x)[KC_CHAIN_RUN] = rows_f64;
-	for (long r = 0; r < iters / KC_CHAIN_RUN; r++) {
-		double s = 0;
-		for (int j = 0; j < KC_CHAIN_RUN; j++)
-			s += x[r & 15][j] * x[15][j];
-		row_sum_f64 = s;
-	}
-	return row_sum_f64;
-}
+KC_CHAIN_ROWS(chain_rows_add_f32, float)
+KC_CHAIN_ROWS(chain_rows_add_f64, double)
 
 double kc_peak_row_latency(int dbl, double seconds)
 {
