@@ -64,6 +64,11 @@ struct kc_machine {
 	 * older kcost, --bandwidth, --machine FILE without them): the prediction then prices every byte at
 	 * bandwidth[] */
 	double stream[KC_LEVEL_N][KC_STREAM_N];
+	/* the median batch of each ceiling above, where the best is the roof: what a kernel's median call is
+	 * predicted at (on a machine shared with other tenants its calls are slower most of the time than its
+	 * fastest, and so are the ceilings' batches); 0: not measured (version 5 and older), the best is used */
+	double bandwidth_median[KC_LEVEL_N];
+	double stream_median[KC_LEVEL_N][KC_STREAM_N];
 	const char *measured_at; /* ISO-8601 */
 	double measure_seconds;  /* how long measuring the ceilings took (when they were measured) */
 	int cached;              /* loaded from the cache rather than measured in this run */

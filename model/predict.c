@@ -87,7 +87,9 @@ static enum kc_level level_of(const struct kc_machine *m, double w)
  * checks it). 0 when the kernels were not measured. */
 static int stream_costs(const struct kc_machine *m, enum kc_level l, double c[3])
 {
-	const double *g = m->stream[l];
+	const double *g = m->stream_median[l];
+	if (g[KC_STREAM_LOAD] <= 0 || g[KC_STREAM_COPY] <= 0 || g[KC_STREAM_UPDATE] <= 0)
+		g = m->stream[l]; /* no medians (an older ceilings file, hypothetical budgets): the best batches */
 	if (g[KC_STREAM_LOAD] <= 0 || g[KC_STREAM_COPY] <= 0 || g[KC_STREAM_UPDATE] <= 0)
 		return 0;
 	c[0] = 1 / (g[KC_STREAM_LOAD] * 1e9);
@@ -109,7 +111,8 @@ static int data_time(const struct kc_function *f, const struct kc_machine *m, co
 		*seconds = r * c[0] + wo * c[1] + (w - wo) * c[2];
 		return 1;
 	}
-	*seconds = bytes / (m->bandwidth[l].value * 1e9);
+	double gbps = m->bandwidth_median[l] > 0 ? m->bandwidth_median[l] : m->bandwidth[l].value;
+	*seconds = bytes / (gbps * 1e9);
 	return 0;
 }
 

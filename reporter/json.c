@@ -743,6 +743,14 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 			for (int s = 0; s < KC_STREAM_N; s++)
 				jreal(c, k, kc_stream_name((enum kc_stream)s), mc->stream[l][s] > 0, mc->stream[l][s]);
 		}
+		/* the median batches, which the predictions use (the best ones are the roofs) */
+		if (lo && mc->bandwidth_median[l] > 0) {
+			jreal(c, lo, "median_gbytes_per_s", 1, mc->bandwidth_median[l]);
+			cJSON *k = jobj(c, lo, "kernels_median_gbytes_per_s");
+			for (int s = 0; s < KC_STREAM_N; s++)
+				jreal(c, k, kc_stream_name((enum kc_stream)s), mc->stream_median[l][s] > 0,
+				      mc->stream_median[l][s]);
+		}
 	}
 	jstr(c, ceil, "measured_at", mc->measured_at);
 	double dram = mc->bandwidth[KC_LEVEL_DRAM].value;

@@ -185,8 +185,15 @@ static double bytes_of(const struct arrays *x, enum kc_stream k)
 	}
 }
 
-/* Time batches of kernel k; the best GB/s. */
-static double best_batch(const struct arrays *x, enum kc_stream k, long long passes, double seconds, int *batches)
+static int by_value(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* Time batches of kernel k: the best GB/s, and the median batch's in *median (NULL samples: the best only). */
+static double time_batches(const struct arrays *x, enum kc_stream k, long long passes, double seconds, int *batches,
+                           double *samples, int cap, double *median)
 {
 	double bytes = bytes_of(x, k), best = 0, start = now();
 	int n = 0;
@@ -196,9 +203,17 @@ static double best_batch(const struct arrays *x, enum kc_stream k, long long pas
 		run(x, k, passes);
 		double gbps = bytes * (double)passes / (now() - t0) / 1e9;
 		best = gbps > best ? gbps : best;
+		if (samples && n < cap)
+			samples[n] = gbps;
 		n++;
 	} while (n < 3 || now() - start < seconds);
 	*batches = n;
+	*median = best;
+	if (samples) {
+		int m = n < cap ? n : cap;
+		qsort(samples, (size_t)m, sizeof *samples, by_value);
+		*median = m % 2 ? samples[m / 2] : (samples[m / 2 - 1] + samples[m / 2]) / 2;
+	}
 	return best;
 }
 
@@ -217,16 +232,21 @@ int kc_bandwidth_measure(long long bytes, double seconds, struct kc_bandwidth *o
 		x.a[i] = 0, x.b[i] = 1, x.c[i] = 2;
 	long long passes = (16LL << 20) / (bytes > 0 ? bytes : 1);
 	out->passes = passes > 0 ? passes : 1;
+	enum { CAP = 1 << 16 };
+	double *samples = malloc(CAP * sizeof *samples); /* without it, the medians are the best runs */
 	for (int k = 0; k < KC_STREAM_N; k++) {
 		int batches;
-		out->gbps[k] = best_batch(&x, (enum kc_stream)k, out->passes, seconds, &batches);
+		out->gbps[k] =
+		    time_batches(&x, (enum kc_stream)k, out->passes, seconds, &batches, samples, CAP, &out->median[k]);
 		if (k == KC_STREAM_TRIAD)
 			out->batches = batches;
 	}
 	int best = out->gbps[KC_STREAM_TRIAD] >= out->gbps[KC_STREAM_COPY] ? KC_STREAM_TRIAD : KC_STREAM_COPY;
 	out->kernel = best == KC_STREAM_TRIAD ? "triad" : "copy";
 	out->gbytes_per_s = out->gbps[best];
+	out->gbytes_median = out->median[best];
 	out->triad = out->gbps[KC_STREAM_TRIAD], out->copy = out->gbps[KC_STREAM_COPY];
+	free(samples);
 	free(x.a), free(x.b), free(x.c);
 	return 0;
 }

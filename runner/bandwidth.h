@@ -5,12 +5,14 @@
 #include "machine.h"
 
 struct kc_bandwidth {
-	double gbps[KC_STREAM_N]; /* each kernel's best, GB/s (STREAM's counting) */
-	double gbytes_per_s;      /* the better of triad and copy, 1e9 bytes/s */
-	const char *kernel;       /* "triad" or "copy", whichever gave gbytes_per_s */
-	double triad, copy;       /* each kernel's best, GB/s */
-	int batches;              /* timed batches per kernel (the best one counts) */
-	long long passes;         /* kernel passes per batch */
+	double gbps[KC_STREAM_N];   /* each kernel's best, GB/s (STREAM's counting) */
+	double median[KC_STREAM_N]; /* each kernel's median batch, GB/s */
+	double gbytes_per_s;        /* the better of triad and copy, 1e9 bytes/s */
+	double gbytes_median;       /* that kernel's median batch */
+	const char *kernel;         /* "triad" or "copy", whichever gave gbytes_per_s */
+	double triad, copy;         /* each kernel's best, GB/s */
+	int batches;                /* timed batches per kernel (the best one counts) */
+	long long passes;           /* kernel passes per batch */
 };
 
 /* Measure single-thread bandwidth over a working set of `bytes` (>= 3 KiB) of doubles, spending about
@@ -18,9 +20,10 @@ struct kc_bandwidth {
  * per element; over two arrays of bytes/16: copy a[i] = b[i], counted as 16, update a[i] += b[i], as 24, and
  * load (a vectorized sum of b), as 8 (STREAM's counting: write-allocate traffic is not counted). Each kernel runs once
  * untimed to fault the pages in, then in batches of `passes` passes (enough for a batch to move about 16 MiB) until
- * `seconds` are spent and at least 3 batches ran; the fastest batch counts. The kernels are compiled for the best of
- * AVX-512, AVX2 and baseline x86-64 the CPU supports (dispatched at run time), so the L1 figure is not limited by
- * kcost's own compile flags. Returns 0, or -1 when the arrays cannot be allocated. */
+ * `seconds` are spent and at least 3 batches ran; the fastest batch counts, and the median batch is kept too (what
+ * a kernel timed by its median call, on a machine shared with others, is predicted at). The kernels are compiled for
+ * the best of AVX-512, AVX2 and baseline x86-64 the CPU supports (dispatched at run time), so the L1 figure is not
+ * limited by kcost's own compile flags. Returns 0, or -1 when the arrays cannot be allocated. */
 int kc_bandwidth_measure(long long bytes, double seconds, struct kc_bandwidth *out);
 
 #endif

@@ -438,13 +438,15 @@ static void measure_bandwidth(struct kc_arena *a, struct kc_machine *m, enum kc_
 		return;
 	}
 	c->value = bw.gbytes_per_s;
+	m->bandwidth_median[l] = bw.gbytes_median;
 	for (int k = 0; k < KC_STREAM_N; k++)
-		m->stream[l][k] = bw.gbps[k];
+		m->stream[l][k] = bw.gbps[k], m->stream_median[l][k] = bw.median[k];
 	c->method = kc_arena_printf(a,
-	                            "%s %s working set, best of %d batches x %lld passes, 1 thread "
+	                            "%s %s working set, best of %d batches x %lld passes (median %.1f), 1 thread "
 	                            "(load %.1f, copy %.1f, triad %.1f, update %.1f GB/s; STREAM byte counting)",
-	                            bw.kernel, size_text(a, ws), bw.batches, bw.passes, bw.gbps[KC_STREAM_LOAD],
-	                            bw.gbps[KC_STREAM_COPY], bw.gbps[KC_STREAM_TRIAD], bw.gbps[KC_STREAM_UPDATE]);
+	                            bw.kernel, size_text(a, ws), bw.batches, bw.passes, bw.gbytes_median,
+	                            bw.gbps[KC_STREAM_LOAD], bw.gbps[KC_STREAM_COPY], bw.gbps[KC_STREAM_TRIAD],
+	                            bw.gbps[KC_STREAM_UPDATE]);
 }
 
 /* What a kernel pays for each page of a large buffer it allocates on every call: malloc of 64 MiB (glibc maps
@@ -585,6 +587,10 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 		cJSON *k = cJSON_AddObjectToObject(o, "kernels_gbytes_per_s"); /* STREAM's counting */
 		for (int s = 0; s < KC_STREAM_N; s++)
 			cJSON_AddNumberToObject(k, kc_stream_name((enum kc_stream)s), m->stream[l][s]);
+		cJSON_AddNumberToObject(o, "median_gbytes_per_s", m->bandwidth_median[l]);
+		cJSON *km = cJSON_AddObjectToObject(o, "kernels_median_gbytes_per_s");
+		for (int s = 0; s < KC_STREAM_N; s++)
+			cJSON_AddNumberToObject(km, kc_stream_name((enum kc_stream)s), m->stream_median[l][s]);
 		cJSON_AddItemToObject(bw, kc_level_name((enum kc_level)l), o);
 	}
 	cJSON_AddStringToObject(j, "measured_at", m->measured_at ? m->measured_at : "");
@@ -701,6 +707,15 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 		for (int s = 0; kernels && s < KC_STREAM_N; s++) {
 			double v = number_at(kernels, kc_stream_name((enum kc_stream)s), &ok);
 			m->stream[l][s] = v > 0 && v < 1e7 ? v : 0;
+		}
+		/* version 5 and older have no medians: the prediction then uses the best batches */
+		const cJSON *med = cJSON_GetObjectItemCaseSensitive(o, "median_gbytes_per_s");
+		double v = cJSON_IsNumber(med) ? med->valuedouble : 0;
+		m->bandwidth_median[l] = v > 0 && v <= m->bandwidth[l].value ? v : 0;
+		const cJSON *km = cJSON_GetObjectItemCaseSensitive(o, "kernels_median_gbytes_per_s");
+		for (int s = 0; km && s < KC_STREAM_N; s++) {
+			v = number_at(km, kc_stream_name((enum kc_stream)s), &ok);
+			m->stream_median[l][s] = v > 0 && v <= m->stream[l][s] ? v : 0;
 		}
 	}
 	m->measured_at = string_at(a, j, "measured_at", &ok);

@@ -561,7 +561,7 @@ static void machine_prints_its_ceilings(void **state)
 	assert_int_equal(r.status, 0);
 	cJSON *j = cJSON_Parse(r.out);
 	assert_non_null(j);
-	assert_int_equal(at(j, "kcost_ceilings")->valueint, 5);
+	assert_int_equal(at(j, "kcost_ceilings")->valueint, 6);
 	assert_true(num_positive(at(j, "latency_seconds.float.add_rows_of_64")));
 	assert_true(num_positive(at(j, "latency_seconds.double.add_rows_of_64")));
 	assert_true(num_positive(at(j, "bandwidth.DRAM.kernels_gbytes_per_s.update")));

@@ -171,6 +171,34 @@ static void reads_and_writes_cost_their_kind(void **state)
 	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 8e6 * 0.01e-9));
 }
 
+/* The median batches of the bandwidth kernels, where they were measured, price the bytes (the best are the
+ * roofs): copy at L3 with load 50 and copy 20 GB/s in the median (best 100 and 40) costs 0.02 ns a byte read and
+ * 2/20 - 0.02 = 0.08 a byte written, twice the best's; a level's one bandwidth likewise (25 GB/s, best 50). */
+static void the_median_batches_price_the_bytes(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	with_kernels(&m, KC_LEVEL_L3);
+	m.stream_median[KC_LEVEL_L3][KC_STREAM_LOAD] = 50, m.stream_median[KC_LEVEL_L3][KC_STREAM_COPY] = 20;
+	m.stream_median[KC_LEVEL_L3][KC_STREAM_TRIAD] = 22.5, m.stream_median[KC_LEVEL_L3][KC_STREAM_UPDATE] = 37.5;
+	struct kc_poly *n = kc_poly_sym(&A, 0);
+	struct kc_function *f = nest_fn(1000000, 1, 0, 8);
+	f->nests[0].traffic[KC_MODEL_STREAMING].write_only = times(4, n);
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_string_equal(p.bound, "L3 bandwidth");
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 4e6 * 0.02e-9 + 4e6 * 0.08e-9));
+	/* one kernel's median missing: all at the best batches */
+	m.stream_median[KC_LEVEL_L3][KC_STREAM_UPDATE] = 0;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 4e6 * 0.01e-9 + 4e6 * 0.04e-9));
+	/* writes not split: every byte at the level's median bandwidth */
+	m.bandwidth_median[KC_LEVEL_L3] = 25;
+	f = nest_fn(1000000, 1, 0, 8);
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 8e6 / 25e9));
+}
+
 /* Every access at L1's costs: with load 100, copy 40 and update 75 GB/s in L1 (0.01 ns a byte read, 0.02 a
  * byte written back), c[j] += a*b[j] naming 12 bytes of loads and 4 of stores to a buffer it reads takes
  * 0.2 ns an iteration however small its working set: 10^6 iterations, 0.2 ms, above the 2 multiplies at
@@ -532,6 +560,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(reads_and_writes_cost_their_kind),
+	    cmocka_unit_test(the_median_batches_price_the_bytes),
 	    cmocka_unit_test(every_access_at_l1_costs),
 	    cmocka_unit_test(allocations_add_their_page_faults),
 	    cmocka_unit_test(data_read_again_each_outer_iteration),

@@ -369,6 +369,9 @@ static void test_ceilings_json_roundtrip(void **state)
 	                       .measured_at = "2026-01-02T03:04:05Z",
 	                       .measure_seconds = 3.5};
 	m.bandwidth[KC_LEVEL_DRAM] = (struct kc_ceiling){44.1, 1, "triad 128 MiB working set"};
+	m.bandwidth_median[KC_LEVEL_DRAM] = 40.5;
+	m.stream[KC_LEVEL_L2][KC_STREAM_COPY] = 250, m.stream_median[KC_LEVEL_L2][KC_STREAM_COPY] = 180;
+	m.stream[KC_LEVEL_L2][KC_STREAM_LOAD] = 240, m.stream_median[KC_LEVEL_L2][KC_STREAM_LOAD] = 260;
 	m.dense_f64 = (struct kc_ceiling){41.5, 1, "cblas_dgemm n=1536"};
 	m.peak[1][KC_ISA_AVX2][1] = (struct kc_ceiling){48.7, 1, "kcost peak kernel: AVX2 double FMA"};
 	m.peak[0][KC_ISA_AVX512][0] = (struct kc_ceiling){0, 1, "not run: the CPU has no AVX-512"};
@@ -384,6 +387,11 @@ static void test_ceilings_json_roundtrip(void **state)
 	assert_true(back.flops_f32.value == 104.9 && back.flops_f32.threads == 1);
 	assert_string_equal(back.bandwidth[KC_LEVEL_DRAM].method, "triad 128 MiB working set");
 	assert_string_equal(back.measured_at, "2026-01-02T03:04:05Z");
+	/* the medians come back; one above its best is not a median of those batches (0: the best is used) */
+	assert_true(back.bandwidth_median[KC_LEVEL_DRAM] == 40.5 && back.bandwidth_median[KC_LEVEL_L1] == 0);
+	assert_true(back.stream_median[KC_LEVEL_L2][KC_STREAM_COPY] == 180);
+	assert_true(back.stream[KC_LEVEL_L2][KC_STREAM_LOAD] == 240 &&
+	            back.stream_median[KC_LEVEL_L2][KC_STREAM_LOAD] == 0);
 	assert_true(back.dense_f64.value == 41.5 && back.peak[1][KC_ISA_AVX2][1].value == 48.7);
 	assert_string_equal(back.peak[0][KC_ISA_AVX512][0].method, "not run: the CPU has no AVX-512");
 	assert_true(back.latency_add[1] == 1e-9 && back.latency_fma[0] == 1.25e-9 && back.latency_fma[1] == 0);
