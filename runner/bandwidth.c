@@ -191,30 +191,10 @@ static int by_value(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Time batches of kernel k: the best GB/s, and the median batch's in *median (NULL samples: the best only). */
-static double time_batches(const struct arrays *x, enum kc_stream k, long long passes, double seconds, int *batches,
-                           double *samples, int cap, double *median)
+static double median_of(double *v, int n)
 {
-	double bytes = bytes_of(x, k), best = 0, start = now();
-	int n = 0;
-	run(x, k, 1); /* fault the pages in, warm the caches */
-	do {
-		double t0 = now();
-		run(x, k, passes);
-		double gbps = bytes * (double)passes / (now() - t0) / 1e9;
-		best = gbps > best ? gbps : best;
-		if (samples && n < cap)
-			samples[n] = gbps;
-		n++;
-	} while (n < 3 || now() - start < seconds);
-	*batches = n;
-	*median = best;
-	if (samples) {
-		int m = n < cap ? n : cap;
-		qsort(samples, (size_t)m, sizeof *samples, by_value);
-		*median = m % 2 ? samples[m / 2] : (samples[m / 2 - 1] + samples[m / 2]) / 2;
-	}
-	return best;
+	qsort(v, (size_t)n, sizeof *v, by_value);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 int kc_bandwidth_measure(long long bytes, double seconds, struct kc_bandwidth *out)
@@ -232,15 +212,33 @@ int kc_bandwidth_measure(long long bytes, double seconds, struct kc_bandwidth *o
 		x.a[i] = 0, x.b[i] = 1, x.c[i] = 2;
 	long long passes = (16LL << 20) / (bytes > 0 ? bytes : 1);
 	out->passes = passes > 0 ? passes : 1;
-	enum { CAP = 1 << 16 };
-	double *samples = malloc(CAP * sizeof *samples); /* without it, the medians are the best runs */
-	for (int k = 0; k < KC_STREAM_N; k++) {
-		int batches;
-		out->gbps[k] =
-		    time_batches(&x, (enum kc_stream)k, out->passes, seconds, &batches, samples, CAP, &out->median[k]);
-		if (k == KC_STREAM_TRIAD)
-			out->batches = batches;
+	/* the kernels take turns, a batch each, so that each one's median samples the same moments of a machine
+	 * whose other tenants come and go (a write's cost is the difference of two kernels') */
+	enum { CAP = 1 << 14 };
+	double *samples = malloc((size_t)KC_STREAM_N * CAP * sizeof *samples);
+	if (!samples) {
+		free(x.a), free(x.b), free(x.c);
+		return -1;
 	}
+	for (int k = 0; k < KC_STREAM_N; k++) {
+		run(&x, (enum kc_stream)k, 1); /* fault the pages in, warm the caches */
+		out->gbps[k] = 0;
+	}
+	int n = 0;
+	double start = now();
+	do {
+		for (int k = 0; k < KC_STREAM_N; k++) {
+			double t0 = now();
+			run(&x, (enum kc_stream)k, out->passes);
+			double gbps = bytes_of(&x, (enum kc_stream)k) * (double)out->passes / (now() - t0) / 1e9;
+			out->gbps[k] = gbps > out->gbps[k] ? gbps : out->gbps[k];
+			samples[k * CAP + n] = gbps;
+		}
+		n++;
+	} while (n < CAP && (n < 3 || now() - start < seconds * KC_STREAM_N));
+	for (int k = 0; k < KC_STREAM_N; k++)
+		out->median[k] = median_of(samples + k * CAP, n);
+	out->batches = n;
 	int best = out->gbps[KC_STREAM_TRIAD] >= out->gbps[KC_STREAM_COPY] ? KC_STREAM_TRIAD : KC_STREAM_COPY;
 	out->kernel = best == KC_STREAM_TRIAD ? "triad" : "copy";
 	out->gbytes_per_s = out->gbps[best];

@@ -11,7 +11,7 @@ struct kc_bandwidth {
 	double gbytes_median;       /* that kernel's median batch */
 	const char *kernel;         /* "triad" or "copy", whichever gave gbytes_per_s */
 	double triad, copy;         /* each kernel's best, GB/s */
-	int batches;                /* timed batches per kernel (the best one counts) */
+	int batches;                /* timed batches of each kernel */
 	long long passes;           /* kernel passes per batch */
 };
 
@@ -19,9 +19,11 @@ struct kc_bandwidth {
  * `seconds` per kernel: triad a[i] = b[i] + s·c[i] over three arrays of bytes/24 elements, counted as 24 bytes
  * per element; over two arrays of bytes/16: copy a[i] = b[i], counted as 16, update a[i] += b[i], as 24, and
  * load (a vectorized sum of b), as 8 (STREAM's counting: write-allocate traffic is not counted). Each kernel runs once
- * untimed to fault the pages in, then in batches of `passes` passes (enough for a batch to move about 16 MiB) until
- * `seconds` are spent and at least 3 batches ran; the fastest batch counts, and the median batch is kept too (what
- * a kernel timed by its median call, on a machine shared with others, is predicted at). The kernels are compiled for
+ * untimed to fault the pages in, then the four take turns, a batch of `passes` passes each (enough for a batch to
+ * move about 16 MiB), until 4 × `seconds` are spent and each ran at least 3 (at most 16,384) batches: each kernel's
+ * fastest batch counts, and its median batch is kept too (what a kernel timed by its median call, on a machine
+ * shared with others, is predicted at; taking turns, every kernel's median samples the same moments). The kernels
+ * are compiled for
  * the best of AVX-512, AVX2 and baseline x86-64 the CPU supports (dispatched at run time), so the L1 figure is not
  * limited by kcost's own compile flags. Returns 0, or -1 when the arrays cannot be allocated. */
 int kc_bandwidth_measure(long long bytes, double seconds, struct kc_bandwidth *out);
