@@ -27,7 +27,8 @@ enum kc_isa { KC_ISA_SCALAR, KC_ISA_SSE, KC_ISA_AVX2, KC_ISA_AVX512, KC_ISA_N };
 /* The per-call time of one libm function, measured scalar over an argument range. */
 struct kc_libm_cost {
 	const char *name;   /* "tanhf" */
-	double seconds;     /* per call, one thread */
+	double seconds;     /* per call, one thread: the best run (the roof) */
+	double median;      /* the median run, what a prediction uses; 0: not measured (ceilings before version 6) */
 	const char *method; /* how, with the argument range */
 };
 

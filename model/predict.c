@@ -452,7 +452,7 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 			np->why = kc_arena_printf(a, "no per-call time of %s was measured", t->name);
 			return;
 		}
-		double s = n_calls > 0 ? n_calls * c->seconds : 0;
+		double s = n_calls > 0 ? n_calls * (c->median > 0 ? c->median : c->seconds) : 0;
 		np->seconds[KC_RES_TRANSCENDENTAL] += s;
 		if (s > longest)
 			longest = s,

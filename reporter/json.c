@@ -733,6 +733,14 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 	cJSON *libm = jobj(c, ceil, "libm_ns_per_call");
 	for (int i = 0; i < mc->n_libm; i++)
 		jreal(c, libm, mc->libm[i].name, mc->libm[i].seconds > 0, mc->libm[i].seconds * 1e9);
+	/* the median runs, which the predictions use (the best ones above are the roofs) */
+	cJSON *libm_median = NULL;
+	for (int i = 0; i < mc->n_libm; i++)
+		if (mc->libm[i].median > 0) {
+			if (!libm_median)
+				libm_median = jobj(c, ceil, "libm_median_ns_per_call");
+			jreal(c, libm_median, mc->libm[i].name, 1, mc->libm[i].median * 1e9);
+		}
 	jstr(c, ceil, "openblas_note", mc->blas_note);
 	json_ceiling(c, ceil, "fresh_pages", "seconds_per_page", &mc->fresh_page, 0);
 	cJSON *bw = jobj(c, ceil, "bandwidth");

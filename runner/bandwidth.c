@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "stats.h"
+
 #if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
 #define KC_NO_SANITIZE __attribute__((no_sanitize("address", "undefined")))
 #else
@@ -185,66 +187,76 @@ static double bytes_of(const struct arrays *x, enum kc_stream k)
 	}
 }
 
-static int by_value(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
-static double median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, by_value);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-int kc_bandwidth_measure(long long bytes, double seconds, struct kc_bandwidth *out)
-{
+/* A working set's four kernels, measured in turns (kc_bandwidth_more) until kc_bandwidth_finish. */
+enum { CAP = 1 << 14 }; /* batches kept per kernel */
+struct kc_bandwidth_run {
 	struct arrays x;
-	x.n3 = bytes / 24 > 128 ? bytes / 24 : 128;
-	x.n2 = bytes / 16 / 32 * 32 > 192 ? bytes / 16 / 32 * 32 : 192;
-	size_t size = ((size_t)x.n2 * sizeof(double) + 63) / 64 * 64;
-	x.a = aligned_alloc(64, size), x.b = aligned_alloc(64, size), x.c = aligned_alloc(64, size);
-	if (!x.a || !x.b || !x.c) {
-		free(x.a), free(x.b), free(x.c);
-		return -1;
+	long long passes;
+	int n; /* batches of each kernel so far */
+	double best[KC_STREAM_N];
+	double samples[][CAP]; /* [kernel][batch], GB/s */
+};
+
+struct kc_bandwidth_run *kc_bandwidth_start(long long bytes)
+{
+	struct kc_bandwidth_run *r = malloc(sizeof *r + KC_STREAM_N * sizeof r->samples[0]);
+	if (!r)
+		return NULL;
+	struct arrays *x = &r->x;
+	x->n3 = bytes / 24 > 128 ? bytes / 24 : 128;
+	x->n2 = bytes / 16 / 32 * 32 > 192 ? bytes / 16 / 32 * 32 : 192;
+	size_t size = ((size_t)x->n2 * sizeof(double) + 63) / 64 * 64;
+	x->a = aligned_alloc(64, size), x->b = aligned_alloc(64, size), x->c = aligned_alloc(64, size);
+	if (!x->a || !x->b || !x->c) {
+		free(x->a), free(x->b), free(x->c), free(r);
+		return NULL;
 	}
-	for (long long i = 0; i < x.n2; i++)
-		x.a[i] = 0, x.b[i] = 1, x.c[i] = 2;
+	for (long long i = 0; i < x->n2; i++)
+		x->a[i] = 0, x->b[i] = 1, x->c[i] = 2;
 	long long passes = (16LL << 20) / (bytes > 0 ? bytes : 1);
-	out->passes = passes > 0 ? passes : 1;
+	r->passes = passes > 0 ? passes : 1;
+	r->n = 0;
+	for (int k = 0; k < KC_STREAM_N; k++) {
+		run(x, (enum kc_stream)k, 1); /* fault the pages in */
+		r->best[k] = 0;
+	}
+	return r;
+}
+
+void kc_bandwidth_more(struct kc_bandwidth_run *r, double seconds)
+{
 	/* the kernels take turns, a batch each, so that each one's median samples the same moments of a machine
 	 * whose other tenants come and go (a write's cost is the difference of two kernels') */
-	enum { CAP = 1 << 14 };
-	double *samples = malloc((size_t)KC_STREAM_N * CAP * sizeof *samples);
-	if (!samples) {
-		free(x.a), free(x.b), free(x.c);
-		return -1;
-	}
-	for (int k = 0; k < KC_STREAM_N; k++) {
-		run(&x, (enum kc_stream)k, 1); /* fault the pages in, warm the caches */
-		out->gbps[k] = 0;
-	}
-	int n = 0;
+	for (int k = 0; k < KC_STREAM_N; k++)
+		run(&r->x, (enum kc_stream)k, 1); /* warm the caches again */
+	int first = r->n;
 	double start = now();
 	do {
 		for (int k = 0; k < KC_STREAM_N; k++) {
 			double t0 = now();
-			run(&x, (enum kc_stream)k, out->passes);
-			double gbps = bytes_of(&x, (enum kc_stream)k) * (double)out->passes / (now() - t0) / 1e9;
-			out->gbps[k] = gbps > out->gbps[k] ? gbps : out->gbps[k];
-			samples[k * CAP + n] = gbps;
+			run(&r->x, (enum kc_stream)k, r->passes);
+			double gbps = bytes_of(&r->x, (enum kc_stream)k) * (double)r->passes / (now() - t0) / 1e9;
+			r->best[k] = gbps > r->best[k] ? gbps : r->best[k];
+			r->samples[k][r->n] = gbps;
 		}
-		n++;
-	} while (n < CAP && (n < 3 || now() - start < seconds * KC_STREAM_N));
-	for (int k = 0; k < KC_STREAM_N; k++)
-		out->median[k] = median_of(samples + k * CAP, n);
-	out->batches = n;
+		r->n++;
+	} while (r->n < CAP && (r->n - first < 3 || now() - start < seconds * KC_STREAM_N));
+}
+
+void kc_bandwidth_finish(struct kc_bandwidth_run *r, struct kc_bandwidth *out)
+{
+	for (int k = 0; k < KC_STREAM_N; k++) {
+		struct kc_stats st;
+		out->gbps[k] = r->best[k];
+		out->median[k] = kc_stats_compute(r->samples[k], r->n, &st) == 0 ? st.median : r->best[k];
+	}
+	out->batches = r->n;
+	out->passes = r->passes;
 	int best = out->gbps[KC_STREAM_TRIAD] >= out->gbps[KC_STREAM_COPY] ? KC_STREAM_TRIAD : KC_STREAM_COPY;
 	out->kernel = best == KC_STREAM_TRIAD ? "triad" : "copy";
 	out->gbytes_per_s = out->gbps[best];
 	out->gbytes_median = out->median[best];
 	out->triad = out->gbps[KC_STREAM_TRIAD], out->copy = out->gbps[KC_STREAM_COPY];
-	free(samples);
-	free(x.a), free(x.b), free(x.c);
-	return 0;
+	free(r->x.a), free(r->x.b), free(r->x.c);
+	free(r);
 }

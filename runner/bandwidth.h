@@ -15,17 +15,21 @@ struct kc_bandwidth {
 	long long passes;           /* kernel passes per batch */
 };
 
-/* Measure single-thread bandwidth over a working set of `bytes` (>= 3 KiB) of doubles, spending about
- * `seconds` per kernel: triad a[i] = b[i] + s·c[i] over three arrays of bytes/24 elements, counted as 24 bytes
- * per element; over two arrays of bytes/16: copy a[i] = b[i], counted as 16, update a[i] += b[i], as 24, and
- * load (a vectorized sum of b), as 8 (STREAM's counting: write-allocate traffic is not counted). Each kernel runs once
- * untimed to fault the pages in, then the four take turns, a batch of `passes` passes each (enough for a batch to
- * move about 16 MiB), until 4 × `seconds` are spent and each ran at least 3 (at most 16,384) batches: each kernel's
- * fastest batch counts, and its median batch is kept too (what a kernel timed by its median call, on a machine
- * shared with others, is predicted at; taking turns, every kernel's median samples the same moments). The kernels
- * are compiled for
- * the best of AVX-512, AVX2 and baseline x86-64 the CPU supports (dispatched at run time), so the L1 figure is not
- * limited by kcost's own compile flags. Returns 0, or -1 when the arrays cannot be allocated. */
-int kc_bandwidth_measure(long long bytes, double seconds, struct kc_bandwidth *out);
+/* Single-thread bandwidth over a working set of `bytes` (>= 3 KiB) of doubles: triad a[i] = b[i] + s·c[i] over
+ * three arrays of bytes/24 elements, counted as 24 bytes per element; over two arrays of bytes/16: copy
+ * a[i] = b[i], counted as 16, update a[i] += b[i], as 24, and load (a vectorized sum of b), as 8 (STREAM's
+ * counting: write-allocate traffic is not counted). kc_bandwidth_start allocates the arrays and runs each kernel
+ * once untimed to fault the pages in (NULL when they cannot be allocated). Each kc_bandwidth_more runs each kernel
+ * once untimed to warm the caches, then the four take turns, a batch of `passes` passes each (enough for a batch
+ * to move about 16 MiB), until 4 × `seconds` are spent and each ran at least 3 more batches (at most 16,384 in
+ * all); calls for several working sets, one after another in rounds, spread each one's batches over the whole
+ * measurement. kc_bandwidth_finish frees the run and gives each kernel's fastest batch, and its median batch (what
+ * a kernel timed by its median call, on a machine shared with other tenants, is predicted at; taking turns, the
+ * kernels' medians sample the same moments). The kernels are compiled for the best of AVX-512, AVX2 and baseline
+ * x86-64 the CPU supports (dispatched at run time), so the L1 figure is not limited by kcost's own compile flags. */
+struct kc_bandwidth_run;
+struct kc_bandwidth_run *kc_bandwidth_start(long long bytes);
+void kc_bandwidth_more(struct kc_bandwidth_run *r, double seconds);
+void kc_bandwidth_finish(struct kc_bandwidth_run *r, struct kc_bandwidth *out);
 
 #endif

@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "peak.h"
 #include "source.h"
+#include "stats.h"
 
 static double now(void)
 {
@@ -117,10 +118,15 @@ static const char *size_text(struct kc_arena *a, long long bytes)
 
 /* --- measuring ----------------------------------------------------------------------------------------------- */
 
+/* Rounds of the bandwidth step: every level's kernels run a third of their time in each, so that each level's
+ * median batch spans the whole step, not a moment of it (on a shared VM every L1 prediction of one bench/predict
+ * run came out 1.3-1.5x slow: its L1 batches, all in the step's first 0.4 s, met a neighbour's burst) */
+#define BANDWIDTH_ROUNDS 3
+
 static void progress_step(void (*progress)(const char *, int, int, const char *), int i, const char *what)
 {
 	if (progress)
-		progress("measuring the machine", i, 4 + KC_LEVEL_N, what);
+		progress("measuring the machine", i, 4 + BANDWIDTH_ROUNDS * KC_LEVEL_N, what);
 }
 
 /* OpenBLAS, loaded only in the child processes that measure GEMM (below): the library starts its thread pool as
@@ -400,43 +406,44 @@ static void measure_libm(struct kc_arena *a, struct kc_machine *m)
 	/* three passes over the functions, each function's best kept: its sweeps spread over the whole step, not
 	 * taken within 20 ms that a neighbour may have slowed throughout (tanhf measured 8.4 ns a call in one run,
 	 * 15.6 in the next, on a shared VM, while kernels calling it ran the same) */
+	double *runs = KC_NEW_N(a, double, (size_t)n *LIBM_PASSES *KC_LIBM_RUNS);
+	int *n_runs = KC_NEW_N(a, int, n);
 	for (int pass = 0; pass < LIBM_PASSES; pass++)
 		for (int i = 0; i < n; i++) {
-			double t = kc_libm_call_seconds(&f[i], LIBM_SECONDS / LIBM_PASSES);
+			int got = 0;
+			double t =
+			    kc_libm_call_seconds(&f[i], LIBM_SECONDS / LIBM_PASSES,
+			                         runs + (size_t)i * LIBM_PASSES * KC_LIBM_RUNS + n_runs[i], &got);
+			n_runs[i] += got;
 			if (t > 0 && (m->libm[i].seconds <= 0 || t < m->libm[i].seconds))
 				m->libm[i].seconds = t;
 		}
 	for (int i = 0; i < n; i++) {
+		struct kc_stats st;
+		if (kc_stats_compute(runs + (size_t)i * LIBM_PASSES * KC_LIBM_RUNS, n_runs[i], &st) == 0)
+			m->libm[i].median = st.median;
 		m->libm[i].name = f[i].name;
 		if (f[i].hi2 > f[i].lo2)
 			m->libm[i].method = kc_arena_printf(
 			    a,
 			    "out[i] = f(x[i], y[i]), scalar calls through a pointer, arguments in [%g, %g) x [%g, "
-			    "%g), best of 3 passes of 3 sweeps of 262144, 1 thread (its CPU time)",
+			    "%g), best of 3 passes of 3 sweeps of 262144 (and their median), 1 thread (its CPU time)",
 			    f[i].lo, f[i].hi, f[i].lo2, f[i].hi2);
 		else
 			m->libm[i].method = kc_arena_printf(
 			    a,
 			    "out[i] = f(x[i]), scalar calls through a pointer, arguments in [%g, %g), best of 3 "
-			    "passes of 3 sweeps of 262144, 1 thread (its CPU time)",
+			    "passes of 3 sweeps of 262144 (and their median), 1 thread (its CPU time)",
 			    f[i].lo, f[i].hi);
 	}
 }
 
-static void measure_bandwidth(struct kc_arena *a, struct kc_machine *m, enum kc_level l, long long ws,
-                              const char *cache_source)
+static void bandwidth_result(struct kc_arena *a, struct kc_machine *m, enum kc_level l, long long ws,
+                             struct kc_bandwidth_run *run)
 {
 	struct kc_ceiling *c = &m->bandwidth[l];
 	struct kc_bandwidth bw;
-	c->threads = 1;
-	if (!ws) {
-		c->method = kc_arena_printf(a, "not measured: no %s cache size (%s)", kc_level_name(l), cache_source);
-		return;
-	}
-	if (kc_bandwidth_measure(ws, l == KC_LEVEL_DRAM ? 0.3 : 0.1, &bw) < 0) {
-		c->method = kc_arena_printf(a, "not measured: could not allocate %s", size_text(a, ws));
-		return;
-	}
+	kc_bandwidth_finish(run, &bw);
 	c->value = bw.gbytes_per_s;
 	m->bandwidth_median[l] = bw.gbytes_median;
 	for (int k = 0; k < KC_STREAM_N; k++)
@@ -447,6 +454,35 @@ static void measure_bandwidth(struct kc_arena *a, struct kc_machine *m, enum kc_
 	                            bw.kernel, size_text(a, ws), bw.batches, bw.passes, bw.gbytes_median,
 	                            bw.gbps[KC_STREAM_LOAD], bw.gbps[KC_STREAM_COPY], bw.gbps[KC_STREAM_TRIAD],
 	                            bw.gbps[KC_STREAM_UPDATE]);
+}
+
+static void measure_bandwidth(struct kc_arena *a, struct kc_machine *m, const long long ws[KC_LEVEL_N],
+                              const char *cache_source, void (*progress)(const char *, int, int, const char *))
+{
+	struct kc_bandwidth_run *run[KC_LEVEL_N] = {0};
+	for (int l = 0; l < KC_LEVEL_N; l++) {
+		struct kc_ceiling *c = &m->bandwidth[l];
+		c->threads = 1;
+		if (!ws[l])
+			c->method = kc_arena_printf(a, "not measured: no %s cache size (%s)",
+			                            kc_level_name((enum kc_level)l), cache_source);
+		else if (!(run[l] = kc_bandwidth_start(ws[l])))
+			c->method = kc_arena_printf(a, "not measured: could not allocate %s", size_text(a, ws[l]));
+	}
+	/* DRAM's kernels take turns for 3 s in all: a shared machine's DRAM bandwidth comes and goes over seconds
+	 * (its median batch over 1.2 s ranged from 27 to 40 GB/s from one run to the next, where kernels timed
+	 * later ran at 40) */
+	for (int r = 0; r < BANDWIDTH_ROUNDS; r++)
+		for (int l = 0; l < KC_LEVEL_N; l++) {
+			progress_step(progress, 3 + r * KC_LEVEL_N + l,
+			              kc_arena_printf(a, "%s bandwidth, round %d of %d",
+			                              kc_level_name((enum kc_level)l), r + 1, BANDWIDTH_ROUNDS));
+			if (run[l])
+				kc_bandwidth_more(run[l], (l == KC_LEVEL_DRAM ? 0.75 : 0.1) / BANDWIDTH_ROUNDS);
+		}
+	for (int l = 0; l < KC_LEVEL_N; l++)
+		if (run[l])
+			bandwidth_result(a, m, (enum kc_level)l, ws[l], run[l]);
 }
 
 /* What a kernel pays for each page of a large buffer it allocates on every call: malloc of 64 MiB (glibc maps
@@ -511,11 +547,8 @@ void kc_ceilings_measure(struct kc_arena *a, const struct kc_cpu *cpu, struct kc
 	measure_dense(a, m);
 	long long ws[KC_LEVEL_N];
 	kc_ceilings_working_sets(cpu->cache, ws);
-	for (int l = 0; l < KC_LEVEL_N; l++) {
-		progress_step(progress, 3 + l, kc_arena_printf(a, "%s bandwidth", kc_level_name((enum kc_level)l)));
-		measure_bandwidth(a, m, (enum kc_level)l, ws[l], cpu->cache_source);
-	}
-	progress_step(progress, 3 + KC_LEVEL_N, "fresh pages");
+	measure_bandwidth(a, m, ws, cpu->cache_source, progress);
+	progress_step(progress, 3 + BANDWIDTH_ROUNDS * KC_LEVEL_N, "fresh pages");
 	measure_fresh_pages(a, m);
 	m->measured_at = iso8601_now(a);
 	m->measure_seconds = now() - t0;
@@ -576,6 +609,7 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 	for (int i = 0; i < m->n_libm; i++) {
 		cJSON *o = cJSON_AddObjectToObject(libm, m->libm[i].name);
 		cJSON_AddNumberToObject(o, "seconds_per_call", m->libm[i].seconds);
+		cJSON_AddNumberToObject(o, "median_seconds_per_call", m->libm[i].median);
 		cJSON_AddStringToObject(o, "method", m->libm[i].method ? m->libm[i].method : "");
 	}
 	if (m->blas_note)
@@ -690,6 +724,11 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 		struct kc_libm_cost *c = &m->libm[m->n_libm++];
 		c->name = kc_arena_strdup(a, fn->string);
 		c->seconds = number_at(fn, "seconds_per_call", &ok);
+		/* version 5 and older have no median: the prediction then uses the best run */
+		const cJSON *med = cJSON_GetObjectItemCaseSensitive(fn, "median_seconds_per_call");
+		c->median = cJSON_IsNumber(med) && med->valuedouble >= c->seconds && med->valuedouble < 1
+		                ? med->valuedouble
+		                : 0;
 		c->method = string_at(a, fn, "method", &ok);
 	}
 	const cJSON *note = cJSON_GetObjectItemCaseSensitive(j, "openblas_note");

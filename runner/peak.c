@@ -154,8 +154,8 @@ typedef double (*timed_fn)(const void *ctx, long n);
 
 /* The fastest seconds per unit of run: n doubled from `n` until one run takes `share` of the budget (or n reaches
  * cap), then the best of the runs that fit in the rest, at least min_runs and at most max_runs. */
-static double best_per_unit(timed_fn run, const void *ctx, long n, long cap, double seconds, double share, int min_runs,
-                            int max_runs)
+static double best_per_unit_runs(timed_fn run, const void *ctx, long n, long cap, double seconds, double share,
+                                 int min_runs, int max_runs, double *runs, int *n_runs)
 {
 	double t;
 	for (;;) {
@@ -167,13 +167,24 @@ static double best_per_unit(timed_fn run, const void *ctx, long n, long cap, dou
 		n *= 2;
 	}
 	double best = t / (double)n, end = now() + seconds;
+	if (runs)
+		runs[0] = best, *n_runs = 1;
 	for (int r = 0; r < min_runs || (now() < end && r < max_runs); r++) {
 		double t0 = now();
 		sink = run(ctx, n);
 		double per = (now() - t0) / (double)n;
 		best = per < best ? per : best;
+		if (runs)
+			runs[(*n_runs)++] = per;
 	}
 	return best;
+}
+
+/* The same, without the runs */
+static double best_per_unit(timed_fn run, const void *ctx, long n, long cap, double seconds, double share, int min_runs,
+                            int max_runs)
+{
+	return best_per_unit_runs(run, ctx, n, cap, seconds, share, min_runs, max_runs, NULL, NULL);
 }
 
 static double run_kernel(const void *ctx, long iters)
@@ -455,7 +466,7 @@ static double run_libm(const void *ctx, long reps)
 	return lr->out[0] + (double)lr->outf[0];
 }
 
-double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds)
+double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds, double runs[KC_LIBM_RUNS], int *n_runs)
 {
 	static double x[N_ARGS], y[N_ARGS], out[N_ARGS];
 	static float xf[N_ARGS], yf[N_ARGS], outf[N_ARGS];
@@ -472,5 +483,10 @@ double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds)
 	}
 	struct libm_run lr = {f, x, y, xf, yf, out, outf};
 	/* sweeps doubled until one takes a quarter of the budget, then the best of 2 more */
-	return best_per_unit(run_libm, &lr, 1, 1L << 20, seconds, 1.0 / 4, 2, 2) / N_ARGS;
+	int n = 0;
+	double best = best_per_unit_runs(run_libm, &lr, 1, 1L << 20, seconds, 1.0 / 4, 2, KC_LIBM_RUNS - 1, runs, &n);
+	for (int i = 0; i < n; i++)
+		runs[i] /= N_ARGS;
+	*n_runs = n;
+	return best / N_ARGS;
 }
