@@ -53,38 +53,68 @@ static cJSON *run_harness(struct kc_run_state *r, const struct kc_file_run *fr, 
 	return kc_child_run_harness(r->a, fr->dir, argv, r->child_env, &lim, why);
 }
 
-static int measure_time(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
-                        struct kc_measurement *item, struct kc_timing *t)
+/* The timing samples of one function, gathered over the rounds of its file (run_file). */
+struct timing_samples {
+	double *v;
+	int n, cap;
+	int failed; /* a slice failed (reported): no more slices */
+	int done;   /* no more slices: its calls are long */
+};
+
+/* One slice of p's timing: the harness times it for `budget` seconds in a fresh process; its samples are added to
+ * s. The first slice also gives the checksum and the setup time. -1 (reported) when the harness failed. */
+static int time_slice(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
+                      struct kc_measurement *item, struct kc_timing *t, double budget, struct timing_samples *s)
 {
 	const struct kc_function *f = p->fn;
 	const char *why = NULL;
 	const char *argv[] = {"./harness",
 	                      f->name,
 	                      "time",
-	                      kc_arena_printf(r->a, "%g", r->budget),
+	                      kc_arena_printf(r->a, "%g", budget),
 	                      kc_arena_printf(r->a, "%g", r->timeout * 0.5),
 	                      NULL};
 	cJSON *j = run_harness(r, fr, argv, &why);
 	const cJSON *samples = j ? cJSON_GetObjectItemCaseSensitive(j, "samples") : NULL;
-	int n = cJSON_GetArraySize(samples);
-	double *s = n > 0 ? malloc(sizeof *s * (size_t)n) : NULL;
-	struct kc_stats st;
-	for (int i = 0; s && i < n; i++)
-		s[i] = cJSON_GetArrayItem(samples, i)->valuedouble;
-	int ok = s && kc_stats_compute(s, n, &st) == 0;
-	if (ok) {
-		item->seconds_min = st.min, item->seconds_median = st.median, item->seconds_p90 = st.p90;
-		item->samples = st.n, item->cv = st.cv;
-		item->checksum = kc_child_json_number(j, "checksum");
-		t->setup = kc_child_json_number(j, "setup_seconds"), t->median = st.median, t->ok = 1;
-	} else if (n > 0 && !s) {
-		fail(r, f, item, KC_ERROR, kc_arena_printf(r->a, "out of memory reading %d timing samples", n));
-	} else {
+	int n = cJSON_GetArraySize(samples), ok = n > 0;
+	if (ok && s->n + n > s->cap) {
+		int cap = s->n + n > 2 * s->cap ? s->n + n : 2 * s->cap;
+		double *v = realloc(s->v, sizeof *v * (size_t)cap);
+		if (v)
+			s->v = v, s->cap = cap;
+		else {
+			fail(r, f, item, KC_ERROR, kc_arena_printf(r->a, "out of memory reading %d timing samples", n));
+			ok = 0, n = 0;
+		}
+	} else if (!ok)
 		fail(r, f, item, KC_ERROR, why ? why : "the harness reported no timing samples");
+	for (int i = 0; ok && i < n; i++)
+		s->v[s->n++] = cJSON_GetArrayItem(samples, i)->valuedouble;
+	if (ok && !t->ok) {
+		item->checksum = kc_child_json_number(j, "checksum");
+		t->setup = kc_child_json_number(j, "setup_seconds");
+		t->ok = 1;
 	}
-	free(s);
 	cJSON_Delete(j);
+	s->failed |= !ok;
 	return ok ? 0 : -1;
+}
+
+/* p's timing from the samples of all its slices. -1 (reported) when there are none to summarize. */
+static int finish_timing(struct kc_run_state *r, const struct kc_harness_plan *p, struct kc_measurement *item,
+                         struct kc_timing *t, const struct timing_samples *s)
+{
+	struct kc_stats st;
+	if (s->failed || kc_stats_compute(s->v, s->n, &st) < 0) {
+		if (!s->failed)
+			fail(r, p->fn, item, KC_ERROR, "out of memory summarizing the timing samples");
+		t->ok = 0;
+		return -1;
+	}
+	item->seconds_min = st.min, item->seconds_median = st.median, item->seconds_p90 = st.p90;
+	item->samples = st.n, item->cv = st.cv;
+	t->median = st.median;
+	return 0;
 }
 
 static void check_reference(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
@@ -193,15 +223,10 @@ const char *kc_runner_blas_note(struct kc_arena *a, const struct kc_function *f,
 	                           : "OpenBLAS's own choice");
 }
 
-/* Time p and check it against its reference; *t says whether the timing succeeded. */
-static void measure_function(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *p,
-                             struct kc_measurement *item, struct kc_timing *t)
+/* After p's timing (finish_timing): whether it is plausible, OpenBLAS's note, and its reference check. */
+static void check_function(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *p,
+                           struct kc_measurement *item)
 {
-	item->compiler = fr->compiler;
-	vectorized_lines(r, fr, p->fn, item);
-	kc_runner_progress(r, "running", r->done, r->total, p->fn->name);
-	if (measure_time(r, fr, p, item, t) < 0)
-		return;
 	check_plausible(r, p->fn, item);
 	const char *blas = kc_runner_blas_note(r->a, p->fn, r->m->machine, getenv("OPENBLAS_CORETYPE"));
 	if (blas)
@@ -408,12 +433,42 @@ static void run_file(struct kc_run_state *r, const char *path, const struct file
 	/* every timing first, then the traffic, whose simulations may run in parallel without disturbing them */
 	struct kc_timing *t = KC_NEW_N(r->a, struct kc_timing, n + 1);
 	struct kc_measurement **items = KC_NEW_N(r->a, struct kc_measurement *, n + 1);
+	/* the functions take turns (KC_RUNNER_ROUNDS rounds of a share of the budget each), so that on a machine
+	 * whose other tenants come and go every function's median samples the same stretch of the run: two
+	 * versions of a kernel are compared in like conditions, and against ceilings measured across one */
+	struct timing_samples *ts = KC_NEW_N(r->a, struct timing_samples, n + 1);
+	int runnable = 0;
 	for (int i = 0; i < n; i++) {
 		items[i] = item_of(r, plans[i].fn);
 		if (!plans[i].error) {
-			measure_function(r, &fr, &plans[i], items[i], &t[i]);
-			r->done++;
+			items[i]->compiler = fr.compiler;
+			vectorized_lines(r, &fr, plans[i].fn, items[i]);
+			runnable++;
 		}
+	}
+	int rounds = runnable > 1 ? KC_RUNNER_ROUNDS : 1;
+	for (int round = 0; round < rounds; round++) {
+		const char *step =
+		    rounds > 1 ? kc_arena_printf(r->a, "running, round %d of %d", round + 1, rounds) : "running";
+		for (int i = 0, k = 0; i < n; i++)
+			if (!plans[i].error && !ts[i].failed && !ts[i].done) {
+				kc_runner_progress(r, step, r->done + k++, r->total, plans[i].fn->name);
+				time_slice(r, &fr, &plans[i], items[i], &t[i], r->budget / rounds, &ts[i]);
+				/* a call so long that a slice outlasts its share (the harness times at least 10 calls)
+				 * is not timed again: its calls average the neighbours out, and more slices would only
+				 * multiply its time */
+				double fastest = ts[i].n > 0 ? ts[i].v[0] : 0;
+				for (int q = 1; q < ts[i].n; q++)
+					fastest = ts[i].v[q] < fastest ? ts[i].v[q] : fastest;
+				ts[i].done |= fastest * KC_RUNNER_MIN_SAMPLES > r->budget / rounds;
+			}
+	}
+	for (int i = 0; i < n; i++) {
+		if (!plans[i].error && finish_timing(r, &plans[i], items[i], &t[i], &ts[i]) == 0)
+			check_function(r, &fr, &plans[i], items[i]);
+		if (!plans[i].error)
+			r->done++;
+		free(ts[i].v);
 	}
 	kc_traffic_step_measure(r, &fr, plans, t, items, n);
 }

@@ -10,9 +10,13 @@
 #include "diag.h"
 #include "measure.h"
 
-#define KC_RUNNER_DEFAULT_CC      "cc"
-#define KC_RUNNER_DEFAULT_CFLAGS  "-O3 -march=native"
-#define KC_RUNNER_DEFAULT_BUDGET  0.3  /* seconds of timed calls per function */
+#define KC_RUNNER_DEFAULT_CC     "cc"
+#define KC_RUNNER_DEFAULT_CFLAGS "-O3 -march=native"
+#define KC_RUNNER_DEFAULT_BUDGET 0.3 /* seconds of timed calls per function */
+/* The functions of a file are timed in this many rounds, a share of the budget each (runner.c, run_file) */
+#define KC_RUNNER_ROUNDS 3
+/* The fewest calls (or batches of calls) the harness times in one run (KCOST_MIN_SAMPLES in kcost_driver.c) */
+#define KC_RUNNER_MIN_SAMPLES     10
 #define KC_RUNNER_DEFAULT_TIMEOUT 60.0 /* wall-clock seconds per child */
 
 struct kc_runner_opts {
