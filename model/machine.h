@@ -63,7 +63,7 @@ struct kc_machine {
 	struct kc_ceiling bandwidth[KC_LEVEL_N]; /* one thread */
 	/* each bandwidth kernel's GB/s per level (STREAM's counting), one thread; 0: not measured (a cache of an
 	 * older kcost, --bandwidth, --machine FILE without them): the prediction then prices every byte at
-	 * bandwidth[] */
+	 * the level's one bandwidth (bandwidth_median[], else bandwidth[]) */
 	double stream[KC_LEVEL_N][KC_STREAM_N];
 	/* the median batch of each ceiling above, where the best is the roof: what a kernel's median call is
 	 * predicted at (on a machine shared with other tenants its calls are slower most of the time than its

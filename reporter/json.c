@@ -15,10 +15,12 @@
  *                       + latency_ns {float|double: {add, fma, max, add_rows_of_64}} one dependent scalar
  *                         operation (max: a call of fmaxf / fmax, as a max reduction waits for it;
  *                         add_rows_of_64: an add of rows of 64 dependent adds, one row after another)
- *                       + libm_ns_per_call {expf: ns, ...} scalar, + openblas_note string or null
+ *                       + libm_ns_per_call {expf: ns, ...} scalar (the best sweep), + libm_median_ns_per_call
+ *                         {expf: ns, ...} (the median sweep, what a prediction uses), + openblas_note string or null
  *                       + fresh_pages {seconds_per_page, method} (what a page of a fresh allocation costs)
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels_gbytes_per_s {load, copy,
- *                       triad, update}}}, measured_at}, + cached bool}
+ *                       triad, update}, + median_gbytes_per_s, + kernels_median_gbytes_per_s {...} (the median
+ *                       batches, what a prediction uses)}}, measured_at}, + cached bool}
  *             + ceilings.ridge_flop_per_byte {float, double}, + hypothetical bool (--peak/--bandwidth: budgets,
  *             not measurements), + from_file (--machine FILE) or null
  *   + sandbox null when nothing was run, else {requested bool (--sandbox), used bool, isolation (what the
@@ -752,8 +754,9 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 				jreal(c, k, kc_stream_name((enum kc_stream)s), mc->stream[l][s] > 0, mc->stream[l][s]);
 		}
 		/* the median batches, which the predictions use (the best ones are the roofs) */
-		if (lo && mc->bandwidth_median[l] > 0) {
+		if (lo && mc->bandwidth_median[l] > 0)
 			jreal(c, lo, "median_gbytes_per_s", 1, mc->bandwidth_median[l]);
+		if (lo && mc->stream_median[l][KC_STREAM_LOAD] > 0) {
 			cJSON *k = jobj(c, lo, "kernels_median_gbytes_per_s");
 			for (int s = 0; s < KC_STREAM_N; s++)
 				jreal(c, k, kc_stream_name((enum kc_stream)s), mc->stream_median[l][s] > 0,

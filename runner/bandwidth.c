@@ -231,6 +231,8 @@ void kc_bandwidth_more(struct kc_bandwidth_run *r, double seconds)
 		run(&r->x, (enum kc_stream)k, 1); /* warm the caches again */
 	int first = r->n;
 	double start = now();
+	if (r->n >= CAP)
+		return;
 	do {
 		for (int k = 0; k < KC_STREAM_N; k++) {
 			double t0 = now();

@@ -726,7 +726,8 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 		c->seconds = number_at(fn, "seconds_per_call", &ok);
 		/* version 5 and older have no median: the prediction then uses the best run */
 		const cJSON *med = cJSON_GetObjectItemCaseSensitive(fn, "median_seconds_per_call");
-		c->median = cJSON_IsNumber(med) && med->valuedouble >= c->seconds && med->valuedouble < 1
+		c->median = c->seconds > 0 && cJSON_IsNumber(med) && med->valuedouble >= c->seconds &&
+		                    med->valuedouble <= 1000 * c->seconds && med->valuedouble < 1
 		                ? med->valuedouble
 		                : 0;
 		c->method = string_at(a, fn, "method", &ok);
@@ -750,11 +751,14 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 		/* version 5 and older have no medians: the prediction then uses the best batches */
 		const cJSON *med = cJSON_GetObjectItemCaseSensitive(o, "median_gbytes_per_s");
 		double v = cJSON_IsNumber(med) ? med->valuedouble : 0;
-		m->bandwidth_median[l] = v > 0 && v <= m->bandwidth[l].value ? v : 0;
+		m->bandwidth_median[l] = v * 1000 >= m->bandwidth[l].value && v <= m->bandwidth[l].value ? v : 0;
+		/* a median that is missing or not one of its kernel's batches (above the best, below a thousandth of
+		 * it) is dropped, not the file */
 		const cJSON *km = cJSON_GetObjectItemCaseSensitive(o, "kernels_median_gbytes_per_s");
 		for (int s = 0; km && s < KC_STREAM_N; s++) {
-			v = number_at(km, kc_stream_name((enum kc_stream)s), &ok);
-			m->stream_median[l][s] = v > 0 && v <= m->stream[l][s] ? v : 0;
+			int here = 1;
+			v = number_at(km, kc_stream_name((enum kc_stream)s), &here);
+			m->stream_median[l][s] = here && v * 1000 >= m->stream[l][s] && v <= m->stream[l][s] ? v : 0;
 		}
 	}
 	m->measured_at = string_at(a, j, "measured_at", &ok);

@@ -155,7 +155,7 @@ typedef double (*timed_fn)(const void *ctx, long n);
 /* The fastest seconds per unit of run: n doubled from `n` until one run takes `share` of the budget (or n reaches
  * cap), then the best of the runs that fit in the rest, at least min_runs and at most max_runs. */
 static double best_per_unit_runs(timed_fn run, const void *ctx, long n, long cap, double seconds, double share,
-                                 int min_runs, int max_runs, double *runs, int *n_runs)
+                                 int min_runs, int max_runs, double *runs, int *n_runs, int runs_cap)
 {
 	double t;
 	for (;;) {
@@ -174,7 +174,7 @@ static double best_per_unit_runs(timed_fn run, const void *ctx, long n, long cap
 		sink = run(ctx, n);
 		double per = (now() - t0) / (double)n;
 		best = per < best ? per : best;
-		if (runs)
+		if (runs && *n_runs < runs_cap)
 			runs[(*n_runs)++] = per;
 	}
 	return best;
@@ -184,7 +184,7 @@ static double best_per_unit_runs(timed_fn run, const void *ctx, long n, long cap
 static double best_per_unit(timed_fn run, const void *ctx, long n, long cap, double seconds, double share, int min_runs,
                             int max_runs)
 {
-	return best_per_unit_runs(run, ctx, n, cap, seconds, share, min_runs, max_runs, NULL, NULL);
+	return best_per_unit_runs(run, ctx, n, cap, seconds, share, min_runs, max_runs, NULL, NULL, 0);
 }
 
 static double run_kernel(const void *ctx, long iters)
@@ -484,7 +484,8 @@ double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds, double r
 	struct libm_run lr = {f, x, y, xf, yf, out, outf};
 	/* sweeps doubled until one takes a quarter of the budget, then the best of 2 more */
 	int n = 0;
-	double best = best_per_unit_runs(run_libm, &lr, 1, 1L << 20, seconds, 1.0 / 4, 2, KC_LIBM_RUNS - 1, runs, &n);
+	double best = best_per_unit_runs(run_libm, &lr, 1, 1L << 20, seconds, 1.0 / 4, 2, KC_LIBM_RUNS - 1, runs, &n,
+	                                 KC_LIBM_RUNS);
 	for (int i = 0; i < n; i++)
 		runs[i] /= N_ARGS;
 	*n_runs = n;

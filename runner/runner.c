@@ -88,8 +88,13 @@ static int time_slice(struct kc_run_state *r, const struct kc_file_run *fr, cons
 		}
 	} else if (!ok)
 		fail(r, f, item, KC_ERROR, why ? why : "the harness reported no timing samples");
-	for (int i = 0; ok && i < n; i++)
-		s->v[s->n++] = cJSON_GetArrayItem(samples, i)->valuedouble;
+	const cJSON *sample;
+	cJSON_ArrayForEach(sample, samples)
+	{
+		if (!ok)
+			break;
+		s->v[s->n++] = sample->valuedouble;
+	}
 	if (ok && !t->ok) {
 		item->checksum = kc_child_json_number(j, "checksum");
 		t->setup = kc_child_json_number(j, "setup_seconds");
@@ -461,6 +466,9 @@ static void run_file(struct kc_run_state *r, const char *path, const struct file
 				for (int q = 1; q < ts[i].n; q++)
 					fastest = ts[i].v[q] < fastest ? ts[i].v[q] : fastest;
 				ts[i].done |= fastest * KC_RUNNER_MIN_SAMPLES > r->budget / rounds;
+				/* nor one whose setup outlasts a round's share: three setups would cost more than the
+				 * timing */
+				ts[i].done |= t[i].setup > r->budget / rounds;
 			}
 	}
 	for (int i = 0; i < n; i++) {

@@ -141,6 +141,31 @@ static void threads_build_openmp_and_use_matching_ceilings(void **state)
 
 /* The harness's compiler command has no word limit: 300 flags reach the compiler (240 did, silently, when the
  * command was a fixed array of 256), the last of them too. */
+/* The functions of a file take turns: three rounds, each a fresh harness process that sets its kernel up
+ * again, the samples of all three summarized; the first round's setups come first. */
+static void functions_of_a_file_take_turns(void **state)
+{
+	(void)state;
+	char log[4200], define[4300];
+	/* not in the report's directory, which holds only kcost's files (scratch_dir's path is static: first) */
+	snprintf(log, sizeof log, "%s/setups.txt", scratch_dir("run-rounds-log"));
+	const char *out = scratch_dir("run-rounds");
+	snprintf(define, sizeof define, "-O2 -DROUNDS_LOG=\"%s\"", log);
+	struct run r = RUN("--cflags", define, "--time-budget", "0.03", "--no-traffic", "--quiet", "-o", out,
+	                   "tests/fixtures/runner_rounds.c");
+	assert_int_equal(r.status, 0);
+	run_release(&r);
+	char *setups = slurp(log);
+	assert_non_null(setups);
+	assert_string_equal(setups, "scale\nshift\nscale\nshift\nscale\nshift\n");
+	free(setups);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	/* at least 10 samples a round */
+	assert_true(at(fn_in(rep, "tests/fixtures/runner_rounds.c", "shift"), "measured.samples")->valuedouble >= 30);
+	cJSON_Delete(rep);
+}
+
 static void every_cflag_reaches_the_compiler(void **state)
 {
 	(void)state;
@@ -685,6 +710,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(failing_kernels_become_diagnostics),
 	    cmocka_unit_test(gelu_is_measured_and_checked),
+	    cmocka_unit_test(functions_of_a_file_take_turns),
 	    cmocka_unit_test(threads_build_openmp_and_use_matching_ceilings),
 	    cmocka_unit_test(every_cflag_reaches_the_compiler),
 	    cmocka_unit_test(forged_results_are_not_read),
