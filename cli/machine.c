@@ -83,6 +83,16 @@ static void print_text(const struct kc_machine *m, const char *path)
 	for (int i = 0; i < m->n_libm; i++)
 		printf("%s %s %.3g", i % 8 ? "," : "\n   ", visible(m->libm[i].name), m->libm[i].seconds * 1e9);
 	printf("\n");
+	int medians = 0; /* what the predictions use */
+	for (int i = 0; i < m->n_libm; i++)
+		if (m->libm[i].median > 0) {
+			if (!medians)
+				printf("  libm, the median sweeps (what a prediction uses):");
+			printf("%s %s %.3g", medians++ % 8 ? "," : "\n   ", visible(m->libm[i].name),
+			       m->libm[i].median * 1e9);
+		}
+	if (medians)
+		printf("\n");
 	for (int l = 0; l < KC_LEVEL_N; l++) {
 		char what[32];
 		snprintf(what, sizeof what, "%s bandwidth", kc_level_name((enum kc_level)l));

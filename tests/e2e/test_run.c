@@ -580,6 +580,7 @@ static void machine_prints_its_ceilings(void **state)
 	assert_non_null(strstr(r.out, "float compute roof"));
 	assert_non_null(strstr(r.out, "ceilings (from the cache, measured "));
 	assert_non_null(strstr(r.out, "libm, ns per call (scalar, one thread):"));
+	assert_non_null(strstr(r.out, "libm, the median sweeps (what a prediction uses):\n    expf "));
 	assert_non_null(strstr(r.out, "DRAM bandwidth"));
 	run_release(&r);
 	r = RUN("machine", "--format", "json");
@@ -587,6 +588,8 @@ static void machine_prints_its_ceilings(void **state)
 	cJSON *j = cJSON_Parse(r.out);
 	assert_non_null(j);
 	assert_int_equal(at(j, "kcost_ceilings")->valueint, 6);
+	assert_true(num_positive(at(j, "bandwidth.DRAM.median_gbytes_per_s")));
+	assert_true(num_positive(at(j, "libm.tanhf.median_seconds_per_call")));
 	assert_true(num_positive(at(j, "latency_seconds.float.add_rows_of_64")));
 	assert_true(num_positive(at(j, "latency_seconds.double.add_rows_of_64")));
 	assert_true(num_positive(at(j, "bandwidth.DRAM.kernels_gbytes_per_s.update")));
