@@ -144,6 +144,14 @@ static void memory_level_from_the_working_set(void **state)
 	assert_true(close_to(p.seconds, 64e6 / 80e9));
 }
 
+/* A copy over 10^6 floats: x read, y written only (4 MB of each). */
+static struct kc_function *copy_fn(void)
+{
+	struct kc_function *f = nest_fn(1000000, 1, 0, 8);
+	f->nests[0].traffic[KC_MODEL_STREAMING].write_only = times(4, kc_poly_sym(&A, 0));
+	return f;
+}
+
 /* With each bandwidth kernel measured, a byte costs what its kind costs: in L3, load 100, copy 40 and update
  * 75 GB/s (STREAM's counting) give 0.01 ns a byte read, 2/40 - 0.01 = 0.04 ns a byte written to a buffer the
  * nest does not read (its lines come in first) and 3/75 - 0.02 = 0.02 ns a byte written back to one it reads. */
@@ -154,8 +162,7 @@ static void reads_and_writes_cost_their_kind(void **state)
 	with_kernels(&m, KC_LEVEL_L3);
 	struct kc_poly *n = kc_poly_sym(&A, 0);
 	/* copy: x read, y written only: 4e6 * 0.01 + 4e6 * (2/40 - 0.01 = 0.04) ns = 0.2 ms */
-	struct kc_function *f = nest_fn(1000000, 1, 0, 8);
-	f->nests[0].traffic[KC_MODEL_STREAMING].write_only = times(4, n);
+	struct kc_function *f = copy_fn();
 	struct kc_prediction p;
 	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
 	assert_string_equal(p.bound, "L3 bandwidth");
@@ -188,9 +195,7 @@ static void the_median_batches_price_the_bytes(void **state)
 	with_kernels(&m, KC_LEVEL_L3);
 	m.stream_median[KC_LEVEL_L3][KC_STREAM_LOAD] = 50, m.stream_median[KC_LEVEL_L3][KC_STREAM_COPY] = 20;
 	m.stream_median[KC_LEVEL_L3][KC_STREAM_TRIAD] = 22.5, m.stream_median[KC_LEVEL_L3][KC_STREAM_UPDATE] = 37.5;
-	struct kc_poly *n = kc_poly_sym(&A, 0);
-	struct kc_function *f = nest_fn(1000000, 1, 0, 8);
-	f->nests[0].traffic[KC_MODEL_STREAMING].write_only = times(4, n);
+	struct kc_function *f = copy_fn();
 	struct kc_prediction p;
 	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
 	assert_string_equal(p.bound, "L3 bandwidth");
