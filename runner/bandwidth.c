@@ -1,10 +1,12 @@
 /* bandwidth.c — triad and copy kernels, timed. Built with -O3 (runner/CMakeLists.txt), compiled per instruction
  * set and dispatched at run time; never instrumented by the sanitizers, which would measure themselves. */
+#define _DEFAULT_SOURCE /* madvise */
 #define _POSIX_C_SOURCE 200809L
 #include "bandwidth.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "stats.h"
@@ -191,6 +193,7 @@ static double bytes_of(const struct arrays *x, enum kc_stream k)
 enum { CAP = 1 << 14 }; /* batches kept per kernel */
 struct kc_bandwidth_run {
 	struct arrays x;
+	void *region; /* the arrays' memory */
 	long long passes;
 	int n; /* batches of each kernel so far */
 	double best[KC_STREAM_N];
@@ -205,12 +208,25 @@ struct kc_bandwidth_run *kc_bandwidth_start(long long bytes)
 	struct arrays *x = &r->x;
 	x->n3 = bytes / 24 > 128 ? bytes / 24 : 128;
 	x->n2 = bytes / 16 / 32 * 32 > 192 ? bytes / 16 / 32 * 32 : 192;
-	size_t size = ((size_t)x->n2 * sizeof(double) + 63) / 64 * 64;
-	x->a = aligned_alloc(64, size), x->b = aligned_alloc(64, size), x->c = aligned_alloc(64, size);
-	if (!x->a || !x->b || !x->c) {
-		free(x->a), free(x->b), free(x->c), free(r);
+	/* the three arrays in one region, each 1088 bytes further from a multiple of 4 KiB than the one before: an
+	 * element of one never shares its address's low 12 bits with the same element of another (a load of b[i]
+	 * the CPU takes for one that depends on the store to a[i] would cost the L1 kernels a third of their
+	 * speed), wherever the region lands */
+	size_t size = ((size_t)x->n2 * sizeof(double) + 4095) / 4096 * 4096, stride = size + 1088;
+	size_t region = (3 * stride + 4095) / 4096 * 4096;
+	char *p = aligned_alloc(4096, region);
+	if (!p) {
+		free(r);
 		return NULL;
 	}
+#ifdef MADV_DONTFORK
+	/* not in the children kcost forks between batches (runner.c's harnesses, beside.h): a fork marks every
+	 * page of the parent copy-on-write, and the next kernel to write each page would take a page fault (the
+	 * DRAM copy kernel's median batch, the first writer after each harness, fell from 41 to 7 GB/s) */
+	madvise(p, region, MADV_DONTFORK);
+#endif
+	r->region = p;
+	x->a = (double *)(void *)p, x->b = (double *)(void *)(p + stride), x->c = (double *)(void *)(p + 2 * stride);
 	for (long long i = 0; i < x->n2; i++)
 		x->a[i] = 0, x->b[i] = 1, x->c[i] = 2;
 	long long passes = (16LL << 20) / (bytes > 0 ? bytes : 1);
@@ -223,12 +239,17 @@ struct kc_bandwidth_run *kc_bandwidth_start(long long bytes)
 	return r;
 }
 
-void kc_bandwidth_more(struct kc_bandwidth_run *r, double seconds)
+void kc_bandwidth_more(struct kc_bandwidth_run *r, double warm, double seconds, int min_batches)
 {
+	/* warm the caches again (not where a batch is one pass: it streams from DRAM), then for `warm` seconds */
+	double w0 = now();
+	for (int k = 0; k < KC_STREAM_N && r->passes > 1; k++)
+		run(&r->x, (enum kc_stream)k, 1);
+	while (now() - w0 < warm)
+		for (int k = 0; k < KC_STREAM_N; k++)
+			run(&r->x, (enum kc_stream)k, r->passes);
 	/* the kernels take turns, a batch each, so that each one's median samples the same moments of a machine
 	 * whose other tenants come and go (a write's cost is the difference of two kernels') */
-	for (int k = 0; k < KC_STREAM_N; k++)
-		run(&r->x, (enum kc_stream)k, 1); /* warm the caches again */
 	int first = r->n;
 	double start = now();
 	if (r->n >= CAP)
@@ -242,7 +263,7 @@ void kc_bandwidth_more(struct kc_bandwidth_run *r, double seconds)
 			r->samples[k][r->n] = gbps;
 		}
 		r->n++;
-	} while (r->n < CAP && (r->n - first < 3 || now() - start < seconds * KC_STREAM_N));
+	} while (r->n < CAP && (r->n - first < min_batches || now() - start < seconds * KC_STREAM_N));
 }
 
 void kc_bandwidth_finish(struct kc_bandwidth_run *r, struct kc_bandwidth *out)
@@ -259,6 +280,6 @@ void kc_bandwidth_finish(struct kc_bandwidth_run *r, struct kc_bandwidth *out)
 	out->gbytes_per_s = out->gbps[best];
 	out->gbytes_median = out->median[best];
 	out->triad = out->gbps[KC_STREAM_TRIAD], out->copy = out->gbps[KC_STREAM_COPY];
-	free(r->x.a), free(r->x.b), free(r->x.c);
+	free(r->region);
 	free(r);
 }

@@ -478,7 +478,7 @@ static void measure_bandwidth(struct kc_arena *a, struct kc_machine *m, const lo
 			              kc_arena_printf(a, "%s bandwidth, round %d of %d",
 			                              kc_level_name((enum kc_level)l), r + 1, BANDWIDTH_ROUNDS));
 			if (run[l])
-				kc_bandwidth_more(run[l], (l == KC_LEVEL_DRAM ? 0.75 : 0.1) / BANDWIDTH_ROUNDS);
+				kc_bandwidth_more(run[l], 0, (l == KC_LEVEL_DRAM ? 0.75 : 0.1) / BANDWIDTH_ROUNDS, 3);
 		}
 	for (int l = 0; l < KC_LEVEL_N; l++)
 		if (run[l])
