@@ -30,6 +30,7 @@ struct kc_libm_cost {
 	double seconds;     /* per call, one thread: the best run (the roof) */
 	double median;      /* the median run, what a prediction uses; 0: not measured (ceilings before version 6) */
 	const char *method; /* how, with the argument range */
+	int beside_sweeps;  /* sweeps beside the kernels' timings whose median is `median` (runner/beside.h); 0: none */
 };
 
 struct kc_machine {
@@ -70,6 +71,9 @@ struct kc_machine {
 	 * fastest, and so are the ceilings' batches); 0: not measured (version 5 and older), the best is used */
 	double bandwidth_median[KC_LEVEL_N];
 	double stream_median[KC_LEVEL_N][KC_STREAM_N];
+	/* batches of each bandwidth kernel sampled beside the kernels' timings (runner/beside.h) whose medians
+	 * replaced the ceilings' in the two arrays above; 0: the ceilings' medians (not run, or too few) */
+	int beside_batches[KC_LEVEL_N];
 	const char *measured_at; /* ISO-8601 */
 	double measure_seconds;  /* how long measuring the ceilings took (when they were measured) */
 	int cached;              /* loaded from the cache rather than measured in this run */

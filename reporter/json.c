@@ -16,11 +16,14 @@
  *                         operation (max: a call of fmaxf / fmax, as a max reduction waits for it;
  *                         add_rows_of_64: an add of rows of 64 dependent adds, one row after another)
  *                       + libm_ns_per_call {expf: ns, ...} scalar (the best sweep), + libm_median_ns_per_call
- *                         {expf: ns, ...} (the median sweep, what a prediction uses), + openblas_note string or null
+ *                         {expf: ns, ...} (the median sweep, what a prediction uses), +
+ * libm_median_sweeps_beside_kernels {tanhf: n} (the functions whose median is of n sweeps beside the kernels' timings;
+ * only when any), + openblas_note string or null
  *                       + fresh_pages {seconds_per_page, method} (what a page of a fresh allocation costs)
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels_gbytes_per_s {load, copy,
  *                       triad, update}, + median_gbytes_per_s, + kernels_median_gbytes_per_s {...} (the median
- *                       batches, what a prediction uses)}}, measured_at}, + cached bool}
+ *                       batches, what a prediction uses), + median_batches_beside_kernels n (only when those
+ *                       medians are of n batches beside the kernels' timings)}}, measured_at}, + cached bool}
  *             + ceilings.ridge_flop_per_byte {float, double}, + hypothetical bool (--peak/--bandwidth: budgets,
  *             not measurements), + from_file (--machine FILE) or null
  *   + sandbox null when nothing was run, else {requested bool (--sandbox), used bool, isolation (what the
@@ -743,6 +746,14 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 				libm_median = jobj(c, ceil, "libm_median_ns_per_call");
 			jreal(c, libm_median, mc->libm[i].name, 1, mc->libm[i].median * 1e9);
 		}
+	/* how many of the median's sweeps ran beside the kernels' timings (runner/beside.h), where they did */
+	cJSON *libm_beside = NULL;
+	for (int i = 0; i < mc->n_libm; i++)
+		if (mc->libm[i].beside_sweeps > 0) {
+			if (!libm_beside)
+				libm_beside = jobj(c, ceil, "libm_median_sweeps_beside_kernels");
+			jint(c, libm_beside, mc->libm[i].name, mc->libm[i].beside_sweeps);
+		}
 	jstr(c, ceil, "openblas_note", mc->blas_note);
 	json_ceiling(c, ceil, "fresh_pages", "seconds_per_page", &mc->fresh_page, 0);
 	cJSON *bw = jobj(c, ceil, "bandwidth");
@@ -756,6 +767,8 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 		/* the median batches, which the predictions use (the best ones are the roofs) */
 		if (lo && mc->bandwidth_median[l] > 0)
 			jreal(c, lo, "median_gbytes_per_s", 1, mc->bandwidth_median[l]);
+		if (lo && mc->beside_batches[l] > 0)
+			jint(c, lo, "median_batches_beside_kernels", mc->beside_batches[l]);
 		if (lo && mc->stream_median[l][KC_STREAM_LOAD] > 0) {
 			cJSON *k = jobj(c, lo, "kernels_median_gbytes_per_s");
 			for (int s = 0; s < KC_STREAM_N; s++)

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 /* The thread's CPU time: what a core did for it, not counting the time other processes had the core (the
@@ -466,13 +467,11 @@ static double run_libm(const void *ctx, long reps)
 	return lr->out[0] + (double)lr->outf[0];
 }
 
-double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds, double runs[KC_LIBM_RUNS], int *n_runs)
+/* f's arguments: uniform at random over its range, from the harness's generator (kcost_uniform): the branches of
+ * a libm function on its argument's magnitude are then predicted as badly as in a kernel over the harness's data
+ * (a strided permutation of a sweep was learnt: tanhf 8.8 ns a call on it, 10.5 on random arguments) */
+static void libm_args(const struct kc_libm_fn *f, double *x, double *y, float *xf, float *yf, double *out, float *outf)
 {
-	static double x[N_ARGS], y[N_ARGS], out[N_ARGS];
-	static float xf[N_ARGS], yf[N_ARGS], outf[N_ARGS];
-	/* uniform at random over the range, from the harness's generator (kcost_uniform): the branches of a libm
-	 * function on its argument's magnitude are then predicted as badly as in a kernel over the harness's data (a
-	 * strided permutation of a sweep was learnt: tanhf 8.8 ns a call on it, 10.5 on random arguments) */
 	unsigned long long state = 0x9E3779B97F4A7C15ULL;
 	for (int i = 0; i < N_ARGS; i++) {
 		state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -481,6 +480,13 @@ double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds, double r
 		y[i] = f->lo2 + (f->hi2 - f->lo2) * ((double)(state >> 11) * (1.0 / 9007199254740992.0));
 		xf[i] = (float)x[i], yf[i] = (float)y[i], out[i] = 0, outf[i] = 0;
 	}
+}
+
+double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds, double runs[KC_LIBM_RUNS], int *n_runs)
+{
+	static double x[N_ARGS], y[N_ARGS], out[N_ARGS];
+	static float xf[N_ARGS], yf[N_ARGS], outf[N_ARGS];
+	libm_args(f, x, y, xf, yf, out, outf);
 	struct libm_run lr = {f, x, y, xf, yf, out, outf};
 	/* sweeps doubled until one takes a quarter of the budget, then the best of 2 more */
 	int n = 0;
@@ -490,4 +496,47 @@ double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds, double r
 		runs[i] /= N_ARGS;
 	*n_runs = n;
 	return best / N_ARGS;
+}
+
+/* --- libm sweeps beside the kernels ------------------------------------------------------------------------------ */
+
+struct kc_libm_sweep {
+	struct libm_run lr;
+	void *region;
+};
+
+struct kc_libm_sweep *kc_libm_sweep_new(const struct kc_libm_fn *f)
+{
+	struct kc_libm_sweep *s = calloc(1, sizeof *s);
+	size_t bytes = (size_t)N_ARGS * (3 * sizeof(double) + 3 * sizeof(float));
+	char *p = s ? aligned_alloc(4096, bytes) : NULL;
+	if (!p) {
+		free(s);
+		return NULL;
+	}
+	/* not in the harnesses kcost forks between sweeps: a fork marks the pages copy-on-write, and the first
+	 * sweep after it would take a page fault for each page of out[] (bandwidth.c) */
+	madvise(p, bytes, MADV_DONTFORK);
+	double *x = (double *)(void *)p, *y = x + N_ARGS, *out = y + N_ARGS;
+	float *xf = (float *)(void *)(out + N_ARGS), *yf = xf + N_ARGS, *outf = yf + N_ARGS;
+	libm_args(f, x, y, xf, yf, out, outf);
+	s->lr = (struct libm_run){f, x, y, xf, yf, out, outf};
+	s->region = p;
+	return s;
+}
+
+double kc_libm_sweep_seconds(struct kc_libm_sweep *s)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	run_libm(&s->lr, 1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return ((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec)) / N_ARGS;
+}
+
+void kc_libm_sweep_free(struct kc_libm_sweep *s)
+{
+	if (s)
+		free(s->region);
+	free(s);
 }

@@ -459,6 +459,7 @@ static void run_file(struct kc_run_state *r, const char *path, const struct file
 			if (!plans[i].error && !ts[i].failed && !ts[i].done) {
 				kc_runner_progress(r, step, r->done + k++, r->total, plans[i].fn->name);
 				time_slice(r, &fr, &plans[i], items[i], &t[i], r->budget / rounds, &ts[i]);
+				kc_beside_sample(r->beside);
 				/* a call so long that a slice outlasts its share (the harness times at least 10 calls)
 				 * is not timed again: its calls average the neighbours out, and more slices would only
 				 * multiply its time */
@@ -669,8 +670,10 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 	r.build.probe_dir = r.tmpdir;
 	set_kernel_env(&r, o->threads);
 	detect_tools(&r);
+	r.beside = kc_beside_start(m->machine, an);
 	if (!o->sandbox || enter_sandbox(&r))
 		run_files(&r);
+	kc_beside_finish(r.beside, a, m->machine);
 	if (o->verbose)
 		fprintf(stderr, "kcost: harness files kept in %s\n", r.tmpdir);
 	else

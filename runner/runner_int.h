@@ -5,6 +5,7 @@
 #define KC_RUNNER_INT_H
 
 #include "analysis.h"
+#include "beside.h"
 #include "build.h"
 #include "child.h"
 #include "diag.h"
@@ -37,6 +38,7 @@ struct kc_run_state {
 	const char *valgrind_version;
 	int no_avx512_for_valgrind; /* the CPU has AVX-512, which valgrind 3.19 cannot run */
 	int done, total;            /* functions run so far, to run in all (for progress) */
+	struct kc_beside *beside;   /* the bandwidth kernels sampled after each timing slice; may be NULL */
 };
 
 /* One input file's harness. */

@@ -163,6 +163,12 @@ static void functions_of_a_file_take_turns(void **state)
 	assert_non_null(rep);
 	/* at least 10 samples a round */
 	assert_true(at(fn_in(rep, "tests/fixtures/runner_rounds.c", "shift"), "measured.samples")->valuedouble >= 30);
+	/* the ceilings beyond L1 were sampled after each of the 6 slices, a batch of each kernel at least; L1's not */
+	cJSON *bw = at(rep, "machine.ceilings.bandwidth");
+	assert_true(at(bw, "L2.median_batches_beside_kernels")->valuedouble >= 6);
+	assert_true(at(bw, "DRAM.median_batches_beside_kernels")->valuedouble >= 6);
+	assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(bw, "L1"),
+	                                             "median_batches_beside_kernels"));
 	cJSON_Delete(rep);
 }
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
+#include "beside.h"
 #include "build.h"
 #include "cachegrind.h"
 #include "ceilings.h"
@@ -379,7 +380,8 @@ static void test_ceilings_json_roundtrip(void **state)
 	m.peak[1][KC_ISA_AVX2][1] = (struct kc_ceiling){48.7, 1, "kcost peak kernel: AVX2 double FMA"};
 	m.peak[0][KC_ISA_AVX512][0] = (struct kc_ceiling){0, 1, "not run: the CPU has no AVX-512"};
 	m.latency_add[1] = 1e-9, m.latency_fma[0] = 1.25e-9;
-	struct kc_libm_cost libm[2] = {{"tanhf", 2.5e-8, 3e-8, "scalar calls"}, {"exp", 6e-9, 5e-9, "scalar calls"}};
+	struct kc_libm_cost libm[2] = {{"tanhf", 2.5e-8, 3e-8, "scalar calls", 0},
+	                               {"exp", 6e-9, 5e-9, "scalar calls", 0}};
 	m.libm = libm, m.n_libm = 2;
 	m.blas_note = "OpenBLAS chose Prescott kernels on this CPU";
 	cJSON *j = kc_ceilings_to_json(&m, "0123456789abcdef");
@@ -747,8 +749,6 @@ static void test_openblas_cores(void **state)
 	assert_int_equal(kc_ceilings_core_isa("Armv8"), -1);
 }
 
-/* Every peak kernel runs where the CPU has its instructions and gives a positive figure, and none runs where
- * it has not; the scalar ones run everywhere. (No figure is compared with another: they depend on the CPU.) */
 /* The runner's count of the fewest samples a harness run takes is the driver's own (its rounds rely on it). */
 static void test_driver_min_samples(void **state)
 {
@@ -757,6 +757,90 @@ static void test_driver_min_samples(void **state)
 	snprintf(want, sizeof want, "#define KCOST_MIN_SAMPLES %d\n", KC_RUNNER_MIN_SAMPLES);
 	assert_non_null(strstr((const char *)kc_harness_kcost_driver_c, want));
 }
+
+/* A machine whose levels all have cached ceilings at `roof` GB/s (medians half of it), L1's medians 12.5, and no
+ * DRAM bandwidth (not sampled); tanhf and expf at `call` seconds (medians 2 x). Small caches: small arrays. */
+static struct kc_machine beside_machine(double roof, double call, struct kc_libm_cost libm[2])
+{
+	struct kc_machine m;
+	memset(&m, 0, sizeof m);
+	m.cache_bytes[0] = 32 << 10, m.cache_bytes[1] = 256 << 10, m.cache_bytes[2] = 1 << 20;
+	for (int l = 0; l < KC_LEVEL_DRAM; l++) {
+		m.bandwidth[l] = (struct kc_ceiling){roof, 1, "cached"};
+		m.bandwidth_median[l] = l == KC_LEVEL_L1 ? 12.5 : roof / 2;
+		for (int k = 0; k < KC_STREAM_N; k++)
+			m.stream[l][k] = roof, m.stream_median[l][k] = m.bandwidth_median[l];
+	}
+	libm[0] = (struct kc_libm_cost){"tanhf", call, 2 * call, "cached", 0};
+	libm[1] = (struct kc_libm_cost){"expf", call, 2 * call, "cached", 0};
+	m.libm = libm, m.n_libm = 2;
+	return m;
+}
+
+/* The ceilings sampled beside the kernels (runner/beside.h): with 3 samples, L2's and L3's medians are theirs
+ * (at most their best), L1's and the unmeasured DRAM's stay as they were, the libm function a function calls
+ * gets the median of 3 sweeps and the other keeps its own; a roof no batch can reach stays, one every batch
+ * beats is raised, and the method says which. None for budgets or another machine's ceilings. */
+static void test_beside_kernels(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_named_count tanhf = {"tanhf", NULL, NULL};
+	struct kc_function fn;
+	memset(&fn, 0, sizeof fn);
+	fn.cost.transcendentals = &tanhf;
+	struct kc_function *fns[] = {&fn};
+	struct kc_analysis an;
+	memset(&an, 0, sizeof an);
+	an.functions = fns, an.n_functions = 1;
+	struct kc_libm_cost libm[2];
+	for (int raise = 0; raise < 2; raise++) {
+		double roof = raise ? 1e-3 : 1e9, call = raise ? 1 : 1e-12; /* always beaten / never reached */
+		struct kc_machine m = beside_machine(roof, call, libm);
+		struct kc_beside *b = kc_beside_start(&m, &an);
+		assert_non_null(b);
+		for (int i = 0; i < KC_BESIDE_MIN_BATCHES; i++)
+			kc_beside_sample(b);
+		kc_beside_finish(b, &a, &m);
+		assert_int_equal(m.beside_batches[KC_LEVEL_L1], 0);
+		assert_int_equal(m.beside_batches[KC_LEVEL_DRAM], 0);
+		assert_true(m.bandwidth_median[KC_LEVEL_L1] == 12.5 && m.stream_median[KC_LEVEL_L1][1] == 12.5);
+		assert_true(m.stream[KC_LEVEL_L1][KC_STREAM_COPY] == roof);
+		assert_string_equal(m.bandwidth[KC_LEVEL_L1].method, "cached");
+		for (int l = KC_LEVEL_L2; l <= KC_LEVEL_L3; l++) {
+			assert_true(m.beside_batches[l] >= KC_BESIDE_MIN_BATCHES);
+			for (int k = 0; k < KC_STREAM_N; k++) {
+				assert_true(m.stream_median[l][k] > 0 && m.stream_median[l][k] != roof / 2);
+				assert_true(m.stream_median[l][k] <= m.stream[l][k]);
+				assert_true(raise ? m.stream[l][k] > roof : m.stream[l][k] == roof);
+			}
+			assert_true(m.bandwidth_median[l] == m.stream_median[l][KC_STREAM_TRIAD] ||
+			            m.bandwidth_median[l] == m.stream_median[l][KC_STREAM_COPY]);
+			assert_true(raise ? m.bandwidth[l].value > roof : m.bandwidth[l].value == roof);
+			assert_non_null(strstr(m.bandwidth[l].method, "cached; beside the kernels' timings: "));
+			assert_true((strstr(m.bandwidth[l].method, "beat the ceilings' best") != NULL) == raise);
+		}
+		assert_int_equal(libm[0].beside_sweeps, KC_BESIDE_MIN_BATCHES);
+		assert_true(libm[0].median > 0 && libm[0].median != 2 * call);
+		assert_true(raise ? libm[0].seconds < call : libm[0].seconds == call);
+		assert_true((strstr(libm[0].method, "beat the ceilings' best") != NULL) == raise);
+		assert_int_equal(libm[1].beside_sweeps, 0);
+		assert_true(libm[1].median == 2 * call && libm[1].seconds == call);
+		assert_string_equal(libm[1].method, "cached");
+	}
+	struct kc_machine m = beside_machine(100, 1e-8, libm);
+	m.hypothetical = 1;
+	assert_null(kc_beside_start(&m, &an));
+	m.hypothetical = 0, m.from_file = "other.json";
+	assert_null(kc_beside_start(&m, &an));
+	kc_beside_finish(NULL, &a, &m); /* allowed: nothing changes */
+	kc_beside_sample(NULL);
+	assert_true(m.bandwidth_median[KC_LEVEL_L2] == 50);
+	kc_arena_release(&a);
+}
+
+/* Every peak kernel runs where the CPU has its instructions and gives a positive figure, and none runs where
+ * it has not; the scalar ones run everywhere. (No figure is compared with another: they depend on the CPU.) */
 
 static void test_peak_kernels(void **state)
 {
@@ -874,6 +958,7 @@ int main(void)
 	    cmocka_unit_test(test_sandbox_probe),
 	    cmocka_unit_test(test_openblas_cores),
 	    cmocka_unit_test(test_driver_min_samples),
+	    cmocka_unit_test(test_beside_kernels),
 	    cmocka_unit_test(test_peak_kernels),
 	    cmocka_unit_test(test_vectorization_remarks),
 	    cmocka_unit_test(test_blas_note),

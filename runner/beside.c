@@ -1,0 +1,163 @@
+/* beside.c — the bandwidth kernels sampled beside the kernels' timings (beside.h). A machine shared with other
+ * tenants moves bytes at one rate for a while and at another the next (the L2 copy kernel's median batch went
+ * from 185 to 160 GB/s within two minutes here); ceilings measured once, before the kernels or from the cache,
+ * price the kernels' bytes at another moment's rate. Sampled between the kernels' slices, they sample the same
+ * stretch of the run as the kernels' own calls (runner.c's rounds). */
+#include "beside.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bandwidth.h"
+#include "ceilings.h"
+#include "peak.h"
+#include "stats.h"
+
+/* One libm function the analyzed functions call: its sweeps, and their seconds per call so far. */
+struct libm_samples {
+	int index; /* in m->libm */
+	struct kc_libm_sweep *sweep;
+	double *v;
+	int n, cap;
+};
+
+struct kc_beside {
+	struct kc_bandwidth_run *run[KC_LEVEL_N];
+	struct libm_samples *libm;
+	int n_libm;
+};
+
+/* Whether a function of an counts calls of libm function `name`. */
+static int called(const struct kc_analysis *an, const char *name)
+{
+	for (int i = 0; an && i < an->n_functions; i++)
+		for (const struct kc_named_count *t = an->functions[i]->cost.transcendentals; t; t = t->next)
+			if (t->name && !strcmp(t->name, name))
+				return 1;
+	return 0;
+}
+
+/* The libm functions of m that an's functions call, each with its arguments; 1 when any. */
+static int start_libm(struct kc_beside *b, const struct kc_machine *m, const struct kc_analysis *an)
+{
+	int n_fns;
+	const struct kc_libm_fn *fns = kc_libm_fns(&n_fns);
+	b->libm = calloc((size_t)(m->n_libm > 0 ? m->n_libm : 1), sizeof *b->libm);
+	for (int i = 0; b->libm && i < m->n_libm; i++) {
+		if (m->libm[i].seconds <= 0 || !called(an, m->libm[i].name))
+			continue;
+		for (int k = 0; k < n_fns; k++)
+			if (!strcmp(fns[k].name, m->libm[i].name)) {
+				struct kc_libm_sweep *s = kc_libm_sweep_new(&fns[k]);
+				if (s)
+					b->libm[b->n_libm++] = (struct libm_samples){i, s, NULL, 0, 0};
+				break;
+			}
+	}
+	return b->n_libm > 0;
+}
+
+struct kc_beside *kc_beside_start(const struct kc_machine *m, const struct kc_analysis *an)
+{
+	if (!m || m->hypothetical || m->from_file)
+		return NULL;
+	struct kc_beside *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	long long ws[KC_LEVEL_N];
+	kc_ceilings_working_sets(m->cache_bytes, ws);
+	int any = 0;
+	/* not L1: for 10-20 ms after another process ran on its core the L1 copy kernel ran at 75% of its speed
+	 * (313 against 420 GB/s, pinned to one CPU; load and triad did not slow), a state a few ms of samples after
+	 * each harness would mostly catch and the kernels' own slices, tens of ms of calls each, mostly do not; L1
+	 * keeps the ceilings' medians, measured without a pause. L2 and beyond showed no such state. */
+	for (int l = KC_LEVEL_L2; l < KC_LEVEL_N; l++)
+		if (ws[l] > 0 && m->bandwidth[l].value > 0 && m->stream[l][KC_STREAM_LOAD] > 0)
+			any |= (b->run[l] = kc_bandwidth_start(ws[l])) != NULL;
+	any |= start_libm(b, m, an);
+	if (!any) {
+		free(b->libm);
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void kc_beside_sample(struct kc_beside *b)
+{
+	for (int l = 0; b && l < KC_LEVEL_N; l++)
+		if (b->run[l])
+			kc_bandwidth_more(b->run[l], KC_BESIDE_WARM_SECONDS, KC_BESIDE_SECONDS, 1);
+	for (int i = 0; b && i < b->n_libm; i++) {
+		struct libm_samples *ls = &b->libm[i];
+		if (ls->n == ls->cap) {
+			int cap = ls->cap ? 2 * ls->cap : 64;
+			double *v = realloc(ls->v, sizeof *v * (size_t)cap);
+			if (!v)
+				continue;
+			ls->v = v, ls->cap = cap;
+		}
+		ls->v[ls->n++] = kc_libm_sweep_seconds(ls->sweep);
+	}
+}
+
+/* The libm functions' sweeps: each with enough of them gives its median, and its best where that beat the
+ * ceilings'. */
+static void finish_libm(struct kc_beside *b, struct kc_arena *a, struct kc_machine *m)
+{
+	for (int i = 0; i < b->n_libm; i++) {
+		struct libm_samples *ls = &b->libm[i];
+		struct kc_libm_cost *c = &m->libm[ls->index];
+		struct kc_stats st;
+		if (ls->n >= KC_BESIDE_MIN_BATCHES && kc_stats_compute(ls->v, ls->n, &st) == 0) {
+			int raised = st.min < c->seconds;
+			c->median = st.median;
+			c->seconds = raised ? st.min : c->seconds;
+			c->beside_sweeps = ls->n;
+			c->method = kc_arena_printf(a,
+			                            "%s; beside the kernels' timings: %d sweeps, median %.3g ns a call "
+			                            "(wall-clock time)%s",
+			                            c->method ? c->method : "", ls->n, st.median * 1e9,
+			                            raised ? "; a sweep beside them beat the ceilings' best: the roof is "
+			                                     "the better"
+			                                   : "");
+		}
+		kc_libm_sweep_free(ls->sweep);
+		free(ls->v);
+	}
+	free(b->libm);
+}
+
+void kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine *m)
+{
+	for (int l = 0; b && l < KC_LEVEL_N; l++) {
+		if (!b->run[l])
+			continue;
+		struct kc_bandwidth bw;
+		kc_bandwidth_finish(b->run[l], &bw);
+		if (bw.batches < KC_BESIDE_MIN_BATCHES)
+			continue;
+		int raised = 0;
+		for (int k = 0; k < KC_STREAM_N; k++) {
+			m->stream_median[l][k] = bw.median[k];
+			raised |= bw.gbps[k] > m->stream[l][k];
+			m->stream[l][k] = bw.gbps[k] > m->stream[l][k] ? bw.gbps[k] : m->stream[l][k];
+		}
+		int kernel = m->stream[l][KC_STREAM_TRIAD] >= m->stream[l][KC_STREAM_COPY] ? KC_STREAM_TRIAD : KC_STREAM_COPY;
+		struct kc_ceiling *c = &m->bandwidth[l];
+		m->bandwidth_median[l] = bw.median[kernel];
+		c->value = m->stream[l][kernel] > c->value ? m->stream[l][kernel] : c->value;
+		m->beside_batches[l] = bw.batches;
+		c->method = kc_arena_printf(a,
+		                            "%s; beside the kernels' timings: %d batches of each kernel, median %.1f GB/s "
+		                            "(load %.1f, copy %.1f, triad %.1f, update %.1f)%s",
+		                            c->method ? c->method : "", bw.batches, bw.median[kernel],
+		                            bw.median[KC_STREAM_LOAD], bw.median[KC_STREAM_COPY],
+		                            bw.median[KC_STREAM_TRIAD], bw.median[KC_STREAM_UPDATE],
+		                            raised ? "; a batch beside them beat the ceilings' best: the roof is the better"
+		                                   : "");
+	}
+	if (b)
+		finish_libm(b, a, m);
+	free(b);
+}

@@ -1,0 +1,30 @@
+/* beside.h — the bandwidth kernels sampled beside the kernels' timings, so that a prediction prices bytes at
+ * what the machine moved at the moments the kernels ran. */
+#ifndef KC_BESIDE_H
+#define KC_BESIDE_H
+
+#include "analysis.h"
+#include "arena.h"
+#include "machine.h"
+
+/* Batches of each bandwidth kernel a level needs beside the kernels for its medians to replace the ceilings'. */
+#define KC_BESIDE_MIN_BATCHES 3
+/* Each sample, per level: the kernels warm up in turns for KC_BESIDE_WARM_SECONDS, then take turns, timed, for
+ * 4 x KC_BESIDE_SECONDS (at least one batch each). */
+#define KC_BESIDE_WARM_SECONDS 0.001
+#define KC_BESIDE_SECONDS 0.0005
+
+/* kc_beside_start allocates the working sets of the ceilings' bandwidth kernels (kc_ceilings_working_sets) for
+ * each level beyond L1 that m measured (beside.c says why not L1), unless its ceilings are hypothetical or another machine's (--peak/--bandwidth, --machine:
+ * NULL then, and when nothing could be allocated). kc_beside_sample runs, at each level, the four kernels in turns
+ * (one batch each for a working set beyond the caches): call it right after each slice of a
+ * kernel's timing. kc_beside_finish frees them and, for each level with KC_BESIDE_MIN_BATCHES batches or more,
+ * makes their medians m's (stream_median[], bandwidth_median[]: what a prediction uses), raises a roof that a batch
+ * beside the kernels beat (stream[], bandwidth[]: nothing measured may sit above them), and records the batches
+ * (beside_batches[]) and what changed (bandwidth[].method). NULL b is allowed everywhere. */
+struct kc_beside;
+struct kc_beside *kc_beside_start(const struct kc_machine *m, const struct kc_analysis *an);
+void kc_beside_sample(struct kc_beside *b);
+void kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine *m);
+
+#endif
