@@ -87,7 +87,7 @@ static void print_text(const struct kc_machine *m, const char *path)
 	for (int i = 0; i < m->n_libm; i++)
 		if (m->libm[i].median > 0) {
 			if (!medians)
-				printf("  libm, the median sweeps (what a prediction uses):");
+				printf("  libm, ns per call, the median sweeps (what a prediction uses):");
 			printf("%s %s %.3g", medians++ % 8 ? "," : "\n   ", visible(m->libm[i].name),
 			       m->libm[i].median * 1e9);
 		}

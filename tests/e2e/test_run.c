@@ -586,7 +586,7 @@ static void machine_prints_its_ceilings(void **state)
 	assert_non_null(strstr(r.out, "float compute roof"));
 	assert_non_null(strstr(r.out, "ceilings (from the cache, measured "));
 	assert_non_null(strstr(r.out, "libm, ns per call (scalar, one thread):"));
-	assert_non_null(strstr(r.out, "libm, the median sweeps (what a prediction uses):\n    expf "));
+	assert_non_null(strstr(r.out, "libm, ns per call, the median sweeps (what a prediction uses):\n    expf "));
 	assert_non_null(strstr(r.out, "DRAM bandwidth"));
 	run_release(&r);
 	r = RUN("machine", "--format", "json");
