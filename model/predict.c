@@ -247,6 +247,21 @@ static int vectorized(const struct kc_vectorized *v, const struct kc_nest *n, in
 	return 0;
 }
 
+/* The latencies a prediction waits on, [dbl]: the median runs beside the kernels' timings where this run sampled
+ * them (kc_machine.latency_beside_runs), else the ceilings' best runs. */
+static double lat_add(const struct kc_machine *m, int d)
+{
+	return m->latency_add_median[d] > 0 ? m->latency_add_median[d] : m->latency_add[d];
+}
+static double lat_add_rows(const struct kc_machine *m, int d)
+{
+	return m->latency_add_rows_median[d] > 0 ? m->latency_add_rows_median[d] : m->latency_add_rows[d];
+}
+static double lat_max(const struct kc_machine *m, int d)
+{
+	return m->latency_max_median[d] > 0 ? m->latency_max_median[d] : m->latency_max[d];
+}
+
 /* How much faster than one add after another the `dependent` adds of nest n run when its chain is cut into runs
  * of its chain loop (n->chain_runs: matvec's rows): the out-of-order window starts a run's adds while the one
  * before drains, which hides K adds of each run, K from the row-latency ceiling (rows of KC_CHAIN_RUN adds at
@@ -259,9 +274,9 @@ static double chain_overlap(const struct kc_function *f, const struct kc_machine
 	double runs;
 	const char *why;
 	if (dependent <= 0 || !n->chain_runs || value(f, n->chain_runs, &runs, &why) < 0 || runs < 1 ||
-	    m->latency_add_rows[dbl] <= 0 || m->latency_add[dbl] <= m->latency_add_rows[dbl])
+	    lat_add_rows(m, dbl) <= 0 || lat_add(m, dbl) <= lat_add_rows(m, dbl))
 		return 1;
-	double k = KC_CHAIN_RUN * (m->latency_add[dbl] / m->latency_add_rows[dbl] - 1), run = dependent / runs;
+	double k = KC_CHAIN_RUN * (lat_add(m, dbl) / lat_add_rows(m, dbl) - 1), run = dependent / runs;
 	return 1 + k / run;
 }
 
@@ -427,9 +442,9 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 	/* a reduction with no arithmetic, only comparisons (m = fmaxf(m, x[i])), waits for a max at each element */
 	double cmps = 0;
 	int max_chain = dependent > 0 && reduction && np->flops <= 0 && n->cost.cmp &&
-	                value(f, n->cost.cmp, &cmps, &why) == 0 && cmps > 0 && m->latency_max[nest_double(f, n)] > 0;
+	                value(f, n->cost.cmp, &cmps, &why) == 0 && cmps > 0 && lat_max(m, nest_double(f, n)) > 0;
 	if (dependent > 0) {
-		double lat = max_chain ? m->latency_max[nest_double(f, n)] : m->latency_add[nest_double(f, n)];
+		double lat = max_chain ? lat_max(m, nest_double(f, n)) : lat_add(m, nest_double(f, n));
 		if (lat <= 0) {
 			np->why = "the add latency was not measured";
 			return;

@@ -14,7 +14,9 @@
  *                       + peak {float|double: {scalar|SSE|AVX2|AVX-512: {fma, add_mul}}} GFLOP/s, null: not run
  *                       + latency_ns {float|double: {add, fma, max, add_rows_of_64}} one dependent scalar
  *                         operation (max: a call of fmaxf / fmax, as a max reduction waits for it;
- *                         add_rows_of_64: an add of rows of 64 dependent adds, one row after another)
+ *                         add_rows_of_64: an add of rows of 64 dependent adds, one row after another;
+ *                         + add_median, max_median, add_rows_of_64_median, median_runs_beside_kernels n: the
+ *                         median of n runs beside the kernels' timings, what the predictions use, when kernels ran)
  *                       + libm_ns_per_call {expf: ns, ...} scalar (the best sweep), + libm_median_ns_per_call
  *                         {expf: ns, ...} (the median sweep, what a prediction uses), +
  * libm_median_sweeps_beside_kernels {tanhf: n} (the functions whose median is of n sweeps beside the kernels' timings;
@@ -734,6 +736,14 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 		jreal(c, ld, "fma", mc->latency_fma[d] > 0, mc->latency_fma[d] * 1e9);
 		jreal(c, ld, "max", mc->latency_max[d] > 0, mc->latency_max[d] * 1e9);
 		jreal(c, ld, "add_rows_of_64", mc->latency_add_rows[d] > 0, mc->latency_add_rows[d] * 1e9);
+		/* the median runs beside the kernels' timings, which the predictions then use */
+		if (mc->latency_beside_runs > 0) {
+			jreal(c, ld, "add_median", mc->latency_add_median[d] > 0, mc->latency_add_median[d] * 1e9);
+			jreal(c, ld, "max_median", mc->latency_max_median[d] > 0, mc->latency_max_median[d] * 1e9);
+			jreal(c, ld, "add_rows_of_64_median", mc->latency_add_rows_median[d] > 0,
+			      mc->latency_add_rows_median[d] * 1e9);
+			jint(c, ld, "median_runs_beside_kernels", mc->latency_beside_runs);
+		}
 	}
 	cJSON *libm = jobj(c, ceil, "libm_ns_per_call");
 	for (int i = 0; i < mc->n_libm; i++)

@@ -1,4 +1,4 @@
-/* beside.c — the bandwidth kernels sampled beside the kernels' timings (beside.h). A machine shared with other
+/* beside.c — the ceilings sampled beside the kernels' timings (beside.h). A machine shared with other
  * tenants moves bytes at one rate for a while and at another the next (the L2 copy kernel's median batch went
  * from 185 to 160 GB/s within two minutes here); ceilings measured once, before the kernels or from the cache,
  * price the kernels' bytes at another moment's rate. Sampled between the kernels' slices, they sample the same
@@ -25,7 +25,28 @@ struct kc_beside {
 	struct kc_bandwidth_run *run[KC_LEVEL_N];
 	struct libm_samples *libm;
 	int n_libm;
+	/* the chains m measured, [chain][double]: their runs so far (seconds an operation) */
+	int chain[KC_CHAIN_N][2];
+	double *chains[KC_CHAIN_N][2];
+	int n_chains, cap_chains;
 };
+
+/* Operations a run of each chain (about 0.2 ms each on a Zen 5) */
+static const long chain_iters[KC_CHAIN_N] = {1L << 19, 1L << 19, 1L << 18};
+
+/* m's ceiling of chain c in precision d (its best run), and where the median of the runs beside goes */
+static double chain_best(const struct kc_machine *m, int c, int d)
+{
+	return c == KC_CHAIN_ADD        ? m->latency_add[d]
+	       : c == KC_CHAIN_ADD_ROWS ? m->latency_add_rows[d]
+	                                : m->latency_max[d];
+}
+static double *chain_median(struct kc_machine *m, int c, int d)
+{
+	return c == KC_CHAIN_ADD        ? &m->latency_add_median[d]
+	       : c == KC_CHAIN_ADD_ROWS ? &m->latency_add_rows_median[d]
+	                                : &m->latency_max_median[d];
+}
 
 /* Whether a function of an counts calls of libm function `name`. */
 static int called(const struct kc_analysis *an, const char *name)
@@ -75,6 +96,9 @@ struct kc_beside *kc_beside_start(const struct kc_machine *m, const struct kc_an
 		if (ws[l] > 0 && m->bandwidth[l].value > 0 && m->stream[l][KC_STREAM_LOAD] > 0)
 			any |= (b->run[l] = kc_bandwidth_start(ws[l])) != NULL;
 	any |= start_libm(b, m, an);
+	for (int c = 0; c < KC_CHAIN_N; c++)
+		for (int d = 0; d < 2; d++)
+			any |= b->chain[c][d] = chain_best(m, c, d) > 0;
 	if (!any) {
 		free(b->libm);
 		free(b);
@@ -99,6 +123,39 @@ void kc_beside_sample(struct kc_beside *b)
 		}
 		ls->v[ls->n++] = kc_libm_sweep_seconds(ls->sweep);
 	}
+	if (b && b->n_chains == b->cap_chains) {
+		int cap = b->cap_chains ? 2 * b->cap_chains : 64, ok = 1;
+		for (int c = 0; c < KC_CHAIN_N; c++)
+			for (int d = 0; d < 2; d++) {
+				double *v = ok ? realloc(b->chains[c][d], sizeof *v * (size_t)cap) : NULL;
+				ok = v != NULL;
+				b->chains[c][d] = v ? v : b->chains[c][d];
+			}
+		if (!ok)
+			return;
+		b->cap_chains = cap;
+	}
+	for (int c = 0; b && c < KC_CHAIN_N; c++)
+		for (int d = 0; d < 2; d++)
+			if (b->chain[c][d])
+				b->chains[c][d][b->n_chains] =
+				    kc_peak_chain_seconds((enum kc_chain)c, d, chain_iters[c]);
+	if (b)
+		b->n_chains++;
+}
+
+/* The chains' runs: their medians, with enough of them (all or none: an add's row-overlap is the ratio of two). */
+static void finish_chains(struct kc_beside *b, struct kc_machine *m)
+{
+	int all = b->n_chains >= KC_BESIDE_MIN_BATCHES;
+	for (int c = 0; c < KC_CHAIN_N; c++)
+		for (int d = 0; d < 2; d++) {
+			struct kc_stats st;
+			if (b->chain[c][d] && all && kc_stats_compute(b->chains[c][d], b->n_chains, &st) == 0)
+				*chain_median(m, c, d) = st.median;
+			free(b->chains[c][d]);
+		}
+	m->latency_beside_runs = all ? b->n_chains : 0;
 }
 
 /* The libm functions' sweeps: each with enough of them gives its median, and its best where that beat the
@@ -114,13 +171,14 @@ static void finish_libm(struct kc_beside *b, struct kc_arena *a, struct kc_machi
 			c->median = st.median;
 			c->seconds = raised ? st.min : c->seconds;
 			c->beside_sweeps = ls->n;
-			c->method = kc_arena_printf(a,
-			                            "%s; beside the kernels' timings: %d sweeps, median %.3g ns a call "
-			                            "(wall-clock time)%s",
-			                            c->method ? c->method : "", ls->n, st.median * 1e9,
-			                            raised ? "; a sweep beside them beat the ceilings' best: the roof is "
-			                                     "the better"
-			                                   : "");
+			c->method =
+			    kc_arena_printf(a,
+			                    "%s; beside the kernels' timings: %d sweeps, median %.3g ns a call "
+			                    "(wall-clock time)%s",
+			                    c->method ? c->method : "", ls->n, st.median * 1e9,
+			                    raised ? "; a sweep beside them beat the ceilings' best: the roof is "
+			                             "the better"
+			                           : "");
 		}
 		kc_libm_sweep_free(ls->sweep);
 		free(ls->v);
@@ -143,21 +201,23 @@ void kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine
 			raised |= bw.gbps[k] > m->stream[l][k];
 			m->stream[l][k] = bw.gbps[k] > m->stream[l][k] ? bw.gbps[k] : m->stream[l][k];
 		}
-		int kernel = m->stream[l][KC_STREAM_TRIAD] >= m->stream[l][KC_STREAM_COPY] ? KC_STREAM_TRIAD : KC_STREAM_COPY;
+		int kernel =
+		    m->stream[l][KC_STREAM_TRIAD] >= m->stream[l][KC_STREAM_COPY] ? KC_STREAM_TRIAD : KC_STREAM_COPY;
 		struct kc_ceiling *c = &m->bandwidth[l];
 		m->bandwidth_median[l] = bw.median[kernel];
 		c->value = m->stream[l][kernel] > c->value ? m->stream[l][kernel] : c->value;
 		m->beside_batches[l] = bw.batches;
-		c->method = kc_arena_printf(a,
-		                            "%s; beside the kernels' timings: %d batches of each kernel, median %.1f GB/s "
-		                            "(load %.1f, copy %.1f, triad %.1f, update %.1f)%s",
-		                            c->method ? c->method : "", bw.batches, bw.median[kernel],
-		                            bw.median[KC_STREAM_LOAD], bw.median[KC_STREAM_COPY],
-		                            bw.median[KC_STREAM_TRIAD], bw.median[KC_STREAM_UPDATE],
-		                            raised ? "; a batch beside them beat the ceilings' best: the roof is the better"
-		                                   : "");
+		c->method = kc_arena_printf(
+		    a,
+		    "%s; beside the kernels' timings: %d batches of each kernel, median %.1f GB/s "
+		    "(load %.1f, copy %.1f, triad %.1f, update %.1f)%s",
+		    c->method ? c->method : "", bw.batches, bw.median[kernel], bw.median[KC_STREAM_LOAD],
+		    bw.median[KC_STREAM_COPY], bw.median[KC_STREAM_TRIAD], bw.median[KC_STREAM_UPDATE],
+		    raised ? "; a batch beside them beat the ceilings' best: the roof is the better" : "");
 	}
-	if (b)
+	if (b) {
 		finish_libm(b, a, m);
+		finish_chains(b, m);
+	}
 	free(b);
 }

@@ -12,16 +12,19 @@
 /* Each sample, per level: the kernels warm up in turns for KC_BESIDE_WARM_SECONDS, then take turns, timed, for
  * 4 x KC_BESIDE_SECONDS (at least one batch each). */
 #define KC_BESIDE_WARM_SECONDS 0.001
-#define KC_BESIDE_SECONDS 0.0005
+#define KC_BESIDE_SECONDS      0.0005
 
 /* kc_beside_start allocates the working sets of the ceilings' bandwidth kernels (kc_ceilings_working_sets) for
- * each level beyond L1 that m measured (beside.c says why not L1), unless its ceilings are hypothetical or another machine's (--peak/--bandwidth, --machine:
- * NULL then, and when nothing could be allocated). kc_beside_sample runs, at each level, the four kernels in turns
- * (one batch each for a working set beyond the caches): call it right after each slice of a
- * kernel's timing. kc_beside_finish frees them and, for each level with KC_BESIDE_MIN_BATCHES batches or more,
- * makes their medians m's (stream_median[], bandwidth_median[]: what a prediction uses), raises a roof that a batch
- * beside the kernels beat (stream[], bandwidth[]: nothing measured may sit above them), and records the batches
- * (beside_batches[]) and what changed (bandwidth[].method). NULL b is allowed everywhere. */
+ * each level beyond L1 that m measured (beside.c says why not L1), unless its ceilings are hypothetical or another
+ * machine's (--peak/--bandwidth, --machine: NULL then, and when nothing could be allocated). kc_beside_sample runs, at
+ * each level, the four kernels in turns (one batch each for a working set beyond the caches), one sweep of each libm
+ * function an's functions call, and one run of each dependent chain m measured (add, rows of adds, max; each
+ * precision): call it right after each slice of a kernel's timing. kc_beside_finish frees them and, for each level with
+ * KC_BESIDE_MIN_BATCHES batches or more, makes their medians m's (stream_median[], bandwidth_median[]: what a
+ * prediction uses), raises a roof that a batch beside the kernels beat (stream[], bandwidth[]: nothing measured may sit
+ * above them), and records the batches (beside_batches[]) and what changed (bandwidth[].method); likewise each libm
+ * function's median (and best) sweep, and the chains' medians (latency_*_median[], latency_beside_runs). NULL b is
+ * allowed everywhere. */
 struct kc_beside;
 struct kc_beside *kc_beside_start(const struct kc_machine *m, const struct kc_analysis *an);
 void kc_beside_sample(struct kc_beside *b);

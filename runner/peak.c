@@ -335,6 +335,18 @@ double kc_peak_row_latency(int dbl, double seconds)
 	return best_per_iteration(dbl ? chain_rows_add_f64 : chain_rows_add_f32, seconds);
 }
 
+double kc_peak_chain_seconds(enum kc_chain c, int dbl, long iters)
+{
+	kernel_fn fn = c == KC_CHAIN_ADD_ROWS ? (dbl ? chain_rows_add_f64 : chain_rows_add_f32)
+	               : c == KC_CHAIN_MAX    ? (dbl ? chain_max_f64 : chain_max_f32)
+	                                      : (dbl ? chain_add_f64 : chain_add_f32);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	sink = fn(iters);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return ((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec)) / (double)iters;
+}
+
 double kc_peak_max_latency(int dbl, double seconds)
 {
 	return best_per_iteration(dbl ? chain_max_f64 : chain_max_f32, seconds);

@@ -33,6 +33,13 @@ double kc_peak_max_latency(int dbl, double seconds);
  * latency_add_rows); [dbl]. */
 double kc_peak_row_latency(int dbl, double seconds);
 
+/* The three chains a prediction waits on (kc_machine's latency_add, latency_add_rows, latency_max). */
+enum kc_chain { KC_CHAIN_ADD, KC_CHAIN_ADD_ROWS, KC_CHAIN_MAX, KC_CHAIN_N };
+
+/* One run of `iters` operations of chain c in precision dbl, in wall-clock seconds an operation (as the harness
+ * times a kernel): a sample beside the kernels (beside.h). */
+double kc_peak_chain_seconds(enum kc_chain c, int dbl, long iters);
+
 /* A transcendental libm function kcost counts, and the argument range its per-call time is measured over. */
 struct kc_libm_fn {
 	const char *name;   /* "expf" */

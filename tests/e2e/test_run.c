@@ -169,6 +169,8 @@ static void functions_of_a_file_take_turns(void **state)
 	assert_true(at(bw, "DRAM.median_batches_beside_kernels")->valuedouble >= 6);
 	assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(bw, "L1"),
 	                                             "median_batches_beside_kernels"));
+	assert_true(at(rep, "machine.ceilings.latency_ns.float.median_runs_beside_kernels")->valuedouble >= 6);
+	assert_true(num_positive(at(rep, "machine.ceilings.latency_ns.double.add_median")));
 	cJSON_Delete(rep);
 }
 

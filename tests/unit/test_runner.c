@@ -759,7 +759,8 @@ static void test_driver_min_samples(void **state)
 }
 
 /* A machine whose levels all have cached ceilings at `roof` GB/s (medians half of it), L1's medians 12.5, and no
- * DRAM bandwidth (not sampled); tanhf and expf at `call` seconds (medians 2 x). Small caches: small arrays. */
+ * DRAM bandwidth (not sampled); tanhf and expf at `call` seconds (medians 2 x); every chain's latency but double's
+ * rows and max. Small caches: small arrays. */
 static struct kc_machine beside_machine(double roof, double call, struct kc_libm_cost libm[2])
 {
 	struct kc_machine m;
@@ -771,6 +772,7 @@ static struct kc_machine beside_machine(double roof, double call, struct kc_libm
 		for (int k = 0; k < KC_STREAM_N; k++)
 			m.stream[l][k] = roof, m.stream_median[l][k] = m.bandwidth_median[l];
 	}
+	m.latency_add[0] = m.latency_add[1] = m.latency_add_rows[0] = m.latency_max[0] = 1e-9; /* not max[1] */
 	libm[0] = (struct kc_libm_cost){"tanhf", call, 2 * call, "cached", 0};
 	libm[1] = (struct kc_libm_cost){"expf", call, 2 * call, "cached", 0};
 	m.libm = libm, m.n_libm = 2;
@@ -779,8 +781,9 @@ static struct kc_machine beside_machine(double roof, double call, struct kc_libm
 
 /* The ceilings sampled beside the kernels (runner/beside.h): with 3 samples, L2's and L3's medians are theirs
  * (at most their best), L1's and the unmeasured DRAM's stay as they were, the libm function a function calls
- * gets the median of 3 sweeps and the other keeps its own; a roof no batch can reach stays, one every batch
- * beats is raised, and the method says which. None for budgets or another machine's ceilings. */
+ * gets the median of 3 sweeps and the other keeps its own, each measured chain the median of 3 runs; a roof no batch
+ * can reach stays, one every batch beats is raised, and the method says which. None for budgets or another machine's
+ * ceilings. */
 static void test_beside_kernels(void **state)
 {
 	(void)state;
@@ -824,6 +827,12 @@ static void test_beside_kernels(void **state)
 		assert_true(libm[0].median > 0 && libm[0].median != 2 * call);
 		assert_true(raise ? libm[0].seconds < call : libm[0].seconds == call);
 		assert_true((strstr(libm[0].method, "beat the ceilings' best") != NULL) == raise);
+		/* the chains the ceilings measured have the medians of 3 runs; the one they did not, none */
+		assert_int_equal(m.latency_beside_runs, KC_BESIDE_MIN_BATCHES);
+		assert_true(m.latency_add_median[0] > 0 && m.latency_add_median[1] > 0);
+		assert_true(m.latency_add_rows_median[0] > 0 && m.latency_max_median[0] > 0);
+		assert_true(m.latency_add_rows_median[1] == 0 && m.latency_max_median[1] == 0);
+		assert_true(m.latency_add[0] == 1e-9 && m.latency_max[1] == 0); /* the ceilings stay */
 		assert_int_equal(libm[1].beside_sweeps, 0);
 		assert_true(libm[1].median == 2 * call && libm[1].seconds == call);
 		assert_string_equal(libm[1].method, "cached");
