@@ -141,6 +141,7 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 	    .verbose = o->verbose,
 	    .progress = kc_progress,
 	    .threads = o->threads,
+	    .other_ceilings = o->peak > 0 || o->machine_file != NULL,
 	};
 	int rc = kc_run(an, &ro, &an->arena, m, &diags);
 	kc_progress_done();

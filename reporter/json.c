@@ -18,9 +18,9 @@
  *                         + add_median, max_median, add_rows_of_64_median, median_runs_beside_kernels n: the
  *                         median of n runs beside the kernels' timings, what the predictions use, when kernels ran)
  *                       + libm_ns_per_call {expf: ns, ...} scalar (the best sweep), + libm_median_ns_per_call
- *                         {expf: ns, ...} (the median sweep, what a prediction uses), +
- * libm_median_sweeps_beside_kernels {tanhf: n} (the functions whose median is of n sweeps beside the kernels' timings;
- * only when any), + openblas_note string or null
+ *                         {expf: ns, ...} (the median sweep, what a prediction uses),
+ *                         + libm_median_sweeps_beside_kernels {tanhf: n} (the functions whose median is of n
+ *                         sweeps beside the kernels' timings; only when any), + openblas_note string or null
  *                       + fresh_pages {seconds_per_page, method} (what a page of a fresh allocation costs)
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels_gbytes_per_s {load, copy,
  *                       triad, update}, + median_gbytes_per_s, + kernels_median_gbytes_per_s {...} (the median

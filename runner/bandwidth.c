@@ -189,11 +189,35 @@ static double bytes_of(const struct arrays *x, enum kc_stream k)
 	}
 }
 
+/* `bytes` of zeroed memory of their own mapping, not in the children kcost forks between batches (runner.c's
+ * harnesses, beside.h): a fork marks every page of the parent copy-on-write, and the next kernel to write each
+ * page would take a page fault (the DRAM copy kernel's median batch, the first writer after each harness, fell
+ * from 41 to 7 GB/s). A mapping, never the heap: MADV_DONTFORK outlives free(), and the heap pages malloc hands
+ * out again would be missing in every child forked later (its argv and environment among them). NULL when it
+ * cannot be mapped. */
+void *kc_bandwidth_map(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_DONTFORK
+	madvise(p, bytes, MADV_DONTFORK);
+#endif
+	return p;
+}
+
+void kc_bandwidth_unmap(void *p, size_t bytes)
+{
+	if (p)
+		munmap(p, bytes);
+}
+
 /* A working set's four kernels, measured in turns (kc_bandwidth_more) until kc_bandwidth_finish. */
 enum { CAP = 1 << 14 }; /* batches kept per kernel */
 struct kc_bandwidth_run {
 	struct arrays x;
-	void *region; /* the arrays' memory */
+	void *region; /* the arrays' memory (kc_bandwidth_map) */
+	size_t region_bytes;
 	long long passes;
 	int n; /* batches of each kernel so far */
 	double best[KC_STREAM_N];
@@ -214,18 +238,12 @@ struct kc_bandwidth_run *kc_bandwidth_start(long long bytes)
 	 * speed), wherever the region lands */
 	size_t size = ((size_t)x->n2 * sizeof(double) + 4095) / 4096 * 4096, stride = size + 1088;
 	size_t region = (3 * stride + 4095) / 4096 * 4096;
-	char *p = aligned_alloc(4096, region);
+	char *p = kc_bandwidth_map(region);
 	if (!p) {
 		free(r);
 		return NULL;
 	}
-#ifdef MADV_DONTFORK
-	/* not in the children kcost forks between batches (runner.c's harnesses, beside.h): a fork marks every
-	 * page of the parent copy-on-write, and the next kernel to write each page would take a page fault (the
-	 * DRAM copy kernel's median batch, the first writer after each harness, fell from 41 to 7 GB/s) */
-	madvise(p, region, MADV_DONTFORK);
-#endif
-	r->region = p;
+	r->region = p, r->region_bytes = region;
 	x->a = (double *)(void *)p, x->b = (double *)(void *)(p + stride), x->c = (double *)(void *)(p + 2 * stride);
 	for (long long i = 0; i < x->n2; i++)
 		x->a[i] = 0, x->b[i] = 1, x->c[i] = 2;
@@ -242,18 +260,18 @@ struct kc_bandwidth_run *kc_bandwidth_start(long long bytes)
 void kc_bandwidth_more(struct kc_bandwidth_run *r, double warm, double seconds, int min_batches)
 {
 	/* warm the caches again (not where a batch is one pass: it streams from DRAM), then for `warm` seconds */
+	if (r->n >= CAP)
+		return;
 	double w0 = now();
 	for (int k = 0; k < KC_STREAM_N && r->passes > 1; k++)
 		run(&r->x, (enum kc_stream)k, 1);
-	while (now() - w0 < warm)
+	while (r->passes > 1 && now() - w0 < warm)
 		for (int k = 0; k < KC_STREAM_N; k++)
 			run(&r->x, (enum kc_stream)k, r->passes);
 	/* the kernels take turns, a batch each, so that each one's median samples the same moments of a machine
 	 * whose other tenants come and go (a write's cost is the difference of two kernels') */
 	int first = r->n;
 	double start = now();
-	if (r->n >= CAP)
-		return;
 	do {
 		for (int k = 0; k < KC_STREAM_N; k++) {
 			double t0 = now();
@@ -280,6 +298,6 @@ void kc_bandwidth_finish(struct kc_bandwidth_run *r, struct kc_bandwidth *out)
 	out->gbytes_per_s = out->gbps[best];
 	out->gbytes_median = out->median[best];
 	out->triad = out->gbps[KC_STREAM_TRIAD], out->copy = out->gbps[KC_STREAM_COPY];
-	free(r->region);
+	kc_bandwidth_unmap(r->region, r->region_bytes);
 	free(r);
 }

@@ -2,6 +2,8 @@
 #ifndef KC_BANDWIDTH_H
 #define KC_BANDWIDTH_H
 
+#include <stddef.h>
+
 #include "machine.h"
 
 struct kc_bandwidth {
@@ -20,10 +22,10 @@ struct kc_bandwidth {
  * a[i] = b[i], counted as 16, update a[i] += b[i], as 24, and load (a vectorized sum of b), as 8 (STREAM's
  * counting: write-allocate traffic is not counted). kc_bandwidth_start allocates the arrays and runs each kernel
  * once untimed to fault the pages in (NULL when they cannot be allocated). Each kc_bandwidth_more runs each kernel
- * once untimed to warm the caches (unless a batch is a single pass: a working set beyond the caches), and in turns
- * for `warm` seconds more (untimed), then the four take turns, a batch of `passes` passes each (enough for a batch to
- * move about 16 MiB), until 4 × `seconds` are spent and each ran at least `min_batches` more batches (at most 16,384 in
- * all); calls for several working sets, one after another in rounds, spread each one's batches over the whole
+ * once untimed to warm the caches and then in turns for `warm` seconds more (neither where a batch is a single
+ * pass: a working set beyond the caches), then the four take turns, a batch of `passes` passes each (enough for a batch
+ * to move about 16 MiB), until 4 × `seconds` are spent and each ran at least `min_batches` more batches (at most 16,384
+ * in all); calls for several working sets, one after another in rounds, spread each one's batches over the whole
  * measurement. kc_bandwidth_finish frees the run and gives each kernel's fastest batch, and its median batch (what
  * a kernel timed by its median call, on a machine shared with other tenants, is predicted at; taking turns, the
  * kernels' medians sample the same moments). The kernels are compiled for the best of AVX-512, AVX2 and baseline
@@ -32,5 +34,10 @@ struct kc_bandwidth_run;
 struct kc_bandwidth_run *kc_bandwidth_start(long long bytes);
 void kc_bandwidth_more(struct kc_bandwidth_run *r, double warm, double seconds, int min_batches);
 void kc_bandwidth_finish(struct kc_bandwidth_run *r, struct kc_bandwidth *out);
+
+/* Zeroed memory of its own mapping that children kcost forks do not get (MADV_DONTFORK: a fork would make the
+ * next write to each page a page fault); NULL when it cannot be mapped. For arrays timed in kcost's process. */
+void *kc_bandwidth_map(size_t bytes);
+void kc_bandwidth_unmap(void *p, size_t bytes);
 
 #endif

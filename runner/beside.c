@@ -29,6 +29,7 @@ struct kc_beside {
 	int chain[KC_CHAIN_N][2];
 	double *chains[KC_CHAIN_N][2];
 	int n_chains, cap_chains;
+	int samples; /* kc_beside_sample calls */
 };
 
 /* Operations a run of each chain (about 0.2 ms each on a Zen 5) */
@@ -109,6 +110,8 @@ struct kc_beside *kc_beside_start(const struct kc_machine *m, const struct kc_an
 
 void kc_beside_sample(struct kc_beside *b)
 {
+	if (b)
+		b->samples++;
 	for (int l = 0; b && l < KC_LEVEL_N; l++)
 		if (b->run[l])
 			kc_bandwidth_more(b->run[l], KC_BESIDE_WARM_SECONDS, KC_BESIDE_SECONDS, 1);
@@ -144,18 +147,26 @@ void kc_beside_sample(struct kc_beside *b)
 		b->n_chains++;
 }
 
-/* The chains' runs: their medians, with enough of them (all or none: an add's row-overlap is the ratio of two). */
+/* The chains' runs: their medians, with enough of them, all or none (an add's row overlap is the ratio of two). */
 static void finish_chains(struct kc_beside *b, struct kc_machine *m)
 {
-	int all = b->n_chains >= KC_BESIDE_MIN_BATCHES;
+	double median[KC_CHAIN_N][2] = {{0}};
+	int all = b->n_chains >= KC_BESIDE_MIN_BATCHES, any = 0;
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++) {
 			struct kc_stats st;
-			if (b->chain[c][d] && all && kc_stats_compute(b->chains[c][d], b->n_chains, &st) == 0)
-				*chain_median(m, c, d) = st.median;
+			if (b->chain[c][d] && all) {
+				all = kc_stats_compute(b->chains[c][d], b->n_chains, &st) == 0;
+				median[c][d] = st.median, any = 1;
+			}
 			free(b->chains[c][d]);
 		}
-	m->latency_beside_runs = all ? b->n_chains : 0;
+	if (!all || !any)
+		return;
+	for (int c = 0; c < KC_CHAIN_N; c++)
+		for (int d = 0; d < 2; d++)
+			*chain_median(m, c, d) = median[c][d];
+	m->latency_beside_runs = b->n_chains;
 }
 
 /* The libm functions' sweeps: each with enough of them gives its median, and its best where that beat the
@@ -186,8 +197,9 @@ static void finish_libm(struct kc_beside *b, struct kc_arena *a, struct kc_machi
 	free(b->libm);
 }
 
-void kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine *m)
+int kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine *m)
 {
+	int samples = b ? b->samples : 0;
 	for (int l = 0; b && l < KC_LEVEL_N; l++) {
 		if (!b->run[l])
 			continue;
@@ -195,29 +207,35 @@ void kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine
 		kc_bandwidth_finish(b->run[l], &bw);
 		if (bw.batches < KC_BESIDE_MIN_BATCHES)
 			continue;
-		int raised = 0;
+		const char *raised = "";
 		for (int k = 0; k < KC_STREAM_N; k++) {
 			m->stream_median[l][k] = bw.median[k];
-			raised |= bw.gbps[k] > m->stream[l][k];
-			m->stream[l][k] = bw.gbps[k] > m->stream[l][k] ? bw.gbps[k] : m->stream[l][k];
+			if (bw.gbps[k] > m->stream[l][k])
+				m->stream[l][k] = bw.gbps[k],
+				raised = "; a batch beside them beat a kernel's best, which is "
+				         "raised to it";
 		}
 		int kernel =
 		    m->stream[l][KC_STREAM_TRIAD] >= m->stream[l][KC_STREAM_COPY] ? KC_STREAM_TRIAD : KC_STREAM_COPY;
 		struct kc_ceiling *c = &m->bandwidth[l];
 		m->bandwidth_median[l] = bw.median[kernel];
-		c->value = m->stream[l][kernel] > c->value ? m->stream[l][kernel] : c->value;
+		const char *roof = "";
+		if (m->stream[l][kernel] > c->value)
+			c->value = m->stream[l][kernel],
+			roof = kc_arena_printf(a, "; the roof is now %s's %.1f GB/s",
+			                       kc_stream_name((enum kc_stream)kernel), c->value);
 		m->beside_batches[l] = bw.batches;
 		c->method = kc_arena_printf(
 		    a,
 		    "%s; beside the kernels' timings: %d batches of each kernel, median %.1f GB/s "
-		    "(load %.1f, copy %.1f, triad %.1f, update %.1f)%s",
+		    "(load %.1f, copy %.1f, triad %.1f, update %.1f)%s%s",
 		    c->method ? c->method : "", bw.batches, bw.median[kernel], bw.median[KC_STREAM_LOAD],
-		    bw.median[KC_STREAM_COPY], bw.median[KC_STREAM_TRIAD], bw.median[KC_STREAM_UPDATE],
-		    raised ? "; a batch beside them beat the ceilings' best: the roof is the better" : "");
+		    bw.median[KC_STREAM_COPY], bw.median[KC_STREAM_TRIAD], bw.median[KC_STREAM_UPDATE], raised, roof);
 	}
 	if (b) {
 		finish_libm(b, a, m);
 		finish_chains(b, m);
 	}
 	free(b);
+	return samples;
 }

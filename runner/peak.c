@@ -6,8 +6,9 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <time.h>
+
+#include "bandwidth.h"
 
 /* The thread's CPU time: what a core did for it, not counting the time other processes had the core (the
  * ceilings are measured once and cached: a neighbour's compile must not lower them for good). */
@@ -517,18 +518,19 @@ struct kc_libm_sweep {
 	void *region;
 };
 
+/* x, y, out, then xf, yf, outf */
+static const size_t sweep_bytes = (size_t)N_ARGS * (3 * sizeof(double) + 3 * sizeof(float));
+
 struct kc_libm_sweep *kc_libm_sweep_new(const struct kc_libm_fn *f)
 {
 	struct kc_libm_sweep *s = calloc(1, sizeof *s);
-	size_t bytes = (size_t)N_ARGS * (3 * sizeof(double) + 3 * sizeof(float));
-	char *p = s ? aligned_alloc(4096, bytes) : NULL;
+	/* not in the harnesses kcost forks between sweeps: a fork marks the pages copy-on-write, and the first
+	 * sweep after it would take a page fault for each page of out[] */
+	char *p = s ? kc_bandwidth_map(sweep_bytes) : NULL;
 	if (!p) {
 		free(s);
 		return NULL;
 	}
-	/* not in the harnesses kcost forks between sweeps: a fork marks the pages copy-on-write, and the first
-	 * sweep after it would take a page fault for each page of out[] (bandwidth.c) */
-	madvise(p, bytes, MADV_DONTFORK);
 	double *x = (double *)(void *)p, *y = x + N_ARGS, *out = y + N_ARGS;
 	float *xf = (float *)(void *)(out + N_ARGS), *yf = xf + N_ARGS, *outf = yf + N_ARGS;
 	libm_args(f, x, y, xf, yf, out, outf);
@@ -549,6 +551,6 @@ double kc_libm_sweep_seconds(struct kc_libm_sweep *s)
 void kc_libm_sweep_free(struct kc_libm_sweep *s)
 {
 	if (s)
-		free(s->region);
+		kc_bandwidth_unmap(s->region, sweep_bytes);
 	free(s);
 }

@@ -670,10 +670,16 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 	r.build.probe_dir = r.tmpdir;
 	set_kernel_env(&r, o->threads);
 	detect_tools(&r);
-	r.beside = kc_beside_start(m->machine, an);
+	r.beside = o->other_ceilings ? NULL : kc_beside_start(m->machine, an);
 	if (!o->sandbox || enter_sandbox(&r))
 		run_files(&r);
-	kc_beside_finish(r.beside, a, m->machine);
+	int samples = kc_beside_finish(r.beside, a, m->machine);
+	if (o->verbose && o->other_ceilings)
+		fprintf(stderr, "kcost: no ceilings sampled beside the kernels' timings: the predictions use other "
+		                "ceilings (--machine, --peak)\n");
+	else if (o->verbose)
+		fprintf(stderr, "kcost: ceilings sampled beside the kernels' timings %d time%s\n", samples,
+		        samples == 1 ? "" : "s");
 	if (o->verbose)
 		fprintf(stderr, "kcost: harness files kept in %s\n", r.tmpdir);
 	else

@@ -35,6 +35,8 @@ struct kc_runner_opts {
 	                          * against the all-threads compute ceilings; else single-threaded */
 	int verbose;             /* print compiler and valgrind commands to stderr; keep the temporary directory */
 	const char *cache_dir;   /* NULL: $XDG_CACHE_HOME/kcost or ~/.cache/kcost */
+	int other_ceilings;      /* the predictions will use ceilings other than this machine's (--machine, --peak):
+	                          * nothing is sampled beside the kernels (beside.h) */
 	void (*progress)(const char *step, int i, int n, const char *what); /* may be NULL */
 };
 

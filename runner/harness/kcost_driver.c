@@ -150,6 +150,8 @@ static size_t kcost_padded(const struct kcost_buffer *b)
  * The ceilings' bandwidth kernels place their arrays so too (runner/bandwidth.c). */
 static void *kcost_buffer_memory(int i, size_t bytes)
 {
+	if (bytes > (size_t)-1 - 2 * 4096)
+		kcost_alloc_failed((unsigned long long)bytes);
 	char *p = aligned_alloc(4096, (bytes + 2 * 4096 - 1) / 4096 * 4096);
 	return p + (size_t)i * 1088 % 4096;
 }

@@ -163,9 +163,11 @@ static void functions_of_a_file_take_turns(void **state)
 	assert_non_null(rep);
 	/* at least 10 samples a round */
 	assert_true(at(fn_in(rep, "tests/fixtures/runner_rounds.c", "shift"), "measured.samples")->valuedouble >= 30);
-	/* the ceilings beyond L1 were sampled after each of the 6 slices, a batch of each kernel at least; L1's not */
+	/* the ceilings beyond L1 were sampled after each of the 6 slices, a batch of each kernel at least; L1's not
+	 * (L2 where this machine's caches give it a level of its own; DRAM's working set is 64 MiB at least) */
 	cJSON *bw = at(rep, "machine.ceilings.bandwidth");
-	assert_true(at(bw, "L2.median_batches_beside_kernels")->valuedouble >= 6);
+	if (cJSON_IsNumber(at(bw, "L2.gbytes_per_s")))
+		assert_true(at(bw, "L2.median_batches_beside_kernels")->valuedouble >= 6);
 	assert_true(at(bw, "DRAM.median_batches_beside_kernels")->valuedouble >= 6);
 	assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(bw, "L1"),
 	                                             "median_batches_beside_kernels"));
@@ -624,6 +626,23 @@ static void machine_prints_its_ceilings(void **state)
 	assert_true(at(rep, "machine.ceilings.flops.float.gflops")->valuedouble == roof);
 	assert_true(num_positive(at(find_function(rep, "vecadd"), "predicted.seconds")));
 	cJSON_Delete(rep);
+	/* kernels run against another machine's ceilings: nothing of this one is sampled beside them (against its
+	 * own, after each of the 6 slices) */
+	r = RUN("--machine", file, "--no-traffic", "--time-budget", "0.01", "--size", "n=4096", "--verbose", "-o", out,
+	        "samples/vecadd.c");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "kcost: no ceilings sampled beside the kernels' timings: the predictions use "
+	                              "other ceilings (--machine, --peak)\n"));
+	run_release(&r);
+	rep = load_report(out);
+	assert_non_null(rep);
+	assert_true(num_positive(at(find_function(rep, "vecadd_unrolled"), "measured.seconds.median")));
+	cJSON_Delete(rep);
+	r = RUN("--no-traffic", "--time-budget", "0.01", "--size", "n=4096", "--verbose", "-o", out,
+	        "samples/vecadd.c");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "kcost: ceilings sampled beside the kernels' timings 6 times\n"));
+	run_release(&r);
 	r = RUN("machine", "--format", "yaml");
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "kcost machine: error: --format expects text or json, not 'yaml'"));
