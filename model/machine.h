@@ -55,10 +55,11 @@ struct kc_machine {
 	/* seconds of one add of rows of KC_CHAIN_RUN dependent adds, summed one row after another: less than
 	 * latency_add where the out-of-order window overlaps a row's adds with the next's; [double]; 0: unknown */
 	double latency_add_rows[2];
-	/* the median runs of the three chains above, [double], sampled beside the kernels' timings
+	/* the median runs of latency_add and latency_max, [double], sampled beside the kernels' timings
 	 * (runner/beside.h) in this run: what a prediction waits on when measured (the best runs above are the
-	 * ceilings); 0: not sampled (latency_beside_runs runs of each: 0) */
-	double latency_add_median[2], latency_add_rows_median[2], latency_max_median[2];
+	 * ceilings; the rows' overlap stays the ratio of the best add and rows); 0: not sampled
+	 * (latency_beside_runs runs of each: 0) */
+	double latency_add_median[2], latency_max_median[2];
 	int latency_beside_runs;
 	struct kc_libm_cost *libm; /* per-call times of the transcendentals kcost counts */
 	int n_libm;

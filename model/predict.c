@@ -253,10 +253,6 @@ static double lat_add(const struct kc_machine *m, int d)
 {
 	return m->latency_add_median[d] > 0 ? m->latency_add_median[d] : m->latency_add[d];
 }
-static double lat_add_rows(const struct kc_machine *m, int d)
-{
-	return m->latency_add_rows_median[d] > 0 ? m->latency_add_rows_median[d] : m->latency_add_rows[d];
-}
 static double lat_max(const struct kc_machine *m, int d)
 {
 	return m->latency_max_median[d] > 0 ? m->latency_max_median[d] : m->latency_max[d];
@@ -274,9 +270,9 @@ static double chain_overlap(const struct kc_function *f, const struct kc_machine
 	double runs;
 	const char *why;
 	if (dependent <= 0 || !n->chain_runs || value(f, n->chain_runs, &runs, &why) < 0 || runs < 1 ||
-	    lat_add_rows(m, dbl) <= 0 || lat_add(m, dbl) <= lat_add_rows(m, dbl))
+	    m->latency_add_rows[dbl] <= 0 || m->latency_add[dbl] <= m->latency_add_rows[dbl])
 		return 1;
-	double k = KC_CHAIN_RUN * (lat_add(m, dbl) / lat_add_rows(m, dbl) - 1), run = dependent / runs;
+	double k = KC_CHAIN_RUN * (m->latency_add[dbl] / m->latency_add_rows[dbl] - 1), run = dependent / runs;
 	return 1 + k / run;
 }
 

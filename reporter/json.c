@@ -15,7 +15,7 @@
  *                       + latency_ns {float|double: {add, fma, max, add_rows_of_64}} one dependent scalar
  *                         operation (max: a call of fmaxf / fmax, as a max reduction waits for it;
  *                         add_rows_of_64: an add of rows of 64 dependent adds, one row after another;
- *                         + add_median, max_median, add_rows_of_64_median, median_runs_beside_kernels n: the
+ *                         + add_median, max_median, median_runs_beside_kernels n: the
  *                         median of n runs beside the kernels' timings, what the predictions use, when kernels ran)
  *                       + libm_ns_per_call {expf: ns, ...} scalar (the best sweep), + libm_median_ns_per_call
  *                         {expf: ns, ...} (the median sweep, what a prediction uses),
@@ -740,8 +740,6 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 		if (mc->latency_beside_runs > 0) {
 			jreal(c, ld, "add_median", mc->latency_add_median[d] > 0, mc->latency_add_median[d] * 1e9);
 			jreal(c, ld, "max_median", mc->latency_max_median[d] > 0, mc->latency_max_median[d] * 1e9);
-			jreal(c, ld, "add_rows_of_64_median", mc->latency_add_rows_median[d] > 0,
-			      mc->latency_add_rows_median[d] * 1e9);
 			jint(c, ld, "median_runs_beside_kernels", mc->latency_beside_runs);
 		}
 	}

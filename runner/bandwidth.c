@@ -232,11 +232,13 @@ struct kc_bandwidth_run *kc_bandwidth_start(long long bytes)
 	struct arrays *x = &r->x;
 	x->n3 = bytes / 24 > 128 ? bytes / 24 : 128;
 	x->n2 = bytes / 16 / 32 * 32 > 192 ? bytes / 16 / 32 * 32 : 192;
-	/* the three arrays in one region, each 1088 bytes further from a multiple of 4 KiB than the one before: an
-	 * element of one never shares its address's low 12 bits with the same element of another (a load of b[i]
-	 * the CPU takes for one that depends on the store to a[i] would cost the L1 kernels a third of their
-	 * speed), wherever the region lands */
-	size_t size = ((size_t)x->n2 * sizeof(double) + 4095) / 4096 * 4096, stride = size + 1088;
+	/* the three arrays in one region, placed as malloc places a kernel's buffers (the harness's among them), so
+	 * that the ceilings see what those see: arrays below glibc's mmap threshold (128 KiB) one after another
+	 * on the heap, a line apart from a multiple of 4 KiB; larger ones each in a mapping of its own, at the
+	 * same offset of a page (a load of b[i + 1024] can then wait for the store to a[i] it is taken to alias:
+	 * the kernels it prices pay that too) */
+	size_t size = ((size_t)x->n2 * sizeof(double) + 4095) / 4096 * 4096;
+	size_t stride = size + (size < ((size_t)128 << 10) ? 64 : 0);
 	size_t region = (3 * stride + 4095) / 4096 * 4096;
 	char *p = kc_bandwidth_map(region);
 	if (!p) {
@@ -259,11 +261,13 @@ struct kc_bandwidth_run *kc_bandwidth_start(long long bytes)
 
 void kc_bandwidth_more(struct kc_bandwidth_run *r, double warm, double seconds, int min_batches)
 {
-	/* warm the caches again (not where a batch is one pass: it streams from DRAM), then for `warm` seconds */
+	/* warm up: a pass of each kernel (from DRAM too: without it the DRAM kernels' batches right after a harness
+	 * ran, a pass each, came out 20-25% slower than the kernels' calls), then, where a batch is several passes,
+	 * turns for `warm` seconds */
 	if (r->n >= CAP)
 		return;
 	double w0 = now();
-	for (int k = 0; k < KC_STREAM_N && r->passes > 1; k++)
+	for (int k = 0; k < KC_STREAM_N; k++)
 		run(&r->x, (enum kc_stream)k, 1);
 	while (r->passes > 1 && now() - w0 < warm)
 		for (int k = 0; k < KC_STREAM_N; k++)

@@ -22,8 +22,8 @@ struct kc_bandwidth {
  * a[i] = b[i], counted as 16, update a[i] += b[i], as 24, and load (a vectorized sum of b), as 8 (STREAM's
  * counting: write-allocate traffic is not counted). kc_bandwidth_start allocates the arrays and runs each kernel
  * once untimed to fault the pages in (NULL when they cannot be allocated). Each kc_bandwidth_more runs each kernel
- * once untimed to warm the caches and then in turns for `warm` seconds more (neither where a batch is a single
- * pass: a working set beyond the caches), then the four take turns, a batch of `passes` passes each (enough for a batch
+ * once untimed to warm up and then, unless a batch is a single pass (a working set beyond the caches), in turns
+ * for `warm` seconds more, then the four take turns, a batch of `passes` passes each (enough for a batch
  * to move about 16 MiB), until 4 × `seconds` are spent and each ran at least `min_batches` more batches (at most 16,384
  * in all); calls for several working sets, one after another in rounds, spread each one's batches over the whole
  * measurement. kc_bandwidth_finish frees the run and gives each kernel's fastest batch, and its median batch (what

@@ -32,21 +32,17 @@ struct kc_beside {
 	int samples; /* kc_beside_sample calls */
 };
 
-/* Operations a run of each chain (about 0.2 ms each on a Zen 5) */
-static const long chain_iters[KC_CHAIN_N] = {1L << 19, 1L << 19, 1L << 18};
+/* Operations a run of each chain (about 0.25 ms each on a Zen 5) */
+static const long chain_iters[KC_CHAIN_N] = {1L << 19, 1L << 17};
 
 /* m's ceiling of chain c in precision d (its best run), and where the median of the runs beside goes */
 static double chain_best(const struct kc_machine *m, int c, int d)
 {
-	return c == KC_CHAIN_ADD        ? m->latency_add[d]
-	       : c == KC_CHAIN_ADD_ROWS ? m->latency_add_rows[d]
-	                                : m->latency_max[d];
+	return c == KC_CHAIN_ADD ? m->latency_add[d] : m->latency_max[d];
 }
 static double *chain_median(struct kc_machine *m, int c, int d)
 {
-	return c == KC_CHAIN_ADD        ? &m->latency_add_median[d]
-	       : c == KC_CHAIN_ADD_ROWS ? &m->latency_add_rows_median[d]
-	                                : &m->latency_max_median[d];
+	return c == KC_CHAIN_ADD ? &m->latency_add_median[d] : &m->latency_max_median[d];
 }
 
 /* Whether a function of an counts calls of libm function `name`. */
@@ -147,7 +143,7 @@ void kc_beside_sample(struct kc_beside *b)
 		b->n_chains++;
 }
 
-/* The chains' runs: their medians, with enough of them, all or none (an add's row overlap is the ratio of two). */
+/* The chains' runs: their medians, with enough of them, all or none (one statistic for every chain). */
 static void finish_chains(struct kc_beside *b, struct kc_machine *m)
 {
 	double median[KC_CHAIN_N][2] = {{0}};

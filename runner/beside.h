@@ -20,7 +20,7 @@
  * (NULL then, and when nothing could be allocated; kc_run does not call it when the predictions will use such
  * ceilings: kc_runner_opts.other_ceilings). kc_beside_sample runs, at each level, the four kernels in turns after a
  * warm-up of KC_BESIDE_WARM_SECONDS (a working set beyond the caches: one batch each, no warm-up), one sweep of each
- * libm function an's functions call, and one run of each dependent chain m measured (add, rows of adds, max; each
+ * libm function an's functions call, and one run of each dependent chain m measured (add, max; each
  * precision): call it right after each slice of a kernel's timing. kc_beside_finish frees them and, for each level with
  * KC_BESIDE_MIN_BATCHES batches or more, makes their medians m's (stream_median[], bandwidth_median[]: what a
  * prediction uses), raises a roof that a batch beside the kernels beat (stream[], bandwidth[]: nothing measured may sit

@@ -33,8 +33,8 @@ double kc_peak_max_latency(int dbl, double seconds);
  * latency_add_rows); [dbl]. */
 double kc_peak_row_latency(int dbl, double seconds);
 
-/* The three chains a prediction waits on (kc_machine's latency_add, latency_add_rows, latency_max). */
-enum kc_chain { KC_CHAIN_ADD, KC_CHAIN_ADD_ROWS, KC_CHAIN_MAX, KC_CHAIN_N };
+/* The chains whose latency a prediction waits on (kc_machine's latency_add, latency_max). */
+enum kc_chain { KC_CHAIN_ADD, KC_CHAIN_MAX, KC_CHAIN_N };
 
 /* One run of `iters` operations of chain c in precision dbl, in wall-clock seconds an operation (as the harness
  * times a kernel): a sample beside the kernels (beside.h). */

@@ -143,20 +143,7 @@ static size_t kcost_padded(const struct kcost_buffer *b)
 	return (size_t)bytes;
 }
 
-/* Buffer i's memory, never freed: 64-byte aligned, and 1088 bytes (17 lines) further from a 4 KiB boundary than
- * buffer i - 1's, so that no two buffers' same elements share the low 12 bits of their addresses. glibc maps every
- * large allocation at the same offset of a page; a load of x[j] then waited for the store to y[j - 1024] still in
- * flight, which the CPU takes for the same address ("4K aliasing": a copy loop in L2 ran at 75% of its speed).
- * The ceilings' bandwidth kernels place their arrays so too (runner/bandwidth.c). */
-static void *kcost_buffer_memory(int i, size_t bytes)
-{
-	if (bytes > (size_t)-1 - 2 * 4096)
-		kcost_alloc_failed((unsigned long long)bytes);
-	char *p = aligned_alloc(4096, (bytes + 2 * 4096 - 1) / 4096 * 4096);
-	return p + (size_t)i * 1088 % 4096;
-}
-
-/* Allocate every buffer (kcost_buffer_memory) and fill it: floating-point buffers from the LCG (a fixed seed per
+/* Allocate every buffer, 64-byte aligned, and fill it: floating-point buffers from the LCG (a fixed seed per
  * buffer), the others with zeros; then the kernel's initializer, if any. */
 static void **kcost_setup(const struct kcost_function *f)
 {
@@ -164,7 +151,7 @@ static void **kcost_setup(const struct kcost_function *f)
 	for (int i = 0; i < f->n_buffers; i++) {
 		const struct kcost_buffer *b = &f->buffers[i];
 		size_t bytes = kcost_padded(b), filled = 0;
-		bufs[i] = kcost_buffer_memory(i, bytes);
+		bufs[i] = aligned_alloc(64, bytes);
 		unsigned long long state = 0x9E3779B97F4A7C15ULL * (unsigned long long)(i + 1);
 		if (b->elem_class == KCOST_FLOATING && b->fill) {
 			b->fill(bufs[i], b->count, &state);
@@ -183,7 +170,7 @@ static void **kcost_copy(const struct kcost_function *f, void *const *from)
 	void **bufs = malloc(sizeof *bufs * (size_t)(f->n_buffers + 1));
 	for (int i = 0; i < f->n_buffers; i++) {
 		size_t bytes = kcost_padded(&f->buffers[i]);
-		bufs[i] = kcost_buffer_memory(i, bytes);
+		bufs[i] = aligned_alloc(64, bytes);
 		memcpy(bufs[i], from[i], bytes);
 	}
 	bufs[f->n_buffers] = 0;
