@@ -653,6 +653,35 @@ static void machine_prints_its_ceilings(void **state)
 	run_release(&r);
 }
 
+/* A first run, with no ceilings cached: the machine is measured, then the kernels built and run. The
+ * ceilings' measurement must leave the process able to start children (session 13: arrays kept out of forked
+ * children with MADV_DONTFORK on heap memory made every later child fail, "could not run cc: Bad address"). */
+static void first_run_measures_then_runs(void **state)
+{
+	(void)state;
+	char cache[4200], old[4200] = "";
+	snprintf(cache, sizeof cache, "%s", scratch_dir("run-first-cache"));
+	const char *was = getenv("XDG_CACHE_HOME");
+	if (was)
+		snprintf(old, sizeof old, "%s", was);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	const char *out = scratch_dir("run-first");
+	struct run r =
+	    RUN("--no-traffic", "--time-budget", "0.03", "--quiet", "-o", out, "tests/fixtures/runner_rounds.c");
+	if (was)
+		setenv("XDG_CACHE_HOME", old, 1);
+	else
+		unsetenv("XDG_CACHE_HOME");
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.err, "error"));
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	assert_true(num_positive(at(fn_in(rep, "tests/fixtures/runner_rounds.c", "shift"), "measured.seconds.median")));
+	assert_true(at(rep, "machine.cached")->type == cJSON_False);
+	cJSON_Delete(rep);
+}
+
 /* Misbehaving kernels, each a diagnostic of its own within the limits; the others of the file measured. */
 static void hostile_kernels_fail_alone(void **state)
 {
@@ -755,6 +784,7 @@ int main(void)
 	    cmocka_unit_test(limits_mean_what_they_say),
 	    cmocka_unit_test(limit_options_are_checked),
 	    cmocka_unit_test(machine_prints_its_ceilings),
+	    cmocka_unit_test(first_run_measures_then_runs),
 	    cmocka_unit_test(polybench_shaped_file_runs),
 	    cmocka_unit_test(returned_values_are_kept),
 	    cmocka_unit_test(impossible_speed_is_a_finding),
