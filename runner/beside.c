@@ -45,11 +45,13 @@ static double *chain_median(struct kc_machine *m, int c, int d)
 	return c == KC_CHAIN_ADD ? &m->latency_add_median[d] : &m->latency_max_median[d];
 }
 
-/* Whether a function of an counts calls of libm function `name`. */
+/* Whether a function of an that runs (not KCOST_SKIP) counts calls of libm function `name`. */
 static int called(const struct kc_analysis *an, const char *name)
 {
 	for (int i = 0; an && i < an->n_functions; i++)
-		for (const struct kc_named_count *t = an->functions[i]->cost.transcendentals; t; t = t->next)
+		for (const struct kc_named_count *t = an->functions[i]->skip ? NULL
+		                                                             : an->functions[i]->cost.transcendentals;
+		     t; t = t->next)
 			if (t->name && !strcmp(t->name, name))
 				return 1;
 	return 0;
@@ -104,14 +106,10 @@ struct kc_beside *kc_beside_start(const struct kc_machine *m, const struct kc_an
 	return b;
 }
 
-void kc_beside_sample(struct kc_beside *b)
+/* One sweep of each libm function, one run of each chain. */
+static void sample_calls(struct kc_beside *b)
 {
-	if (b)
-		b->samples++;
-	for (int l = 0; b && l < KC_LEVEL_N; l++)
-		if (b->run[l])
-			kc_bandwidth_more(b->run[l], KC_BESIDE_WARM_SECONDS, KC_BESIDE_SECONDS, 1);
-	for (int i = 0; b && i < b->n_libm; i++) {
+	for (int i = 0; i < b->n_libm; i++) {
 		struct libm_samples *ls = &b->libm[i];
 		if (ls->n == ls->cap) {
 			int cap = ls->cap ? 2 * ls->cap : 64;
@@ -122,7 +120,7 @@ void kc_beside_sample(struct kc_beside *b)
 		}
 		ls->v[ls->n++] = kc_libm_sweep_seconds(ls->sweep);
 	}
-	if (b && b->n_chains == b->cap_chains) {
+	if (b->n_chains == b->cap_chains) {
 		int cap = b->cap_chains ? 2 * b->cap_chains : 64, ok = 1;
 		for (int c = 0; c < KC_CHAIN_N; c++)
 			for (int d = 0; d < 2; d++) {
@@ -134,26 +132,39 @@ void kc_beside_sample(struct kc_beside *b)
 			return;
 		b->cap_chains = cap;
 	}
-	for (int c = 0; b && c < KC_CHAIN_N; c++)
+	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++)
 			if (b->chain[c][d])
 				b->chains[c][d][b->n_chains] =
 				    kc_peak_chain_seconds((enum kc_chain)c, d, chain_iters[c]);
-	if (b)
-		b->n_chains++;
+	b->n_chains++;
+}
+
+void kc_beside_sample(struct kc_beside *b)
+{
+	if (!b)
+		return;
+	b->samples++;
+	/* the calls first: after the bandwidth kernels their arguments would come from DRAM, where the ceilings'
+	 * sweeps had them at hand */
+	sample_calls(b);
+	for (int l = 0; l < KC_LEVEL_N; l++)
+		if (b->run[l])
+			kc_bandwidth_more(b->run[l], KC_BESIDE_WARM_SECONDS, KC_BESIDE_SECONDS, 1);
 }
 
 /* The chains' runs: their medians, with enough of them, all or none (one statistic for every chain). */
 static void finish_chains(struct kc_beside *b, struct kc_machine *m)
 {
 	double median[KC_CHAIN_N][2] = {{0}};
-	int all = b->n_chains >= KC_BESIDE_MIN_BATCHES, any = 0;
+	int all = b->n_chains >= KC_BESIDE_MIN_SAMPLES, any = 0;
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++) {
 			struct kc_stats st;
 			if (b->chain[c][d] && all) {
 				all = kc_stats_compute(b->chains[c][d], b->n_chains, &st) == 0;
-				median[c][d] = st.median, any = 1;
+				if (all)
+					median[c][d] = st.median, any = 1;
 			}
 			free(b->chains[c][d]);
 		}
@@ -173,7 +184,7 @@ static void finish_libm(struct kc_beside *b, struct kc_arena *a, struct kc_machi
 		struct libm_samples *ls = &b->libm[i];
 		struct kc_libm_cost *c = &m->libm[ls->index];
 		struct kc_stats st;
-		if (ls->n >= KC_BESIDE_MIN_BATCHES && kc_stats_compute(ls->v, ls->n, &st) == 0) {
+		if (ls->n >= KC_BESIDE_MIN_SAMPLES && kc_stats_compute(ls->v, ls->n, &st) == 0) {
 			int raised = st.min < c->seconds;
 			c->median = st.median;
 			c->seconds = raised ? st.min : c->seconds;
@@ -201,7 +212,7 @@ int kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine 
 			continue;
 		struct kc_bandwidth bw;
 		kc_bandwidth_finish(b->run[l], &bw);
-		if (bw.batches < KC_BESIDE_MIN_BATCHES)
+		if (b->samples < KC_BESIDE_MIN_SAMPLES) /* batches of one moment, however many */
 			continue;
 		const char *raised = "";
 		for (int k = 0; k < KC_STREAM_N; k++) {

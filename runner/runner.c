@@ -459,6 +459,8 @@ static void run_file(struct kc_run_state *r, const char *path, const struct file
 			if (!plans[i].error && !ts[i].failed && !ts[i].done) {
 				kc_runner_progress(r, step, r->done + k++, r->total, plans[i].fn->name);
 				time_slice(r, &fr, &plans[i], items[i], &t[i], r->budget / rounds, &ts[i]);
+				if (r->beside_wanted) /* not before a kernel ran: its memory is held until the end */
+					r->beside = kc_beside_start(r->m->machine, r->an), r->beside_wanted = 0;
 				kc_beside_sample(r->beside);
 				/* a call so long that a slice outlasts its share (the harness times at least 10 calls)
 				 * is not timed again: its calls average the neighbours out, and more slices would only
@@ -670,16 +672,14 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 	r.build.probe_dir = r.tmpdir;
 	set_kernel_env(&r, o->threads);
 	detect_tools(&r);
-	r.beside = o->other_ceilings ? NULL : kc_beside_start(m->machine, an);
+	r.beside_wanted = !o->other_ceilings;
 	if (!o->sandbox || enter_sandbox(&r))
 		run_files(&r);
 	int samples = kc_beside_finish(r.beside, a, m->machine);
-	if (o->verbose && o->other_ceilings)
-		fprintf(stderr, "kcost: no ceilings sampled beside the kernels' timings: the predictions use other "
-		                "ceilings (--machine, --peak)\n");
-	else if (o->verbose)
-		fprintf(stderr, "kcost: ceilings sampled beside the kernels' timings %d time%s\n", samples,
-		        samples == 1 ? "" : "s");
+	if (o->verbose)
+		fprintf(stderr, "kcost: ceilings sampled beside the kernels' timings %d time%s%s\n", samples,
+		        samples == 1 ? "" : "s",
+		        o->other_ceilings ? " (the predictions use other ceilings: --machine, --peak)" : "");
 	if (o->verbose)
 		fprintf(stderr, "kcost: harness files kept in %s\n", r.tmpdir);
 	else

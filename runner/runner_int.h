@@ -38,7 +38,9 @@ struct kc_run_state {
 	const char *valgrind_version;
 	int no_avx512_for_valgrind; /* the CPU has AVX-512, which valgrind 3.19 cannot run */
 	int done, total;            /* functions run so far, to run in all (for progress) */
-	struct kc_beside *beside;   /* the bandwidth kernels sampled after each timing slice; may be NULL */
+	/* the ceilings sampled after each timing slice (beside.h), started at the first: beside_wanted until then */
+	struct kc_beside *beside;
+	int beside_wanted;
 };
 
 /* One input file's harness. */

@@ -804,16 +804,16 @@ static void test_beside_kernels(void **state)
 		struct kc_machine m = beside_machine(roof, call, libm);
 		struct kc_beside *b = kc_beside_start(&m, &an);
 		assert_non_null(b);
-		for (int i = 0; i < KC_BESIDE_MIN_BATCHES; i++)
+		for (int i = 0; i < KC_BESIDE_MIN_SAMPLES; i++)
 			kc_beside_sample(b);
-		kc_beside_finish(b, &a, &m);
+		assert_int_equal(kc_beside_finish(b, &a, &m), KC_BESIDE_MIN_SAMPLES);
 		assert_int_equal(m.beside_batches[KC_LEVEL_L1], 0);
 		assert_int_equal(m.beside_batches[KC_LEVEL_DRAM], 0);
 		assert_true(m.bandwidth_median[KC_LEVEL_L1] == 12.5 && m.stream_median[KC_LEVEL_L1][1] == 12.5);
 		assert_true(m.stream[KC_LEVEL_L1][KC_STREAM_COPY] == roof);
 		assert_string_equal(m.bandwidth[KC_LEVEL_L1].method, "cached");
 		for (int l = KC_LEVEL_L2; l <= KC_LEVEL_L3; l++) {
-			assert_true(m.beside_batches[l] >= KC_BESIDE_MIN_BATCHES);
+			assert_true(m.beside_batches[l] >= KC_BESIDE_MIN_SAMPLES);
 			for (int k = 0; k < KC_STREAM_N; k++) {
 				assert_true(m.stream_median[l][k] > 0 && m.stream_median[l][k] != roof / 2);
 				assert_true(m.stream_median[l][k] <= m.stream[l][k]);
@@ -830,12 +830,12 @@ static void test_beside_kernels(void **state)
 			assert_true((strstr(m.bandwidth[l].method, "beat a kernel's best") != NULL) == raise);
 			assert_true((strstr(m.bandwidth[l].method, "; the roof is now ") != NULL) == raise);
 		}
-		assert_int_equal(libm[0].beside_sweeps, KC_BESIDE_MIN_BATCHES);
+		assert_int_equal(libm[0].beside_sweeps, KC_BESIDE_MIN_SAMPLES);
 		assert_true(libm[0].median > 0 && libm[0].median != 2 * call);
 		assert_true(raise ? libm[0].seconds < call : libm[0].seconds == call);
 		assert_true((strstr(libm[0].method, "beat the ceilings' best") != NULL) == raise);
 		/* the chains the ceilings measured have the medians of 3 runs; the one they did not, none */
-		assert_int_equal(m.latency_beside_runs, KC_BESIDE_MIN_BATCHES);
+		assert_int_equal(m.latency_beside_runs, KC_BESIDE_MIN_SAMPLES);
 		assert_true(m.latency_add_median[0] > 0 && m.latency_add_median[1] > 0);
 		assert_true(m.latency_max_median[0] > 0 && m.latency_max_median[1] == 0);
 		assert_true(m.latency_add[0] == 1e-9 && m.latency_max[1] == 0); /* the ceilings stay */
@@ -843,7 +843,22 @@ static void test_beside_kernels(void **state)
 		assert_true(libm[1].median == 2 * call && libm[1].seconds == call);
 		assert_string_equal(libm[1].method, "cached");
 	}
-	struct kc_machine m = beside_machine(100, 1e-8, libm);
+	/* one sample fewer than needed: however many batches each level ran, nothing changes */
+	struct kc_machine m = beside_machine(1e-3, 1, libm);
+	struct kc_beside *b = kc_beside_start(&m, &an);
+	assert_non_null(b);
+	for (int i = 0; i < KC_BESIDE_MIN_SAMPLES - 1; i++)
+		kc_beside_sample(b);
+	assert_int_equal(kc_beside_finish(b, &a, &m), KC_BESIDE_MIN_SAMPLES - 1);
+	for (int l = 0; l < KC_LEVEL_N; l++) {
+		assert_int_equal(m.beside_batches[l], 0);
+		assert_true(l == KC_LEVEL_DRAM ||
+		            (m.bandwidth[l].value == 1e-3 && m.stream[l][KC_STREAM_LOAD] == 1e-3));
+		assert_true(l == KC_LEVEL_DRAM || l == KC_LEVEL_L1 || m.stream_median[l][KC_STREAM_COPY] == 1e-3 / 2);
+	}
+	assert_true(libm[0].median == 2 && libm[0].seconds == 1 && libm[0].beside_sweeps == 0);
+	assert_true(m.latency_add_median[0] == 0 && m.latency_beside_runs == 0);
+	m = beside_machine(100, 1e-8, libm);
 	m.hypothetical = 1;
 	assert_null(kc_beside_start(&m, &an));
 	m.hypothetical = 0, m.from_file = "other.json";
