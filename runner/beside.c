@@ -13,23 +13,39 @@
 #include "peak.h"
 #include "stats.h"
 
-/* One libm function the analyzed functions call: its sweeps, and their seconds per call so far. */
+/* One figure a sample, in seconds: a libm function's per-call time, a chain's time an operation. */
+struct series {
+	double *v;
+	int n, cap;
+};
+
+/* Append x (dropped when memory runs out: one figure fewer, none wrong). */
+static void push(struct series *s, double x)
+{
+	if (s->n == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 64;
+		double *v = realloc(s->v, sizeof *v * (size_t)cap);
+		if (!v)
+			return;
+		s->v = v, s->cap = cap;
+	}
+	s->v[s->n++] = x;
+}
+
+/* One libm function the analyzed functions call: its sweeps' arguments, and their seconds per call. */
 struct libm_samples {
 	int index; /* in m->libm */
 	struct kc_libm_sweep *sweep;
-	double *v;
-	int n, cap;
+	struct series s;
 };
 
 struct kc_beside {
 	struct kc_bandwidth_run *run[KC_LEVEL_N];
 	struct libm_samples *libm;
 	int n_libm;
-	/* the chains m measured, [chain][double]: their runs so far (seconds an operation) */
-	int chain[KC_CHAIN_N][2];
-	double *chains[KC_CHAIN_N][2];
-	int n_chains, cap_chains;
-	int samples; /* kc_beside_sample calls */
+	int chain[KC_CHAIN_N][2];            /* the chains m measured, [chain][double] */
+	struct series chains[KC_CHAIN_N][2]; /* their runs */
+	int samples;                         /* kc_beside_sample calls */
 };
 
 /* Operations a run of each chain (about 0.25 ms each on a Zen 5) */
@@ -70,7 +86,7 @@ static int start_libm(struct kc_beside *b, const struct kc_machine *m, const str
 			if (!strcmp(fns[k].name, m->libm[i].name)) {
 				struct kc_libm_sweep *s = kc_libm_sweep_new(&fns[k]);
 				if (s)
-					b->libm[b->n_libm++] = (struct libm_samples){i, s, NULL, 0, 0};
+					b->libm[b->n_libm++] = (struct libm_samples){i, s, {NULL, 0, 0}};
 				break;
 			}
 	}
@@ -109,35 +125,12 @@ struct kc_beside *kc_beside_start(const struct kc_machine *m, const struct kc_an
 /* One sweep of each libm function, one run of each chain. */
 static void sample_calls(struct kc_beside *b)
 {
-	for (int i = 0; i < b->n_libm; i++) {
-		struct libm_samples *ls = &b->libm[i];
-		if (ls->n == ls->cap) {
-			int cap = ls->cap ? 2 * ls->cap : 64;
-			double *v = realloc(ls->v, sizeof *v * (size_t)cap);
-			if (!v)
-				continue;
-			ls->v = v, ls->cap = cap;
-		}
-		ls->v[ls->n++] = kc_libm_sweep_seconds(ls->sweep);
-	}
-	if (b->n_chains == b->cap_chains) {
-		int cap = b->cap_chains ? 2 * b->cap_chains : 64, ok = 1;
-		for (int c = 0; c < KC_CHAIN_N; c++)
-			for (int d = 0; d < 2; d++) {
-				double *v = ok ? realloc(b->chains[c][d], sizeof *v * (size_t)cap) : NULL;
-				ok = v != NULL;
-				b->chains[c][d] = v ? v : b->chains[c][d];
-			}
-		if (!ok)
-			return;
-		b->cap_chains = cap;
-	}
+	for (int i = 0; i < b->n_libm; i++)
+		push(&b->libm[i].s, kc_libm_sweep_seconds(b->libm[i].sweep));
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++)
 			if (b->chain[c][d])
-				b->chains[c][d][b->n_chains] =
-				    kc_peak_chain_seconds((enum kc_chain)c, d, chain_iters[c]);
-	b->n_chains++;
+				push(&b->chains[c][d], kc_peak_chain_seconds((enum kc_chain)c, d, chain_iters[c]));
 }
 
 void kc_beside_sample(struct kc_beside *b)
@@ -157,23 +150,24 @@ void kc_beside_sample(struct kc_beside *b)
 static void finish_chains(struct kc_beside *b, struct kc_machine *m)
 {
 	double median[KC_CHAIN_N][2] = {{0}};
-	int all = b->n_chains >= KC_BESIDE_MIN_SAMPLES, any = 0;
+	int all = 1, runs = 0;
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++) {
+			struct series *s = &b->chains[c][d];
 			struct kc_stats st;
 			if (b->chain[c][d] && all) {
-				all = kc_stats_compute(b->chains[c][d], b->n_chains, &st) == 0;
-				if (all)
-					median[c][d] = st.median, any = 1;
+				all = s->n >= KC_BESIDE_MIN_SAMPLES && kc_stats_compute(s->v, s->n, &st) == 0;
+				median[c][d] = all ? st.median : 0;
+				runs = runs && runs < s->n ? runs : s->n;
 			}
-			free(b->chains[c][d]);
+			free(s->v);
 		}
-	if (!all || !any)
+	if (!all || !runs)
 		return;
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++)
 			*chain_median(m, c, d) = median[c][d];
-	m->latency_beside_runs = b->n_chains;
+	m->latency_beside_runs = runs;
 }
 
 /* The libm functions' sweeps: each with enough of them gives its median, and its best where that beat the
@@ -184,22 +178,22 @@ static void finish_libm(struct kc_beside *b, struct kc_arena *a, struct kc_machi
 		struct libm_samples *ls = &b->libm[i];
 		struct kc_libm_cost *c = &m->libm[ls->index];
 		struct kc_stats st;
-		if (ls->n >= KC_BESIDE_MIN_SAMPLES && kc_stats_compute(ls->v, ls->n, &st) == 0) {
+		if (ls->s.n >= KC_BESIDE_MIN_SAMPLES && kc_stats_compute(ls->s.v, ls->s.n, &st) == 0) {
 			int raised = st.min < c->seconds;
 			c->median = st.median;
 			c->seconds = raised ? st.min : c->seconds;
-			c->beside_sweeps = ls->n;
+			c->beside_sweeps = ls->s.n;
 			c->method =
 			    kc_arena_printf(a,
 			                    "%s; beside the kernels' timings: %d sweeps, median %.3g ns a call "
 			                    "(wall-clock time)%s",
-			                    c->method ? c->method : "", ls->n, st.median * 1e9,
-			                    raised ? "; a sweep beside them beat the ceilings' best: the roof is "
-			                             "the better"
+			                    c->method ? c->method : "", ls->s.n, st.median * 1e9,
+			                    raised ? "; a sweep beside them beat the ceilings' best, which is now its "
+			                             "time"
 			                           : "");
 		}
 		kc_libm_sweep_free(ls->sweep);
-		free(ls->v);
+		free(ls->s.v);
 	}
 	free(b->libm);
 }
@@ -235,7 +229,7 @@ int kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine 
 		c->method = kc_arena_printf(
 		    a,
 		    "%s; beside the kernels' timings: %d batches of each kernel, median %.1f GB/s "
-		    "(load %.1f, copy %.1f, triad %.1f, update %.1f)%s%s",
+		    "(load %.1f, copy %.1f, triad %.1f, update %.1f GB/s)%s%s",
 		    c->method ? c->method : "", bw.batches, bw.median[kernel], bw.median[KC_STREAM_LOAD],
 		    bw.median[KC_STREAM_COPY], bw.median[KC_STREAM_TRIAD], bw.median[KC_STREAM_UPDATE], raised, roof);
 	}

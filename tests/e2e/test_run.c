@@ -580,6 +580,32 @@ static void impossible_speed_is_a_finding(void **state)
 	free(md);
 }
 
+/* An environment variable of kcost's children set for a while: env_set sets it and keeps what it was,
+ * env_restore puts that back (or unsets it). */
+struct saved_env {
+	const char *name;
+	int had;
+	char value[4200];
+};
+
+static struct saved_env env_set(const char *name, const char *value)
+{
+	struct saved_env e = {name, 0, ""};
+	const char *was = getenv(name);
+	if (was)
+		e.had = 1, snprintf(e.value, sizeof e.value, "%s", was);
+	setenv(name, value, 1);
+	return e;
+}
+
+static void env_restore(const struct saved_env *e)
+{
+	if (e->had)
+		setenv(e->name, e->value, 1);
+	else
+		unsetenv(e->name);
+}
+
 /* `kcost machine` prints the ceilings the runs use (from the cache the tests above filled), as text and as the
  * cache's JSON; a wrong argument is a usage error. */
 static void machine_prints_its_ceilings(void **state)
@@ -628,20 +654,12 @@ static void machine_prints_its_ceilings(void **state)
 	cJSON_Delete(rep);
 	/* kernels run against another machine's ceilings: nothing of this one is sampled beside them (against its
 	 * own, after each of the 6 slices). --verbose keeps the harness's directory: in a scratch TMPDIR. */
-	char tmp[4200], old_tmp[4200] = "";
-	snprintf(tmp, sizeof tmp, "%s", scratch_dir("run-machine-tmp"));
-	const char *was = getenv("TMPDIR");
-	if (was)
-		snprintf(old_tmp, sizeof old_tmp, "%s", was);
-	setenv("TMPDIR", tmp, 1);
+	struct saved_env tmp = env_set("TMPDIR", scratch_dir("run-machine-tmp"));
 	r = RUN("--machine", file, "--no-traffic", "--time-budget", "0.03", "--size", "n=4096", "--verbose", "-o", out,
 	        "samples/vecadd.c");
 	struct run own = RUN("--no-traffic", "--time-budget", "0.03", "--size", "n=4096", "--verbose", "-o", out,
 	                     "samples/vecadd.c");
-	if (was)
-		setenv("TMPDIR", old_tmp, 1);
-	else
-		unsetenv("TMPDIR");
+	env_restore(&tmp);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err,
 	                       "kcost: ceilings sampled beside the kernels' timings 0 times (the predictions use "
@@ -671,19 +689,11 @@ static void machine_prints_its_ceilings(void **state)
 static void first_run_measures_then_runs(void **state)
 {
 	(void)state;
-	char cache[4200], old[4200] = "";
-	snprintf(cache, sizeof cache, "%s", scratch_dir("run-first-cache"));
-	const char *was = getenv("XDG_CACHE_HOME");
-	if (was)
-		snprintf(old, sizeof old, "%s", was);
-	setenv("XDG_CACHE_HOME", cache, 1);
+	struct saved_env cache = env_set("XDG_CACHE_HOME", scratch_dir("run-first-cache"));
 	const char *out = scratch_dir("run-first");
 	struct run r =
 	    RUN("--no-traffic", "--time-budget", "0.03", "--quiet", "-o", out, "tests/fixtures/runner_rounds.c");
-	if (was)
-		setenv("XDG_CACHE_HOME", old, 1);
-	else
-		unsetenv("XDG_CACHE_HOME");
+	env_restore(&cache);
 	assert_int_equal(r.status, 0);
 	assert_null(strstr(r.err, "error:"));
 	run_release(&r);
