@@ -6,6 +6,14 @@
 
 #include "machine.h"
 
+/* A libm function's per-call time swept in a kernel's own processes, between its timed calls
+ * (runner/harness/kcost_driver.c): what the kernel's prediction prices its calls at. */
+struct kc_libm_in_process {
+	const char *name; /* "tanhf" */
+	double median;    /* seconds per call, the median sweep */
+	int sweeps;
+};
+
 /* One function's measurement. `error` non-NULL means the kernel could not be measured (compile error,
  * crash, timeout, mismatch with its reference); the other fields are then partial or zero. */
 struct kc_measurement {
@@ -31,6 +39,9 @@ struct kc_measurement {
 	int vec_known;
 	const int *vec_lines;
 	int n_vec_lines;
+	/* the libm functions it calls, swept in its processes (KC_BESIDE_MIN_SAMPLES sweeps or more each) */
+	struct kc_libm_in_process *libm;
+	int n_libm;
 	/* non-NULL: the timing is faster than the machine's ceilings allow (the warning's text); the point is marked */
 	const char *implausible;
 };

@@ -311,6 +311,26 @@ void kc_figures_measured(const struct kc_measurements *m, const struct kc_functi
 	out->approx = out->has_rate && (!f->exact_flops || (!out->has_traffic && !f->exact));
 }
 
+/* m's machine as f's kernel saw it: the per-call times of the libm functions it calls, swept in its own processes
+ * between its timed calls (kc_measurement.libm), in place of the medians measured in kcost's. m's machine itself
+ * when there are none. */
+static const struct kc_machine *kernel_machine(struct kc_arena *a, const struct kc_machine *m,
+                                               const struct kc_measurement *me)
+{
+	if (!m || !me || !me->n_libm)
+		return m;
+	struct kc_machine *k = KC_NEW(a, struct kc_machine);
+	*k = *m;
+	k->libm = KC_NEW_N(a, struct kc_libm_cost, m->n_libm + 1);
+	for (int i = 0; i < m->n_libm; i++) {
+		k->libm[i] = m->libm[i];
+		for (int j = 0; j < me->n_libm; j++)
+			if (!strcmp(me->libm[j].name, m->libm[i].name) && m->libm[i].seconds > 0)
+				k->libm[i].median = me->libm[j].median;
+	}
+	return k;
+}
+
 void kc_figures_predict(struct kc_arena *a, const struct kc_measurements *m, const struct kc_function *f,
                         struct kc_prediction *out)
 {
@@ -319,5 +339,5 @@ void kc_figures_predict(struct kc_arena *a, const struct kc_measurements *m, con
 	struct kc_vectorized v = {me && me->vec_known, me ? me->vec_lines : NULL, me ? me->n_vec_lines : 0,
 	                          strstr(cc, "-ffast-math") || strstr(cc, "-Ofast") ||
 	                              strstr(cc, "-fassociative-math")};
-	kc_predict(a, f, kc_figures_machine(m), &v, out);
+	kc_predict(a, f, kernel_machine(a, kc_figures_machine(m), me), &v, out);
 }

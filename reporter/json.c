@@ -71,7 +71,10 @@
  *               or null, traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error,
  *               + gflops_approximate bool: the FLOP count is not exact (exact_flops false), or the traffic is not
  *                 and none was measured, so gflops, fraction_of_roof and intensity (and its roofline point)
- *                 are derived from an inexact count, not measured}
+ *                 are derived from an inexact count, not measured,
+ *               + libm_median_ns_per_call {tanhf: ns} and libm_sweeps {tanhf: n}: the libm functions it calls,
+ *                 swept in its own processes between its timed calls (the median of n sweeps), what its
+ *                 prediction prices their calls at (only when any)}
  *   } ]
  *
  * Every "expr" is kc_function_format's formula; every "value" is the exact integer at the benchmark sizes, a
@@ -486,6 +489,13 @@ static void json_measured(struct jctx *c, cJSON *parent, const struct kc_functio
 	jreal(c, o, "fraction_of_roof", mf.has_fraction, mf.fraction);
 	jreal(c, o, "ratio", mf.timed && pr->ok && pr->seconds > 0, me->seconds_median / pr->seconds);
 	jstr(c, o, "implausible", me->implausible);
+	if (me->n_libm) {
+		cJSON *ns = jobj(c, o, "libm_median_ns_per_call"), *sweeps = jobj(c, o, "libm_sweeps");
+		for (int i = 0; i < me->n_libm; i++) {
+			jreal(c, ns, me->libm[i].name, 1, me->libm[i].median * 1e9);
+			jint(c, sweeps, me->libm[i].name, me->libm[i].sweeps);
+		}
+	}
 	json_equivalent(c, o, me);
 	json_measured_traffic(c, o, me);
 	jreal(c, o, "intensity", mf.has_rate && mf.has_traffic, mf.intensity);

@@ -13,39 +13,20 @@
 #include "peak.h"
 #include "stats.h"
 
-/* One figure a sample, in seconds: a libm function's per-call time, a chain's time an operation. */
-struct series {
-	double *v;
-	int n, cap;
-};
-
-/* Append x (dropped when memory runs out: one figure fewer, none wrong). */
-static void push(struct series *s, double x)
-{
-	if (s->n == s->cap) {
-		int cap = s->cap ? 2 * s->cap : 64;
-		double *v = realloc(s->v, sizeof *v * (size_t)cap);
-		if (!v)
-			return;
-		s->v = v, s->cap = cap;
-	}
-	s->v[s->n++] = x;
-}
-
 /* One libm function the analyzed functions call: its sweeps' arguments, and their seconds per call. */
 struct libm_samples {
 	int index; /* in m->libm */
 	struct kc_libm_sweep *sweep;
-	struct series s;
+	struct kc_series s;
 };
 
 struct kc_beside {
 	struct kc_bandwidth_run *run[KC_LEVEL_N];
 	struct libm_samples *libm;
 	int n_libm;
-	int chain[KC_CHAIN_N][2];            /* the chains m measured, [chain][double] */
-	struct series chains[KC_CHAIN_N][2]; /* their runs */
-	int samples;                         /* kc_beside_sample calls */
+	int chain[KC_CHAIN_N][2];               /* the chains m measured, [chain][double] */
+	struct kc_series chains[KC_CHAIN_N][2]; /* their runs */
+	int samples;                            /* kc_beside_sample calls */
 };
 
 /* Operations a run of each chain (about 0.25 ms each on a Zen 5) */
@@ -126,11 +107,12 @@ struct kc_beside *kc_beside_start(const struct kc_machine *m, const struct kc_an
 static void sample_calls(struct kc_beside *b)
 {
 	for (int i = 0; i < b->n_libm; i++)
-		push(&b->libm[i].s, kc_libm_sweep_seconds(b->libm[i].sweep));
+		kc_series_push(&b->libm[i].s, kc_libm_sweep_seconds(b->libm[i].sweep));
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++)
 			if (b->chain[c][d])
-				push(&b->chains[c][d], kc_peak_chain_seconds((enum kc_chain)c, d, chain_iters[c]));
+				kc_series_push(&b->chains[c][d],
+				               kc_peak_chain_seconds((enum kc_chain)c, d, chain_iters[c]));
 }
 
 void kc_beside_sample(struct kc_beside *b)
@@ -153,7 +135,7 @@ static void finish_chains(struct kc_beside *b, struct kc_machine *m)
 	int all = 1, runs = 0;
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++) {
-			struct series *s = &b->chains[c][d];
+			struct kc_series *s = &b->chains[c][d];
 			struct kc_stats st;
 			if (b->chain[c][d] && all) {
 				all = s->n >= KC_BESIDE_MIN_SAMPLES && kc_stats_compute(s->v, s->n, &st) == 0;

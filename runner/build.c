@@ -80,7 +80,8 @@ int kc_build_write_sources(struct kc_build *b, const char *dir, const char *harn
 {
 	if (write_file(dir, "harness.c", harness_c) < 0 ||
 	    write_file(dir, "kcost_driver.c", (const char *)kc_harness_kcost_driver_c) < 0 ||
-	    write_file(dir, "kcost_driver.h", (const char *)kc_harness_kcost_driver_h) < 0) {
+	    write_file(dir, "kcost_driver.h", (const char *)kc_harness_kcost_driver_h) < 0 ||
+	    write_file(dir, "kcost_libm.h", (const char *)kc_harness_kcost_libm_h) < 0) {
 		*why = kc_arena_printf(b->a, "cannot write the harness in %s: %s", dir, strerror(errno));
 		return -1;
 	}

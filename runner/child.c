@@ -761,6 +761,25 @@ static int samples_ok(const cJSON *j)
 	return 1;
 }
 
+/* The libm sweeps of a time line, when it has them: an object of at most 16 arrays (KCOST_MAX_SWEPT), each of at
+ * most 10000 positive seconds per call below one. */
+static int libm_ok(const cJSON *j)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, "libm"), *fn, *v;
+	if (!l)
+		return 1;
+	if (!cJSON_IsObject(l) || cJSON_GetArraySize(l) > 16)
+		return 0;
+	cJSON_ArrayForEach(fn, l)
+	{
+		if (!cJSON_IsArray(fn) || cJSON_GetArraySize(fn) > 10000)
+			return 0;
+		cJSON_ArrayForEach(v,
+		                   fn) if (!cJSON_IsNumber(v) || !(v->valuedouble > 0 && v->valuedouble < 1)) return 0;
+	}
+	return 1;
+}
+
 /* Why the fields of a result line of mode do not have the types and ranges the driver writes, or NULL. */
 static const char *result_fields_why(const cJSON *j, const char *mode)
 {
@@ -768,7 +787,7 @@ static const char *result_fields_why(const cJSON *j, const char *mode)
 	if (cJSON_GetObjectItemCaseSensitive(j, "error"))
 		return !strcmp(mode, "count") && string_ok(j, "why", 512) ? NULL : "an unexpected error line";
 	if (!strcmp(mode, "time"))
-		return samples_ok(j) && field_ok(j, "setup_seconds", 0, big, 0) &&
+		return samples_ok(j) && libm_ok(j) && field_ok(j, "setup_seconds", 0, big, 0) &&
 		               field_ok(j, "warmup_seconds", 0, big, 0) &&
 		               field_ok(j, "checksum", -HUGE_VAL, HUGE_VAL, 1)
 		           ? NULL

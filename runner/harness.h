@@ -9,7 +9,8 @@
 /* The fixed driver sources (NUL-terminated), written next to each generated harness.c. */
 extern const unsigned char kc_harness_kcost_driver_c[];
 extern const unsigned char kc_harness_kcost_driver_h[];
-extern const size_t kc_harness_kcost_driver_c_len, kc_harness_kcost_driver_h_len;
+extern const unsigned char kc_harness_kcost_libm_h[];
+extern const size_t kc_harness_kcost_driver_c_len, kc_harness_kcost_driver_h_len, kc_harness_kcost_libm_h_len;
 
 /* How the harness fills a buffer's elements, from the element type's canonical C spelling:
  * floating ("float", "double", "long double", "_Float16", ...) with values in [0.5, 1.5);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "bandwidth.h"
+#include "harness/kcost_libm.h"
 
 /* The thread's CPU time: what a core did for it, not counting the time other processes had the core (the
  * ceilings are measured once and cached: a neighbour's compile must not lower them for good). */
@@ -363,69 +364,13 @@ double kc_peak_latency(int fma, int dbl, double seconds)
 
 /* --- libm ------------------------------------------------------------------------------------------------------ */
 
-#define PI                         3.14159265358979323846
-#define F1(name, lo, hi)           {#name, 0, lo, hi, 0, 0, name, NULL, NULL, NULL}
-#define D1(name, lo, hi)           {#name, 1, lo, hi, 0, 0, NULL, name, NULL, NULL}
-#define F2(name, lo, hi, lo2, hi2) {#name, 0, lo, hi, lo2, hi2, NULL, NULL, name, NULL}
-#define D2(name, lo, hi, lo2, hi2) {#name, 1, lo, hi, lo2, hi2, NULL, NULL, NULL, name}
-static const struct kc_libm_fn libm_fns[] = {
-    F1(expf, -10, 10),
-    D1(exp, -10, 10),
-    F1(exp2f, -10, 10),
-    D1(exp2, -10, 10),
-    F1(expm1f, -1, 1),
-    D1(expm1, -1, 1),
-    F1(logf, 0.01, 100),
-    D1(log, 0.01, 100),
-    F1(log2f, 0.01, 100),
-    D1(log2, 0.01, 100),
-    F1(log10f, 0.01, 100),
-    D1(log10, 0.01, 100),
-    F1(log1pf, -0.5, 10),
-    D1(log1p, -0.5, 10),
-    F2(powf, 0.5, 2, -4, 4),
-    D2(pow, 0.5, 2, -4, 4),
-    F1(sqrtf, 0, 100),
-    D1(sqrt, 0, 100),
-    F1(cbrtf, -100, 100),
-    D1(cbrt, -100, 100),
-    F1(sinf, -PI, PI),
-    D1(sin, -PI, PI),
-    F1(cosf, -PI, PI),
-    D1(cos, -PI, PI),
-    F1(tanf, -1.5, 1.5),
-    D1(tan, -1.5, 1.5),
-    F1(asinf, -1, 1),
-    D1(asin, -1, 1),
-    F1(acosf, -1, 1),
-    D1(acos, -1, 1),
-    F1(atanf, -10, 10),
-    D1(atan, -10, 10),
-    F2(atan2f, -1, 1, 0.5, 2),
-    D2(atan2, -1, 1, 0.5, 2),
-    F1(sinhf, -5, 5),
-    D1(sinh, -5, 5),
-    F1(coshf, -5, 5),
-    D1(cosh, -5, 5),
-    F1(tanhf, -5, 5),
-    D1(tanh, -5, 5),
-    F1(asinhf, -10, 10),
-    D1(asinh, -10, 10),
-    F1(acoshf, 1, 10),
-    D1(acosh, 1, 10),
-    F1(atanhf, -0.99, 0.99),
-    D1(atanh, -0.99, 0.99),
-    F1(erff, -3, 3),
-    D1(erf, -3, 3),
-    F1(erfcf, -3, 3),
-    D1(erfc, -3, 3),
-    F1(tgammaf, 0.5, 10),
-    D1(tgamma, 0.5, 10),
-    F1(lgammaf, 0.5, 10),
-    D1(lgamma, 0.5, 10),
-    F2(hypotf, -10, 10, -10, 10),
-    D2(hypot, -10, 10, -10, 10),
-};
+#define F1(name, lo, hi, lo2, hi2)               {#name, 0, lo, hi, lo2, hi2, name, NULL, NULL, NULL},
+#define D1(name, lo, hi, lo2, hi2)               {#name, 1, lo, hi, lo2, hi2, NULL, name, NULL, NULL},
+#define F2(name, lo, hi, lo2, hi2)               {#name, 0, lo, hi, lo2, hi2, NULL, NULL, name, NULL},
+#define D2(name, lo, hi, lo2, hi2)               {#name, 1, lo, hi, lo2, hi2, NULL, NULL, NULL, name},
+#define LIBM_ENTRY(kind, name, lo, hi, lo2, hi2) kind(name, lo, hi, lo2, hi2)
+/* the list the harness driver sweeps beside the kernels too (harness/kcost_libm.h) */
+static const struct kc_libm_fn libm_fns[] = {KCOST_LIBM_FUNCTIONS(LIBM_ENTRY)};
 enum { N_LIBM = sizeof libm_fns / sizeof libm_fns[0] };
 
 const struct kc_libm_fn *kc_libm_fns(int *n)
@@ -485,12 +430,10 @@ static double run_libm(const void *ctx, long reps)
  * (a strided permutation of a sweep was learnt: tanhf 8.8 ns a call on it, 10.5 on random arguments) */
 static void libm_args(const struct kc_libm_fn *f, double *x, double *y, float *xf, float *yf, double *out, float *outf)
 {
-	unsigned long long state = 0x9E3779B97F4A7C15ULL;
+	unsigned long long state = KCOST_LIBM_SEED;
 	for (int i = 0; i < N_ARGS; i++) {
-		state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-		x[i] = f->lo + (f->hi - f->lo) * ((double)(state >> 11) * (1.0 / 9007199254740992.0));
-		state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-		y[i] = f->lo2 + (f->hi2 - f->lo2) * ((double)(state >> 11) * (1.0 / 9007199254740992.0));
+		x[i] = kcost_libm_arg(&state, f->lo, f->hi);
+		y[i] = kcost_libm_arg(&state, f->lo2, f->hi2);
 		xf[i] = (float)x[i], yf[i] = (float)y[i], out[i] = 0, outf[i] = 0;
 	}
 }

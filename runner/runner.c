@@ -18,6 +18,7 @@
 #include "cleanup.h"
 #include "counters.h"
 #include "runner_int.h"
+#include "peak.h"
 #include "sandbox.h"
 #include "stats.h"
 #include "traffic_step.h"
@@ -53,13 +54,56 @@ static cJSON *run_harness(struct kc_run_state *r, const struct kc_file_run *fr, 
 	return kc_child_run_harness(r->a, fr->dir, argv, r->child_env, &lim, why);
 }
 
+/* A libm function p's kernel calls, swept in its own process between its timed calls (kcost_driver.c): the
+ * argument that asks for it, and its seconds per call. */
+struct libm_series {
+	const char *name; /* kc_libm_fns' spelling */
+	const char *arg;  /* "NAME=CALLS" */
+	struct kc_series s;
+};
+
 /* The timing samples of one function, gathered over the rounds of its file (run_file). */
 struct timing_samples {
-	double *v;
-	int n, cap;
+	struct kc_series t;
+	struct libm_series *libm; /* NULL until the first slice */
+	int n_libm;
 	int failed; /* a slice failed (reported): no more slices */
 	int done;   /* no more slices: its calls are long */
 };
+
+/* The libm functions of kcost's list (peak.h) that f calls, each with its calls in one call of f. */
+static void plan_libm(struct kc_run_state *r, const struct kc_function *f, struct timing_samples *s)
+{
+	int n_fns, n = 0;
+	const struct kc_libm_fn *fns = kc_libm_fns(&n_fns);
+	for (const struct kc_named_count *t = f->cost.transcendentals; t; t = t->next)
+		n++;
+	s->libm = KC_NEW_N(r->a, struct libm_series, n + 1);
+	for (const struct kc_named_count *t = f->cost.transcendentals; t; t = t->next) {
+		long long calls;
+		const char *why;
+		if (!t->name || kc_function_eval(f, t->count, &calls, &why) < 0 || calls <= 0)
+			continue;
+		for (int k = 0; k < n_fns; k++)
+			if (!strcmp(fns[k].name, t->name)) {
+				s->libm[s->n_libm++] = (struct libm_series){
+				    fns[k].name, kc_arena_printf(r->a, "%s=%lld", fns[k].name, calls), {NULL, 0, 0}};
+				break;
+			}
+	}
+}
+
+/* The sweeps of one slice ("libm":{NAME:[seconds per call, ...]}, validated by kc_child_parse_result) added to
+ * s's. */
+static void add_libm(struct timing_samples *s, const cJSON *libm)
+{
+	for (int i = 0; i < s->n_libm; i++) {
+		const cJSON *arr = cJSON_GetObjectItemCaseSensitive(libm, s->libm[i].name), *v;
+		if (!cJSON_IsArray(arr))
+			continue;
+		cJSON_ArrayForEach(v, arr) kc_series_push(&s->libm[i].s, v->valuedouble);
+	}
+}
 
 /* One slice of p's timing: the harness times it for `budget` seconds in a fresh process; its samples are added to
  * s. The first slice also gives the checksum and the setup time. -1 (reported) when the harness failed. */
@@ -68,33 +112,31 @@ static int time_slice(struct kc_run_state *r, const struct kc_file_run *fr, cons
 {
 	const struct kc_function *f = p->fn;
 	const char *why = NULL;
-	const char *argv[] = {"./harness",
-	                      f->name,
-	                      "time",
-	                      kc_arena_printf(r->a, "%g", budget),
-	                      kc_arena_printf(r->a, "%g", r->timeout * 0.5),
-	                      NULL};
+	if (!s->libm)
+		plan_libm(r, f, s);
+	const char **argv = KC_NEW_N(r->a, const char *, 6 + s->n_libm);
+	argv[0] = "./harness", argv[1] = f->name, argv[2] = "time";
+	argv[3] = kc_arena_printf(r->a, "%g", budget);
+	argv[4] = kc_arena_printf(r->a, "%g", r->timeout * 0.5);
+	for (int i = 0; i < s->n_libm; i++)
+		argv[5 + i] = s->libm[i].arg;
 	cJSON *j = run_harness(r, fr, argv, &why);
-	const cJSON *samples = j ? cJSON_GetObjectItemCaseSensitive(j, "samples") : NULL;
-	int n = cJSON_GetArraySize(samples), ok = n > 0;
-	if (ok && s->n + n > s->cap) {
-		int cap = s->n + n > 2 * s->cap ? s->n + n : 2 * s->cap;
-		double *v = realloc(s->v, sizeof *v * (size_t)cap);
-		if (v)
-			s->v = v, s->cap = cap;
-		else {
-			fail(r, f, item, KC_ERROR, kc_arena_printf(r->a, "out of memory reading %d timing samples", n));
-			ok = 0, n = 0;
-		}
-	} else if (!ok)
+	const cJSON *samples = j ? cJSON_GetObjectItemCaseSensitive(j, "samples") : NULL, *sample;
+	int ok = cJSON_GetArraySize(samples) > 0;
+	if (!ok) {
 		fail(r, f, item, KC_ERROR, why ? why : "the harness reported no timing samples");
-	const cJSON *sample;
+		samples = NULL;
+	}
 	cJSON_ArrayForEach(sample, samples)
 	{
-		if (!ok)
+		if (kc_series_push(&s->t, sample->valuedouble) < 0) {
+			fail(r, f, item, KC_ERROR, "out of memory reading the timing samples");
+			ok = 0;
 			break;
-		s->v[s->n++] = sample->valuedouble;
+		}
 	}
+	if (ok)
+		add_libm(s, cJSON_GetObjectItemCaseSensitive(j, "libm"));
 	if (ok && !t->ok) {
 		item->checksum = kc_child_json_number(j, "checksum");
 		t->setup = kc_child_json_number(j, "setup_seconds");
@@ -105,12 +147,26 @@ static int time_slice(struct kc_run_state *r, const struct kc_file_run *fr, cons
 	return ok ? 0 : -1;
 }
 
+/* The medians of p's libm sweeps, each with KC_BESIDE_MIN_SAMPLES samples or more, into item->libm. */
+static void finish_libm(struct kc_run_state *r, struct kc_measurement *item, const struct timing_samples *s)
+{
+	item->libm = KC_NEW_N(r->a, struct kc_libm_in_process, s->n_libm + 1);
+	for (int i = 0; i < s->n_libm; i++) {
+		struct kc_stats st;
+		if (s->libm[i].s.n >= KC_BESIDE_MIN_SAMPLES &&
+		    kc_stats_compute(s->libm[i].s.v, s->libm[i].s.n, &st) == 0)
+			item->libm[item->n_libm++] = (struct kc_libm_in_process){s->libm[i].name, st.median, st.n};
+		free(s->libm[i].s.v);
+	}
+}
+
 /* p's timing from the samples of all its slices. -1 (reported) when there are none to summarize. */
 static int finish_timing(struct kc_run_state *r, const struct kc_harness_plan *p, struct kc_measurement *item,
                          struct kc_timing *t, const struct timing_samples *s)
 {
 	struct kc_stats st;
-	if (s->failed || kc_stats_compute(s->v, s->n, &st) < 0) {
+	finish_libm(r, item, s);
+	if (s->failed || kc_stats_compute(s->t.v, s->t.n, &st) < 0) {
 		if (!s->failed)
 			fail(r, p->fn, item, KC_ERROR, "out of memory summarizing the timing samples");
 		t->ok = 0;
@@ -465,9 +521,9 @@ static void run_file(struct kc_run_state *r, const char *path, const struct file
 				/* a call so long that a slice outlasts its share (the harness times at least 10 calls)
 				 * is not timed again: its calls average the neighbours out, and more slices would only
 				 * multiply its time */
-				double fastest = ts[i].n > 0 ? ts[i].v[0] : 0;
-				for (int q = 1; q < ts[i].n; q++)
-					fastest = ts[i].v[q] < fastest ? ts[i].v[q] : fastest;
+				double fastest = ts[i].t.n > 0 ? ts[i].t.v[0] : 0;
+				for (int q = 1; q < ts[i].t.n; q++)
+					fastest = ts[i].t.v[q] < fastest ? ts[i].t.v[q] : fastest;
 				ts[i].done |= fastest * KC_RUNNER_MIN_SAMPLES > r->budget / rounds;
 				/* nor one whose setup outlasts its whole budget: three setups would cost more than
 				 * three times the timing (a DRAM-sized kernel's pages, 0.1 s, still take turns) */
@@ -479,7 +535,7 @@ static void run_file(struct kc_run_state *r, const char *path, const struct file
 			check_function(r, &fr, &plans[i], items[i]);
 		if (!plans[i].error)
 			r->done++;
-		free(ts[i].v);
+		free(ts[i].t.v);
 	}
 	kc_traffic_step_measure(r, &fr, plans, t, items, n);
 }

@@ -36,3 +36,16 @@ int kc_stats_compute(const double *samples, int n, struct kc_stats *out)
 	free(s);
 	return 0;
 }
+
+int kc_series_push(struct kc_series *s, double x)
+{
+	if (s->n == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 64;
+		double *v = realloc(s->v, sizeof *v * (size_t)cap);
+		if (!v)
+			return -1;
+		s->v = v, s->cap = cap;
+	}
+	s->v[s->n++] = x;
+	return 0;
+}

@@ -13,4 +13,13 @@ struct kc_stats {
  * when n < 1 or memory for a sorted copy cannot be had (*out untouched). */
 int kc_stats_compute(const double *samples, int n, struct kc_stats *out);
 
+/* A growing list of figures, one a sample (seconds of a timed call, per call of a libm sweep, ...). */
+struct kc_series {
+	double *v;
+	int n, cap;
+};
+
+/* Append x; 0, or -1 when memory ran out (x dropped: one figure fewer, none wrong). */
+int kc_series_push(struct kc_series *s, double x);
+
 #endif

@@ -5,6 +5,7 @@
  * allocation, the driver's or the kernel's, ends the run with a clear report instead of a later crash. */
 #define _GNU_SOURCE
 #include "kcost_driver.h"
+#include "kcost_libm.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -219,9 +220,142 @@ static void kcost_print_tail(const struct kcost_function *f, void *const *bufs)
 	fprintf(kcost_out, "}\n");
 }
 
+/* --- libm sweeps beside the timed calls ------------------------------------------------------------------ */
+
+/* The libm functions a kernel calls are swept between its timed calls, in its own process: the per-call time its
+ * prediction is priced at. A per-call time measured in another process is not this one's: on a shared VM,
+ * expf took 1.5 ns a call in some processes and 2.0 in others started a second later, a state that lasted for
+ * the process's life and that its kernel and its sweeps shared. */
+enum kcost_libm_kind { KCOST_LIBM_F1, KCOST_LIBM_D1, KCOST_LIBM_F2, KCOST_LIBM_D2 };
+
+struct kcost_libm_fn {
+	const char *name;
+	int kind; /* enum kcost_libm_kind */
+	double lo, hi, lo2, hi2;
+	float (*f1)(float);
+	double (*d1)(double);
+	float (*f2)(float, float);
+	double (*d2)(double, double);
+};
+
+#define KCOST_LIBM_PTRS_F1(name) name, 0, 0, 0
+#define KCOST_LIBM_PTRS_D1(name) 0, name, 0, 0
+#define KCOST_LIBM_PTRS_F2(name) 0, 0, name, 0
+#define KCOST_LIBM_PTRS_D2(name) 0, 0, 0, name
+#define KCOST_LIBM_ENTRY(kind, name, lo, hi, lo2, hi2)                                                                 \
+	{#name, KCOST_LIBM_##kind, lo, hi, lo2, hi2, KCOST_LIBM_PTRS_##kind(name)},
+static const struct kcost_libm_fn kcost_libm_fns[] = {KCOST_LIBM_FUNCTIONS(KCOST_LIBM_ENTRY)};
+
+/* A sweep's arguments: as many as the kernel's calls of the function in one call, within these bounds (a kernel
+ * that calls tanhf on 2,048 elements again and again lets the branch predictor learn them, tanhf ran 8.3 ns a
+ * call over 1,024 arguments swept again and again and 11.2 over 262,144, and so does a sweep of as many) */
+#define KCOST_SWEEP_MIN_ARGS 1024
+#define KCOST_SWEEP_MAX_ARGS (1L << 18)
+#define KCOST_SWEEP_SECONDS  1e-4 /* a sweep sample lasts at least this long (passes doubled until it does) */
+#define KCOST_SWEEP_SHARE    0.25 /* the sweeps take at most this share of the kernel's timed time */
+#define KCOST_MAX_SWEPT      16   /* libm functions swept in one run */
+
+struct kcost_sweep {
+	const struct kcost_libm_fn *fn;
+	long n, passes;
+	double *x, *y, *out;   /* D1, D2 */
+	float *xf, *yf, *outf; /* F1, F2 */
+	double *samples;
+	int n_samples;
+};
+
+/* Seconds per call of one sample: `passes` sweeps of out[i] = fn(x[i]), fn read from a volatile before each (never
+ * inlined, vectorized or folded), each result stored, as a kernel's loop stores them. */
+static double kcost_sweep_seconds(const struct kcost_sweep *s)
+{
+	float (*volatile vf1)(float) = s->fn->f1;
+	double (*volatile vd1)(double) = s->fn->d1;
+	float (*volatile vf2)(float, float) = s->fn->f2;
+	double (*volatile vd2)(double, double) = s->fn->d2;
+	double a = kcost_now();
+	for (long r = 0; r < s->passes; r++) {
+		float (*f1)(float) = vf1;
+		double (*d1)(double) = vd1;
+		float (*f2)(float, float) = vf2;
+		double (*d2)(double, double) = vd2;
+		if (f1)
+			for (long i = 0; i < s->n; i++)
+				s->outf[i] = f1(s->xf[i]);
+		else if (d1)
+			for (long i = 0; i < s->n; i++)
+				s->out[i] = d1(s->x[i]);
+		else if (f2)
+			for (long i = 0; i < s->n; i++)
+				s->outf[i] = f2(s->xf[i], s->yf[i]);
+		else
+			for (long i = 0; i < s->n; i++)
+				s->out[i] = d2(s->x[i], s->y[i]);
+		__asm__ volatile("" : : "r"(s->out), "r"(s->outf) : "memory");
+	}
+	return (kcost_now() - a) / ((double)s->passes * (double)s->n);
+}
+
+/* The sweeps args[0 .. n_args - 1] ask for, each "NAME=CALLS" (the kernel's calls of NAME in one call; names
+ * this driver does not know are skipped): arguments made, passes calibrated. The number made. */
+static int kcost_sweeps_new(struct kcost_sweep *sw, char **args, int n_args)
+{
+	int n = 0;
+	for (int a = 0; a < n_args && n < KCOST_MAX_SWEPT; a++) {
+		const char *eq = strchr(args[a], '=');
+		const struct kcost_libm_fn *fn = 0;
+		for (size_t k = 0; eq && !fn && k < sizeof kcost_libm_fns / sizeof kcost_libm_fns[0]; k++)
+			if (strlen(kcost_libm_fns[k].name) == (size_t)(eq - args[a]) &&
+			    !strncmp(kcost_libm_fns[k].name, args[a], (size_t)(eq - args[a])))
+				fn = &kcost_libm_fns[k];
+		if (!fn)
+			continue;
+		double calls = strtod(eq + 1, 0);
+		struct kcost_sweep *s = &sw[n++];
+		memset(s, 0, sizeof *s);
+		s->fn = fn;
+		s->n = !(calls >= KCOST_SWEEP_MIN_ARGS) ? KCOST_SWEEP_MIN_ARGS
+		       : calls > KCOST_SWEEP_MAX_ARGS   ? KCOST_SWEEP_MAX_ARGS
+		                                        : (long)calls;
+		int dbl = fn->kind == KCOST_LIBM_D1 || fn->kind == KCOST_LIBM_D2;
+		size_t elem = dbl ? sizeof(double) : sizeof(float);
+		char *block = malloc(3 * elem * (size_t)s->n);
+		unsigned long long state = KCOST_LIBM_SEED;
+		if (dbl)
+			s->x = (double *)(void *)block, s->y = s->x + s->n, s->out = s->y + s->n;
+		else
+			s->xf = (float *)(void *)block, s->yf = s->xf + s->n, s->outf = s->yf + s->n;
+		for (long i = 0; i < s->n; i++) {
+			double x = kcost_libm_arg(&state, fn->lo, fn->hi), y = kcost_libm_arg(&state, fn->lo2, fn->hi2);
+			if (dbl)
+				s->x[i] = x, s->y[i] = y, s->out[i] = 0;
+			else
+				s->xf[i] = (float)x, s->yf[i] = (float)y, s->outf[i] = 0;
+		}
+		s->samples = malloc(sizeof *s->samples * KCOST_MAX_SAMPLES);
+		s->passes = 1;
+		while (kcost_sweep_seconds(s) * (double)s->passes * (double)s->n < KCOST_SWEEP_SECONDS &&
+		       s->passes < (1L << 20))
+			s->passes *= 2;
+	}
+	return n;
+}
+
+/* One sample of each sweep; the seconds it took. */
+static double kcost_sweeps_sample(struct kcost_sweep *sw, int n)
+{
+	double a = kcost_now();
+	for (int i = 0; i < n; i++)
+		if (sw[i].n_samples < KCOST_MAX_SAMPLES)
+			sw[i].samples[sw[i].n_samples++] = kcost_sweep_seconds(&sw[i]);
+	return kcost_now() - a;
+}
+
 /* --- modes ---------------------------------------------------------------------------------------------- */
 
-static int kcost_mode_time(const struct kcost_function *f, double budget, double max_seconds)
+/* Timed calls until `budget` seconds of them (and KCOST_MIN_SAMPLES samples), or `max_seconds` in all; between
+ * them, sweeps of the libm functions libm[0 .. n_libm - 1] name ("NAME=CALLS"), within KCOST_SWEEP_SHARE of the
+ * timed time. */
+static int kcost_mode_time(const struct kcost_function *f, double budget, double max_seconds, char **libm, int n_libm)
 {
 	double t0 = kcost_now();
 	void **bufs = kcost_setup(f);
@@ -241,17 +375,22 @@ static int kcost_mode_time(const struct kcost_function *f, double budget, double
 			break;
 		k *= 2;
 	}
+	struct kcost_sweep sweeps[KCOST_MAX_SWEPT];
+	int n_sweeps = kcost_sweeps_new(sweeps, libm, n_libm);
 	double *samples = malloc(sizeof *samples * KCOST_MAX_SAMPLES);
 	int n = 0;
-	double start = kcost_now();
+	double start = kcost_now(), timed = 0, swept = 0;
 	for (;;) {
 		double a = kcost_now();
 		for (long i = 0; i < k; i++)
 			f->call(bufs);
 		double b = kcost_now();
 		samples[n++] = (b - a) / (double)k;
-		double spent = b - start;
-		if (n >= KCOST_MAX_SAMPLES || (spent >= budget && n >= KCOST_MIN_SAMPLES) || spent >= max_seconds)
+		timed += b - a;
+		if (n_sweeps && swept <= KCOST_SWEEP_SHARE * timed)
+			swept += kcost_sweeps_sample(sweeps, n_sweeps);
+		if (n >= KCOST_MAX_SAMPLES || (timed >= budget && n >= KCOST_MIN_SAMPLES) ||
+		    kcost_now() - start >= max_seconds)
 			break;
 	}
 	kcost_print_head(f, "time");
@@ -259,6 +398,16 @@ static int kcost_mode_time(const struct kcost_function *f, double budget, double
 	for (int i = 0; i < n; i++)
 		fprintf(kcost_out, i ? ",%.9g" : "%.9g", samples[i]);
 	fprintf(kcost_out, "]");
+	if (n_sweeps) {
+		fprintf(kcost_out, ",\"libm\":{");
+		for (int s = 0; s < n_sweeps; s++) {
+			fprintf(kcost_out, "%s\"%s\":[", s ? "," : "", sweeps[s].fn->name);
+			for (int i = 0; i < sweeps[s].n_samples; i++)
+				fprintf(kcost_out, i ? ",%.9g" : "%.9g", sweeps[s].samples[i]);
+			fprintf(kcost_out, "]");
+		}
+		fprintf(kcost_out, "}");
+	}
 	kcost_print_tail(f, bufs);
 	return 0;
 }
@@ -447,7 +596,8 @@ int kcost_driver_main(int argc, char **argv, const struct kcost_function *functi
 	double arg = argc > 3 ? strtod(argv[3], 0) : 0;
 	int rc;
 	if (!strcmp(mode, "time"))
-		rc = kcost_mode_time(f, argc > 3 ? arg : 0.3, argc > 4 ? strtod(argv[4], 0) : 30);
+		rc = kcost_mode_time(f, argc > 3 ? arg : 0.3, argc > 4 ? strtod(argv[4], 0) : 30, argv + 5,
+		                     argc > 5 ? argc - 5 : 0);
 	else if (!strcmp(mode, "check"))
 		rc = kcost_mode_check(f);
 	else if (!strcmp(mode, "once") || !strcmp(mode, "none"))

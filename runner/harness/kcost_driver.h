@@ -8,8 +8,12 @@
  * clock_gettime and perf_event_open) cannot change the user's file either.
  *
  * Command line of the built program: harness FUNCTION MODE [ARGS]
- *   time BUDGET MAX   warm-up call, then timed calls until BUDGET seconds are spent and at least 10 samples
- *                     exist (at most 10000 samples; stop anyway after MAX seconds)
+ *   time BUDGET MAX [NAME=CALLS ...]
+ *                     warm-up call, then timed calls until BUDGET seconds are spent and at least 10 samples
+ *                     exist (at most 10000 samples; stop anyway after MAX seconds); between them, sweeps of
+ *                     each libm function NAME (kcost_libm.h) over as many arguments as the kernel's CALLS of it
+ *                     in one call (1,024 to 262,144), within a quarter of the timed time; their seconds per call
+ *                     in "libm":{NAME:[...]}
  *   check             run the kernel and its reference on identical inputs and compare the outputs
  *   once FLUSH        setup, sweep FLUSH bytes to evict the caches, one call (for cache simulation)
  *   none FLUSH        setup and the sweep only: the baseline subtracted from `once`

@@ -548,6 +548,7 @@ static int build_harness(const struct build *bd, const char *dir, const struct k
 	int wrote = write_file(dir, "harness.c", kc_buf_str(&src)) |
 	            write_file(dir, "kcost_driver.c", (const char *)kc_harness_kcost_driver_c) |
 	            write_file(dir, "kcost_driver.h", (const char *)kc_harness_kcost_driver_h) |
+	            write_file(dir, "kcost_libm.h", (const char *)kc_harness_kcost_libm_h) |
 	            write_file(dir, "counter.c", counter_c);
 	kc_buf_release(&src);
 	if (wrote) {

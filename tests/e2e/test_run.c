@@ -116,6 +116,19 @@ static void gelu_is_measured_and_checked(void **state)
 	assert_true(num_positive(at(rep, "machine.ceilings.peak.float.scalar.add_mul")));
 	assert_true(num_positive(at(rep, "machine.ceilings.latency_ns.double.add")));
 	assert_true(num_positive(at(rep, "machine.ceilings.libm_ns_per_call.tanhf")));
+	/* tanhf was swept in each kernel's own processes, between its timed calls (a sweep after the first timed
+	 * sample of each of the 3 slices at least), and that median prices the kernel's calls */
+	for (cJSON *f = unfused; f; f = f == unfused ? fused : NULL) {
+		assert_true(at(f, "measured.libm_sweeps.tanhf")->valuedouble >= 3);
+		double ns = at(f, "measured.libm_median_ns_per_call.tanhf")->valuedouble, calls = 0, priced = 0;
+		assert_true(ns > 0);
+		calls = at(f, "transcendentals.by_function.tanhf")->valuedouble;
+		assert_true(calls == 262144);
+		cJSON *nest;
+		cJSON_ArrayForEach(nest, at(f, "predicted.nests")) priced +=
+		    at(nest, "seconds_by_resource.transcendental")->valuedouble;
+		assert_true(fabs(priced / (calls * ns * 1e-9) - 1) < 1e-6);
+	}
 	cJSON_Delete(rep);
 	run_release(&r);
 }

@@ -689,6 +689,11 @@ static void test_result_validation(void **state)
 	                                 "f", "time", &why);
 	assert_non_null(j);
 	cJSON_Delete(j);
+	j = kc_child_parse_result("{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0.1,\"warmup_seconds\":0.01,"
+	                          "\"samples\":[0.5],\"libm\":{\"expf\":[1.5e-9,2e-9],\"tanhf\":[]},\"checksum\":1}\n",
+	                          "f", "time", &why);
+	assert_non_null(j);
+	cJSON_Delete(j);
 	static const char *const bad[][2] = {
 	    {"", "the harness exited without reporting a result"},
 	    {"{\"function\":\"f\",\"mode\":\"once\"}", "the harness's result line is incomplete"},
@@ -704,6 +709,16 @@ static void test_result_validation(void **state)
 	     "bad timing fields"},
 	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[\"1\"],"
 	     "\"checksum\":1}\n",
+	     "bad timing fields"},
+	    /* the libm sweeps: seconds per call, positive and below one */
+	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[1],"
+	     "\"libm\":{\"expf\":[1e-9,0]},\"checksum\":1}\n",
+	     "bad timing fields"},
+	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[1],"
+	     "\"libm\":{\"expf\":1e-9},\"checksum\":1}\n",
+	     "bad timing fields"},
+	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[1],"
+	     "\"libm\":[[1e-9]],\"checksum\":1}\n",
 	     "bad timing fields"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
