@@ -30,7 +30,6 @@ struct kc_libm_cost {
 	double seconds;     /* per call, one thread: the best run (the roof) */
 	double median;      /* the median run, what a prediction uses; 0: not measured (ceilings before version 6) */
 	const char *method; /* how, with the argument range */
-	int beside_sweeps;  /* sweeps beside the kernels' timings whose median is `median` (runner/beside.h); 0: none */
 };
 
 struct kc_machine {

@@ -18,9 +18,9 @@
  *                         + add_median, max_median, median_runs_beside_kernels n: the
  *                         median of n runs beside the kernels' timings, what the predictions use, when kernels ran)
  *                       + libm_ns_per_call {expf: ns, ...} scalar (the best sweep), + libm_median_ns_per_call
- *                         {expf: ns, ...} (the median sweep, what a prediction uses),
- *                         + libm_median_sweeps_beside_kernels {tanhf: n} (the functions whose median is of n
- *                         sweeps beside the kernels' timings; only when any), + openblas_note string or null
+ *                         {expf: ns, ...} (the median sweep, what a prediction of a kernel that was not
+ *                         measured uses: a measured one's are its own, measured.libm_median_ns_per_call),
+ *                         + openblas_note string or null
  *                       + fresh_pages {seconds_per_page, method} (what a page of a fresh allocation costs)
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels_gbytes_per_s {load, copy,
  *                       triad, update}, + median_gbytes_per_s, + kernels_median_gbytes_per_s {...} (the median
@@ -763,14 +763,6 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 			if (!libm_median)
 				libm_median = jobj(c, ceil, "libm_median_ns_per_call");
 			jreal(c, libm_median, mc->libm[i].name, 1, mc->libm[i].median * 1e9);
-		}
-	/* how many of the median's sweeps ran beside the kernels' timings (runner/beside.h), where they did */
-	cJSON *libm_beside = NULL;
-	for (int i = 0; i < mc->n_libm; i++)
-		if (mc->libm[i].beside_sweeps > 0) {
-			if (!libm_beside)
-				libm_beside = jobj(c, ceil, "libm_median_sweeps_beside_kernels");
-			jint(c, libm_beside, mc->libm[i].name, mc->libm[i].beside_sweeps);
 		}
 	jstr(c, ceil, "openblas_note", mc->blas_note);
 	json_ceiling(c, ceil, "fresh_pages", "seconds_per_page", &mc->fresh_page, 0);

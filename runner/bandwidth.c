@@ -195,7 +195,7 @@ static double bytes_of(const struct arrays *x, enum kc_stream k)
  * from 41 to 7 GB/s). A mapping, never the heap: MADV_DONTFORK outlives free(), and the heap pages malloc hands
  * out again would be missing in every child forked later (its argv and environment among them). NULL when it
  * cannot be mapped. */
-void *kc_bandwidth_map(size_t bytes)
+static void *map_arrays(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -206,7 +206,7 @@ void *kc_bandwidth_map(size_t bytes)
 	return p;
 }
 
-void kc_bandwidth_unmap(void *p, size_t bytes)
+static void unmap_arrays(void *p, size_t bytes)
 {
 	if (p)
 		munmap(p, bytes);
@@ -216,7 +216,7 @@ void kc_bandwidth_unmap(void *p, size_t bytes)
 enum { CAP = 1 << 14 }; /* batches kept per kernel */
 struct kc_bandwidth_run {
 	struct arrays x;
-	void *region; /* the arrays' memory (kc_bandwidth_map) */
+	void *region; /* the arrays' memory (map_arrays) */
 	size_t region_bytes;
 	long long passes;
 	int n; /* batches of each kernel so far */
@@ -240,7 +240,7 @@ struct kc_bandwidth_run *kc_bandwidth_start(long long bytes)
 	size_t size = ((size_t)x->n2 * sizeof(double) + 4095) / 4096 * 4096;
 	size_t stride = size + (size < ((size_t)128 << 10) ? 64 : 0);
 	size_t region = (3 * stride + 4095) / 4096 * 4096;
-	char *p = kc_bandwidth_map(region);
+	char *p = map_arrays(region);
 	if (!p) {
 		free(r);
 		return NULL;
@@ -302,6 +302,6 @@ void kc_bandwidth_finish(struct kc_bandwidth_run *r, struct kc_bandwidth *out)
 	out->gbytes_per_s = out->gbps[best];
 	out->gbytes_median = out->median[best];
 	out->triad = out->gbps[KC_STREAM_TRIAD], out->copy = out->gbps[KC_STREAM_COPY];
-	kc_bandwidth_unmap(r->region, r->region_bytes);
+	unmap_arrays(r->region, r->region_bytes);
 	free(r);
 }

@@ -35,9 +35,4 @@ struct kc_bandwidth_run *kc_bandwidth_start(long long bytes);
 void kc_bandwidth_more(struct kc_bandwidth_run *r, double warm, double seconds, int min_batches);
 void kc_bandwidth_finish(struct kc_bandwidth_run *r, struct kc_bandwidth *out);
 
-/* Zeroed memory of its own mapping that children kcost forks do not get (MADV_DONTFORK: a fork would make the
- * next write to each page a page fault); NULL when it cannot be mapped. For arrays timed in kcost's process. */
-void *kc_bandwidth_map(size_t bytes);
-void kc_bandwidth_unmap(void *p, size_t bytes);
-
 #endif

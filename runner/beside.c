@@ -2,7 +2,9 @@
  * tenants moves bytes at one rate for a while and at another the next (the L2 copy kernel's median batch went
  * from 185 to 160 GB/s within two minutes here); ceilings measured once, before the kernels or from the cache,
  * price the kernels' bytes at another moment's rate. Sampled between the kernels' slices, they sample the same
- * stretch of the run as the kernels' own calls (runner.c's rounds). */
+ * stretch of the run as the kernels' own calls (runner.c's rounds). The libm functions are not sampled here but
+ * in the kernels' own processes (kcost_driver.c): there a kernel's expf ran at its sweeps' 1.5 ns a call, where
+ * sweeps right after its slices, in kcost's process, took 2.6 ns at their median. */
 #include "beside.h"
 
 #include <stdlib.h>
@@ -13,17 +15,8 @@
 #include "peak.h"
 #include "stats.h"
 
-/* One libm function the analyzed functions call: its sweeps' arguments, and their seconds per call. */
-struct libm_samples {
-	int index; /* in m->libm */
-	struct kc_libm_sweep *sweep;
-	struct kc_series s;
-};
-
 struct kc_beside {
 	struct kc_bandwidth_run *run[KC_LEVEL_N];
-	struct libm_samples *libm;
-	int n_libm;
 	int chain[KC_CHAIN_N][2];               /* the chains m measured, [chain][double] */
 	struct kc_series chains[KC_CHAIN_N][2]; /* their runs */
 	int samples;                            /* kc_beside_sample calls */
@@ -42,39 +35,7 @@ static double *chain_median(struct kc_machine *m, int c, int d)
 	return c == KC_CHAIN_ADD ? &m->latency_add_median[d] : &m->latency_max_median[d];
 }
 
-/* Whether a function of an that runs (not KCOST_SKIP) counts calls of libm function `name`. */
-static int called(const struct kc_analysis *an, const char *name)
-{
-	for (int i = 0; an && i < an->n_functions; i++)
-		for (const struct kc_named_count *t = an->functions[i]->skip ? NULL
-		                                                             : an->functions[i]->cost.transcendentals;
-		     t; t = t->next)
-			if (t->name && !strcmp(t->name, name))
-				return 1;
-	return 0;
-}
-
-/* The libm functions of m that an's functions call, each with its arguments; 1 when any. */
-static int start_libm(struct kc_beside *b, const struct kc_machine *m, const struct kc_analysis *an)
-{
-	int n_fns;
-	const struct kc_libm_fn *fns = kc_libm_fns(&n_fns);
-	b->libm = calloc((size_t)(m->n_libm > 0 ? m->n_libm : 1), sizeof *b->libm);
-	for (int i = 0; b->libm && i < m->n_libm; i++) {
-		if (m->libm[i].seconds <= 0 || !called(an, m->libm[i].name))
-			continue;
-		for (int k = 0; k < n_fns; k++)
-			if (!strcmp(fns[k].name, m->libm[i].name)) {
-				struct kc_libm_sweep *s = kc_libm_sweep_new(&fns[k]);
-				if (s)
-					b->libm[b->n_libm++] = (struct libm_samples){i, s, {NULL, 0, 0}};
-				break;
-			}
-	}
-	return b->n_libm > 0;
-}
-
-struct kc_beside *kc_beside_start(const struct kc_machine *m, const struct kc_analysis *an)
+struct kc_beside *kc_beside_start(const struct kc_machine *m)
 {
 	if (!m || m->hypothetical || m->from_file)
 		return NULL;
@@ -91,23 +52,19 @@ struct kc_beside *kc_beside_start(const struct kc_machine *m, const struct kc_an
 	for (int l = KC_LEVEL_L2; l < KC_LEVEL_N; l++)
 		if (ws[l] > 0 && m->bandwidth[l].value > 0 && m->stream[l][KC_STREAM_LOAD] > 0)
 			any |= (b->run[l] = kc_bandwidth_start(ws[l])) != NULL;
-	any |= start_libm(b, m, an);
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++)
 			any |= b->chain[c][d] = chain_best(m, c, d) > 0;
 	if (!any) {
-		free(b->libm);
 		free(b);
 		return NULL;
 	}
 	return b;
 }
 
-/* One sweep of each libm function, one run of each chain. */
-static void sample_calls(struct kc_beside *b)
+/* One run of each chain. */
+static void sample_chains(struct kc_beside *b)
 {
-	for (int i = 0; i < b->n_libm; i++)
-		kc_series_push(&b->libm[i].s, kc_libm_sweep_seconds(b->libm[i].sweep));
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++)
 			if (b->chain[c][d])
@@ -120,9 +77,7 @@ void kc_beside_sample(struct kc_beside *b)
 	if (!b)
 		return;
 	b->samples++;
-	/* the calls first: after the bandwidth kernels their arguments would come from DRAM, where the ceilings'
-	 * sweeps had them at hand */
-	sample_calls(b);
+	sample_chains(b);
 	for (int l = 0; l < KC_LEVEL_N; l++)
 		if (b->run[l])
 			kc_bandwidth_more(b->run[l], KC_BESIDE_WARM_SECONDS, KC_BESIDE_SECONDS, 1);
@@ -150,34 +105,6 @@ static void finish_chains(struct kc_beside *b, struct kc_machine *m)
 		for (int d = 0; d < 2; d++)
 			*chain_median(m, c, d) = median[c][d];
 	m->latency_beside_runs = runs;
-}
-
-/* The libm functions' sweeps: each with enough of them gives its median, and its best where that beat the
- * ceilings'. */
-static void finish_libm(struct kc_beside *b, struct kc_arena *a, struct kc_machine *m)
-{
-	for (int i = 0; i < b->n_libm; i++) {
-		struct libm_samples *ls = &b->libm[i];
-		struct kc_libm_cost *c = &m->libm[ls->index];
-		struct kc_stats st;
-		if (ls->s.n >= KC_BESIDE_MIN_SAMPLES && kc_stats_compute(ls->s.v, ls->s.n, &st) == 0) {
-			int raised = st.min < c->seconds;
-			c->median = st.median;
-			c->seconds = raised ? st.min : c->seconds;
-			c->beside_sweeps = ls->s.n;
-			c->method =
-			    kc_arena_printf(a,
-			                    "%s; beside the kernels' timings: %d sweeps, median %.3g ns a call "
-			                    "(wall-clock time)%s",
-			                    c->method ? c->method : "", ls->s.n, st.median * 1e9,
-			                    raised ? "; a sweep beside them beat the ceilings' best, which is now its "
-			                             "time"
-			                           : "");
-		}
-		kc_libm_sweep_free(ls->sweep);
-		free(ls->s.v);
-	}
-	free(b->libm);
 }
 
 int kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine *m)
@@ -215,10 +142,8 @@ int kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine 
 		    c->method ? c->method : "", bw.batches, bw.median[kernel], bw.median[KC_STREAM_LOAD],
 		    bw.median[KC_STREAM_COPY], bw.median[KC_STREAM_TRIAD], bw.median[KC_STREAM_UPDATE], raised, roof);
 	}
-	if (b) {
-		finish_libm(b, a, m);
+	if (b)
 		finish_chains(b, m);
-	}
 	free(b);
 	return samples;
 }

@@ -61,12 +61,4 @@ const struct kc_libm_fn *kc_libm_fns(int *n);
 #define KC_LIBM_RUNS 3
 double kc_libm_call_seconds(const struct kc_libm_fn *f, double seconds, double runs[KC_LIBM_RUNS], int *n_runs);
 
-/* Sweeps of f as kc_libm_call_seconds times them, one at a time, in wall-clock time (as the harness times a
- * kernel), for sampling beside the kernels (beside.h): kc_libm_sweep_new makes f's 262,144 arguments (NULL
- * when they cannot be allocated), kc_libm_sweep_seconds times one sweep over them (seconds per call). */
-struct kc_libm_sweep;
-struct kc_libm_sweep *kc_libm_sweep_new(const struct kc_libm_fn *f);
-double kc_libm_sweep_seconds(struct kc_libm_sweep *s);
-void kc_libm_sweep_free(struct kc_libm_sweep *s);
-
 #endif

@@ -516,7 +516,7 @@ static void run_file(struct kc_run_state *r, const char *path, const struct file
 				kc_runner_progress(r, step, r->done + k++, r->total, plans[i].fn->name);
 				time_slice(r, &fr, &plans[i], items[i], &t[i], r->budget / rounds, &ts[i]);
 				if (r->beside_wanted) /* not before a kernel ran: its memory is held until the end */
-					r->beside = kc_beside_start(r->m->machine, r->an), r->beside_wanted = 0;
+					r->beside = kc_beside_start(r->m->machine), r->beside_wanted = 0;
 				kc_beside_sample(r->beside);
 				/* a call so long that a slice outlasts its share (the harness times at least 10 calls)
 				 * is not timed again: its calls average the neighbours out, and more slices would only

@@ -27,7 +27,7 @@ static struct kc_machine machine(void)
 	m.peak[0][KC_ISA_AVX2][1] = (struct kc_ceiling){100, 1, "AVX2 FMA"};
 	m.flops_f32 = m.peak[0][KC_ISA_AVX2][1];
 	m.latency_add[0] = 1e-9;
-	static struct kc_libm_cost libm[] = {{"tanhf", 20e-9, 0, "scalar", 0}};
+	static struct kc_libm_cost libm[] = {{"tanhf", 20e-9, 0, "scalar"}};
 	m.libm = libm, m.n_libm = 1;
 	return m;
 }
@@ -105,7 +105,7 @@ static void transcendental_bound(void **state)
 	assert_true(close_to(p.seconds_no_overlap, 8000 / 80e9 + 2e-5 + 72000 / 200e9));
 	assert_int_equal(n->vectorized, -1);
 	/* the median run of the calls' ceiling, where measured, is the per-call time (the best is the roof) */
-	struct kc_libm_cost slower = {"tanhf", 20e-9, 25e-9, "scalar", 0};
+	struct kc_libm_cost slower = {"tanhf", 20e-9, 25e-9, "scalar"};
 	struct kc_machine mm = machine();
 	mm.libm = &slower;
 	assert_int_equal(kc_predict(&A, nest_fn(1000, 8, 1, 72), &mm, NULL, &p), 0);
