@@ -246,10 +246,12 @@ struct kcost_libm_fn {
 	{#name, KCOST_LIBM_##kind, lo, hi, lo2, hi2, KCOST_LIBM_PTRS_##kind(name)},
 static const struct kcost_libm_fn kcost_libm_fns[] = {KCOST_LIBM_FUNCTIONS(KCOST_LIBM_ENTRY)};
 
-/* A sweep's arguments: as many as the kernel's calls of the function in one call, within these bounds (a kernel
- * that calls tanhf on 2,048 elements again and again lets the branch predictor learn them, tanhf ran 8.3 ns a
- * call over 1,024 arguments swept again and again and 11.2 over 262,144, and so does a sweep of as many) */
-#define KCOST_SWEEP_MIN_ARGS 1024
+/* A sweep's arguments: as many as the kernel's calls of the function in one call, within these bounds. A kernel
+ * that calls tanhf on the same elements again and again lets the branch predictor learn them (tanhf 8.3 ns a
+ * call over 1,024 arguments swept again and again, 10.0 over 16,384, 11.2 over 262,144), but less than a sweep of
+ * as many: a kernel's arguments are computed from its data, the sweep's drawn over the function's whole range
+ * (a tanhf kernel over 2,048 elements ran at 10.2 ns a call, a sweep over 2,048 arguments at 8.5). */
+#define KCOST_SWEEP_MIN_ARGS 16384
 #define KCOST_SWEEP_MAX_ARGS (1L << 18)
 #define KCOST_SWEEP_SECONDS  1e-4 /* a sweep sample lasts at least this long (passes doubled until it does) */
 #define KCOST_SWEEP_SHARE    0.25 /* the sweeps take at most this share of the kernel's timed time */

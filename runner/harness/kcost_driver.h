@@ -12,7 +12,7 @@
  *                     warm-up call, then timed calls until BUDGET seconds are spent and at least 10 samples
  *                     exist (at most 10000 samples; stop anyway after MAX seconds); between them, sweeps of
  *                     each libm function NAME (kcost_libm.h) over as many arguments as the kernel's CALLS of it
- *                     in one call (1,024 to 262,144), within a quarter of the timed time; their seconds per call
+ *                     in one call (16,384 to 262,144), within a quarter of the timed time; their seconds per call
  *                     in "libm":{NAME:[...]}
  *   check             run the kernel and its reference on identical inputs and compare the outputs
  *   once FLUSH        setup, sweep FLUSH bytes to evict the caches, one call (for cache simulation)
