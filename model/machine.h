@@ -28,7 +28,8 @@ enum kc_isa { KC_ISA_SCALAR, KC_ISA_SSE, KC_ISA_AVX2, KC_ISA_AVX512, KC_ISA_N };
 struct kc_libm_cost {
 	const char *name;   /* "tanhf" */
 	double seconds;     /* per call, one thread: the best run (the roof) */
-	double median;      /* the median run, what a prediction uses; 0: not measured (ceilings before version 6) */
+	double median;      /* the median run, what the prediction of a function that was not measured uses (a measured
+	                     * one's are swept in its process: kc_measurement.libm); 0: not measured (before version 6) */
 	const char *method; /* how, with the argument range */
 };
 

@@ -312,12 +312,12 @@ void kc_figures_measured(const struct kc_measurements *m, const struct kc_functi
 }
 
 /* m's machine as f's kernel saw it: the per-call times of the libm functions it calls, swept in its own processes
- * between its timed calls (kc_measurement.libm), in place of the medians measured in kcost's. m's machine itself
- * when there are none. */
+ * between its timed calls (kc_measurement.libm), in place of the medians measured in kcost's. m itself when there
+ * are none, and when m is not this machine's (--machine FILE, --peak): its figures stay together. */
 static const struct kc_machine *kernel_machine(struct kc_arena *a, const struct kc_machine *m,
                                                const struct kc_measurement *me)
 {
-	if (!m || !me || !me->n_libm)
+	if (!m || !me || !me->n_libm || m->from_file || m->hypothetical)
 		return m;
 	struct kc_machine *k = KC_NEW(a, struct kc_machine);
 	*k = *m;

@@ -762,7 +762,7 @@ static int samples_ok(const cJSON *j)
 }
 
 /* The libm sweeps of a time line, when it has them: an object of at most 16 arrays (KCOST_MAX_SWEPT), each of at
- * most 10000 positive seconds per call below one. */
+ * most 10000 seconds per call, at least 0 (a sweep within one tick of a coarse clock) and below one. */
 static int libm_ok(const cJSON *j)
 {
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(j, "libm"), *fn, *v;
@@ -775,7 +775,7 @@ static int libm_ok(const cJSON *j)
 		if (!cJSON_IsArray(fn) || cJSON_GetArraySize(fn) > 10000)
 			return 0;
 		cJSON_ArrayForEach(v,
-		                   fn) if (!cJSON_IsNumber(v) || !(v->valuedouble > 0 && v->valuedouble < 1)) return 0;
+		                   fn) if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < 1)) return 0;
 	}
 	return 1;
 }

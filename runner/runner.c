@@ -71,18 +71,23 @@ struct timing_samples {
 	int done;   /* no more slices: its calls are long */
 };
 
-/* The libm functions of kcost's list (peak.h) that f calls, each with its calls in one call of f. */
+/* The libm functions f calls that the machine's ceilings timed (the driver's list, harness/kcost_libm.h, is
+ * peak.h's), each with its calls in one call of f; at most KC_RUNNER_MAX_SWEPT, none when the predictions use
+ * other ceilings (--machine, --peak). */
 static void plan_libm(struct kc_run_state *r, const struct kc_function *f, struct timing_samples *s)
 {
 	int n_fns, n = 0;
 	const struct kc_libm_fn *fns = kc_libm_fns(&n_fns);
+	const struct kc_machine *m = r->m->machine;
 	for (const struct kc_named_count *t = f->cost.transcendentals; t; t = t->next)
 		n++;
 	s->libm = KC_NEW_N(r->a, struct libm_series, n + 1);
 	for (const struct kc_named_count *t = f->cost.transcendentals; t; t = t->next) {
 		long long calls;
 		const char *why;
-		if (!t->name || kc_function_eval(f, t->count, &calls, &why) < 0 || calls <= 0)
+		const struct kc_libm_cost *c = t->name && m ? kc_machine_libm(m, t->name) : NULL;
+		if (r->other_ceilings || s->n_libm == KC_RUNNER_MAX_SWEPT || !c || c->seconds <= 0 ||
+		    kc_function_eval(f, t->count, &calls, &why) < 0 || calls <= 0)
 			continue;
 		for (int k = 0; k < n_fns; k++)
 			if (!strcmp(fns[k].name, t->name)) {
@@ -101,7 +106,8 @@ static void add_libm(struct timing_samples *s, const cJSON *libm)
 		const cJSON *arr = cJSON_GetObjectItemCaseSensitive(libm, s->libm[i].name), *v;
 		if (!cJSON_IsArray(arr))
 			continue;
-		cJSON_ArrayForEach(v, arr) kc_series_push(&s->libm[i].s, v->valuedouble);
+		cJSON_ArrayForEach(v, arr) if (v->valuedouble > 0) /* 0: a sweep within one tick of a coarse clock */
+		    kc_series_push(&s->libm[i].s, v->valuedouble);
 	}
 }
 
@@ -729,6 +735,7 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 	set_kernel_env(&r, o->threads);
 	detect_tools(&r);
 	r.beside_wanted = !o->other_ceilings;
+	r.other_ceilings = o->other_ceilings;
 	if (!o->sandbox || enter_sandbox(&r))
 		run_files(&r);
 	int samples = kc_beside_finish(r.beside, a, m->machine);

@@ -18,6 +18,9 @@
 /* The fewest calls (or batches of calls) the harness times in one run (KCOST_MIN_SAMPLES in kcost_driver.c) */
 #define KC_RUNNER_MIN_SAMPLES     10
 #define KC_RUNNER_DEFAULT_TIMEOUT 60.0 /* wall-clock seconds per child */
+/* The most libm functions of one kernel swept in its process beside its timed calls (KCOST_MAX_SWEPT in
+ * kcost_driver.c); the others' calls are priced at the machine's medians */
+#define KC_RUNNER_MAX_SWEPT 16
 
 struct kc_runner_opts {
 	const char *cc;                /* NULL: "cc" (looked up in PATH) */

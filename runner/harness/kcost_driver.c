@@ -255,7 +255,8 @@ static const struct kcost_libm_fn kcost_libm_fns[] = {KCOST_LIBM_FUNCTIONS(KCOST
 #define KCOST_SWEEP_MAX_ARGS (1L << 18)
 #define KCOST_SWEEP_SECONDS  1e-4 /* a sweep sample lasts at least this long (passes doubled until it does) */
 #define KCOST_SWEEP_SHARE    0.25 /* the sweeps take at most this share of the kernel's timed time */
-#define KCOST_MAX_SWEPT      16   /* libm functions swept in one run */
+#define KCOST_MAX_SWEPT      16   /* libm functions swept in one run (KC_RUNNER_MAX_SWEPT in runner.h) */
+#define KCOST_MIN_SWEEPS     3    /* sweeps of each in one run (KC_BESIDE_MIN_SAMPLES make a median in kcost) */
 
 struct kcost_sweep {
 	const struct kcost_libm_fn *fn;
@@ -298,7 +299,8 @@ static double kcost_sweep_seconds(const struct kcost_sweep *s)
 }
 
 /* The sweeps args[0 .. n_args - 1] ask for, each "NAME=CALLS" (the kernel's calls of NAME in one call; names
- * this driver does not know are skipped): arguments made, passes calibrated. The number made. */
+ * this driver does not know, repeated ones and those beyond KCOST_MAX_SWEPT are skipped): arguments made, passes
+ * calibrated. The number made. */
 static int kcost_sweeps_new(struct kcost_sweep *sw, char **args, int n_args)
 {
 	int n = 0;
@@ -309,6 +311,8 @@ static int kcost_sweeps_new(struct kcost_sweep *sw, char **args, int n_args)
 			if (strlen(kcost_libm_fns[k].name) == (size_t)(eq - args[a]) &&
 			    !strncmp(kcost_libm_fns[k].name, args[a], (size_t)(eq - args[a])))
 				fn = &kcost_libm_fns[k];
+		for (int i = 0; fn && i < n; i++)
+			fn = sw[i].fn == fn ? 0 : fn; /* named twice: swept once */
 		if (!fn)
 			continue;
 		double calls = strtod(eq + 1, 0);
@@ -355,8 +359,10 @@ static double kcost_sweeps_sample(struct kcost_sweep *sw, int n)
 /* --- modes ---------------------------------------------------------------------------------------------- */
 
 /* Timed calls until `budget` seconds of them (and KCOST_MIN_SAMPLES samples), or `max_seconds` in all; between
- * them, sweeps of the libm functions libm[0 .. n_libm - 1] name ("NAME=CALLS"), within KCOST_SWEEP_SHARE of the
- * timed time. */
+ * them, rounds of sweeps of the libm functions libm[0 .. n_libm - 1] name ("NAME=CALLS"): one after each sample
+ * while the rounds have taken at most KCOST_SWEEP_SHARE of the timed time (the first always), then more after
+ * the last sample up to KCOST_MIN_SWEEPS. A round evicts the kernel's data and trains the branch predictor on
+ * other arguments: when it outlasts a sample, the kernel's next calls are preceded by an untimed batch. */
 static int kcost_mode_time(const struct kcost_function *f, double budget, double max_seconds, char **libm, int n_libm)
 {
 	double t0 = kcost_now();
@@ -389,12 +395,19 @@ static int kcost_mode_time(const struct kcost_function *f, double budget, double
 		double b = kcost_now();
 		samples[n++] = (b - a) / (double)k;
 		timed += b - a;
-		if (n_sweeps && swept <= KCOST_SWEEP_SHARE * timed)
-			swept += kcost_sweeps_sample(sweeps, n_sweeps);
-		if (n >= KCOST_MAX_SAMPLES || (timed >= budget && n >= KCOST_MIN_SAMPLES) ||
-		    kcost_now() - start >= max_seconds)
+		int last =
+		    n >= KCOST_MAX_SAMPLES || (timed >= budget && n >= KCOST_MIN_SAMPLES) || b - start >= max_seconds;
+		if (n_sweeps && !last && swept <= KCOST_SWEEP_SHARE * timed) {
+			double round = kcost_sweeps_sample(sweeps, n_sweeps);
+			swept += round;
+			for (long i = 0; round >= b - a && i < k; i++)
+				f->call(bufs);
+		}
+		if (last)
 			break;
 	}
+	while (n_sweeps && sweeps[0].n_samples < KCOST_MIN_SWEEPS)
+		kcost_sweeps_sample(sweeps, n_sweeps);
 	kcost_print_head(f, "time");
 	fprintf(kcost_out, ",\"setup_seconds\":%.9g,\"warmup_seconds\":%.9g,\"samples\":[", setup, warmup);
 	for (int i = 0; i < n; i++)
@@ -598,8 +611,8 @@ int kcost_driver_main(int argc, char **argv, const struct kcost_function *functi
 	double arg = argc > 3 ? strtod(argv[3], 0) : 0;
 	int rc;
 	if (!strcmp(mode, "time"))
-		rc = kcost_mode_time(f, argc > 3 ? arg : 0.3, argc > 4 ? strtod(argv[4], 0) : 30, argv + 5,
-		                     argc > 5 ? argc - 5 : 0);
+		rc = kcost_mode_time(f, argc > 3 ? arg : 0.3, argc > 4 ? strtod(argv[4], 0) : 30,
+		                     argc > 5 ? argv + 5 : 0, argc > 5 ? argc - 5 : 0);
 	else if (!strcmp(mode, "check"))
 		rc = kcost_mode_check(f);
 	else if (!strcmp(mode, "once") || !strcmp(mode, "none"))

@@ -9,11 +9,12 @@
  *
  * Command line of the built program: harness FUNCTION MODE [ARGS]
  *   time BUDGET MAX [NAME=CALLS ...]
- *                     warm-up call, then timed calls until BUDGET seconds are spent and at least 10 samples
- *                     exist (at most 10000 samples; stop anyway after MAX seconds); between them, sweeps of
- *                     each libm function NAME (kcost_libm.h) over as many arguments as the kernel's CALLS of it
- *                     in one call (16,384 to 262,144), within a quarter of the timed time; their seconds per call
- *                     in "libm":{NAME:[...]}
+ *                     warm-up call, then timed calls until BUDGET seconds of them are timed and at least 10
+ *                     samples exist (at most 10000 samples; stop anyway after MAX seconds); between them, rounds
+ *                     of sweeps of each libm function NAME (kcost_libm.h, at most 16) over as many arguments as
+ *                     the kernel's CALLS of it in one call (16,384 to 262,144), one after each sample while the
+ *                     rounds have taken at most a quarter of the timed time (the first always), 3 rounds at least;
+ *                     their seconds per call in "libm":{NAME:[...]}
  *   check             run the kernel and its reference on identical inputs and compare the outputs
  *   once FLUSH        setup, sweep FLUSH bytes to evict the caches, one call (for cache simulation)
  *   none FLUSH        setup and the sweep only: the baseline subtracted from `once`

@@ -116,10 +116,12 @@ static void gelu_is_measured_and_checked(void **state)
 	assert_true(num_positive(at(rep, "machine.ceilings.peak.float.scalar.add_mul")));
 	assert_true(num_positive(at(rep, "machine.ceilings.latency_ns.double.add")));
 	assert_true(num_positive(at(rep, "machine.ceilings.libm_ns_per_call.tanhf")));
-	/* tanhf was swept in each kernel's own processes, between its timed calls (a sweep after the first timed
-	 * sample of each of the 3 slices at least), and that median prices the kernel's calls */
+	/* tanhf was swept in each kernel's own processes, between its timed calls (3 sweeps at least in each slice),
+	 * and that median prices the kernel's calls */
 	for (cJSON *f = unfused; f; f = f == unfused ? fused : NULL) {
+		assert_non_null(at(f, "measured.libm_sweeps.tanhf"));
 		assert_true(at(f, "measured.libm_sweeps.tanhf")->valuedouble >= 3);
+		assert_non_null(at(f, "measured.libm_median_ns_per_call.tanhf"));
 		double ns = at(f, "measured.libm_median_ns_per_call.tanhf")->valuedouble, calls = 0, priced = 0;
 		assert_true(ns > 0);
 		calls = at(f, "transcendentals.by_function.tanhf")->valuedouble;

@@ -729,6 +729,49 @@ static void test_measured_paths(void **state)
 	kc_buf_release(&b);
 }
 
+/* A measured function's libm calls are priced at its own sweeps (kc_measurement.libm: 30 ns a call), not at the
+ * machine's median (25 ns) — unless the machine is another's (--machine FILE), whose figures stay together. */
+static void test_libm_priced_in_the_kernels_process(void **state)
+{
+	struct fixture *fx = *state;
+	struct kc_libm_cost tanhf = {"tanhf", 20e-9, 25e-9, "scalar calls"};
+	struct kc_machine mc = {.cpu = "Test CPU",
+	                        .cores = 4,
+	                        .cache_bytes = {32768, 1 << 20, 32 << 20},
+	                        .flops_f32 = {100, 1, "peak"},
+	                        .flops_f64 = {50, 1, "peak"},
+	                        .libm = &tanhf,
+	                        .n_libm = 1,
+	                        .measured_at = "2025-01-31T11:00:00Z"};
+	for (int l = 0; l < KC_LEVEL_N; l++)
+		mc.bandwidth[l] = (struct kc_ceiling){20, 1, "stream triad"};
+	struct kc_libm_in_process swept = {"tanhf", 30e-9, 5};
+	struct kc_measurement item = {.function = "f",
+	                              .seconds_min = 2e-5,
+	                              .seconds_median = 3e-5,
+	                              .seconds_p90 = 4e-5,
+	                              .samples = 100,
+	                              .compiler = "cc -O3",
+	                              .equivalent = -1,
+	                              .traffic_source = "unavailable",
+	                              .libm = &swept,
+	                              .n_libm = 1};
+	struct kc_measurements m = {&mc, &item, 1, 1, 0, NULL};
+	for (int other = 0; other < 2; other++) {
+		mc.from_file = other ? "other.json" : NULL;
+		cJSON *doc = kc_report_json(&fx->an, &m, &test_opts);
+		cJSON *f = function_json(doc, 0);
+		assert_true(fabs(get(f, "measured.libm_median_ns_per_call.tanhf")->valuedouble - 30) < 1e-9);
+		assert_int_equal((int)get(f, "measured.libm_sweeps.tanhf")->valuedouble, 5);
+		/* f calls tanhf n = 1000 times */
+		cJSON *nest = cJSON_GetArrayItem(get(f, "predicted.nests"), 0);
+		double priced = get(nest, "seconds_by_resource.transcendental")->valuedouble;
+		assert_true(fabs(priced - (other ? 25e-6 : 30e-6)) < 1e-15);
+		cJSON_Delete(doc);
+	}
+	assert_true(tanhf.median == 25e-9); /* the machine's own stays */
+}
+
 /* A text box of the roofline SVG, with the chart's own width estimate (11 px font, 6.6 px a character):
  * a compute roof's label ("float peak ...") or a function's name (the ones drawn with a white halo). */
 struct box {
@@ -830,6 +873,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_threads_write_the_same_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roofline_svg_standalone, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_measured_paths, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_libm_priced_in_the_kernels_process, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roofline_labels_clear_of_roofs, setup, teardown),
 	    cmocka_unit_test(test_empty_analysis),
 	};

@@ -689,7 +689,7 @@ static void test_result_validation(void **state)
 	assert_non_null(j);
 	cJSON_Delete(j);
 	j = kc_child_parse_result("{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0.1,\"warmup_seconds\":0.01,"
-	                          "\"samples\":[0.5],\"libm\":{\"expf\":[1.5e-9,2e-9],\"tanhf\":[]},\"checksum\":1}\n",
+	                          "\"samples\":[0.5],\"libm\":{\"expf\":[1.5e-9,0],\"tanhf\":[]},\"checksum\":1}\n",
 	                          "f", "time", &why);
 	assert_non_null(j);
 	cJSON_Delete(j);
@@ -709,9 +709,12 @@ static void test_result_validation(void **state)
 	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[\"1\"],"
 	     "\"checksum\":1}\n",
 	     "bad timing fields"},
-	    /* the libm sweeps: seconds per call, positive and below one */
+	    /* the libm sweeps: seconds per call, from 0 to below one */
 	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[1],"
-	     "\"libm\":{\"expf\":[1e-9,0]},\"checksum\":1}\n",
+	     "\"libm\":{\"expf\":[1e-9,-1e-9]},\"checksum\":1}\n",
+	     "bad timing fields"},
+	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[1],"
+	     "\"libm\":{\"expf\":[1]},\"checksum\":1}\n",
 	     "bad timing fields"},
 	    {"{\"function\":\"f\",\"mode\":\"time\",\"setup_seconds\":0,\"warmup_seconds\":0,\"samples\":[1],"
 	     "\"libm\":{\"expf\":1e-9},\"checksum\":1}\n",
