@@ -390,10 +390,9 @@ static void measure_peaks(struct kc_arena *a, struct kc_machine *m, int cores)
 		all->method =
 		    kc_arena_printf(a, "kcost peak kernel: %s %s %s on %d threads at once (wall-clock time)",
 		                    kc_isa_name(best_isa), prec[d], best_fma ? "FMA" : "adds and multiplies", cores);
-		m->latency_add[d] = kc_peak_latency(0, d, LATENCY_SECONDS);
+		kc_peak_add_and_rows(d, 2 * LATENCY_SECONDS, &m->latency_add[d], &m->latency_add_rows[d]);
 		m->latency_fma[d] = kc_peak_latency(1, d, LATENCY_SECONDS);
 		m->latency_max[d] = kc_peak_max_latency(d, LATENCY_SECONDS);
-		m->latency_add_rows[d] = kc_peak_row_latency(d, LATENCY_SECONDS);
 	}
 }
 

@@ -332,9 +332,35 @@ __attribute__((noinline)) static double chain_max_f64(long iters)
 KC_CHAIN_ROWS(chain_rows_add_f32, float)
 KC_CHAIN_ROWS(chain_rows_add_f64, double)
 
-double kc_peak_row_latency(int dbl, double seconds)
+/* Iterations of fn doubled (from 4096) until a run takes `seconds` */
+static long iterations_for(kernel_fn fn, double seconds)
 {
-	return best_per_iteration(dbl ? chain_rows_add_f64 : chain_rows_add_f32, seconds);
+	long n = 1 << 12;
+	for (;;) {
+		double t0 = now();
+		sink = fn(n);
+		if (now() - t0 >= seconds || n > (1L << 40))
+			return n;
+		n *= 2;
+	}
+}
+
+void kc_peak_add_and_rows(int dbl, double seconds, double *add, double *rows)
+{
+	kernel_fn fn[2] = {dbl ? chain_add_f64 : chain_add_f32, dbl ? chain_rows_add_f64 : chain_rows_add_f32};
+	long n[2];
+	double best[2] = {0, 0};
+	for (int k = 0; k < 2; k++)
+		n[k] = iterations_for(fn[k], seconds / 16);
+	double end = now() + seconds;
+	for (int r = 0; r < 3 || (now() < end && r < 64); r++)
+		for (int k = 0; k < 2; k++) {
+			double t0 = now();
+			sink = fn[k](n[k]);
+			double per = (now() - t0) / (double)n[k];
+			best[k] = r == 0 || per < best[k] ? per : best[k];
+		}
+	*add = best[0], *rows = best[1];
 }
 
 double kc_peak_chain_seconds(enum kc_chain c, int dbl, long iters)

@@ -29,9 +29,12 @@ double kc_peak_latency(int fma, int dbl, double seconds);
 /* Seconds of one dependent call of fmaxf (dbl: fmax), as a max reduction waits for each element. */
 double kc_peak_max_latency(int dbl, double seconds);
 
-/* Seconds of one add of rows of KC_CHAIN_RUN dependent adds summed one row after another (kc_machine's
- * latency_add_rows); [dbl]. */
-double kc_peak_row_latency(int dbl, double seconds);
+/* Seconds of one dependent scalar add in a chain (*add: kc_machine's latency_add) and of one add of rows of
+ * KC_CHAIN_RUN dependent adds summed one row after another (*rows: latency_add_rows), in precision dbl: runs of
+ * the two in turns for `seconds` (3 of each at least), the best of each. In turns, because a prediction takes
+ * their ratio (how much of a run of adds the out-of-order window hides): measured one after the other, a slow
+ * spell of this shared VM that met only the rows' runs put the ratio at 1.5 instead of 2. */
+void kc_peak_add_and_rows(int dbl, double seconds, double *add, double *rows);
 
 /* The chains whose latency a prediction waits on (kc_machine's latency_add, latency_max). */
 enum kc_chain { KC_CHAIN_ADD, KC_CHAIN_MAX, KC_CHAIN_N };

@@ -927,6 +927,9 @@ static void test_peak_kernels(void **state)
 				assert_true(g == 0);
 		}
 	assert_true(kc_peak_latency(0, 1, 0.002) > 0);
+	double add = -1, rows = -1;
+	kc_peak_add_and_rows(0, 0.002, &add, &rows);
+	assert_true(add > 0 && isfinite(add) && rows > 0 && isfinite(rows));
 	assert_true(kc_peak_gflops_threads(KC_ISA_SCALAR, 0, 0, 2, 0.004) > 0);
 	int n;
 	const struct kc_libm_fn *f = kc_libm_fns(&n);
