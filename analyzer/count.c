@@ -1042,6 +1042,8 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 				k->fn->exact_ops = 0;
 			if (loop->unknown_trips && !flops_free(&p.cost))
 				k->fn->exact_flops = 0;
+			if (loop->unknown_trips && !k->fn->counted_once.line)
+				k->fn->counted_once = loop->loc;
 			push_piece(k, out, &p);
 			continue;
 		}
