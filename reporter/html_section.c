@@ -495,6 +495,19 @@ static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_
 		esc(b, pr.why ? pr.why : "?");
 	}
 	kc_buf_puts(b, "</td></tr>\n");
+	if (me->n_libm) { /* what priced its libm calls (kc_figures_predict) */
+		kc_buf_puts(b, "<tr><th>libm, per call</th><td>");
+		for (int i = 0; i < me->n_libm; i++) {
+			kc_buf_puts(b, i ? ", " : "");
+			esc(b, me->libm[i].name);
+			kc_buf_puts(b, " ");
+			kc_format_seconds(b, me->libm[i].median);
+			kc_buf_printf(b, " (median of %d sweeps)", me->libm[i].sweeps);
+		}
+		kc_buf_puts(b,
+		            " <span class=\"muted\">swept in the kernel's own process, between its timed calls: what "
+		            "the prediction prices its calls at</span></td></tr>\n");
+	}
 	if (me->reference && me->equivalent >= 0) {
 		kc_buf_puts(b, "<tr><th>same outputs as ");
 		esc(b, me->reference);

@@ -770,6 +770,12 @@ static void test_libm_priced_in_the_kernels_process(void **state)
 		cJSON_Delete(doc);
 	}
 	assert_true(tanhf.median == 25e-9); /* the machine's own stays */
+	mc.from_file = NULL;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_report_html(&b, &fx->an, &m, &test_opts);
+	assert_non_null(strstr(kc_buf_str(&b), "<tr><th>libm, per call</th><td>tanhf 30.0 ns (median of 5 sweeps) "
+	                                       "<span class=\"muted\">swept in the kernel's own process"));
+	kc_buf_release(&b);
 }
 
 /* A text box of the roofline SVG, with the chart's own width estimate (11 px font, 6.6 px a character):
