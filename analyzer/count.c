@@ -544,6 +544,10 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 static void call_pieces(struct counter *k, const struct kc_node *n, const struct piece *own, struct pieces *out)
 {
 	const struct kc_fn_ir *g = n->call->callee_ir;
+	const struct kc_function *h = n->call->callee;
+	if (h->counted_once.line && !n->untaken && !k->fn->counted_once.line) /* its counts are one iteration's too */
+		k->fn->counted_once = h->counted_once,
+		k->fn->counted_once_in = h->counted_once_in ? h->counted_once_in : h->name;
 	if (g->n_pieces < 0) {
 		/* its total holds at its own sizes (the branches they take): exact here too when the call passes
 		 * the same values (gemm(TA, TB, ...) calling gemm_cpu(TA, TB, ...) at the same sizes) */
@@ -1042,7 +1046,7 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 				k->fn->exact_ops = 0;
 			if (loop->unknown_trips && !flops_free(&p.cost))
 				k->fn->exact_flops = 0;
-			if (loop->unknown_trips && !k->fn->counted_once.line)
+			if (loop->unknown_trips && !loop->untaken && !k->fn->counted_once.line)
 				k->fn->counted_once = loop->loc;
 			push_piece(k, out, &p);
 			continue;

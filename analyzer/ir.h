@@ -103,6 +103,9 @@ struct kc_node {
 	/* LOOP, inexact: its trip count is unknown (the body is counted once), reported as a traffic warning: its
 	 * operation counts are inexact only if an iteration does some operation (count.c decides) */
 	int unknown_trips;
+	/* LOOP, STMT holding a call: in a branch the benchmark sizes decide against (lower.c's untaken): its counts
+	 * contribute nothing at the sizes, nor does its trip count's being unknown */
+	int untaken;
 	int collapsed; /* LOOP: a tile loop folded into its point loops (see count.c); counts as a block */
 	int unrolled;  /* BLOCK: a loop lowered iteration by iteration (one BLOCK child each): one nest */
 };

@@ -833,7 +833,7 @@ static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct k
 		st = kc_ir_node_new(fc->fe->a, KC_NODE_STMT, st->parent, st->loc, st->end);
 	}
 	st->call = call;
-	if (untaken(fc, st))
+	if ((st->untaken = fc->untaken > 0 || untaken(fc, st)))
 		return; /* a case the sizes do not take (activate's other activations): its callee costs nothing here */
 	tf->cited |= !g->exact;
 	if (!g->exact_flops)
@@ -1687,6 +1687,7 @@ static void unknown_trips(struct fctx *fc, struct kc_node *loop, CXCursor at, CX
                           const char *fmt, const char *arg)
 {
 	loop->inexact = loop->unknown_trips = 1;
+	loop->untaken = fc->untaken > 0 || untaken(fc, loop);
 	if (may_do_work(cond) || may_do_work(inc))
 		kc_cx_warn(fc, at, KC_WARNING, fmt, arg);
 	else
@@ -2371,14 +2372,24 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 	case CXCursor_DoStmt: {
 		if (lower_as_for(fc, c, parent) == 0)
 			return;
-		fc->fn->has_loops = 1;
-		struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);
 		struct child_list l;
 		kc_cx_children(c, &l);
 		CXCursor cond = clang_getNullCursor();
 		for (int i = 0; i < l.n; i++)
 			if (clang_isExpression(clang_getCursorKind(l.c[i])))
 				cond = l.c[i];
+		long long again;
+		if (clang_getCursorKind(c) == CXCursor_DoStmt && !clang_Cursor_isNull(cond) &&
+		    kc_cx_eval_int(cond, &again) && again == 0 && !any_jump(c, 0)) {
+			/* do { ... } while (0), a macro's statement: its body once, a block (with a break, a loop) */
+			struct kc_node *block = new_node(fc, KC_NODE_BLOCK, c, parent);
+			for (int i = 0; i < l.n; i++)
+				if (!clang_isExpression(clang_getCursorKind(l.c[i])))
+					lower_body(fc, l.c[i], block);
+			return;
+		}
+		fc->fn->has_loops = 1;
+		struct kc_node *loop = new_node(fc, KC_NODE_LOOP, c, parent);
 		unknown_trips(fc, loop, c, cond, clang_getNullCursor(),
 		              "%s loop: trip count unknown, its body is counted once",
 		              clang_getCursorKind(c) == CXCursor_WhileStmt ? "while" : "do-while");

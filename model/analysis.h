@@ -234,9 +234,12 @@ struct kc_function {
 	int exact_flops; /* FLOPs and transcendentals are: exact_ops implies it, and a function whose comparisons
 	                  * alone are not (a data-dependent branch that compares but computes nothing, a ?: whose
 	                  * arms differ in comparisons only) has exact_flops set and exact_ops cleared */
-	/* the first loop whose trip count kcost does not know, its body counted once (the warning says so); line 0:
-	 * none. Its counts are one iteration's, a time from them is no prediction (kc_predict says why instead) */
+	/* the first loop whose trip count kcost does not know, its body counted once (the warning says so), in a
+	 * branch the benchmark sizes take, here or in a function it calls (counted_once_in: that function's name;
+	 * NULL: this one); line 0: none. Its counts are one iteration's: no time is predicted from them (kc_predict
+	 * says why instead) */
 	struct kc_loc counted_once;
+	const char *counted_once_in;
 	int has_loops;
 	int skip;              /* not reported: KCOST_SKIP, a helper without loops, or excluded by --function */
 	const char *reference; /* KCOST_REFERENCE */

@@ -609,20 +609,6 @@ int kc_predict(struct kc_arena *a, const struct kc_function *f, const struct kc_
 	return predict_function(a, f, m, v, out, &calls);
 }
 
-/* f, or a function it calls (through its call nests, at most *left functions looked at), with a loop counted once
- * (kc_function.counted_once); NULL when none. */
-static const struct kc_function *counted_once(const struct kc_function *f, int depth, int *left)
-{
-	if (f->counted_once.line)
-		return f;
-	for (int i = 0; i < f->n_nests && depth < KC_PREDICT_MAX_CALL_DEPTH; i++) {
-		const struct kc_function *g = f->nests[i].callee_fn;
-		if (g && g != f && (*left)-- > 0 && (g = counted_once(g, depth + 1, left)))
-			return g;
-	}
-	return NULL;
-}
-
 static int predict_function(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *m,
                             const struct kc_vectorized *v, struct kc_prediction *out, struct calls *calls)
 {
@@ -635,14 +621,13 @@ static int predict_function(struct kc_arena *a, const struct kc_function *f, con
 		out->why = "no loop nest or call to predict";
 		return -1;
 	}
-	int left = KC_PREDICT_MAX_CALLS;
-	const struct kc_function *once = counted_once(f, 0, &left);
-	if (once) {
+	if (f->counted_once.line) {
 		out->why =
 		    kc_arena_printf(a,
 		                    "the trip count of the loop at line %u%s%s is not known (its body is counted "
-		                    "once): annotate KCOST_TRIPS to predict a time",
-		                    once->counted_once.line, once == f ? "" : " of ", once == f ? "" : once->name);
+		                    "once, see its warning): no time is predicted from one iteration's counts",
+		                    f->counted_once.line, f->counted_once_in ? " of " : "",
+		                    f->counted_once_in ? f->counted_once_in : "");
 		return -1;
 	}
 	out->n_nests = f->n_nests;

@@ -504,9 +504,8 @@ static void fn_measured(struct kc_buf *b, const struct html *h, const struct kc_
 			kc_format_seconds(b, me->libm[i].median);
 			kc_buf_printf(b, " (median of %d sweeps)", me->libm[i].sweeps);
 		}
-		kc_buf_puts(b,
-		            " <span class=\"muted\">swept in the kernel's own process, between its timed calls: what "
-		            "the prediction prices its calls at</span></td></tr>\n");
+		kc_buf_puts(b, " <span class=\"muted\">swept in the kernel's own process, between its timed calls: the "
+		               "price of its calls in a prediction</span></td></tr>\n");
 	}
 	if (me->reference && me->equivalent >= 0) {
 		kc_buf_puts(b, "<tr><th>same outputs as ");

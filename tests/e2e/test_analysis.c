@@ -232,6 +232,28 @@ static void spmv_needs_its_trip_annotation(void **state)
 	cJSON_Delete(rep);
 }
 
+/* A loop whose trip count kcost does not know is counted once: no time is predicted from it, in the function or
+ * in one that calls it (here against a stored machine, no run); the same loop in a branch the sizes do not take
+ * leaves the counts exact, and a macro's do { } while (0) is its body once, not such a loop. */
+static void counted_once_gets_no_time(void **state)
+{
+	(void)state;
+	cJSON *rep = ANALYZE("counted-once", "--machine", "tests/fixtures/roofline_machine.json",
+	                     "tests/fixtures/counted_once.c");
+	assert_string_equal(str(fn(rep, "scan"), "predicted.why"),
+	                    "the trip count of the loop at line 10 is not known (its body is counted once, see its "
+	                    "warning): no time is predicted from one iteration's counts");
+	assert_string_equal(str(fn(rep, "calls_scan"), "predicted.why"),
+	                    "the trip count of the loop at line 10 of scan is not known (its body is counted once, see "
+	                    "its warning): no time is predicted from one iteration's counts");
+	cJSON *u = fn(rep, "untaken_scan"), *m = fn(rep, "macro_once");
+	assert_true(cJSON_IsTrue(at(u, "exact")) && cJSON_IsTrue(at(m, "exact")));
+	assert_true(num(u, "predicted.seconds") > 0 && num(m, "predicted.seconds") > 0);
+	assert_string_equal(str(m, "flops.expr"), "n");
+	assert_int_equal(cJSON_GetArraySize(at(m, "diagnostics")), 0);
+	cJSON_Delete(rep);
+}
+
 static void mlp_forward_inlines_its_calls(void **state)
 {
 	(void)state;
@@ -334,6 +356,7 @@ int main(void)
 	    cmocka_unit_test(triangular_and_stencil_closed_forms),
 	    cmocka_unit_test(loop_forms_and_guards),
 	    cmocka_unit_test(spmv_needs_its_trip_annotation),
+	    cmocka_unit_test(counted_once_gets_no_time),
 	    cmocka_unit_test(mlp_forward_inlines_its_calls),
 	    cmocka_unit_test(overflow_is_reported_never_wrapped),
 	    cmocka_unit_test(footprint_orders_hold_for_every_size),

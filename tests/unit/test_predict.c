@@ -576,18 +576,18 @@ static void unpredictable_says_why(void **state)
 	assert_int_equal(kc_predict(&A, nest_fn(1000, 8, 1, 12), &m, NULL, &p), -1);
 	assert_string_equal(p.why, "no per-call time of tanhf was measured");
 	/* a loop counted once (its trip count not known) gives one iteration's counts, no time: in f itself, and in
-	 * a function it calls */
+	 * a function it calls (the count passes it up: count.c's call_pieces) */
 	m = machine();
-	struct kc_function *g = nest_fn(1000, 8, 0, 12), *f = nest_fn(1000, 0, 0, 8);
-	g->name = "g", g->counted_once = (struct kc_loc){"g.c", 28, 3};
-	assert_int_equal(kc_predict(&A, g, &m, NULL, &p), -1);
-	assert_string_equal(p.why, "the trip count of the loop at line 28 is not known (its body is counted once): "
-	                           "annotate KCOST_TRIPS to predict a time");
-	f->nests[0].callee = "g", f->nests[0].callee_fn = g;
+	struct kc_function *f = nest_fn(1000, 8, 0, 12);
+	f->counted_once = (struct kc_loc){"g.c", 28, 3};
 	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), -1);
-	assert_string_equal(p.why, "the trip count of the loop at line 28 of g is not known (its body is counted "
-	                           "once): annotate KCOST_TRIPS to predict a time");
-	g->counted_once.line = 0;
+	assert_string_equal(p.why, "the trip count of the loop at line 28 is not known (its body is counted once, see "
+	                           "its warning): no time is predicted from one iteration's counts");
+	f->counted_once_in = "g";
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), -1);
+	assert_string_equal(p.why, "the trip count of the loop at line 28 of g is not known (its body is counted once, "
+	                           "see its warning): no time is predicted from one iteration's counts");
+	f->counted_once.line = 0;
 	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
 }
 
