@@ -425,6 +425,25 @@ static int strided(struct counter *k, const struct kc_node *loop, const struct k
 	return !(c.num == 0 || ((c.num == 1 || c.num == -1) && c.den == 1));
 }
 
+/* The element acc names, row-major over its buffer's declared dimensions (NULL when a dimension it needs is not
+ * known, or on overflow). */
+static struct kc_poly *flat_index(struct counter *k, const struct kc_access *acc)
+{
+	const struct kc_dims *d = &k->ir->dims[acc->buffer];
+	struct kc_poly *flat = kc_poly_zero(k->a);
+	for (int i = 0; i < acc->ndims; i++) {
+		struct kc_poly *term = acc->index[i];
+		if (!term)
+			return NULL;
+		for (int e = i + 1; e < acc->ndims; e++)
+			if (acc->ndims != d->ndims || !d->dim[e] || kc_poly_mul(k->a, term, d->dim[e], &term) < 0)
+				return NULL;
+		if (kc_poly_add(k->a, flat, term, &flat) < 0)
+			return NULL;
+	}
+	return flat;
+}
+
 /* Whether unit-stride acc starts its innermost loop `loop` off a 64-byte line (in a 64-byte-aligned buffer) for
  * some iteration of the loops around it: its element at the loop's first value, times the element size, is not
  * a multiple of 64 — its constant part at the sizes, or the coefficient (at the sizes) of a loop variable around
@@ -451,18 +470,9 @@ static int misaligned(struct counter *k, const struct kc_node *loop, const struc
 	}
 	if ((used | kc_poly_sym_mask(loop->lower[0])) & ~known)
 		return 0;
-	struct kc_poly *flat = kc_poly_zero(k->a);
-	for (int i = 0; i < acc->ndims; i++) {
-		struct kc_poly *term = acc->index[i];
-		if (!term)
-			return 0;
-		for (int e = i + 1; e < acc->ndims; e++)
-			if (acc->ndims != d->ndims || !d->dim[e] || kc_poly_mul(k->a, term, d->dim[e], &term) < 0)
-				return 0;
-		if (kc_poly_add(k->a, flat, term, &flat) < 0)
-			return 0;
-	}
-	if (!kc_poly_has_sym(flat, loop->var) || kc_poly_subst(k->a, flat, loop->var, loop->lower[0], &flat) < 0)
+	struct kc_poly *flat = flat_index(k, acc);
+	if (!flat || !kc_poly_has_sym(flat, loop->var) ||
+	    kc_poly_subst(k->a, flat, loop->var, loop->lower[0], &flat) < 0)
 		return 0;
 	/* g: the largest power of two up to 64 dividing every byte offset the first element takes */
 	long long v, g = 64;
@@ -483,6 +493,83 @@ static int misaligned(struct counter *k, const struct kc_node *loop, const struc
 	while (v % g)
 		g /= 2;
 	return g == 64 ? 0 : g == 32 ? 2 : 1;
+}
+
+/* The line slots of a 4 KiB page: an address's bits 6 to 11, which every cache level indexes its sets by (an L1
+ * of 64 sets by those alone; a larger cache by those and higher bits, which for physical addresses come from
+ * wherever the pages happen to be). */
+#define PAGE_LINE_SLOTS 64
+#define LINE_BYTES      64
+
+/* Whether store acc, in its innermost loop `loop`, walks a column that conflicts in the caches: it moves by a
+ * multiple of 128 bytes (the pitch) as the loop's variable steps by 1, so that its lines take only some of the
+ * line slots of a page — one in 64 for a pitch that is a multiple of 4 KiB — and a loop around comes back to
+ * the same lines at its next iteration (its variable moves the store by less than a line: the transpose
+ * b[j*n + i] over j, then i + 1). A cache then keeps the column only if it holds *lines lines: the column's
+ * (the loop's trip count) times 64 over the slots they take. Decided at the sizes: 0 where a symbol the index,
+ * the dimensions or the loop's bounds use has no value (the mask `known`, as in misaligned), and for a loop
+ * that does not step by 1 from one bound to one. *pitch: bytes; *slots_taken: of the 64. */
+static int column_walk(struct counter *k, const struct kc_node *loop, const struct kc_access *acc, uint32_t known,
+                       long long *pitch, long long *lines, long long *slots_taken)
+{
+	if (!acc->is_write || !loop || acc->ndims <= 0 || loop->step != 1 || loop->step_by || loop->n_lower != 1 ||
+	    loop->n_upper != 1 || !loop->lower[0] || !loop->upper[0] || loop->trips_annotated)
+		return 0;
+	uint32_t bounds = kc_poly_sym_mask(loop->lower[0]) | kc_poly_sym_mask(loop->upper[0]);
+	if (loop->var >= 0 && loop->var < 32 && (bounds & (1u << loop->var)))
+		return 0;
+	for (const struct kc_node *o = loop->parent; o; o = o->parent) /* the column's length: the same each time */
+		if (o->kind == KC_NODE_LOOP && o->var >= 0 && o->var < 32 && (bounds & (1u << o->var)))
+			return 0;
+	struct kc_poly *flat = flat_index(k, acc), *coef, *rest, *trips;
+	long long elem = k->fn->buffers[acc->buffer].elem_size, step, r;
+	const char *why;
+	if (!flat || ((kc_poly_sym_mask(flat) | bounds) & ~known) ||
+	    kc_poly_split_linear(k->a, flat, loop->var, &coef, &rest) < 0 ||
+	    kc_function_eval(k->fn, coef, &step, &why) < 0 ||
+	    __builtin_mul_overflow(step < 0 ? -step : step, elem, &step))
+		return 0;
+	if (step < 2 * LINE_BYTES || step % (2 * LINE_BYTES))
+		return 0;
+	long long s = step / LINE_BYTES % PAGE_LINE_SLOTS, g = PAGE_LINE_SLOTS; /* slots taken: 64 / gcd(64, s) */
+	for (long long x = s; x;) {
+		long long t = g % x;
+		g = x, x = t;
+	}
+	long long slots = s ? PAGE_LINE_SLOTS / g : 1;
+	if (kc_poly_sub(k->a, loop->upper[0], loop->lower[0], &trips) < 0 ||
+	    kc_function_eval(k->fn, trips, &r, &why) < 0 || r < 1 || r >= (1LL << 40))
+		return 0;
+	r += 1;
+	int reused = 0; /* a loop around moves the store within its line */
+	for (const struct kc_node *o = loop->parent; o && !reused; o = o->parent) {
+		long long c;
+		if (o->kind != KC_NODE_LOOP || !kc_poly_has_sym(rest, o->var) || o->step_by ||
+		    kc_poly_split_linear(k->a, rest, o->var, &coef, &flat) < 0 ||
+		    kc_function_eval(k->fn, coef, &c, &why) < 0 || __builtin_mul_overflow(c, elem * o->step, &c))
+			continue;
+		reused = c != 0 && c > -LINE_BYTES && c < LINE_BYTES;
+	}
+	if (!reused)
+		return 0;
+	*pitch = step;
+	*lines = r * PAGE_LINE_SLOTS / slots;
+	*slots_taken = slots;
+	return 1;
+}
+
+/* The symbols with a value at statement n (in its innermost loop `loop`): the variables of the loops around it
+ * and the sizes that have one (a mask of the first 32). */
+static uint32_t known_at(const struct counter *k, const struct kc_node *loop)
+{
+	uint32_t known = 0;
+	for (const struct kc_node *o = loop; o; o = o->parent)
+		if (o->kind == KC_NODE_LOOP && o->var >= 0 && o->var < 32)
+			known |= 1u << o->var;
+	for (int s = 0; s < k->fn->syms.n && s < 32; s++)
+		if (k->fn->syms.syms[s].has_value)
+			known |= 1u << s;
+	return known;
 }
 
 /* One execution's cost as a vector; -1 on overflow. */
@@ -506,24 +593,22 @@ static int cost_of_stmt(struct counter *k, const struct kc_node *n, struct kc_ve
 	const struct kc_node *loop = n->parent; /* the innermost loop around n */
 	while (loop && loop->kind != KC_NODE_LOOP)
 		loop = loop->parent;
-	uint32_t known = 0; /* the symbols with a value here: the loops' variables around n, the sizes with one */
-	for (const struct kc_node *o = loop; n->n_accesses && !n->lib_call && o; o = o->parent)
-		if (o->kind == KC_NODE_LOOP && o->var >= 0 && o->var < 32)
-			known |= 1u << o->var;
-	for (int s = 0; n->n_accesses && !n->lib_call && s < k->fn->syms.n && s < 32; s++)
-		if (k->fn->syms.syms[s].has_value)
-			known |= 1u << s;
+	/* the symbols with a value here: the loops' variables around n, the sizes with one */
+	uint32_t known = n->n_accesses && !n->lib_call ? known_at(k, loop) : 0;
 	for (int i = 0; i < n->n_accesses; i++) {
 		const struct kc_access *acc = &n->accesses[i];
 		int off;
+		long long pitch, lines, slots;
 		rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_NAIVE_W : KC_VEC_NAIVE_R,
 		              k->fn->buffers[acc->buffer].elem_size);
 		if (n->lib_call)
 			continue;
-		if (strided(k, loop, acc))
+		if (strided(k, loop, acc)) {
 			rc |= vec_put(k->a, v, acc->is_write ? KC_VEC_STRIDED_W : KC_VEC_STRIDED_R,
 			              k->fn->buffers[acc->buffer].elem_size);
-		else if ((off = misaligned(k, loop, acc, known)) != 0)
+			if (column_walk(k, loop, acc, known, &pitch, &lines, &slots))
+				rc |= vec_put(k->a, v, KC_VEC_COLUMN_W, 1);
+		} else if ((off = misaligned(k, loop, acc, known)) != 0)
 			rc |= vec_put(k->a, v,
 			              off == 2 ? (acc->is_write ? KC_VEC_HALF_LINE_W : KC_VEC_HALF_LINE_R)
 			                       : (acc->is_write ? KC_VEC_MISALIGNED_W : KC_VEC_MISALIGNED_R),
@@ -1252,7 +1337,17 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 			overflow(&k, c->loc);
 		if (!kc_ir_is_nest(c))
 			continue;
-		kc_count_nest(a, ir, NULL, c, &v, &f->nests[f->n_nests++]);
+		struct kc_nest *nest = &f->nests[f->n_nests++];
+		kc_count_nest(a, ir, NULL, c, &v, nest);
+		if (nest->column_stores)
+			kc_diag_add(
+			    a, &f->diags, nest->column_at, KC_NOTE, f->name,
+			    "the stores to '%s' here walk a column with a pitch of %lld bytes: its lines fall on %d "
+			    "of the 64 line slots of a 4 KiB page, and so into %d/64 of every cache's sets; a cache "
+			    "keeps the column for the next pass only if it holds %lld KiB (a row longer by one "
+			    "64-byte line spreads them)",
+			    f->buffers[nest->column_buffer].name, nest->column_pitch, nest->column_slots,
+			    nest->column_slots, nest->column_lines * LINE_BYTES / 1024);
 	}
 	to_cost(&k, &ir->total, &f->cost, &f->traffic[KC_MODEL_NAIVE], NULL);
 	kc_arena_release(&scratch);
@@ -1272,6 +1367,35 @@ void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_no
 	}
 	memset(out, 0, sizeof *out);
 	total_of(&k, &ps, out, node->loc);
+}
+
+/* The pitch, buffer and place of the first column walk (column_walk) among the stores under n, and the largest
+ * number of lines one needs, into nest (column_lines stays 0 when there is none). */
+static void column_facts(struct counter *k, const struct kc_node *n, struct kc_nest *nest, int depth)
+{
+	if (!n || depth > KC_MAX_DEPTH)
+		return;
+	if (n->kind == KC_NODE_STMT && !n->lib_call) {
+		const struct kc_node *loop = n->parent;
+		while (loop && loop->kind != KC_NODE_LOOP)
+			loop = loop->parent;
+		for (int i = 0; i < n->n_accesses; i++) {
+			const struct kc_access *acc = &n->accesses[i];
+			long long pitch, lines, slots;
+			if (!acc->is_write || !strided(k, loop, acc) ||
+			    !column_walk(k, loop, acc, known_at(k, loop), &pitch, &lines, &slots))
+				continue;
+			if (!nest->column_lines)
+				nest->column_pitch = pitch, nest->column_at = acc->loc,
+				nest->column_buffer = acc->buffer, nest->column_slots = (int)slots;
+			if (lines > nest->column_lines)
+				nest->column_lines = lines;
+		}
+	}
+	for (const struct kc_node *c = n->first; c; c = c->next)
+		column_facts(k, c, nest, depth + 1);
+	if (n->orelse)
+		column_facts(k, n->orelse, nest, depth + 1);
 }
 
 /* The first innermost loop of n (a loop with no loop or condition in its body), or NULL. */
@@ -1321,6 +1445,12 @@ void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node
 		nest->misaligned.write = v->v[KC_VEC_MISALIGNED_W] ? v->v[KC_VEC_MISALIGNED_W] : kc_poly_zero(a);
 		nest->half_line.read = v->v[KC_VEC_HALF_LINE_R] ? v->v[KC_VEC_HALF_LINE_R] : kc_poly_zero(a);
 		nest->half_line.write = v->v[KC_VEC_HALF_LINE_W] ? v->v[KC_VEC_HALF_LINE_W] : kc_poly_zero(a);
+		nest->column_stores = NULL;
+		nest->column_pitch = nest->column_lines = 0;
+		if (v->v[KC_VEC_COLUMN_W] && !kc_poly_is_zero(v->v[KC_VEC_COLUMN_W])) {
+			column_facts(&k, node, nest, 0);
+			nest->column_stores = nest->column_lines ? v->v[KC_VEC_COLUMN_W] : NULL;
+		}
 		const struct kc_node *in = first_innermost(node, 0);
 		nest->inner_trips = NULL;
 		if (in && in->step == 1 && in->n_lower == 1 && in->n_upper == 1 && !in->trips_annotated &&

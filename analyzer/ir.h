@@ -127,6 +127,7 @@ enum {
 	KC_VEC_MISALIGNED_W,
 	KC_VEC_HALF_LINE_R, /* the same, where the offsets are all multiples of 32 bytes */
 	KC_VEC_HALF_LINE_W,
+	KC_VEC_COLUMN_W, /* the stores of a column walk that conflicts in the caches (count.c, kc_nest.column_stores) */
 	KC_VEC_ITER,
 	KC_VEC_CHAIN, /* dependent floating-point updates of one scalar, in order: the latency chain (count.c) */
 	KC_VEC_TRANS,

@@ -98,6 +98,14 @@ static void print_text(const struct kc_machine *m, const char *path)
 		snprintf(what, sizeof what, "%s bandwidth", kc_level_name((enum kc_level)l));
 		line(what, &m->bandwidth[l], "GB/s");
 	}
+	if (m->column_method) {
+		printf("  column stores, ns per store (median), by where the line comes from:");
+		for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++)
+			if (m->column_store[l] > 0)
+				printf(" %s %.3g (%.3g)", kc_level_name((enum kc_level)l), m->column_store[l] * 1e9,
+				       m->column_store_median[l] * 1e9);
+		printf("\n    %s\n", visible(m->column_method));
+	}
 	struct kc_ceiling fresh = m->fresh_page;
 	fresh.value *= 1e6;
 	line("fresh memory", &fresh, "us/page");

@@ -117,6 +117,17 @@ struct kc_nest {
 	 * vectorized loop's remainder goes to its epilogue); NULL for a call, or a loop not stepping by 1 from one
 	 * bound to one bound */
 	struct kc_poly *inner_trips;
+	/* the stores of a column walk that conflicts in the caches (count.c's column_walk; NULL: none): a store
+	 * that moves by `column_pitch` bytes, a multiple of 128, as its innermost loop steps (b[j*n + i] over j, n a
+	 * power of two), back to the same lines at the next iteration of a loop around it (i + 1). Its lines take
+	 * the same few of the 64 line slots of a 4 KiB page, so every cache (indexed by address) keeps them in as
+	 * few of its sets: to keep the column until it comes back, a cache needs column_lines lines (the column's
+	 * lines times 64 over the slots they take), and one that has fewer misses at every store. Decided at the
+	 * sizes; the pitch, place, buffer and slots are the first such store's, the lines the largest */
+	struct kc_poly *column_stores;
+	long long column_pitch, column_lines;
+	struct kc_loc column_at;
+	int column_buffer, column_slots; /* that store's buffer, and the line slots of a page its lines take */
 	/* buffers (indices into the function's buffers) read and written by this nest */
 	int *reads, n_reads, *writes, n_writes;
 };

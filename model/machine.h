@@ -67,6 +67,13 @@ struct kc_machine {
 	/* seconds to bring in one 4 KiB page of a fresh allocation (malloc, a first write, free: the kernel's page
 	 * fault and zeroing), one thread; 0: not measured */
 	struct kc_ceiling fresh_page;
+	/* seconds per store of a column walk, with the load of the element it stores (a transpose's;
+	 * runner/bandwidth.h, kc_column_measure), the fastest batch and the median batch (what a prediction uses),
+	 * per level: at L1 down a column that L1 keeps (what a strided store costs where its line is at hand), beyond
+	 * it down one whose lines conflict in the caches above the level they come from (kc_nest.column_stores);
+	 * 0: not measured (a cache before version 7, --bandwidth, a cache level the walk cannot single out) */
+	double column_store[KC_LEVEL_N], column_store_median[KC_LEVEL_N];
+	const char *column_method;
 	struct kc_ceiling bandwidth[KC_LEVEL_N]; /* one thread */
 	/* each bandwidth kernel's GB/s per level (STREAM's counting), one thread; 0: not measured (a cache of an
 	 * older kcost, --bandwidth, --machine FILE without them): the prediction then prices every byte at

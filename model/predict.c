@@ -137,6 +137,36 @@ static double reread_time(const struct kc_function *f, const struct kc_machine *
 	return (trips - 1) * rb * c[0];
 }
 
+/* The time of nest n's column stores (kc_nest.column_stores): each misses every cache that cannot keep the
+ * column (its column_lines, within KC_PREDICT_CACHE_SHARE), and its line comes from the first that can, or from
+ * where the working set lives (data_level) when that is further — there the rest of the data pushes the
+ * column's lines out as well: the transposes of 4096 x 4096 floats (a column of 4096 lines, which L3 could keep)
+ * took 7.7-8.5 ns a store, the column walk's DRAM figure, against 6.2-6.4 at 1024 x 1024 (Zen 5). Each store at
+ * the measured cost of such a store at that level (the median batch), divided among the line slots its lines
+ * take. 0 where the column fits L1, or that cost was not measured. *from: the level. */
+static double column_time(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n,
+                          enum kc_level data_level, enum kc_level *from)
+{
+	double stores;
+	const char *why;
+	if (!n->column_stores || n->column_lines <= 0 || value(f, n->column_stores, &stores, &why) < 0 || stores <= 0)
+		return 0;
+	int l = KC_LEVEL_L1;
+	while (l < KC_LEVEL_DRAM && !(m->cache_bytes[l] > 0 && (double)n->column_lines * 64 <=
+	                                                           KC_PREDICT_CACHE_SHARE * (double)m->cache_bytes[l]))
+		l++;
+	if (l == KC_LEVEL_L1)
+		return 0;
+	if (l < (int)data_level)
+		l = (int)data_level;
+	/* the ceiling's column takes one line slot; one that takes several misses in as many sets of L1, side by
+	 * side (transposes of n x n floats, Zen 5: n = 512, 2 slots, 4.1-4.4 ns a store; n = 256, 4 slots,
+	 * 2.7-4.7; against 6.5-8 at n = 1024, 1 slot) */
+	double c = m->column_store_median[l] > 0 ? m->column_store_median[l] : m->column_store[l];
+	*from = (enum kc_level)l;
+	return c > 0 ? stores * c / (n->column_slots > 1 ? n->column_slots : 1) : 0;
+}
+
 /* How a vectorized loop of trip count t (0: not known, or fewer than a vector) covers its elements, `per` to a
  * vector: full vectors, then at most one half-width vector and single elements for the remainder (the epilogue gcc and
  * clang emit without masking). *accesses: accesses an element, relative to a full vector for each (1 when t is a
@@ -166,12 +196,13 @@ static void vector_cover(double t, double per, double vb, double *accesses, doub
  * smaller one or an element at the same cost, and one whose first element is off a 64-byte line
  * (kc_nest.misaligned) reaches a second line for each vector that spans two; an access of a loop that was not
  * vectorized, and a strided one of a loop that was (a gather or a scatter: element by element), moves one element
- * (elem_size bytes) at the cost of a vector. 0 where L1's kernels were not measured, and for a call (its callee's
+ * (elem_size bytes) at the cost of a vector; a strided store, at the cost of L1's column walk (kc_machine's
+ * column_store) where it was measured. 0 where L1's kernels were not measured, and for a call (its callee's
  * accesses are not composed). */
 static double access_time(const struct kc_function *f, const struct kc_machine *m, const struct kc_nest *n, int scalar,
                           double elem_size)
 {
-	double c[3], r, w, sw, swo, sr = 0, sx = 0, mr = 0, mx = 0, hr = 0, hx = 0, t = 0;
+	double c[3], r, w, sw, swo, sr = 0, sx = 0, mr = 0, mx = 0, hr = 0, hx = 0, t = 0, cx = 0;
 	const struct kc_traffic *tr = &n->traffic[KC_MODEL_NAIVE], *s = &n->traffic[KC_MODEL_STREAMING];
 	const char *why;
 	if (n->callee || !stream_costs(m, KC_LEVEL_L1, c) || !tr->read || !tr->write ||
@@ -181,6 +212,8 @@ static double access_time(const struct kc_function *f, const struct kc_machine *
 	if (s->write && s->write_only && value(f, s->write, &sw, &why) == 0 &&
 	    value(f, s->write_only, &swo, &why) == 0 && sw > 0)
 		only = swo / sw;
+	if (n->strided.write && value(f, n->strided.write, &cx, &why) < 0)
+		cx = 0; /* the strided stores, which a column walk prices */
 	if (scalar)
 		sr = r, sx = w;
 	else {
@@ -200,8 +233,19 @@ static double access_time(const struct kc_function *f, const struct kc_machine *
 	double vb = vector_bytes[widest(m, 0)], per = vb / elem_size, cw = only * c[1] + (1 - only) * c[2];
 	double accesses, crossing, half_crossing;
 	vector_cover(t, per, vb, &accesses, &crossing, &half_crossing);
+	/* a strided store: what L1's column walk measured for one, where it was measured, less what the sum below
+	 * charges for a unit-stride load (the walk loads what it stores: a transpose's), at a vector's cost where
+	 * the loop was not vectorized and at an element's where it was (the loads move vectors, the stores are
+	 * scattered: gcc's AVX-512 scatter, 0.26 ns a store like the scalar walk, Zen 5); else, as every other
+	 * access element by element, a vector store's cost */
+	double col = m->column_store_median[KC_LEVEL_L1] > 0 ? m->column_store_median[KC_LEVEL_L1]
+	                                                     : m->column_store[KC_LEVEL_L1];
+	double walk_load = (scalar ? vb : elem_size * accesses) * c[0];
+	if (!(col > walk_load) || cx > sx)
+		cx = 0;
 	return accesses * ((r - sr) * c[0] + (w - sx) * cw) + crossing * vb / elem_size * (mr * c[0] + mx * cw) +
-	       half_crossing * vb / elem_size * (hr * c[0] + hx * cw) + per * (sr * c[0] + sx * cw);
+	       half_crossing * vb / elem_size * (hr * c[0] + hx * cw) + per * (sr * c[0] + (sx - cx) * cw) +
+	       cx / elem_size * (col - walk_load);
 }
 
 /* A reduction into a scalar: a loop nest that writes no buffer (what it computes goes into a scalar: returned,
@@ -497,6 +541,14 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 		if (reread > np->seconds[KC_RES_DATA] / 2)
 			names[KC_RES_DATA] = kc_arena_printf(a, "%s bandwidth (data read again each outer iteration)",
 			                                     kc_level_name(again));
+	}
+	enum kc_level from = KC_LEVEL_DRAM;
+	double column = column_time(f, m, n, np->level, &from);
+	if (column > np->seconds[KC_RES_DATA]) {
+		np->seconds[KC_RES_DATA] = column;
+		names[KC_RES_DATA] =
+		    kc_arena_printf(a, "%s line a store (a column of pitch %lld B, whose lines conflict in the caches)",
+		                    kc_level_name(from), n->column_pitch);
 	}
 	np->seconds[KC_RES_ACCESS] = access_time(f, m, n, np->vectorized == 0, nest_double(f, n) ? 8 : 4);
 	names[KC_RES_ACCESS] = "L1 loads and stores (every access)";

@@ -22,6 +22,8 @@
  *                         measured uses: a measured one's are its own, measured.libm_median_ns_per_call),
  *                         + openblas_note string or null
  *                       + fresh_pages {seconds_per_page, method} (what a page of a fresh allocation costs)
+ *                       + column_stores {ns_per_store, median_ns_per_store: {L2|L3|DRAM: ns or null}, method}
+ *                         (a store of a column walk whose lines conflict in the caches above that level)
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels_gbytes_per_s {load, copy,
  *                       triad, update}, + median_gbytes_per_s, + kernels_median_gbytes_per_s {...} (the median
  *                       batches, what a prediction uses), + median_batches_beside_kernels n (only when those
@@ -766,6 +768,18 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 		}
 	jstr(c, ceil, "openblas_note", mc->blas_note);
 	json_ceiling(c, ceil, "fresh_pages", "seconds_per_page", &mc->fresh_page, 0);
+	if (mc->column_method) { /* a store of a column walk that conflicts in the caches, by where its line comes from
+		                  */
+		cJSON *col = jobj(c, ceil, "column_stores");
+		cJSON *ns = jobj(c, col, "ns_per_store"), *med = jobj(c, col, "median_ns_per_store");
+		for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++) {
+			jreal(c, ns, kc_level_name((enum kc_level)l), mc->column_store[l] > 0,
+			      mc->column_store[l] * 1e9);
+			jreal(c, med, kc_level_name((enum kc_level)l), mc->column_store_median[l] > 0,
+			      mc->column_store_median[l] * 1e9);
+		}
+		jstr(c, col, "method", mc->column_method);
+	}
 	cJSON *bw = jobj(c, ceil, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++) {
 		cJSON *lo = json_ceiling(c, bw, kc_level_name((enum kc_level)l), "gbytes_per_s", &mc->bandwidth[l], 0);

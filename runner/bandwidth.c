@@ -305,3 +305,121 @@ void kc_bandwidth_finish(struct kc_bandwidth_run *r, struct kc_bandwidth *out)
 	unmap_arrays(r->region, r->region_bytes);
 	free(r);
 }
+
+/* --- column stores ----------------------------------------------------------------------------------------- */
+
+#define COLUMN_PITCH_FLOATS 1024 /* 4 KiB: a row a page, every line of a column in one line slot of a page */
+#define COLUMN_WIDTH        64   /* the columns walked: those of 4 lines, one after another */
+
+/* One pass: a transpose of a rows x COLUMN_WIDTH block of a (row-major, its rows `rows` floats long) into the
+ * first COLUMN_WIDTH columns of the rows of b (COLUMN_PITCH_FLOATS apart): for each column, a row of a loaded and
+ * stored down the column. The stores through a volatile pointer, in this order (a compiler may not turn the
+ * loops around to walk b's rows, nor vectorize them). */
+static void column_pass(const float *a, volatile float *b, long long rows, long long pitch, long long passes)
+{
+	for (long long q = 0; q < passes; q++)
+		for (int c = 0; c < COLUMN_WIDTH; c++)
+			for (long long r = 0; r < rows; r++)
+				b[r * pitch + c] = a[c * rows + r];
+}
+
+/* L1's walk: rows a page and a line and a float apart, so that its lines take every slot of a page (no
+ * conflict), few enough for L1 to keep them */
+#define COLUMN_L1_PITCH_FLOATS (COLUMN_PITCH_FLOATS + 16 + 1)
+
+static long long pitch_of(int level)
+{
+	return level == KC_LEVEL_L1 ? COLUMN_L1_PITCH_FLOATS : COLUMN_PITCH_FLOATS;
+}
+
+void kc_column_rows(const long long cache[3], long long rows[KC_LEVEL_N])
+{
+	const long long page = 4 * COLUMN_PITCH_FLOATS;
+	rows[KC_LEVEL_L1] = cache[0] > 0 ? cache[0] / 1024 : 0; /* a 16th of L1 */
+	for (int l = KC_LEVEL_L2; l < KC_LEVEL_N; l++) {
+		long long above = cache[l - 1], here = l < KC_LEVEL_DRAM ? cache[l] : 0;
+		rows[l] = 0;
+		/* a column of 4 x the rows the level above keeps (a 64th of its lines), which this level keeps within
+		 * half of what it has for it; beyond the largest cache, twice the rows it keeps */
+		if (above > 0 && l < KC_LEVEL_DRAM && 8 * above <= here)
+			rows[l] = 4 * above / page;
+		else if (l == KC_LEVEL_DRAM)
+			rows[l] = 2 * (above > 0 ? above : cache[1]) / page;
+	}
+}
+
+int kc_column_measure(const long long rows[KC_LEVEL_N], double seconds, struct kc_column *out)
+{
+	memset(out, 0, sizeof *out);
+	enum { COLUMN_CAP = 4096 };
+	struct {
+		float *a, *b;
+		size_t a_bytes, b_bytes;
+		long long passes;
+		int n;
+		double *samples;
+	} lv[KC_LEVEL_N] = {{0}};
+	int any = 0;
+	for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++) {
+		if (rows[l] <= 0)
+			continue;
+		lv[l].a_bytes = (size_t)rows[l] * COLUMN_WIDTH * sizeof(float);
+		lv[l].b_bytes = (size_t)rows[l] * (size_t)pitch_of(l) * sizeof(float);
+		lv[l].a = map_arrays(lv[l].a_bytes);
+		lv[l].b = map_arrays(lv[l].b_bytes);
+		lv[l].samples = lv[l].a && lv[l].b ? malloc(COLUMN_CAP * sizeof(double)) : NULL;
+		if (!lv[l].samples) {
+			unmap_arrays(lv[l].a, lv[l].a_bytes);
+			unmap_arrays(lv[l].b, lv[l].b_bytes);
+			lv[l].a = lv[l].b = NULL;
+			continue;
+		}
+#ifdef MADV_NOHUGEPAGE
+		/* 4 KiB pages, as a kernel's buffers have (malloc's): physical pages wherever they fall, as the higher
+		 * set bits of L2 and L3 see them */
+		madvise(lv[l].b, lv[l].b_bytes, MADV_NOHUGEPAGE);
+#endif
+		column_pass(lv[l].a, lv[l].b, rows[l], pitch_of(l), 1); /* fault the pages in */
+		double t0 = now();
+		column_pass(lv[l].a, lv[l].b, rows[l], pitch_of(l), 1);
+		double pass = now() - t0;
+		/* a batch of about half a millisecond */
+		lv[l].passes = pass > 0 && pass < 5e-4 ? (long long)(5e-4 / pass) + 1 : 1;
+		any = 1;
+	}
+	if (!any)
+		return -1;
+	/* the levels take turns, a batch each, until each had its share of `seconds` (a fifth, DRAM two) */
+	double start = now(), spent[KC_LEVEL_N] = {0};
+	for (int more = 1; more;) {
+		more = 0;
+		for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++) {
+			double share = seconds * (l == KC_LEVEL_DRAM ? 0.4 : 0.2);
+			if (!lv[l].samples || lv[l].n >= COLUMN_CAP || (spent[l] >= share && lv[l].n >= 3))
+				continue;
+			double t0 = now();
+			column_pass(lv[l].a, lv[l].b, rows[l], pitch_of(l), lv[l].passes);
+			double t = now() - t0;
+			spent[l] += t;
+			lv[l].samples[lv[l].n++] = t / ((double)lv[l].passes * COLUMN_WIDTH * (double)rows[l]);
+			more = 1;
+		}
+		if (now() - start > 4 * seconds) /* a machine far slower than its batches said */
+			break;
+	}
+	for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++) {
+		if (!lv[l].samples)
+			continue;
+		struct kc_stats st;
+		if (kc_stats_compute(lv[l].samples, lv[l].n, &st) == 0) {
+			out->best[l] = st.min;
+			out->median[l] = st.median;
+			out->rows[l] = rows[l];
+			out->batches[l] = lv[l].n;
+		}
+		free(lv[l].samples);
+		unmap_arrays(lv[l].a, lv[l].a_bytes);
+		unmap_arrays(lv[l].b, lv[l].b_bytes);
+	}
+	return 0;
+}

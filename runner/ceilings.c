@@ -126,7 +126,7 @@ static const char *size_text(struct kc_arena *a, long long bytes)
 static void progress_step(void (*progress)(const char *, int, int, const char *), int i, const char *what)
 {
 	if (progress)
-		progress("measuring the machine", i, 4 + BANDWIDTH_ROUNDS * KC_LEVEL_N, what);
+		progress("measuring the machine", i, 5 + BANDWIDTH_ROUNDS * KC_LEVEL_N, what);
 }
 
 /* OpenBLAS, loaded only in the child processes that measure GEMM (below): the library starts its thread pool as
@@ -512,6 +512,29 @@ static void measure_fresh_pages(struct kc_arena *a, struct kc_machine *m)
 	                       "(wall-clock time)";
 }
 
+/* Column stores (kc_machine.column_store): 0.4 s in all, the levels in turns. */
+static void measure_columns(struct kc_arena *a, struct kc_machine *m, const long long cache[3])
+{
+	long long rows[KC_LEVEL_N];
+	struct kc_column col;
+	kc_column_rows(cache, rows);
+	if (kc_column_measure(rows, 0.4, &col) < 0) {
+		m->column_method = "not measured: no cache level to walk a column beyond, or no memory for it";
+		return;
+	}
+	char text[256];
+	int at = snprintf(text, sizeof text,
+	                  "a transpose's stores, down 64 columns one after another, rows 4 KiB apart (L1's 4164 B):");
+	for (int l = KC_LEVEL_L1; l < KC_LEVEL_N && at < (int)sizeof text; l++) {
+		m->column_store[l] = col.best[l];
+		m->column_store_median[l] = col.median[l];
+		if (col.rows[l])
+			at += snprintf(text + at, sizeof text - (size_t)at, " %s %lld rows (%d batches),",
+			               kc_level_name((enum kc_level)l), col.rows[l], col.batches[l]);
+	}
+	m->column_method = kc_arena_printf(a, "%s fastest and median batch, 4 KiB pages, 1 thread", text);
+}
+
 static const char *iso8601_now(struct kc_arena *a)
 {
 	time_t t = time(NULL);
@@ -547,7 +570,9 @@ void kc_ceilings_measure(struct kc_arena *a, const struct kc_cpu *cpu, struct kc
 	long long ws[KC_LEVEL_N];
 	kc_ceilings_working_sets(cpu->cache, ws);
 	measure_bandwidth(a, m, ws, cpu->cache_source, progress);
-	progress_step(progress, 3 + BANDWIDTH_ROUNDS * KC_LEVEL_N, "fresh pages");
+	progress_step(progress, 3 + BANDWIDTH_ROUNDS * KC_LEVEL_N, "column stores");
+	measure_columns(a, m, cpu->cache);
+	progress_step(progress, 4 + BANDWIDTH_ROUNDS * KC_LEVEL_N, "fresh pages");
 	measure_fresh_pages(a, m);
 	m->measured_at = iso8601_now(a);
 	m->measure_seconds = now() - t0;
@@ -614,6 +639,13 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 	if (m->blas_note)
 		cJSON_AddStringToObject(j, "openblas_note", m->blas_note);
 	cJSON_AddItemToObject(j, "fresh_pages", ceiling_json(&m->fresh_page, "seconds_per_page"));
+	cJSON *col = cJSON_AddObjectToObject(j, "column_stores");
+	cJSON *cb = cJSON_AddObjectToObject(col, "seconds_per_store"), *cm = cJSON_AddObjectToObject(col, "median");
+	for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++) {
+		cJSON_AddNumberToObject(cb, kc_level_name((enum kc_level)l), m->column_store[l]);
+		cJSON_AddNumberToObject(cm, kc_level_name((enum kc_level)l), m->column_store_median[l]);
+	}
+	cJSON_AddStringToObject(col, "method", m->column_method ? m->column_method : "");
 	cJSON *bw = cJSON_AddObjectToObject(j, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++) {
 		cJSON *o = ceiling_json(&m->bandwidth[l], "gbytes_per_s");
@@ -737,6 +769,23 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 	const cJSON *fresh = cJSON_GetObjectItemCaseSensitive(j, "fresh_pages");
 	if (fresh)
 		ok &= ceiling_from_json(a, fresh, "seconds_per_page", &m->fresh_page);
+	/* version 6 and older have no column stores: a column walk is then predicted as the other stores */
+	const cJSON *col = cJSON_GetObjectItemCaseSensitive(j, "column_stores");
+	if (col) {
+		const cJSON *cb = cJSON_GetObjectItemCaseSensitive(col, "seconds_per_store"),
+		            *cm = cJSON_GetObjectItemCaseSensitive(col, "median");
+		for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++) {
+			int here = 1;
+			double best = number_at(cb, kc_level_name((enum kc_level)l), &here),
+			       med = number_at(cm, kc_level_name((enum kc_level)l), &here);
+			/* a figure out of range (no store takes a second) or a median below the best is dropped, not
+			 * the file */
+			int good = here && best > 0 && best < 1 && med >= best && med < 1;
+			m->column_store[l] = good ? best : 0;
+			m->column_store_median[l] = good ? med : 0;
+		}
+		m->column_method = string_at(a, col, "method", &ok);
+	}
 	const cJSON *bw = cJSON_GetObjectItemCaseSensitive(j, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++) {
 		const cJSON *o = cJSON_GetObjectItemCaseSensitive(bw, kc_level_name((enum kc_level)l));

@@ -358,6 +358,71 @@ static void count_half_line(void **state)
 	kc_arena_release(&kn.a);
 }
 
+/* for (i = 0; i < n; i++) for (j = 0; j < n; j++) b[j][i] = a[i][j] (or b[i][j] = a[j][i], the strided access a
+ * load; or b[j][0] = a[i][j], which no loop around brings back to its line) at n floats a row: a column walk
+ * that conflicts in the caches where a row is a multiple of 128 bytes, at the sizes; its stores, their pitch,
+ * the lines a cache needs to keep the column (n times 64 over the slots its lines take), and a note. */
+static void count_column_walk(void **state)
+{
+	(void)state;
+	const struct {
+		long long n;
+		int shape; /* 0: the transpose, 1: strided loads, 2: no reuse, 3: n has no value */
+		const char *stores;
+		long long pitch, lines;
+		int slots;
+	} cases[] = {
+	    {1024, 0, "n^2", 4096, 65536, 1}, /* a row a page: one slot */
+	    {256, 0, "n^2", 1024, 4096, 4},   /* 4 rows a page */
+	    {32, 0, "n^2", 128, 64, 32},      /* 2 lines a row: 32 slots of 64 */
+	    {1000, 0, NULL, 0, 0, 0},         /* 4000 bytes: the lines move across the slots */
+	    {16, 0, NULL, 0, 0, 0},           /* a line a row: every slot */
+	    {1024, 1, NULL, 0, 0, 0},         {1024, 2, NULL, 0, 0, 0}, {1024, 3, NULL, 0, 0, 0},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		struct kernel kn;
+		kernel_init(&kn, "transpose");
+		kn.ir->fn->syms.syms[kn.n].value = cases[c].n;
+		kn.ir->fn->syms.syms[kn.n].has_value = cases[c].shape != 3;
+		int a = buffer(&kn, "a", 1, kn.n, kn.n), b = buffer(&kn, "b", 1, kn.n, kn.n), i, j;
+		struct kc_node *st =
+		    stmt(&kn, upto(&kn, upto(&kn, kn.ir->body, 2, "i", kn.n, &i), 3, "j", kn.n, &j), 4);
+		if (cases[c].shape == 1) { /* b[i][j] = a[j][i] */
+			access(&kn, st, a, 0, 2, sym(&kn, j), sym(&kn, i));
+			access(&kn, st, b, 1, 2, sym(&kn, i), sym(&kn, j));
+		} else { /* b[j][i] = a[i][j], or b[j][0] */
+			access(&kn, st, a, 0, 2, sym(&kn, i), sym(&kn, j));
+			access(&kn, st, b, 1, 2, sym(&kn, j), cases[c].shape == 2 ? num(&kn, 0) : sym(&kn, i));
+		}
+		struct kc_function *fn = analyze(&kn);
+		const struct kc_nest *nest = &fn->nests[0];
+		assert_string_equal(text(&kn, nest->column_stores), cases[c].stores ? cases[c].stores : "(null)");
+		const struct kc_diag *note = fn->diags.head;
+		if (!cases[c].stores) {
+			assert_true(nest->column_pitch == 0 && nest->column_lines == 0);
+			assert_null(note);
+			kc_arena_release(&kn.a);
+			continue;
+		}
+		assert_true(nest->column_pitch == cases[c].pitch && nest->column_lines == cases[c].lines);
+		assert_int_equal(nest->column_slots, cases[c].slots);
+		assert_int_equal(nest->column_buffer, b);
+		assert_non_null(note);
+		assert_int_equal(note->severity, KC_NOTE);
+		assert_int_equal(note->loc.line, 4);
+		char want[400];
+		snprintf(
+		    want, sizeof want,
+		    "the stores to 'b' here walk a column with a pitch of %lld bytes: its lines fall on %d of the 64 "
+		    "line slots of a 4 KiB page, and so into %d/64 of every cache's sets; a cache keeps the column for "
+		    "the next pass only if it holds %lld KiB (a row longer by one 64-byte line spreads them)",
+		    cases[c].pitch, cases[c].slots, cases[c].slots, cases[c].lines * 64 / 1024);
+		assert_string_equal(note->message, want);
+		assert_null(note->next);
+		kc_arena_release(&kn.a);
+	}
+}
+
 /* for (i = 1; i < n - 1; i++) b[i] = a[i - 1] + a[i] + a[i + 1]: the hull of a is all of it */
 static void footprint_stencil(void **state)
 {
@@ -818,6 +883,7 @@ int main(void)
 	    cmocka_unit_test(footprint_vecadd),
 	    cmocka_unit_test(footprint_stencil),
 	    cmocka_unit_test(count_half_line),
+	    cmocka_unit_test(count_column_walk),
 	    cmocka_unit_test(footprint_remainder_loop),
 	    cmocka_unit_test(footprint_order_by_sizes),
 	    cmocka_unit_test(footprint_clipped_loop),

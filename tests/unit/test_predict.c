@@ -273,6 +273,84 @@ static void every_access_at_l1_costs(void **state)
 	assert_true(p.nests[0].seconds[KC_RES_ACCESS] == 0);
 }
 
+/* The stores of a column walk that conflicts in the caches (kc_nest.column_stores): each misses every cache
+ * that cannot keep the column and costs the measured column store of the first level that can, or of the level
+ * where the working set lives when that is further, divided among the line slots its lines take. Here 10^6
+ * stores of a column needing 65,536 lines (4 MiB: beyond 3/4 of L2's 1 MiB, within L3's): 6 ns each from L3 (the
+ * working set, 8 MB, is in L3 too), above the 8 MB at L3's 50 GB/s; 2 slots halve it; a working set in DRAM
+ * takes DRAM's 8 ns; a column that L1 keeps, or a level not measured, adds nothing. */
+static void column_stores_come_from_where_the_column_fits(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	m.column_store_median[KC_LEVEL_L2] = 7e-9, m.column_store_median[KC_LEVEL_L3] = 6e-9;
+	m.column_store[KC_LEVEL_DRAM] = 8e-9; /* no median: the best */
+	struct kc_function *f = nest_fn(1000000, 1, 0, 8);
+	f->nests[0].column_stores = kc_poly_sym(&A, 0);
+	f->nests[0].column_lines = 65536, f->nests[0].column_pitch = 4096, f->nests[0].column_slots = 1;
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 1e6 * 6e-9));
+	assert_int_equal(p.resource, KC_RES_DATA);
+	assert_string_equal(p.bound, "L3 line a store (a column of pitch 4096 B, whose lines conflict in the caches)");
+	f->nests[0].column_slots = 2, f->nests[0].column_pitch = 2048;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 1e6 * 3e-9));
+	/* a column of 8,192 lines (512 KiB) fits L2; the working set (8 MB) is in L3: from L3 */
+	f->nests[0].column_slots = 1, f->nests[0].column_lines = 8192;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 1e6 * 6e-9));
+	/* 10^8 elements (800 MB, DRAM): DRAM's 8 ns a store, above the 800 MB at 20 GB/s (4 ns an element) */
+	f = nest_fn(100000000, 1, 0, 8);
+	f->nests[0].column_stores = kc_poly_sym(&A, 0);
+	f->nests[0].column_lines = 65536, f->nests[0].column_pitch = 4096, f->nests[0].column_slots = 1;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 1e8 * 8e-9));
+	assert_string_equal(p.bound,
+	                    "DRAM line a store (a column of pitch 4096 B, whose lines conflict in the caches)");
+	/* 200 lines fit L1 (within 3/4 of 32 KiB): the stores are L1's */
+	f = nest_fn(1000000, 1, 0, 8);
+	f->nests[0].column_stores = kc_poly_sym(&A, 0);
+	f->nests[0].column_lines = 200, f->nests[0].column_pitch = 4096, f->nests[0].column_slots = 1;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 8e6 / 50e9));
+	assert_string_equal(p.bound, "L3 bandwidth");
+	/* L3's column store not measured: the stores are priced as the rest of the data */
+	f->nests[0].column_lines = 65536;
+	m.column_store_median[KC_LEVEL_L3] = 0;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_DATA], 8e6 / 50e9));
+}
+
+/* A strided store where its line is at hand costs what L1's column walk measured for one (a load and a store),
+ * less what the access sum charges for its load: with L1's kernels of every_access_at_l1_costs (0.01 ns a byte
+ * read) and a walk of 0.5 ns a store, 10^6 elements each loading 4 bytes unit-stride and storing 4 strided: not
+ * vectorized, the load at a vector's cost (32 bytes: 0.32 ns) and the store at 0.5 - 0.32; vectorized, the load
+ * at an element's (0.04 ns) and the store at 0.5 - 0.04. Without the walk, the store costs a vector store's. */
+static void strided_stores_cost_l1s_column_walk(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	with_kernels(&m, KC_LEVEL_L1);
+	struct kc_poly *n = kc_poly_sym(&A, 0);
+	struct kc_function *f = nest_fn(1000000, 0, 0, 8);
+	f->nests[0].traffic[KC_MODEL_NAIVE] = (struct kc_traffic){times(4, n), times(4, n), NULL};
+	f->nests[0].traffic[KC_MODEL_STREAMING].write_only = times(4, n);
+	f->nests[0].strided = (struct kc_traffic){times(0, n), times(4, n), NULL};
+	m.column_store_median[KC_LEVEL_L1] = 0.5e-9;
+	int ours[] = {5};
+	struct kc_vectorized yes = {1, ours, 1, 0}, no = {1, ours, 0, 0};
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, &no, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * 0.5e-9));
+	assert_int_equal(kc_predict(&A, f, &m, &yes, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * 0.5e-9));
+	/* not measured: a vector store's cost, 32 bytes at copy's 0.04 ns, beside the vectorized load's 0.04 */
+	m.column_store_median[KC_LEVEL_L1] = 0;
+	assert_int_equal(kc_predict(&A, f, &m, &yes, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * (4 * 0.01e-9 + 32 * 0.04e-9)));
+}
+
 /* What each iteration of the outer loop reads again (matmul_ikj's B under i) comes from where one iteration's
  * data fits: 2 MB re-read, and an iteration's share of the other 6 MB of 8 MB of streaming bytes: 2.06 MB, more
  * than 3/4 of L2 (1 MiB): from L3, 99 more times at L3's load cost (0.01 ns a byte), after the 8 MB at L3's
@@ -597,6 +675,8 @@ int main(void)
 	    cmocka_unit_test(reads_and_writes_cost_their_kind),
 	    cmocka_unit_test(the_median_batches_price_the_bytes),
 	    cmocka_unit_test(every_access_at_l1_costs),
+	    cmocka_unit_test(column_stores_come_from_where_the_column_fits),
+	    cmocka_unit_test(strided_stores_cost_l1s_column_walk),
 	    cmocka_unit_test(allocations_add_their_page_faults),
 	    cmocka_unit_test(data_read_again_each_outer_iteration),
 	    cmocka_unit_test(dram_adds_the_loads_beyond_a_stream),

@@ -385,6 +385,10 @@ static void test_ceilings_json_roundtrip(void **state)
 	struct kc_libm_cost libm[2] = {{"tanhf", 2.5e-8, 3e-8, "scalar calls"}, {"exp", 6e-9, 5e-9, "scalar calls"}};
 	m.libm = libm, m.n_libm = 2;
 	m.blas_note = "OpenBLAS chose Prescott kernels on this CPU";
+	m.column_store[KC_LEVEL_L1] = 2.5e-10, m.column_store_median[KC_LEVEL_L1] = 2.6e-10;
+	m.column_store[KC_LEVEL_L3] = 6e-9, m.column_store_median[KC_LEVEL_L3] = 5e-9; /* below its best */
+	m.column_store[KC_LEVEL_DRAM] = 8e-9, m.column_store_median[KC_LEVEL_DRAM] = 9e-9;
+	m.column_method = "a transpose's stores";
 	cJSON *j = kc_ceilings_to_json(&m, "0123456789abcdef");
 	struct kc_machine back;
 	assert_int_equal(kc_ceilings_from_json(&a, j, "0123456789abcdef", &back), 0);
@@ -407,6 +411,20 @@ static void test_ceilings_json_roundtrip(void **state)
 	assert_true(kc_machine_libm(&back, "tanhf")->median == 3e-8);
 	assert_true(kc_machine_libm(&back, "exp")->median == 0); /* below its best: not a median of its runs */
 	assert_string_equal(back.blas_note, "OpenBLAS chose Prescott kernels on this CPU");
+	/* the column stores come back; a level whose median is below its best is dropped, and one never measured is 0
+	 */
+	assert_true(back.column_store[KC_LEVEL_L1] == 2.5e-10 && back.column_store_median[KC_LEVEL_L1] == 2.6e-10);
+	assert_true(back.column_store[KC_LEVEL_L3] == 0 && back.column_store_median[KC_LEVEL_L3] == 0);
+	assert_true(back.column_store[KC_LEVEL_DRAM] == 8e-9 && back.column_store_median[KC_LEVEL_DRAM] == 9e-9);
+	assert_true(back.column_store[KC_LEVEL_L2] == 0);
+	assert_string_equal(back.column_method, "a transpose's stores");
+	cJSON *v6 = cJSON_Duplicate(j, 1); /* version 6 has none: read, without them */
+	cJSON_DeleteItemFromObject(v6, "column_stores");
+	cJSON_ReplaceItemInObject(v6, "kcost_ceilings", cJSON_CreateNumber(6));
+	assert_int_equal(kc_ceilings_from_json(&a, v6, NULL, &back), 0);
+	assert_true(back.column_store_median[KC_LEVEL_DRAM] == 0 && back.column_method == NULL);
+	cJSON_Delete(v6);
+	assert_int_equal(kc_ceilings_from_json(&a, j, "0123456789abcdef", &back), 0);
 	assert_int_equal(kc_ceilings_from_json(&a, j, "fedcba9876543210", &back), -1); /* another machine's */
 	cJSON *old = cJSON_Duplicate(j, 1); /* a version-1 file (no peaks): measured again */
 	cJSON_ReplaceItemInObject(old, "kcost_ceilings", cJSON_CreateNumber(1));
@@ -435,6 +453,36 @@ static void test_working_sets(void **state)
 	assert_non_null(strstr(note, "508 MiB"));
 	assert_true(kc_cpu_plausible_l3(508LL << 20, "sysfs", note, sizeof note) == 508LL << 20);
 	assert_string_equal(note, "");
+}
+
+/* The rows of each level's column walk: 4 times what the level above keeps of a column of rows 4 KiB apart (a
+ * 64th of its lines), where this level keeps it within half of its own; DRAM's twice what the largest cache keeps;
+ * L1's a 16th of its lines (without conflicts). */
+static void test_column_rows(void **state)
+{
+	(void)state;
+	long long rows[KC_LEVEL_N];
+	const long long zen[3] = {48 << 10, 1 << 20, 32 << 20};
+	kc_column_rows(zen, rows);
+	assert_true(rows[KC_LEVEL_L1] == 48 && rows[KC_LEVEL_L2] == 48 && rows[KC_LEVEL_L3] == 1024);
+	assert_true(rows[KC_LEVEL_DRAM] == 16384);
+	const long long small_l2[3] = {32 << 10, 256 << 10, 0}; /* 8 x L1 fits; no L3: DRAM beyond L2 */
+	kc_column_rows(small_l2, rows);
+	assert_true(rows[KC_LEVEL_L2] == 32 && rows[KC_LEVEL_L3] == 0 && rows[KC_LEVEL_DRAM] == 128);
+	const long long close[3] = {48 << 10, 256 << 10, 0}; /* L2 under 8 x L1: it cannot be singled out */
+	kc_column_rows(close, rows);
+	assert_true(rows[KC_LEVEL_L2] == 0 && rows[KC_LEVEL_DRAM] == 128);
+	const long long none[3] = {0, 0, 0};
+	kc_column_rows(none, rows);
+	assert_true(rows[KC_LEVEL_L1] == 0 && rows[KC_LEVEL_L2] == 0 && rows[KC_LEVEL_L3] == 0 &&
+	            rows[KC_LEVEL_DRAM] == 0);
+	struct kc_column col;
+	assert_int_equal(kc_column_measure(rows, 0.01, &col), -1); /* nothing to measure */
+	/* a small walk is measured: a positive time per store, the median no faster than the best */
+	const long long tiny[KC_LEVEL_N] = {16, 0, 0, 0};
+	assert_int_equal(kc_column_measure(tiny, 0.01, &col), 0);
+	assert_true(col.best[KC_LEVEL_L1] > 0 && col.median[KC_LEVEL_L1] >= col.best[KC_LEVEL_L1]);
+	assert_true(col.batches[KC_LEVEL_L1] >= 3 && col.rows[KC_LEVEL_L1] == 16 && col.best[KC_LEVEL_L2] == 0);
 }
 
 /* --- child status --------------------------------------------------------------------------------------------- */
@@ -1020,6 +1068,7 @@ int main(void)
 	    cmocka_unit_test(test_ceilings_default_dir),
 	    cmocka_unit_test(test_ceilings_json_roundtrip),
 	    cmocka_unit_test(test_working_sets),
+	    cmocka_unit_test(test_column_rows),
 	    cmocka_unit_test(test_status_messages),
 	    cmocka_unit_test(test_failure_messages),
 	    cmocka_unit_test(test_compiler_lines_and_flags),
