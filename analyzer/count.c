@@ -15,6 +15,7 @@
  * remainder loop add up to exactly n. Tiled loops (for ii += T; for i = ii; i < min(ii + T, n)) are first
  * folded into the plain loop they strip-mine (fold_tiles), so a blocked matmul counts exactly 2*m*n*k.
  * Order questions that involve sizes only ("is n - 2 >= 0?") are decided at the benchmark sizes. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -526,7 +527,7 @@ static int column_walk(struct counter *k, const struct kc_node *loop, const stru
 	const char *why;
 	if (!flat || ((kc_poly_sym_mask(flat) | bounds) & ~known) ||
 	    kc_poly_split_linear(k->a, flat, loop->var, &coef, &rest) < 0 ||
-	    kc_function_eval(k->fn, coef, &step, &why) < 0 ||
+	    kc_function_eval(k->fn, coef, &step, &why) < 0 || step == LLONG_MIN ||
 	    __builtin_mul_overflow(step < 0 ? -step : step, elem, &step))
 		return 0;
 	if (step < 2 * LINE_BYTES || step % (2 * LINE_BYTES))
@@ -552,6 +553,8 @@ static int column_walk(struct counter *k, const struct kc_node *loop, const stru
 	}
 	if (!reused)
 		return 0;
+	if (slots > r) /* a column shorter than the slots it could take */
+		slots = r;
 	*pitch = step;
 	*lines = r * PAGE_LINE_SLOTS / slots;
 	*slots_taken = slots;
@@ -1311,6 +1314,9 @@ static void vec_keep(struct kc_arena *a, struct kc_vec *v)
 			v->v[i] = kc_poly_copy(a, v->v[i]);
 }
 
+/* The smallest L1 data cache of the CPUs kcost expects: a column that needs no more is not noted. */
+#define NOTE_COLUMN_BYTES (32 * 1024)
+
 void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 {
 	/* summing builds many intermediate polynomials: they go into scratch memory, reused from one top-level
@@ -1339,7 +1345,8 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 			continue;
 		struct kc_nest *nest = &f->nests[f->n_nests++];
 		kc_count_nest(a, ir, NULL, c, &v, nest);
-		if (nest->column_stores)
+		/* a column that any L1 (32 KiB and more) keeps costs nothing: no note */
+		if (nest->column_stores && nest->column_lines * LINE_BYTES > NOTE_COLUMN_BYTES)
 			kc_diag_add(
 			    a, &f->diags, nest->column_at, KC_NOTE, f->name,
 			    "the stores to '%s' here walk a column with a pitch of %lld bytes: its lines fall on %d "
@@ -1347,7 +1354,7 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 			    "keeps the column for the next pass only if it holds %lld KiB (a row longer by one "
 			    "64-byte line spreads them)",
 			    f->buffers[nest->column_buffer].name, nest->column_pitch, nest->column_slots,
-			    nest->column_slots, nest->column_lines * LINE_BYTES / 1024);
+			    nest->column_slots, (nest->column_lines * LINE_BYTES + 1023) / 1024);
 	}
 	to_cost(&k, &ir->total, &f->cost, &f->traffic[KC_MODEL_NAIVE], NULL);
 	kc_arena_release(&scratch);
@@ -1369,11 +1376,12 @@ void kc_count_region(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_no
 	total_of(&k, &ps, out, node->loc);
 }
 
-/* The pitch, buffer and place of the first column walk (column_walk) among the stores under n, and the largest
- * number of lines one needs, into nest (column_lines stays 0 when there is none). */
+/* The column walk (column_walk) among the stores under n whose column needs the most lines (the first of
+ * those): its lines, pitch, slots, buffer and place into nest (column_lines stays 0 when there is none). Stores
+ * in a branch the sizes decide against do not count. */
 static void column_facts(struct counter *k, const struct kc_node *n, struct kc_nest *nest, int depth)
 {
-	if (!n || depth > KC_MAX_DEPTH)
+	if (!n || depth > KC_MAX_DEPTH || n->untaken)
 		return;
 	if (n->kind == KC_NODE_STMT && !n->lib_call) {
 		const struct kc_node *loop = n->parent;
@@ -1385,11 +1393,9 @@ static void column_facts(struct counter *k, const struct kc_node *n, struct kc_n
 			if (!acc->is_write || !strided(k, loop, acc) ||
 			    !column_walk(k, loop, acc, known_at(k, loop), &pitch, &lines, &slots))
 				continue;
-			if (!nest->column_lines)
-				nest->column_pitch = pitch, nest->column_at = acc->loc,
-				nest->column_buffer = acc->buffer, nest->column_slots = (int)slots;
 			if (lines > nest->column_lines)
-				nest->column_lines = lines;
+				nest->column_lines = lines, nest->column_pitch = pitch, nest->column_at = acc->loc,
+				nest->column_buffer = acc->buffer, nest->column_slots = (int)slots;
 		}
 	}
 	for (const struct kc_node *c = n->first; c; c = c->next)
@@ -1438,6 +1444,10 @@ void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node
 		nest->chain_carried = written && reads_moving(cl->first, written, 1u << cl->var, 0);
 	}
 	nest->chain_runs = cl == top ? kc_poly_const(a, 1, 1) : cl ? runs_within(a, top, cl) : NULL;
+	nest->column_stores = NULL;
+	nest->column_pitch = nest->column_lines = 0;
+	nest->column_buffer = nest->column_slots = 0;
+	nest->column_at = (struct kc_loc){0};
 	if (!nest->callee) { /* a call's accesses are its callee's */
 		nest->strided.read = v->v[KC_VEC_STRIDED_R] ? v->v[KC_VEC_STRIDED_R] : kc_poly_zero(a);
 		nest->strided.write = v->v[KC_VEC_STRIDED_W] ? v->v[KC_VEC_STRIDED_W] : kc_poly_zero(a);
@@ -1445,8 +1455,6 @@ void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node
 		nest->misaligned.write = v->v[KC_VEC_MISALIGNED_W] ? v->v[KC_VEC_MISALIGNED_W] : kc_poly_zero(a);
 		nest->half_line.read = v->v[KC_VEC_HALF_LINE_R] ? v->v[KC_VEC_HALF_LINE_R] : kc_poly_zero(a);
 		nest->half_line.write = v->v[KC_VEC_HALF_LINE_W] ? v->v[KC_VEC_HALF_LINE_W] : kc_poly_zero(a);
-		nest->column_stores = NULL;
-		nest->column_pitch = nest->column_lines = 0;
 		if (v->v[KC_VEC_COLUMN_W] && !kc_poly_is_zero(v->v[KC_VEC_COLUMN_W])) {
 			column_facts(&k, node, nest, 0);
 			nest->column_stores = nest->column_lines ? v->v[KC_VEC_COLUMN_W] : NULL;

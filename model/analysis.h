@@ -123,7 +123,7 @@ struct kc_nest {
 	 * the same few of the 64 line slots of a 4 KiB page, so every cache (indexed by address) keeps them in as
 	 * few of its sets: to keep the column until it comes back, a cache needs column_lines lines (the column's
 	 * lines times 64 over the slots they take), and one that has fewer misses at every store. Decided at the
-	 * sizes; the pitch, place, buffer and slots are the first such store's, the lines the largest */
+	 * sizes; the lines, pitch, place, buffer and slots are those of the store whose column needs the most */
 	struct kc_poly *column_stores;
 	long long column_pitch, column_lines;
 	struct kc_loc column_at;

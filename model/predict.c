@@ -236,16 +236,16 @@ static double access_time(const struct kc_function *f, const struct kc_machine *
 	/* a strided store: what L1's column walk measured for one, where it was measured, less what the sum below
 	 * charges for a unit-stride load (the walk loads what it stores: a transpose's), at a vector's cost where
 	 * the loop was not vectorized and at an element's where it was (the loads move vectors, the stores are
-	 * scattered: gcc's AVX-512 scatter, 0.26 ns a store like the scalar walk, Zen 5); else, as every other
-	 * access element by element, a vector store's cost */
+	 * scattered: gcc's AVX-512 scatter, 0.26 ns a store like the scalar walk, Zen 5), and nothing where that
+	 * load alone costs as much; else, as every other access element by element, a vector store's cost */
 	double col = m->column_store_median[KC_LEVEL_L1] > 0 ? m->column_store_median[KC_LEVEL_L1]
 	                                                     : m->column_store[KC_LEVEL_L1];
 	double walk_load = (scalar ? vb : elem_size * accesses) * c[0];
-	if (!(col > walk_load) || cx > sx)
+	if (!(col > 0) || cx > sx)
 		cx = 0;
 	return accesses * ((r - sr) * c[0] + (w - sx) * cw) + crossing * vb / elem_size * (mr * c[0] + mx * cw) +
 	       half_crossing * vb / elem_size * (hr * c[0] + hx * cw) + per * (sr * c[0] + (sx - cx) * cw) +
-	       cx / elem_size * (col - walk_load);
+	       cx / elem_size * (col > walk_load ? col - walk_load : 0);
 }
 
 /* A reduction into a scalar: a loop nest that writes no buffer (what it computes goes into a scalar: returned,

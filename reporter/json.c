@@ -22,8 +22,9 @@
  *                         measured uses: a measured one's are its own, measured.libm_median_ns_per_call),
  *                         + openblas_note string or null
  *                       + fresh_pages {seconds_per_page, method} (what a page of a fresh allocation costs)
- *                       + column_stores {ns_per_store, median_ns_per_store: {L2|L3|DRAM: ns or null}, method}
- *                         (a store of a column walk whose lines conflict in the caches above that level)
+ *                       + column_stores {ns_per_store, median_ns_per_store: {L1|L2|L3|DRAM: ns or null}, method}
+ *                         (a store down a column: at L1 one L1 keeps, beyond it one whose lines conflict in the
+ *                         caches above that level)
  *                       bandwidth {L1|L2|L3|DRAM: {gbytes_per_s, method, + kernels_gbytes_per_s {load, copy,
  *                       triad, update}, + median_gbytes_per_s, + kernels_median_gbytes_per_s {...} (the median
  *                       batches, what a prediction uses), + median_batches_beside_kernels n (only when those

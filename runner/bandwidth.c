@@ -340,11 +340,15 @@ void kc_column_rows(const long long cache[3], long long rows[KC_LEVEL_N])
 		long long above = cache[l - 1], here = l < KC_LEVEL_DRAM ? cache[l] : 0;
 		rows[l] = 0;
 		/* a column of 4 x the rows the level above keeps (a 64th of its lines), which this level keeps within
-		 * half of what it has for it; beyond the largest cache, twice the rows it keeps */
+		 * half of what it has for it; beyond the largest cache, twice the rows it keeps, 64 MiB to 1 GiB
+		 * of rows (as the DRAM bandwidth's working set), also where no cache size is known */
 		if (above > 0 && l < KC_LEVEL_DRAM && 8 * above <= here)
 			rows[l] = 4 * above / page;
-		else if (l == KC_LEVEL_DRAM)
-			rows[l] = 2 * (above > 0 ? above : cache[1]) / page;
+		else if (l == KC_LEVEL_DRAM) { /* 64 MiB to 1 GiB, as the DRAM bandwidth's working set */
+			long long bytes = 2 * (above > 0 ? above : cache[1] > 0 ? cache[1] : cache[0]);
+			bytes = bytes<(64LL << 20) ? 64LL << 20 : bytes>(1LL << 30) ? 1LL << 30 : bytes;
+			rows[l] = bytes / page;
+		}
 	}
 }
 
@@ -379,6 +383,8 @@ int kc_column_measure(const long long rows[KC_LEVEL_N], double seconds, struct k
 		 * set bits of L2 and L3 see them */
 		madvise(lv[l].b, lv[l].b_bytes, MADV_NOHUGEPAGE);
 #endif
+		for (size_t i = 0; i < lv[l].a_bytes / sizeof(float); i++) /* pages of their own, not the zero page */
+			lv[l].a[i] = (float)(i % 7);
 		column_pass(lv[l].a, lv[l].b, rows[l], pitch_of(l), 1); /* fault the pages in */
 		double t0 = now();
 		column_pass(lv[l].a, lv[l].b, rows[l], pitch_of(l), 1);
@@ -397,6 +403,10 @@ int kc_column_measure(const long long rows[KC_LEVEL_N], double seconds, struct k
 			double share = seconds * (l == KC_LEVEL_DRAM ? 0.4 : 0.2);
 			if (!lv[l].samples || lv[l].n >= COLUMN_CAP || (spent[l] >= share && lv[l].n >= 3))
 				continue;
+			/* an untimed pass brings this level's lines and pages back after the other levels' walks
+			 * (DRAM's sweeps L1, L2 and the TLB): the batch times the walk, not its recovery */
+			if (l < KC_LEVEL_DRAM)
+				column_pass(lv[l].a, lv[l].b, rows[l], pitch_of(l), 1);
 			double t0 = now();
 			column_pass(lv[l].a, lv[l].b, rows[l], pitch_of(l), lv[l].passes);
 			double t = now() - t0;

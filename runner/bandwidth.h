@@ -42,10 +42,10 @@ void kc_bandwidth_finish(struct kc_bandwidth_run *r, struct kc_bandwidth *out);
  * for 64 columns one after another; the stores through a volatile pointer (a store at a time, in that order).
  * kc_column_rows picks the rows for each level: 4 times the rows the level above keeps (a 64th of its lines),
  * where this level keeps them within half of what it has for them (rows[l] 0: not measured), and for DRAM
- * twice the rows the largest cache keeps. L1's walk is a column that L1 keeps, without conflicts (rows a page,
- * a line and a float apart, a 16th of L1's lines): a strided store that hits L1, with its load (kc_machine's
- * column_store[L1]). kc_column_measure maps each level's arrays (the column's in 4 KiB pages, as the kernels'
- * buffers have: physical pages wherever they fall), faults them in, and times the levels in turns, batches of
+ * twice the rows the largest cache keeps (64 MiB to 1 GiB of rows). L1's walk is a column that L1 keeps, without
+ * conflicts (rows a page, a line and a float apart, a 16th of L1's lines): a strided store that hits L1, with its load
+ * (kc_machine's column_store[L1]). kc_column_measure maps each level's arrays (the column's in 4 KiB pages, as the
+ * kernels' buffers have: physical pages wherever they fall), faults them in, and times the levels in turns, batches of
  * about half a millisecond, until each had a fifth of `seconds` (DRAM two fifths; 3 batches at least). out: per
  * level the fastest and the median batch, seconds per store. -1 when no level could be measured. */
 struct kc_column {

@@ -519,19 +519,18 @@ static void measure_columns(struct kc_arena *a, struct kc_machine *m, const long
 	struct kc_column col;
 	kc_column_rows(cache, rows);
 	if (kc_column_measure(rows, 0.4, &col) < 0) {
-		m->column_method = "not measured: no cache level to walk a column beyond, or no memory for it";
+		m->column_method = "not measured: no memory for the walks' arrays";
 		return;
 	}
+	for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++)
+		m->column_store[l] = col.best[l], m->column_store_median[l] = col.median[l];
 	char text[256];
 	int at = snprintf(text, sizeof text,
 	                  "a transpose's stores, down 64 columns one after another, rows 4 KiB apart (L1's 4164 B):");
-	for (int l = KC_LEVEL_L1; l < KC_LEVEL_N && at < (int)sizeof text; l++) {
-		m->column_store[l] = col.best[l];
-		m->column_store_median[l] = col.median[l];
+	for (int l = KC_LEVEL_L1; l < KC_LEVEL_N && at < (int)sizeof text; l++)
 		if (col.rows[l])
 			at += snprintf(text + at, sizeof text - (size_t)at, " %s %lld rows (%d batches),",
 			               kc_level_name((enum kc_level)l), col.rows[l], col.batches[l]);
-	}
 	m->column_method = kc_arena_printf(a, "%s fastest and median batch, 4 KiB pages, 1 thread", text);
 }
 
@@ -639,13 +638,16 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 	if (m->blas_note)
 		cJSON_AddStringToObject(j, "openblas_note", m->blas_note);
 	cJSON_AddItemToObject(j, "fresh_pages", ceiling_json(&m->fresh_page, "seconds_per_page"));
-	cJSON *col = cJSON_AddObjectToObject(j, "column_stores");
-	cJSON *cb = cJSON_AddObjectToObject(col, "seconds_per_store"), *cm = cJSON_AddObjectToObject(col, "median");
-	for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++) {
-		cJSON_AddNumberToObject(cb, kc_level_name((enum kc_level)l), m->column_store[l]);
-		cJSON_AddNumberToObject(cm, kc_level_name((enum kc_level)l), m->column_store_median[l]);
+	if (m->column_method) { /* measured, or why not */
+		cJSON *col = cJSON_AddObjectToObject(j, "column_stores");
+		cJSON *cb = cJSON_AddObjectToObject(col, "seconds_per_store"),
+		      *cm = cJSON_AddObjectToObject(col, "median");
+		for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++) {
+			cJSON_AddNumberToObject(cb, kc_level_name((enum kc_level)l), m->column_store[l]);
+			cJSON_AddNumberToObject(cm, kc_level_name((enum kc_level)l), m->column_store_median[l]);
+		}
+		cJSON_AddStringToObject(col, "method", m->column_method);
 	}
-	cJSON_AddStringToObject(col, "method", m->column_method ? m->column_method : "");
 	cJSON *bw = cJSON_AddObjectToObject(j, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++) {
 		cJSON *o = ceiling_json(&m->bandwidth[l], "gbytes_per_s");
@@ -769,9 +771,10 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 	const cJSON *fresh = cJSON_GetObjectItemCaseSensitive(j, "fresh_pages");
 	if (fresh)
 		ok &= ceiling_from_json(a, fresh, "seconds_per_page", &m->fresh_page);
-	/* version 6 and older have no column stores: a column walk is then predicted as the other stores */
+	/* version 6 and older have no column stores: a column walk is then predicted as the other stores; a section
+	 * that is not an object, or its figures, are dropped, not the file */
 	const cJSON *col = cJSON_GetObjectItemCaseSensitive(j, "column_stores");
-	if (col) {
+	if (cJSON_IsObject(col)) {
 		const cJSON *cb = cJSON_GetObjectItemCaseSensitive(col, "seconds_per_store"),
 		            *cm = cJSON_GetObjectItemCaseSensitive(col, "median");
 		for (int l = KC_LEVEL_L1; l < KC_LEVEL_N; l++) {
@@ -784,7 +787,10 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 			m->column_store[l] = good ? best : 0;
 			m->column_store_median[l] = good ? med : 0;
 		}
-		m->column_method = string_at(a, col, "method", &ok);
+		int named = 1;
+		m->column_method = string_at(a, col, "method", &named);
+		if (!named)
+			m->column_method = "(the file does not say how they were measured)";
 	}
 	const cJSON *bw = cJSON_GetObjectItemCaseSensitive(j, "bandwidth");
 	for (int l = 0; l < KC_LEVEL_N; l++) {

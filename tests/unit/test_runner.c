@@ -456,8 +456,8 @@ static void test_working_sets(void **state)
 }
 
 /* The rows of each level's column walk: 4 times what the level above keeps of a column of rows 4 KiB apart (a
- * 64th of its lines), where this level keeps it within half of its own; DRAM's twice what the largest cache keeps;
- * L1's a 16th of its lines (without conflicts). */
+ * 64th of its lines), where this level keeps it within half of its own; DRAM's twice what the largest cache
+ * keeps, 64 MiB to 1 GiB of rows (also without any cache size); L1's a 16th of its lines (without conflicts). */
 static void test_column_rows(void **state)
 {
 	(void)state;
@@ -465,24 +465,32 @@ static void test_column_rows(void **state)
 	const long long zen[3] = {48 << 10, 1 << 20, 32 << 20};
 	kc_column_rows(zen, rows);
 	assert_true(rows[KC_LEVEL_L1] == 48 && rows[KC_LEVEL_L2] == 48 && rows[KC_LEVEL_L3] == 1024);
-	assert_true(rows[KC_LEVEL_DRAM] == 16384);
-	const long long small_l2[3] = {32 << 10, 256 << 10, 0}; /* 8 x L1 fits; no L3: DRAM beyond L2 */
+	assert_true(rows[KC_LEVEL_DRAM] == 16384);              /* 64 MiB */
+	const long long small_l2[3] = {32 << 10, 256 << 10, 0}; /* 8 x L1 fits; no L3: DRAM at its floor */
 	kc_column_rows(small_l2, rows);
-	assert_true(rows[KC_LEVEL_L2] == 32 && rows[KC_LEVEL_L3] == 0 && rows[KC_LEVEL_DRAM] == 128);
+	assert_true(rows[KC_LEVEL_L1] == 32 && rows[KC_LEVEL_L2] == 32 && rows[KC_LEVEL_L3] == 0);
+	assert_true(rows[KC_LEVEL_DRAM] == 16384);
 	const long long close[3] = {48 << 10, 256 << 10, 0}; /* L2 under 8 x L1: it cannot be singled out */
 	kc_column_rows(close, rows);
-	assert_true(rows[KC_LEVEL_L2] == 0 && rows[KC_LEVEL_DRAM] == 128);
+	assert_true(rows[KC_LEVEL_L2] == 0 && rows[KC_LEVEL_DRAM] == 16384);
+	const long long huge[3] = {48 << 10, 2 << 20, 1LL << 30}; /* 2 GiB of rows: 1 GiB */
+	kc_column_rows(huge, rows);
+	assert_true(rows[KC_LEVEL_L3] == 2048 && rows[KC_LEVEL_DRAM] == 262144);
+	const long long mid[3] = {48 << 10, 2 << 20, 96 << 20};
+	kc_column_rows(mid, rows);
+	assert_true(rows[KC_LEVEL_DRAM] == 49152); /* 192 MiB */
 	const long long none[3] = {0, 0, 0};
 	kc_column_rows(none, rows);
 	assert_true(rows[KC_LEVEL_L1] == 0 && rows[KC_LEVEL_L2] == 0 && rows[KC_LEVEL_L3] == 0 &&
-	            rows[KC_LEVEL_DRAM] == 0);
+	            rows[KC_LEVEL_DRAM] == 16384);
 	struct kc_column col;
-	assert_int_equal(kc_column_measure(rows, 0.01, &col), -1); /* nothing to measure */
-	/* a small walk is measured: a positive time per store, the median no faster than the best */
+	const long long nothing[KC_LEVEL_N] = {0, 0, 0, 0};
+	assert_int_equal(kc_column_measure(nothing, 0.01, &col), -1);
+	/* a small walk is measured: a positive time per store; the levels without rows are not */
 	const long long tiny[KC_LEVEL_N] = {16, 0, 0, 0};
 	assert_int_equal(kc_column_measure(tiny, 0.01, &col), 0);
-	assert_true(col.best[KC_LEVEL_L1] > 0 && col.median[KC_LEVEL_L1] >= col.best[KC_LEVEL_L1]);
-	assert_true(col.batches[KC_LEVEL_L1] >= 3 && col.rows[KC_LEVEL_L1] == 16 && col.best[KC_LEVEL_L2] == 0);
+	assert_true(col.best[KC_LEVEL_L1] > 0 && col.batches[KC_LEVEL_L1] >= 1 && col.rows[KC_LEVEL_L1] == 16);
+	assert_true(col.best[KC_LEVEL_L2] == 0 && col.median[KC_LEVEL_DRAM] == 0 && col.rows[KC_LEVEL_L3] == 0);
 }
 
 /* --- child status --------------------------------------------------------------------------------------------- */
