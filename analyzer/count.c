@@ -946,6 +946,41 @@ static void chain_updates(const struct kc_fn_ir *ir, const struct kc_node *n, in
 	}
 }
 
+/* Whether statement st computes a multiply-add and nothing else: one multiply and one add or subtract (acc +=
+ * x*y, which gcc in its default GNU mode and clang contract into an FMA where the target has one), or one fma()
+ * call. */
+static int multiply_add(const struct kc_node *st)
+{
+	long long n[KC_OP_N] = {0};
+	for (int o = 0; o < KC_OP_N; o++)
+		for (int p = 0; p < KC_PREC_N; p++)
+			n[o] += st->cost.ops[o][p];
+	return (n[KC_OP_ADD] + n[KC_OP_SUB] == 1 && n[KC_OP_MUL] == 1 && !n[KC_OP_DIV] && !n[KC_OP_FMA]) ||
+	       (n[KC_OP_FMA] == 1 && !n[KC_OP_ADD] && !n[KC_OP_SUB] && !n[KC_OP_MUL] && !n[KC_OP_DIV]);
+}
+
+/* Whether every statement of a loop's own body (as chain_updates walks it) that updates an accumulator is a
+ * multiply-add: *seen counts the updates, *others those that are not. */
+static void madd_updates(const struct kc_fn_ir *ir, const struct kc_node *n, int depth, int *seen, int *others,
+                         int level)
+{
+	for (; n && level < KC_MAX_DEPTH; n = n->next) {
+		if (n->kind == KC_NODE_LOOP)
+			continue;
+		if (n->kind == KC_NODE_STMT && computes(n))
+			for (int w = 0; w < n->n_sc_writes; w++) {
+				int id = n->sc_writes[w], reads = 0;
+				for (int r = 0; r < n->n_sc_reads; r++)
+					reads |= n->sc_reads[r] == id;
+				if (reads && id >= 0 && id < ir->n_scalars && ir->scalar_depth[id] < depth)
+					++*seen, *others += !multiply_add(n);
+			}
+		madd_updates(ir, n->first, depth, seen, others, level + 1);
+		if (n->kind == KC_NODE_IF)
+			madd_updates(ir, n->orelse, depth, seen, others, level + 1);
+	}
+}
+
 /* The latency chain of one iteration of loop: the most dependent updates of one scalar (s += x[i]: 1; two
  * statements that update s: 2; s0 and s1 updated in turn, as a hand-unrolled sum does: 1, the two chains
  * overlap). A branch's updates are counted as if taken. */
@@ -1444,6 +1479,13 @@ void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node
 		nest->chain_carried = written && reads_moving(cl->first, written, 1u << cl->var, 0);
 	}
 	nest->chain_runs = cl == top ? kc_poly_const(a, 1, 1) : cl ? runs_within(a, top, cl) : NULL;
+	nest->chain_madd = 0;
+	const struct kc_node *updating = nest->chain ? chain_loop(ir, node, 0) : NULL;
+	if (updating) {
+		int seen = 0, others = 0;
+		madd_updates(ir, updating->first, kc_ir_loop_depth(updating), &seen, &others, 0);
+		nest->chain_madd = seen > 0 && !others;
+	}
 	nest->column_stores = NULL;
 	nest->column_pitch = nest->column_lines = 0;
 	nest->column_buffer = nest->column_slots = 0;

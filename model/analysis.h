@@ -91,6 +91,9 @@ struct kc_nest {
 	/* the line of the loop each of whose runs is one chain: the outermost loop whose iterations update such a
 	 * scalar, inside the loop where it is declared or set afresh (conv2d: the c loop around r and s; 0: none) */
 	unsigned chain_line;
+	/* every update of the chain is a multiply-add (acc += x*y, or an fma() call): a compiler that contracts
+	 * it (gcc in its GNU modes, clang) makes the chain one of FMAs */
+	int chain_madd;
 	/* how many times that loop runs (a chain each time: matvec's rows), in the sizes; NULL when not known (a
 	 * triangle's runs are a sum of trip counts, not a product) */
 	struct kc_poly *chain_runs;

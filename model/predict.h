@@ -57,6 +57,8 @@ struct kc_vectorized {
 	int n_lines;
 	int reassociates; /* the flags let the compiler reorder floating-point sums (-ffast-math, -Ofast,
 	                   * -fassociative-math): only then can a vectorized reduction leave its dependent chain */
+	int contracts;    /* the compiler contracts a multiply and an add into an FMA (gcc in its GNU modes, the
+	                   * default, or with -ffp-contract=fast; clang, unless -ffp-contract=off) */
 };
 
 struct kc_nest_prediction {

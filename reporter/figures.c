@@ -336,8 +336,12 @@ void kc_figures_predict(struct kc_arena *a, const struct kc_measurements *m, con
 {
 	const struct kc_measurement *me = kc_figures_measurement(m, f);
 	const char *cc = me && me->compiler ? me->compiler : "";
+	/* gcc contracts only in its GNU modes (an ISO -std=c.. turns it off), clang in any mode */
+	int contracts =
+	    !strstr(cc, "-ffp-contract=off") && (strstr(cc, "-ffp-contract=fast") || strstr(cc, "-ffp-contract=on") ||
+	                                         strstr(cc, "clang") || !strstr(cc, "-std=c"));
 	struct kc_vectorized v = {me && me->vec_known, me ? me->vec_lines : NULL, me ? me->n_vec_lines : 0,
-	                          strstr(cc, "-ffast-math") || strstr(cc, "-Ofast") ||
-	                              strstr(cc, "-fassociative-math")};
+	                          strstr(cc, "-ffast-math") || strstr(cc, "-Ofast") || strstr(cc, "-fassociative-math"),
+	                          contracts};
 	kc_predict(a, f, kernel_machine(a, kc_figures_machine(m), me), &v, out);
 }

@@ -290,10 +290,13 @@ static void json_nest(struct jctx *c, cJSON *arr, const struct kc_function *f, c
 		jcount(c, o, "chain_runs", &nf->chain_runs);
 	else
 		jnull(c, o, "chain_runs");
-	if (nest->chain)
+	if (nest->chain) {
 		jbool(c, o, "chain_carried", nest->chain_carried);
-	else
+		jbool(c, o, "chain_multiply_add", nest->chain_madd);
+	} else {
 		jnull(c, o, "chain_carried");
+		jnull(c, o, "chain_multiply_add");
+	}
 	json_buffer_names(c, o, "reads", f, nest->reads, nest->n_reads);
 	json_buffer_names(c, o, "writes", f, nest->writes, nest->n_writes);
 }

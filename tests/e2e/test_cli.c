@@ -492,7 +492,7 @@ static void predictions_beside_measurements(void **state)
 /* The latency chains the time model waits on, counted per nest (report.json nests[].chain): the longest run of
  * dependent updates of one accumulator; none for a temporary of the iteration or a loop without one. And how
  * many times the loop that updates it runs (nests[].chain_runs): one chain a row of matvec, of matmul_ijk's
- * (i, j). */
+ * (i, j); and whether its updates are multiply-adds (nests[].chain_multiply_add). */
 static void accumulator_chains(void **state)
 {
 	(void)state;
@@ -504,22 +504,26 @@ static void accumulator_chains(void **state)
 	run_release(&r);
 	cJSON *rep = load_report(out);
 	assert_non_null(rep);
+	/* madd: every update a multiply-add (twice_an_iteration's s += x[i] is not; s -= l*x is) */
 	static const struct {
 		const char *fn, *chain, *runs;
-		int carried;
-	} want[] = {{"two_accumulators", "m", "1", 0},           {"twice_an_iteration", "2*n", "1", 0},
-	            {"fresh_each_iteration", NULL, NULL, 0},     {"matvec", "m*n", "m", 0},
-	            {"matmul_ijk", "m*n*k", "m*n", 0},           {"matmul_ikj", NULL, NULL, 0},
-	            {"reset_in_the_loop", "m*n*k", "m*n", 0},    {"lower_rows", "n*(n + 1)/2", "n", 0},
-	            {"triangle_runs", "n*(n^2 - 1)/6", NULL, 0}, {"forward_solve", "n*(n - 1)/2", "n", 1}};
+		int carried, madd;
+	} want[] = {{"two_accumulators", "m", "1", 0, 0},           {"twice_an_iteration", "2*n", "1", 0, 0},
+	            {"fresh_each_iteration", NULL, NULL, 0, 0},     {"matvec", "m*n", "m", 0, 1},
+	            {"matmul_ijk", "m*n*k", "m*n", 0, 1},           {"matmul_ikj", NULL, NULL, 0, 0},
+	            {"reset_in_the_loop", "m*n*k", "m*n", 0, 1},    {"lower_rows", "n*(n + 1)/2", "n", 0, 1},
+	            {"triangle_runs", "n*(n^2 - 1)/6", NULL, 0, 1}, {"forward_solve", "n*(n - 1)/2", "n", 1, 1}};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		cJSON *nest = cJSON_GetArrayItem(at(report_function(rep, want[i].fn), "nests"), 0);
 		assert_non_null(nest);
 		cJSON *chain = at(nest, "chain"), *runs = at(nest, "chain_runs");
 		if (!want[i].chain) {
-			assert_true(cJSON_IsNull(chain) && cJSON_IsNull(runs));
+			assert_true(cJSON_IsNull(chain) && cJSON_IsNull(runs) &&
+			            cJSON_IsNull(at(nest, "chain_multiply_add")));
 			continue;
 		}
+		assert_int_equal(cJSON_IsTrue(at(nest, "chain_multiply_add")), want[i].madd);
+		assert_true(cJSON_IsBool(at(nest, "chain_multiply_add")));
 		assert_string_equal(report_text(chain, "expr"), want[i].chain);
 		if (want[i].runs)
 			assert_string_equal(report_text(runs, "expr"), want[i].runs);

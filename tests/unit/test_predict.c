@@ -238,7 +238,7 @@ static void every_access_at_l1_costs(void **state)
 	 * access costs 8 of a vector access's bytes; one of the 12 read bytes strided: 8*0.01 + 4*0.04 + 8*4*0.01 ns.
 	 * Not vectorized, every access is an element's: 8 * (12*0.01 + 4*0.04) ns */
 	int ours[] = {5};
-	struct kc_vectorized yes = {1, ours, 1, 0}, no = {1, ours, 0, 0};
+	struct kc_vectorized yes = {1, ours, 1, 0, 0}, no = {1, ours, 0, 0, 0};
 	f->nests[0].strided = (struct kc_traffic){times(4, n), times(0, n), NULL};
 	assert_int_equal(kc_predict(&A, f, &m, &yes, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * (8 * 0.01e-9 + 4 * 0.04e-9 + 8 * 4 * 0.01e-9)));
@@ -339,7 +339,7 @@ static void strided_stores_cost_l1s_column_walk(void **state)
 	f->nests[0].strided = (struct kc_traffic){times(0, n), times(4, n), NULL};
 	m.column_store_median[KC_LEVEL_L1] = 0.5e-9;
 	int ours[] = {5};
-	struct kc_vectorized yes = {1, ours, 1, 0}, no = {1, ours, 0, 0};
+	struct kc_vectorized yes = {1, ours, 1, 0, 0}, no = {1, ours, 0, 0, 0};
 	struct kc_prediction p;
 	assert_int_equal(kc_predict(&A, f, &m, &no, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_ACCESS], 1e6 * 0.5e-9));
@@ -550,7 +550,7 @@ static void vectorization_from_the_remarks(void **state)
 	struct kc_machine m = machine();
 	struct kc_prediction p;
 	int other[] = {12}, ours[] = {5};
-	struct kc_vectorized no = {1, other, 1, 0}, yes = {1, ours, 1, 0};
+	struct kc_vectorized no = {1, other, 1, 0, 0}, yes = {1, ours, 1, 0, 0};
 	assert_int_equal(kc_predict(&A, nest_fn(1000000, 64, 0, 12), &m, &no, &p), 0);
 	assert_string_equal(p.bound, "scalar float add/multiply peak (not vectorized)");
 	assert_true(close_to(p.seconds, 64e6 / 10e9));
@@ -576,7 +576,7 @@ static void reduction_is_latency_bound(void **state)
 	assert_true(close_to(p.seconds, 1e6 * 1e-9));
 	assert_int_equal(p.nests[0].vectorized, 0);
 	int lines[] = {4};
-	struct kc_vectorized in_order = {1, lines, 1, 0}, reordered = {1, lines, 1, 1};
+	struct kc_vectorized in_order = {1, lines, 1, 0, 0}, reordered = {1, lines, 1, 1, 0};
 	assert_int_equal(kc_predict(&A, f, &m, &in_order, &p), 0); /* vectorized loads, the same chain */
 	assert_string_equal(p.bound, "add latency chain (a reduction in order)");
 	assert_int_equal(kc_predict(&A, f, &m, &reordered, &p), 0); /* -ffast-math: the chain is split */
@@ -606,7 +606,8 @@ static void accumulator_is_latency_bound(void **state)
 	assert_string_equal(p.bound, "add latency chain (an accumulator updated in order)");
 	assert_true(close_to(p.seconds, 2e6 * 1e-9));
 	int outer[] = {4}, itself[] = {5};
-	struct kc_vectorized around = {1, outer, 1, 0}, reordered = {1, itself, 1, 1}, in_order = {1, itself, 1, 0};
+	struct kc_vectorized around = {1, outer, 1, 0, 0}, reordered = {1, itself, 1, 1, 0},
+	                     in_order = {1, itself, 1, 0, 0};
 	assert_int_equal(kc_predict(&A, f, &m, &around, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9 / 8));
 	/* the chain's loop reads what the nest writes, at elements that move with it (trsv's x[j]): its rows' chains
@@ -619,6 +620,23 @@ static void accumulator_is_latency_bound(void **state)
 	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
 	assert_int_equal(kc_predict(&A, f, &m, &reordered, &p), 0);
 	assert_true(p.nests[0].seconds[KC_RES_LATENCY] == 0);
+	/* multiply-adds, vectorized around the chain by a compiler that contracts them: a chain of FMAs (2 ns an
+	 * FMA here) over 8 lanes; in order, or without contraction, or on a machine without the FMA's latency, adds */
+	f->nests[0].chain_madd = 1;
+	m.latency_fma[0] = 2e-9;
+	struct kc_vectorized contracted = {1, outer, 1, 0, 1};
+	assert_int_equal(kc_predict(&A, f, &m, &contracted, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 2e-9 / 8));
+	assert_string_equal(p.bound, "FMA latency chain (an accumulator updated in order)");
+	assert_int_equal(kc_predict(&A, f, &m, &around, &p), 0); /* not contracted */
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9 / 8));
+	struct kc_vectorized contracted_in_order = {1, itself, 1, 0, 1};
+	assert_int_equal(kc_predict(&A, f, &m, &contracted_in_order, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
+	m.latency_fma[0] = 0;
+	assert_int_equal(kc_predict(&A, f, &m, &contracted, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9 / 8));
+	f->nests[0].chain_madd = 0;
 	/* the chain in 31,250 runs of 64 updates (rows), on a machine whose rows of 64 adds take 0.5 ns an add
 	 * against 1 ns one after another: the window hides K = 64 * (1/0.5 - 1) = 64 adds of a run, a run of 64
 	 * costs 64 / (1 + 64/64) adds; without the row ceiling, or the runs, one add after another */
