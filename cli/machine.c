@@ -79,6 +79,9 @@ static void print_text(const struct kc_machine *m, const char *path)
 		       d ? "double" : "float", m->latency_add[d] * 1e9, m->latency_fma[d] * 1e9, d ? "fmax" : "fmaxf",
 		       m->latency_max[d] * 1e9, rows);
 	}
+	if (m->latency_half_how)
+		printf("  half   latency: add %.2f ns, multiply-add %.2f ns (one dependent _Float16 update: %s)\n",
+		       m->latency_half_add * 1e9, m->latency_half_madd * 1e9, visible(m->latency_half_how));
 	printf("  libm, ns per call (scalar, one thread):");
 	for (int i = 0; i < m->n_libm; i++)
 		printf("%s %s %.3g", i % 8 ? "," : "\n   ", visible(m->libm[i].name), m->libm[i].seconds * 1e9);

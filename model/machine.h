@@ -52,6 +52,11 @@ struct kc_machine {
 	struct kc_ceiling peak[2][KC_ISA_N][2];
 	double latency_add[2], latency_fma[2]; /* seconds of one dependent scalar add / FMA, [double]; 0: unknown */
 	double latency_max[2]; /* seconds of one dependent fmaxf / fmax call (a max reduction), [double]; 0: unknown */
+	/* seconds of one dependent update of a _Float16 accumulator, an add and a multiply-add (contracted), and how
+	 * the CPU does it (latency_half_how: native instructions, or conversions to float and back); 0 and NULL:
+	 * not measured (before ceilings version 8) */
+	double latency_half_add, latency_half_madd;
+	const char *latency_half_how;
 	/* seconds of one add of rows of KC_CHAIN_RUN dependent adds, summed one row after another: less than
 	 * latency_add where the out-of-order window overlaps a row's adds with the next's; [double]; 0: unknown */
 	double latency_add_rows[2];

@@ -376,10 +376,11 @@ static int compute_time(struct kc_arena *a, const struct kc_function *f, const s
 }
 
 /* The main precision of a nest: the one with the most operations (float when it has none). */
-static int nest_double(const struct kc_function *f, const struct kc_nest *n)
+/* The precision most of nest n's operations are in (KC_PREC_F32 when it has none). */
+static enum kc_prec nest_prec(const struct kc_function *f, const struct kc_nest *n)
 {
 	double best = 0;
-	int d = 0;
+	enum kc_prec most = KC_PREC_F32;
 	for (int p = 0; p < KC_PREC_N; p++) {
 		double sum = 0, v;
 		const char *why;
@@ -387,9 +388,19 @@ static int nest_double(const struct kc_function *f, const struct kc_nest *n)
 			if (value(f, n->cost.ops[op][p], &v, &why) == 0)
 				sum += v;
 		if (sum > best)
-			best = sum, d = is_double((enum kc_prec)p);
+			best = sum, most = (enum kc_prec)p;
 	}
-	return d;
+	return most;
+}
+
+static int nest_double(const struct kc_function *f, const struct kc_nest *n)
+{
+	return is_double(nest_prec(f, n));
+}
+
+static int nest_half(const struct kc_function *f, const struct kc_nest *n)
+{
+	return nest_prec(f, n) == KC_PREC_F16;
 }
 
 /* The calls followed into their callees' predictions: how deep now, and how many more (a file of functions that
@@ -490,8 +501,14 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 	double cmps = 0;
 	int max_chain = dependent > 0 && reduction && np->flops <= 0 && n->cost.cmp &&
 	                value(f, n->cost.cmp, &cmps, &why) == 0 && cmps > 0 && lat_max(m, nest_double(f, n)) > 0;
+	/* a _Float16 accumulator (its nest's operations mostly half precision) waits for a half-precision update: on a
+	 * CPU without half-precision arithmetic, conversions to float and back around each add or contracted
+	 * multiply-add (matmul_tanh_f16's dot products: about 2.2 ns an update against a float add's 0.48, Zen 5) */
+	int half = dependent > 0 && !max_chain && nest_half(f, n) && m->latency_half_add > 0;
+	int contracts = !v || v->contracts;
 	if (dependent > 0) {
 		double lat = max_chain   ? lat_max(m, nest_double(f, n))
+		             : half      ? (n->chain_madd && contracts ? m->latency_half_madd : m->latency_half_add)
 		             : fma_chain ? m->latency_fma[nest_double(f, n)]
 		                         : lat_add(m, nest_double(f, n));
 		if (lat <= 0) {
@@ -501,6 +518,7 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 		np->seconds[KC_RES_LATENCY] = dependent * lat / (max_chain ? 1 : rows);
 		in_turn = dependent * lat;
 		names[KC_RES_LATENCY] = max_chain   ? "max latency chain (a reduction in order)"
+		                        : half      ? "half-precision latency chain (an accumulator updated in order)"
 		                        : fma_chain ? "FMA latency chain (an accumulator updated in order)"
 		                        : reduction ? "add latency chain (a reduction in order)"
 		                                    : "add latency chain (an accumulator updated in order)";
@@ -532,7 +550,9 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 		np->seconds[KC_RES_LATENCY] = 0; /* counted once, with the calls */
 		names[KC_RES_TRANSCENDENTAL] =
 		    kc_arena_printf(a, "%s and the %s between the calls", names[KC_RES_TRANSCENDENTAL],
-		                    max_chain ? "max chain" : "add chain");
+		                    max_chain ? "max chain"
+		                    : half    ? "half-precision chain"
+		                              : "add chain");
 	}
 	np->level = level_of(m, w);
 	double bw = m->bandwidth[np->level].value;

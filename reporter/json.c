@@ -759,6 +759,12 @@ static void json_machine(struct jctx *c, cJSON *root, const struct kc_machine *m
 			jint(c, ld, "median_runs_beside_kernels", mc->latency_beside_runs);
 		}
 	}
+	if (mc->latency_half_how) { /* a _Float16 accumulator's update, and how the CPU does it */
+		cJSON *lh = jobj(c, lat, "half");
+		jreal(c, lh, "add", mc->latency_half_add > 0, mc->latency_half_add * 1e9);
+		jreal(c, lh, "multiply_add", mc->latency_half_madd > 0, mc->latency_half_madd * 1e9);
+		jstr(c, lh, "how", mc->latency_half_how);
+	}
 	cJSON *libm = jobj(c, ceil, "libm_ns_per_call");
 	for (int i = 0; i < mc->n_libm; i++)
 		jreal(c, libm, mc->libm[i].name, mc->libm[i].seconds > 0, mc->libm[i].seconds * 1e9);

@@ -394,6 +394,7 @@ static void measure_peaks(struct kc_arena *a, struct kc_machine *m, int cores)
 		m->latency_fma[d] = kc_peak_latency(1, d, LATENCY_SECONDS);
 		m->latency_max[d] = kc_peak_max_latency(d, LATENCY_SECONDS);
 	}
+	m->latency_half_how = kc_peak_half_latency(LATENCY_SECONDS, &m->latency_half_add, &m->latency_half_madd);
 }
 
 static void measure_libm(struct kc_arena *a, struct kc_machine *m)
@@ -628,6 +629,12 @@ cJSON *kc_ceilings_to_json(const struct kc_machine *m, const char *key)
 		cJSON_AddNumberToObject(ld, "max", m->latency_max[d]);
 		cJSON_AddNumberToObject(ld, "add_rows_of_64", m->latency_add_rows[d]);
 	}
+	if (m->latency_half_how) {
+		cJSON *lh = cJSON_AddObjectToObject(lat, "half");
+		cJSON_AddNumberToObject(lh, "add", m->latency_half_add);
+		cJSON_AddNumberToObject(lh, "multiply_add", m->latency_half_madd);
+		cJSON_AddStringToObject(lh, "how", m->latency_half_how);
+	}
 	cJSON *libm = cJSON_AddObjectToObject(j, "libm");
 	for (int i = 0; i < m->n_libm; i++) {
 		cJSON *o = cJSON_AddObjectToObject(libm, m->libm[i].name);
@@ -745,6 +752,16 @@ int kc_ceilings_from_json(struct kc_arena *a, const cJSON *j, const char *key, s
 		const cJSON *rows = cJSON_GetObjectItemCaseSensitive(ld, "add_rows_of_64"); /* not before 5 */
 		m->latency_add_rows[d] =
 		    cJSON_IsNumber(rows) && rows->valuedouble > 0 && rows->valuedouble < 1 ? rows->valuedouble : 0;
+	}
+	/* not before version 8, nor where _Float16 chains could not run; figures out of range are dropped */
+	const cJSON *lh = cJSON_GetObjectItemCaseSensitive(lat, "half"),
+	            *hadd = cJSON_GetObjectItemCaseSensitive(lh, "add"),
+	            *hmadd = cJSON_GetObjectItemCaseSensitive(lh, "multiply_add"),
+	            *how = cJSON_GetObjectItemCaseSensitive(lh, "how");
+	if (cJSON_IsNumber(hadd) && cJSON_IsNumber(hmadd) && cJSON_IsString(how) && hadd->valuedouble > 0 &&
+	    hadd->valuedouble < 1 && hmadd->valuedouble > 0 && hmadd->valuedouble < 1) {
+		m->latency_half_add = hadd->valuedouble, m->latency_half_madd = hmadd->valuedouble;
+		m->latency_half_how = kc_arena_strdup(a, how->valuestring);
 	}
 	const cJSON *libm = cJSON_GetObjectItemCaseSensitive(j, "libm"), *fn;
 	int n = cJSON_GetArraySize(libm);

@@ -375,6 +375,70 @@ double kc_peak_chain_seconds(enum kc_chain c, int dbl, long iters)
 	return ((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec)) / (double)iters;
 }
 
+/* _Float16 chains: where the CPU has no half-precision arithmetic, a compiler converts the accumulator to float,
+ * adds (or multiply-adds, contracted) and converts back at every update (gcc -march=native with F16C: vcvtph2ps,
+ * vfmadd132ss, vcvtps2ph); where it has (AVX512-FP16), one half-precision instruction. The conversions are
+ * written as intrinsics (kcost is built in ISO C, where gcc does not contract), the native kernels in _Float16.
+ * The accumulator stays in [0.5, 1): the multiply-add's step shrinks it, the add's is below its last place. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("f16c"), noinline)) static double chain_half_add_f16c(long iters)
+{
+	__m128 a = _mm_set1_ps(1e-4f);
+	__m128i x = _mm_cvtps_ph(_mm_set_ss(0.5f), _MM_FROUND_CUR_DIRECTION);
+	for (long i = 0; i < iters; i++)
+		x = _mm_cvtps_ph(_mm_add_ss(_mm_cvtph_ps(x), a), _MM_FROUND_CUR_DIRECTION);
+	return (double)_mm_cvtss_f32(_mm_cvtph_ps(x));
+}
+__attribute__((target("f16c,fma"), noinline)) static double chain_half_madd_f16c(long iters)
+{
+	__m128 a = _mm_set1_ps(0.999f), b = _mm_set1_ps(1e-3f);
+	__m128i x = _mm_cvtps_ph(_mm_set_ss(0.5f), _MM_FROUND_CUR_DIRECTION);
+	for (long i = 0; i < iters; i++) /* x = x*a + b, the accumulator the addend as acc += x[i]*y[i] */
+		x = _mm_cvtps_ph(_mm_fmadd_ss(_mm_cvtph_ps(x), a, b), _MM_FROUND_CUR_DIRECTION);
+	return (double)_mm_cvtss_f32(_mm_cvtph_ps(x));
+}
+#define KC_HALF_KERNELS 1
+#endif
+#if defined(KC_HALF_KERNELS) && defined(__FLT16_MAX__) && (defined(__clang__) || __GNUC__ >= 12)
+static volatile float half_step = 1e-4f, half_scale = 0.999f;
+__attribute__((target("avx512fp16"), noinline)) static double chain_half_add_fp16(long iters)
+{
+	_Float16 x = (_Float16)0.5f, a = (_Float16)half_step;
+	for (long i = 0; i < iters; i++)
+		x += a;
+	return (double)x;
+}
+__attribute__((target("avx512fp16"), noinline)) static double chain_half_madd_fp16(long iters)
+{
+	_Float16 x = (_Float16)0.5f, a = (_Float16)half_scale, b = (_Float16)(10 * half_step);
+	for (long i = 0; i < iters; i++)
+		x = x * a + b; /* a multiply and an add in ISO C: the add waits on the multiply */
+	return (double)x;
+}
+#define KC_HALF_NATIVE 1
+#endif
+
+const char *kc_peak_half_latency(double seconds, double *add, double *madd)
+{
+	*add = *madd = 0;
+#ifdef KC_HALF_KERNELS
+#ifdef KC_HALF_NATIVE
+	if (__builtin_cpu_supports("avx512fp16")) {
+		*add = best_per_iteration(chain_half_add_fp16, seconds);
+		*madd = best_per_iteration(chain_half_madd_fp16, seconds);
+		return "AVX512-FP16 instructions";
+	}
+#endif
+	if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("fma")) {
+		*add = best_per_iteration(chain_half_add_f16c, seconds);
+		*madd = best_per_iteration(chain_half_madd_f16c, seconds);
+		return "converted to float and back at each update (F16C)";
+	}
+#endif
+	(void)seconds;
+	return NULL;
+}
+
 double kc_peak_max_latency(int dbl, double seconds)
 {
 	return best_per_iteration(dbl ? chain_max_f64 : chain_max_f32, seconds);

@@ -26,6 +26,12 @@ double kc_peak_gflops_threads(enum kc_isa isa, int fma, int dbl, int threads, do
  * CPU has no FMA. */
 double kc_peak_latency(int fma, int dbl, double seconds);
 
+/* Seconds of one dependent update of a _Float16 accumulator, an add (*add) and a multiply-add (*madd), the best
+ * of a few runs each: native half-precision instructions where the CPU has them (AVX512-FP16), else conversions
+ * to float and back around a float add or FMA (F16C), as a compiler targeting the CPU emits. Returns how (a
+ * constant string), or NULL and 0s where neither can run. */
+const char *kc_peak_half_latency(double seconds, double *add, double *madd);
+
 /* Seconds of one dependent call of fmaxf (dbl: fmax), as a max reduction waits for each element. */
 double kc_peak_max_latency(int dbl, double seconds);
 

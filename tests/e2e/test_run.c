@@ -639,7 +639,14 @@ static void machine_prints_its_ceilings(void **state)
 	assert_int_equal(r.status, 0);
 	cJSON *j = cJSON_Parse(r.out);
 	assert_non_null(j);
-	assert_int_equal(at(j, "kcost_ceilings")->valueint, 7);
+	assert_int_equal(at(j, "kcost_ceilings")->valueint, 8);
+	/* a _Float16 update, where the CPU can run one (F16C and FMA, or AVX512-FP16) */
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("fma")) {
+		assert_true(num_positive(at(j, "latency_seconds.half.add")));
+		assert_true(num_positive(at(j, "latency_seconds.half.multiply_add")));
+	}
+#endif
 	/* beyond the largest cache on every machine, L1 where its size is known */
 	if (cJSON_GetArrayItem(at(j, "cache_bytes"), 0)->valuedouble > 0)
 		assert_true(num_positive(at(j, "column_stores.seconds_per_store.L1")));

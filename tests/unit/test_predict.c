@@ -273,6 +273,40 @@ static void every_access_at_l1_costs(void **state)
 	assert_true(p.nests[0].seconds[KC_RES_ACCESS] == 0);
 }
 
+/* A _Float16 accumulator waits for a half-precision update: here 2e6 updates of a nest whose operations are
+ * half precision, at 3 ns an add and 4 ns a multiply-add; a multiply-add chain at the latter where the compiler
+ * contracts (or nothing says it does not), else the former; float operations keep the float add's 1 ns; without
+ * the half figures (ceilings before version 8) the float add's. */
+static void half_chains_wait_for_conversions(void **state)
+{
+	(void)state;
+	struct kc_machine m = machine();
+	struct kc_function *f = nest_fn(1000000, 0, 0, 8);
+	struct kc_poly *n = kc_poly_sym(&A, 0);
+	f->nests[0].cost.ops[KC_OP_ADD][KC_PREC_F16] = n, f->nests[0].cost.ops[KC_OP_MUL][KC_PREC_F16] = n;
+	f->nests[0].chain = times(2, n);
+	f->nests[0].chain_line = 5;
+	m.latency_half_add = 3e-9, m.latency_half_madd = 4e-9, m.latency_half_how = "converted";
+	struct kc_prediction p;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 3e-9));
+	assert_string_equal(p.bound, "half-precision latency chain (an accumulator updated in order)");
+	f->nests[0].chain_madd = 1;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 4e-9));
+	int lines[] = {5};
+	struct kc_vectorized plain = {1, lines, 0, 0, 0}; /* -ffp-contract=off */
+	assert_int_equal(kc_predict(&A, f, &m, &plain, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 3e-9));
+	f->nests[0].cost.ops[KC_OP_ADD][KC_PREC_F32] = times(3, n); /* mostly float now */
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
+	f->nests[0].cost.ops[KC_OP_ADD][KC_PREC_F32] = NULL;
+	m.latency_half_add = m.latency_half_madd = 0;
+	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
+}
+
 /* The stores of a column walk that conflicts in the caches (kc_nest.column_stores): each misses every cache
  * that cannot keep the column and costs the measured column store of the first level that can, or of the level
  * where the working set lives when that is further, divided among the line slots its lines take. Here 10^6
@@ -698,6 +732,7 @@ int main(void)
 	    cmocka_unit_test(the_median_batches_price_the_bytes),
 	    cmocka_unit_test(every_access_at_l1_costs),
 	    cmocka_unit_test(column_stores_come_from_where_the_column_fits),
+	    cmocka_unit_test(half_chains_wait_for_conversions),
 	    cmocka_unit_test(strided_stores_cost_l1s_column_walk),
 	    cmocka_unit_test(allocations_add_their_page_faults),
 	    cmocka_unit_test(data_read_again_each_outer_iteration),

@@ -389,6 +389,7 @@ static void test_ceilings_json_roundtrip(void **state)
 	m.column_store[KC_LEVEL_L3] = 6e-9, m.column_store_median[KC_LEVEL_L3] = 5e-9; /* below its best */
 	m.column_store[KC_LEVEL_DRAM] = 8e-9, m.column_store_median[KC_LEVEL_DRAM] = 9e-9;
 	m.column_method = "a transpose's stores";
+	m.latency_half_add = 2.2e-9, m.latency_half_madd = 2.5e-9, m.latency_half_how = "converted (F16C)";
 	cJSON *j = kc_ceilings_to_json(&m, "0123456789abcdef");
 	struct kc_machine back;
 	assert_int_equal(kc_ceilings_from_json(&a, j, "0123456789abcdef", &back), 0);
@@ -418,11 +419,15 @@ static void test_ceilings_json_roundtrip(void **state)
 	assert_true(back.column_store[KC_LEVEL_DRAM] == 8e-9 && back.column_store_median[KC_LEVEL_DRAM] == 9e-9);
 	assert_true(back.column_store[KC_LEVEL_L2] == 0);
 	assert_string_equal(back.column_method, "a transpose's stores");
-	cJSON *v6 = cJSON_Duplicate(j, 1); /* version 6 has none: read, without them */
+	assert_true(back.latency_half_add == 2.2e-9 && back.latency_half_madd == 2.5e-9);
+	assert_string_equal(back.latency_half_how, "converted (F16C)");
+	cJSON *v6 = cJSON_Duplicate(j, 1); /* version 6 has neither: read, without them */
 	cJSON_DeleteItemFromObject(v6, "column_stores");
+	cJSON_DeleteItemFromObject(cJSON_GetObjectItemCaseSensitive(v6, "latency_seconds"), "half");
 	cJSON_ReplaceItemInObject(v6, "kcost_ceilings", cJSON_CreateNumber(6));
 	assert_int_equal(kc_ceilings_from_json(&a, v6, NULL, &back), 0);
 	assert_true(back.column_store_median[KC_LEVEL_DRAM] == 0 && back.column_method == NULL);
+	assert_true(back.latency_half_add == 0 && back.latency_half_how == NULL);
 	cJSON_Delete(v6);
 	assert_int_equal(kc_ceilings_from_json(&a, j, "0123456789abcdef", &back), 0);
 	assert_int_equal(kc_ceilings_from_json(&a, j, "fedcba9876543210", &back), -1); /* another machine's */
