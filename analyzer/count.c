@@ -946,17 +946,26 @@ static void chain_updates(const struct kc_fn_ir *ir, const struct kc_node *n, in
 	}
 }
 
-/* Whether statement st computes a multiply-add and nothing else: one multiply and one add or subtract (acc +=
- * x*y, which gcc in its default GNU mode and clang contract into an FMA where the target has one), or one fma()
- * call. */
+/* Whether statement st computes a multiply-add and nothing else, in one precision: one multiply and one add or
+ * subtract (acc += x*y, which gcc in its default GNU mode and clang contract into an FMA where the target has one),
+ * or one fma() call. Not a double accumulator of float products (the product is rounded to float first: no
+ * contraction), nor (conservatively) a statement with more operations (acc += (x - y)*(x - y)). */
 static int multiply_add(const struct kc_node *st)
 {
-	long long n[KC_OP_N] = {0};
-	for (int o = 0; o < KC_OP_N; o++)
-		for (int p = 0; p < KC_PREC_N; p++)
-			n[o] += st->cost.ops[o][p];
-	return (n[KC_OP_ADD] + n[KC_OP_SUB] == 1 && n[KC_OP_MUL] == 1 && !n[KC_OP_DIV] && !n[KC_OP_FMA]) ||
-	       (n[KC_OP_FMA] == 1 && !n[KC_OP_ADD] && !n[KC_OP_SUB] && !n[KC_OP_MUL] && !n[KC_OP_DIV]);
+	int in = -1; /* the one precision with operations */
+	for (int p = 0; p < KC_PREC_N; p++)
+		for (int o = 0; o < KC_OP_N; o++)
+			if (st->cost.ops[o][p]) {
+				if (in >= 0 && in != p)
+					return 0;
+				in = p;
+			}
+	if (in < 0)
+		return 0;
+	long long add = st->cost.ops[KC_OP_ADD][in] + st->cost.ops[KC_OP_SUB][in];
+	long long mul = st->cost.ops[KC_OP_MUL][in], div = st->cost.ops[KC_OP_DIV][in],
+	          fma = st->cost.ops[KC_OP_FMA][in];
+	return (add == 1 && mul == 1 && !div && !fma) || (fma == 1 && !add && !mul && !div);
 }
 
 /* Whether every statement of a loop's own body (as chain_updates walks it) that updates an accumulator is a
@@ -978,6 +987,23 @@ static void madd_updates(const struct kc_fn_ir *ir, const struct kc_node *n, int
 		madd_updates(ir, n->first, depth, seen, others, level + 1);
 		if (n->kind == KC_NODE_IF)
 			madd_updates(ir, n->orelse, depth, seen, others, level + 1);
+	}
+}
+
+static int chain_of(const struct kc_fn_ir *ir, const struct kc_node *loop);
+
+/* madd_updates over every loop under n (n included) whose iterations chain_of counts a chain for: what sum_loop
+ * sums into the nest's chain. */
+static void chain_madds(const struct kc_fn_ir *ir, const struct kc_node *n, int *seen, int *others, int level)
+{
+	for (; n && level < KC_MAX_DEPTH; n = n->next) {
+		if (n->kind == KC_NODE_LOOP && !n->collapsed && chain_of(ir, n))
+			madd_updates(ir, n->first, kc_ir_loop_depth(n), seen, others, 0);
+		chain_madds(ir, n->first, seen, others, level + 1);
+		if (n->kind == KC_NODE_IF)
+			chain_madds(ir, n->orelse, seen, others, level + 1);
+		if (level == 0)
+			return; /* n itself, not its siblings */
 	}
 }
 
@@ -1480,10 +1506,9 @@ void kc_count_nest(struct kc_arena *a, struct kc_fn_ir *ir, const struct kc_node
 	}
 	nest->chain_runs = cl == top ? kc_poly_const(a, 1, 1) : cl ? runs_within(a, top, cl) : NULL;
 	nest->chain_madd = 0;
-	const struct kc_node *updating = nest->chain ? chain_loop(ir, node, 0) : NULL;
-	if (updating) {
+	if (nest->chain) {
 		int seen = 0, others = 0;
-		madd_updates(ir, updating->first, kc_ir_loop_depth(updating), &seen, &others, 0);
+		chain_madds(ir, node, &seen, &others, 0);
 		nest->chain_madd = seen > 0 && !others;
 	}
 	nest->column_stores = NULL;

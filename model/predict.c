@@ -375,7 +375,6 @@ static int compute_time(struct kc_arena *a, const struct kc_function *f, const s
 	return 0;
 }
 
-/* The main precision of a nest: the one with the most operations (float when it has none). */
 /* The precision most of nest n's operations are in (KC_PREC_F32 when it has none). */
 static enum kc_prec nest_prec(const struct kc_function *f, const struct kc_nest *n)
 {
@@ -398,9 +397,22 @@ static int nest_double(const struct kc_function *f, const struct kc_nest *n)
 	return is_double(nest_prec(f, n));
 }
 
-static int nest_half(const struct kc_function *f, const struct kc_nest *n)
+/* Whether all of nest n's floating-point operations are half precision (and it has some): not a float
+ * accumulator of _Float16 products. */
+static int nest_all_half(const struct kc_function *f, const struct kc_nest *n)
 {
-	return nest_prec(f, n) == KC_PREC_F16;
+	int half = 0;
+	for (int p = 0; p < KC_PREC_N; p++)
+		for (int op = 0; op < KC_OP_N; op++) {
+			double v;
+			const char *why;
+			if (n->cost.ops[op][p] && value(f, n->cost.ops[op][p], &v, &why) == 0 && v > 0) {
+				if (p != KC_PREC_F16)
+					return 0;
+				half = 1;
+			}
+		}
+	return half;
 }
 
 /* The calls followed into their callees' predictions: how deep now, and how many more (a file of functions that
@@ -491,9 +503,8 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 	/* a chain of multiply-adds in a loop vectorized across an outer loop is one of vector FMAs, where the compiler
 	 * contracts them (conv2d in the harness: 115.6 M updates in 13.7-15.4 ms, an FMA's 0.96 ns over 8 lanes; at
 	 * an add's 0.48 it was predicted 6.4); a loop vectorized in order multiplies apart from its chain of adds */
-	int fma_chain = 0;
-	if (dependent > 0 &&
-	    vectorized_around_chain(v, n)) { /* 256-bit vectors: what gcc and clang prefer by default */
+	int fma_chain = 0, around = dependent > 0 && vectorized_around_chain(v, n);
+	if (around) { /* 256-bit vectors: what gcc and clang prefer by default */
 		dependent /= nest_double(f, n) ? 4 : 8;
 		fma_chain = n->chain_madd && v->contracts && m->latency_fma[nest_double(f, n)] > 0;
 	}
@@ -501,14 +512,16 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 	double cmps = 0;
 	int max_chain = dependent > 0 && reduction && np->flops <= 0 && n->cost.cmp &&
 	                value(f, n->cost.cmp, &cmps, &why) == 0 && cmps > 0 && lat_max(m, nest_double(f, n)) > 0;
-	/* a _Float16 accumulator (its nest's operations mostly half precision) waits for a half-precision update: on a
-	 * CPU without half-precision arithmetic, conversions to float and back around each add or contracted
-	 * multiply-add (matmul_tanh_f16's dot products: about 2.2 ns an update against a float add's 0.48, Zen 5) */
-	int half = dependent > 0 && !max_chain && nest_half(f, n) && m->latency_half_add > 0;
-	int contracts = !v || v->contracts;
+	/* a _Float16 accumulator (a nest whose operations are all half precision) waits for a half-precision update:
+	 * on a CPU without half-precision arithmetic, conversions to float and back around each add or contracted
+	 * multiply-add (matmul_tanh_f16's dot products: about 2.2 ns an update against a float add's 0.48, Zen 5) —
+	 * a multiply-add where the compiler contracts it and the chain's loop was not vectorized in order (as for
+	 * float chains: a loop vectorized in order keeps its adds apart from the multiplies) */
+	int half = dependent > 0 && !max_chain && nest_all_half(f, n) && m->latency_half_add > 0;
+	int half_madd = half && n->chain_madd && (!v || v->contracts) && (np->vectorized != 1 || around);
 	if (dependent > 0) {
 		double lat = max_chain   ? lat_max(m, nest_double(f, n))
-		             : half      ? (n->chain_madd && contracts ? m->latency_half_madd : m->latency_half_add)
+		             : half      ? (half_madd ? m->latency_half_madd : m->latency_half_add)
 		             : fma_chain ? m->latency_fma[nest_double(f, n)]
 		                         : lat_add(m, nest_double(f, n));
 		if (lat <= 0) {
@@ -517,7 +530,8 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 		}
 		np->seconds[KC_RES_LATENCY] = dependent * lat / (max_chain ? 1 : rows);
 		in_turn = dependent * lat;
-		names[KC_RES_LATENCY] = max_chain   ? "max latency chain (a reduction in order)"
+		names[KC_RES_LATENCY] = max_chain           ? "max latency chain (a reduction in order)"
+		                        : half && reduction ? "half-precision latency chain (a reduction in order)"
 		                        : half      ? "half-precision latency chain (an accumulator updated in order)"
 		                        : fma_chain ? "FMA latency chain (an accumulator updated in order)"
 		                        : reduction ? "add latency chain (a reduction in order)"
@@ -550,9 +564,10 @@ static void predict_one(struct kc_arena *a, const struct kc_function *f, const s
 		np->seconds[KC_RES_LATENCY] = 0; /* counted once, with the calls */
 		names[KC_RES_TRANSCENDENTAL] =
 		    kc_arena_printf(a, "%s and the %s between the calls", names[KC_RES_TRANSCENDENTAL],
-		                    max_chain ? "max chain"
-		                    : half    ? "half-precision chain"
-		                              : "add chain");
+		                    max_chain   ? "max chain"
+		                    : half      ? "half-precision chain"
+		                    : fma_chain ? "FMA chain"
+		                                : "add chain");
 	}
 	np->level = level_of(m, w);
 	double bw = m->bandwidth[np->level].value;

@@ -331,15 +331,48 @@ static const struct kc_machine *kernel_machine(struct kc_arena *a, const struct 
 	return k;
 }
 
+int kc_figures_contracts(const char *cc)
+{
+	/* the words of the command, the last of each kind deciding; the compiler is its first word's last path part */
+	int clang = 0, iso = 0, fast_math = 0, fma_target = 0, contract = -1; /* -1 unset, 0 off, 1 on, 2 fast */
+	const char *w = cc;
+	for (int first = 1; *w; first = 0) {
+		while (*w == ' ')
+			w++;
+		size_t len = strcspn(w, " ");
+		if (!len)
+			break;
+		char word[64];
+		snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word - 1 ? len : sizeof word - 1), w);
+		if (first) {
+			const char *base = strrchr(word, '/');
+			clang = strstr(base ? base + 1 : word, "clang") != NULL;
+		} else if (!strncmp(word, "-std=", 5)) {
+			iso = word[5] == 'c'; /* c17, c2x: ISO; gnu17: GNU */
+		} else if (!strcmp(word, "-ffast-math") || !strcmp(word, "-Ofast")) {
+			fast_math = 1;
+		} else if (!strncmp(word, "-ffp-contract=", 14)) {
+			contract = !strcmp(word + 14, "off") ? 0 : !strcmp(word + 14, "on") ? 1 : 2;
+		} else if (!strncmp(word, "-march=", 7) || !strcmp(word, "-mfma")) {
+			fma_target = 1; /* -march=native, and every x86-64 level from Haswell's on, have FMA: assumed */
+		} else if (!strcmp(word, "-mno-fma")) {
+			fma_target = 0;
+		}
+		w += len;
+	}
+	if (!fma_target)
+		return 0;  /* x86-64's baseline has no FMA instruction to contract into */
+	if (contract >= 0) /* gcc before 14 takes "on" as "off"; clang contracts within an expression */
+		return contract == 2 || (contract == 1 && clang);
+	return clang || !iso || fast_math; /* gcc: fast in its GNU modes and with -ffast-math, off in ISO modes */
+}
+
 void kc_figures_predict(struct kc_arena *a, const struct kc_measurements *m, const struct kc_function *f,
                         struct kc_prediction *out)
 {
 	const struct kc_measurement *me = kc_figures_measurement(m, f);
 	const char *cc = me && me->compiler ? me->compiler : "";
-	/* gcc contracts only in its GNU modes (an ISO -std=c.. turns it off), clang in any mode */
-	int contracts =
-	    !strstr(cc, "-ffp-contract=off") && (strstr(cc, "-ffp-contract=fast") || strstr(cc, "-ffp-contract=on") ||
-	                                         strstr(cc, "clang") || !strstr(cc, "-std=c"));
+	int contracts = kc_figures_contracts(cc);
 	struct kc_vectorized v = {me && me->vec_known, me ? me->vec_lines : NULL, me ? me->n_vec_lines : 0,
 	                          strstr(cc, "-ffast-math") || strstr(cc, "-Ofast") || strstr(cc, "-fassociative-math"),
 	                          contracts};

@@ -132,6 +132,12 @@ void kc_figures_measured(const struct kc_measurements *m, const struct kc_functi
 
 /* The time model's prediction of f on m's machine (model/predict.h), with what the compiler said it vectorized
  * when the measurement carries it; from a. out->ok 0 (and why) when it cannot be predicted. */
+/* Whether the compiler command cc (a harness's: "cc -O3 -march=native ...") contracts a*b + c into an FMA: one
+ * that targets FMA (-march=, -mfma), and clang unless -ffp-contract=off, gcc in its GNU modes (no -std=c..), with
+ * -ffast-math or -Ofast, or -ffp-contract=fast (gcc before 14 takes =on as =off); the last word of each kind
+ * decides. */
+int kc_figures_contracts(const char *cc);
+
 void kc_figures_predict(struct kc_arena *a, const struct kc_measurements *m, const struct kc_function *f,
                         struct kc_prediction *out);
 

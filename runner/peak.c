@@ -379,7 +379,8 @@ double kc_peak_chain_seconds(enum kc_chain c, int dbl, long iters)
  * adds (or multiply-adds, contracted) and converts back at every update (gcc -march=native with F16C: vcvtph2ps,
  * vfmadd132ss, vcvtps2ph); where it has (AVX512-FP16), one half-precision instruction. The conversions are
  * written as intrinsics (kcost is built in ISO C, where gcc does not contract), the native kernels in _Float16.
- * The accumulator stays in [0.5, 1): the multiply-add's step shrinks it, the add's is below its last place. */
+ * The accumulator stays in [0.5, 1): the multiply-add x*0.999 + 0.001 settles at 1 from 0.5 (at 0.75 or so in half
+ * precision, where the step rounds away), the add's step is below its last place. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target("f16c"), noinline)) static double chain_half_add_f16c(long iters)
 {
@@ -399,21 +400,22 @@ __attribute__((target("f16c,fma"), noinline)) static double chain_half_madd_f16c
 }
 #define KC_HALF_KERNELS 1
 #endif
-#if defined(KC_HALF_KERNELS) && defined(__FLT16_MAX__) && (defined(__clang__) || __GNUC__ >= 12)
-static volatile float half_step = 1e-4f, half_scale = 0.999f;
+#if defined(KC_HALF_KERNELS) && defined(__FLT16_MAX__) &&                                                              \
+    ((defined(__clang__) && __clang_major__ >= 14) || (!defined(__clang__) && __GNUC__ >= 12))
+/* intrinsics, so that the kernels are the instructions whatever the compiler makes of _Float16 arithmetic */
 __attribute__((target("avx512fp16"), noinline)) static double chain_half_add_fp16(long iters)
 {
-	_Float16 x = (_Float16)0.5f, a = (_Float16)half_step;
+	__m128h x = _mm_set_sh((_Float16)0.5f), a = _mm_set_sh((_Float16)1e-4f);
 	for (long i = 0; i < iters; i++)
-		x += a;
-	return (double)x;
+		x = _mm_add_sh(x, a);
+	return (double)_mm_cvtsh_h(x);
 }
 __attribute__((target("avx512fp16"), noinline)) static double chain_half_madd_fp16(long iters)
 {
-	_Float16 x = (_Float16)0.5f, a = (_Float16)half_scale, b = (_Float16)(10 * half_step);
-	for (long i = 0; i < iters; i++)
-		x = x * a + b; /* a multiply and an add in ISO C: the add waits on the multiply */
-	return (double)x;
+	__m128h x = _mm_set_sh((_Float16)0.5f), a = _mm_set_sh((_Float16)0.999f), b = _mm_set_sh((_Float16)1e-3f);
+	for (long i = 0; i < iters; i++) /* x = x*a + b */
+		x = _mm_fmadd_sh(x, a, b);
+	return (double)_mm_cvtsh_h(x);
 }
 #define KC_HALF_NATIVE 1
 #endif

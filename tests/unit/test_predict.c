@@ -274,9 +274,10 @@ static void every_access_at_l1_costs(void **state)
 }
 
 /* A _Float16 accumulator waits for a half-precision update: here 2e6 updates of a nest whose operations are
- * half precision, at 3 ns an add and 4 ns a multiply-add; a multiply-add chain at the latter where the compiler
- * contracts (or nothing says it does not), else the former; float operations keep the float add's 1 ns; without
- * the half figures (ceilings before version 8) the float add's. */
+ * all half precision, at 3 ns an add and 4 ns a multiply-add; a multiply-add chain at the latter where the
+ * compiler contracts (or nothing says it does not) and the loop was not vectorized in order, else the former; a
+ * nest with a float operation keeps the float add's 1 ns; without the half figures (ceilings before version 8),
+ * the float add's. */
 static void half_chains_wait_for_conversions(void **state)
 {
 	(void)state;
@@ -298,7 +299,14 @@ static void half_chains_wait_for_conversions(void **state)
 	struct kc_vectorized plain = {1, lines, 0, 0, 0}; /* -ffp-contract=off */
 	assert_int_equal(kc_predict(&A, f, &m, &plain, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 3e-9));
-	f->nests[0].cost.ops[KC_OP_ADD][KC_PREC_F32] = times(3, n); /* mostly float now */
+	/* vectorized in order (AVX512-FP16): the multiplies apart from the chain of adds */
+	struct kc_vectorized in_order = {1, lines, 1, 0, 1};
+	assert_int_equal(kc_predict(&A, f, &m, &in_order, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 3e-9));
+	struct kc_vectorized scalar = {1, lines, 0, 0, 1};
+	assert_int_equal(kc_predict(&A, f, &m, &scalar, &p), 0);
+	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 4e-9));
+	f->nests[0].cost.ops[KC_OP_ADD][KC_PREC_F32] = times(1, n); /* a float add too: not a half accumulator */
 	assert_int_equal(kc_predict(&A, f, &m, NULL, &p), 0);
 	assert_true(close_to(p.nests[0].seconds[KC_RES_LATENCY], 2e6 * 1e-9));
 	f->nests[0].cost.ops[KC_OP_ADD][KC_PREC_F32] = NULL;

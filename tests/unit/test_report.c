@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "figures.h"
 #include <cjson/cJSON.h>
 
 #include "escape.h"
@@ -500,6 +502,35 @@ static void test_text_table(void **state)
 	free(out);
 }
 
+/* Whether the harness's compiler contracts a*b + c into an FMA, from its command: it must target FMA; the last
+ * -ffp-contract decides (gcc 12 takes =on as =off, clang does not); else gcc contracts in its GNU modes and with
+ * -ffast-math, not in ISO ones, and clang always; the compiler is the first word, not a path elsewhere. */
+static void test_contraction_from_the_command(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *cc;
+		int contracts;
+	} cases[] = {
+	    {"cc -falign-loops=64 -O3 -march=native -fopt-info-vec-optimized=h.vec -I/tmp harness.c", 1},
+	    {"cc -O3 harness.c", 0},
+	    {"cc -O3 -march=native -std=c17 harness.c", 0},
+	    {"cc -O3 -march=native -std=gnu17 harness.c", 1},
+	    {"cc -O3 -march=native -std=c17 -ffast-math harness.c", 1},
+	    {"cc -O3 -march=native -ffp-contract=off harness.c", 0},
+	    {"cc -O3 -march=native -ffp-contract=off -ffp-contract=fast harness.c", 1},
+	    {"cc -O3 -march=native -ffp-contract=on harness.c", 0},
+	    {"/usr/bin/clang-19 -O3 -march=native -std=c17 harness.c", 1},
+	    {"clang -O3 -march=native -ffp-contract=on harness.c", 1},
+	    {"clang -O3 -march=native -ffp-contract=off harness.c", 0},
+	    {"cc -O3 -march=native -mno-fma harness.c", 0},
+	    {"cc -O3 -mfma -std=c17 -I/home/clang/src harness.c", 0},
+	    {"", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_int_equal(kc_figures_contracts(cases[i].cc), cases[i].contracts);
+}
+
 static void test_si_formatting(void **state)
 {
 	(void)state;
@@ -873,6 +904,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_markdown_is_capped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_text_table, setup, teardown),
+	    cmocka_unit_test(test_contraction_from_the_command),
 	    cmocka_unit_test(test_si_formatting),
 	    cmocka_unit_test(test_int_formatting),
 	    cmocka_unit_test_setup_teardown(test_write_directory, setup, teardown),
