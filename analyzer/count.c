@@ -925,9 +925,13 @@ static int computes(const struct kc_node *st)
 	return 0;
 }
 
+static int multiply_add(const struct kc_node *st);
+
 /* The statements of loop's own body (through blocks and branches, not into inner loops) that update a local
- * floating-point scalar declared outside the loop from its own value, counted per scalar into updates[]. */
-static void chain_updates(const struct kc_fn_ir *ir, const struct kc_node *n, int depth, int *updates, int level)
+ * floating-point scalar declared outside the loop from its own value, counted per scalar into updates[]; those
+ * that are not multiply-adds also into *others when it is not NULL. */
+static void chain_updates(const struct kc_fn_ir *ir, const struct kc_node *n, int depth, int *updates, int *others,
+                          int level)
 {
 	for (; n && level < KC_MAX_DEPTH; n = n->next) {
 		if (n->kind == KC_NODE_LOOP)
@@ -937,12 +941,15 @@ static void chain_updates(const struct kc_fn_ir *ir, const struct kc_node *n, in
 				int id = n->sc_writes[w], reads = 0;
 				for (int r = 0; r < n->n_sc_reads; r++)
 					reads |= n->sc_reads[r] == id;
-				if (reads && id >= 0 && id < ir->n_scalars && ir->scalar_depth[id] < depth)
+				if (reads && id >= 0 && id < ir->n_scalars && ir->scalar_depth[id] < depth) {
 					updates[id]++;
+					if (others)
+						*others += !multiply_add(n);
+				}
 			}
-		chain_updates(ir, n->first, depth, updates, level + 1);
+		chain_updates(ir, n->first, depth, updates, others, level + 1);
 		if (n->kind == KC_NODE_IF)
-			chain_updates(ir, n->orelse, depth, updates, level + 1);
+			chain_updates(ir, n->orelse, depth, updates, others, level + 1);
 	}
 }
 
@@ -968,37 +975,21 @@ static int multiply_add(const struct kc_node *st)
 	return (add == 1 && mul == 1 && !div && !fma) || (fma == 1 && !add && !mul && !div);
 }
 
-/* Whether every statement of a loop's own body (as chain_updates walks it) that updates an accumulator is a
- * multiply-add: *seen counts the updates, *others those that are not. */
-static void madd_updates(const struct kc_fn_ir *ir, const struct kc_node *n, int depth, int *seen, int *others,
-                         int level)
-{
-	for (; n && level < KC_MAX_DEPTH; n = n->next) {
-		if (n->kind == KC_NODE_LOOP)
-			continue;
-		if (n->kind == KC_NODE_STMT && computes(n))
-			for (int w = 0; w < n->n_sc_writes; w++) {
-				int id = n->sc_writes[w], reads = 0;
-				for (int r = 0; r < n->n_sc_reads; r++)
-					reads |= n->sc_reads[r] == id;
-				if (reads && id >= 0 && id < ir->n_scalars && ir->scalar_depth[id] < depth)
-					++*seen, *others += !multiply_add(n);
-			}
-		madd_updates(ir, n->first, depth, seen, others, level + 1);
-		if (n->kind == KC_NODE_IF)
-			madd_updates(ir, n->orelse, depth, seen, others, level + 1);
-	}
-}
-
 static int chain_of(const struct kc_fn_ir *ir, const struct kc_node *loop);
 
-/* madd_updates over every loop under n (n included) whose iterations chain_of counts a chain for: what sum_loop
- * sums into the nest's chain. */
+/* The accumulator updates (*seen) and those that are not multiply-adds (*others) of every loop under n (n
+ * included) whose iterations chain_of counts a chain for: what sum_loop sums into the nest's chain. */
 static void chain_madds(const struct kc_fn_ir *ir, const struct kc_node *n, int *seen, int *others, int level)
 {
 	for (; n && level < KC_MAX_DEPTH; n = n->next) {
-		if (n->kind == KC_NODE_LOOP && !n->collapsed && chain_of(ir, n))
-			madd_updates(ir, n->first, kc_ir_loop_depth(n), seen, others, 0);
+		int *updates;
+		if (n->kind == KC_NODE_LOOP && !n->collapsed && chain_of(ir, n) &&
+		    (updates = calloc((size_t)ir->n_scalars, sizeof *updates))) {
+			chain_updates(ir, n->first, kc_ir_loop_depth(n), updates, others, 0);
+			for (int i = 0; i < ir->n_scalars; i++)
+				*seen += updates[i];
+			free(updates);
+		}
 		chain_madds(ir, n->first, seen, others, level + 1);
 		if (n->kind == KC_NODE_IF)
 			chain_madds(ir, n->orelse, seen, others, level + 1);
@@ -1017,7 +1008,7 @@ static int chain_of(const struct kc_fn_ir *ir, const struct kc_node *loop)
 	int *updates = calloc((size_t)ir->n_scalars, sizeof *updates), best = 0;
 	if (!updates)
 		return 0; /* no chain: a prediction without a latency bound, never a wrong count */
-	chain_updates(ir, loop->first, kc_ir_loop_depth(loop), updates, 0);
+	chain_updates(ir, loop->first, kc_ir_loop_depth(loop), updates, NULL, 0);
 	for (int i = 0; i < ir->n_scalars; i++)
 		best = updates[i] > best ? updates[i] : best;
 	free(updates);
@@ -1072,7 +1063,7 @@ static const struct kc_node *chain_start(const struct kc_fn_ir *ir, const struct
 	int *updates = calloc((size_t)ir->n_scalars, sizeof *updates), id = -1;
 	if (!updates)
 		return l;
-	chain_updates(ir, l->first, kc_ir_loop_depth(l), updates, 0);
+	chain_updates(ir, l->first, kc_ir_loop_depth(l), updates, NULL, 0);
 	for (int i = 0; i < ir->n_scalars; i++)
 		if (updates[i] > 0 && (id < 0 || updates[i] > updates[id]))
 			id = i;
