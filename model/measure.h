@@ -33,6 +33,9 @@ struct kc_measurement {
 	double traffic_bytes;    /* last-level (DRAM) bytes; 0 when unavailable */
 	double traffic_l2_bytes;
 	double traffic_seconds; /* wall-clock time the traffic measurement took */
+	/* instructions one call executes, counted by the cache simulation (the run with the call minus the same
+	 * setup without it): deterministic for one binary and its inputs; 0 when not counted */
+	double instructions;
 	const char *error;
 	/* what the compiler said it vectorized in the function's file (its remarks): vec_known 0 when they were not
 	 * read (another compiler, or the harness did not build) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "hash.h"
 #include "visible.h"
 
 enum change { SAME, ADDED, REMOVED, CHANGED };
@@ -178,14 +179,8 @@ struct index {
 /* FNV-1a of file, a NUL, name. */
 static size_t key_hash(const char *file, const char *name)
 {
-	unsigned long long h = 14695981039346656037ULL;
-	for (const char *s = file;; s++) {
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-		if (!*s)
-			break;
-	}
-	for (const char *s = name; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	unsigned long long h = kc_fnv1a(KC_FNV_OFFSET, file, strlen(file) + 1);
+	h = kc_fnv1a(h, name, strlen(name));
 	return (size_t)(h ^ h >> 32);
 }
 

@@ -71,7 +71,8 @@
  *     measured  null when not measured, else {seconds {min, median, p90}, samples, cv, gflops, gbytes_per_s,
  *               fraction_of_roof, + ratio (median / predicted.seconds), + implausible (null, or why the time
  *               cannot be right: faster than the ceilings allow), equivalent {reference, ok, max_rel_err}
- *               or null, traffic {source, bytes, by_level {L2, DRAM}, + why}, intensity, compiler, error,
+ *               or null, traffic {source, bytes, by_level {L2, DRAM}, + instructions (one call's, counted by
+ *               the cache simulation; null otherwise), + why}, intensity, compiler, error,
  *               + gflops_approximate bool: the FLOP count is not exact (exact_flops false), or the traffic is not
  *                 and none was measured, so gflops, fraction_of_roof and intensity (and its roofline point)
  *                 are derived from an inexact count, not measured,
@@ -457,6 +458,7 @@ static void json_measured_traffic(struct jctx *c, cJSON *parent, const struct kc
 	cJSON *lv = jobj(c, t, "by_level");
 	jreal(c, lv, "L2", me->traffic_l2_bytes > 0, me->traffic_l2_bytes);
 	jreal(c, lv, "DRAM", have, me->traffic_bytes);
+	jreal(c, t, "instructions", me->instructions > 0, me->instructions);
 	jstr(c, t, "why", me->traffic_why);
 }
 

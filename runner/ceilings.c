@@ -20,6 +20,7 @@
 
 #include "bandwidth.h"
 #include "buf.h"
+#include "hash.h"
 #include "peak.h"
 #include "source.h"
 #include "stats.h"
@@ -32,13 +33,6 @@ static double now(void)
 }
 
 /* --- the cache's key and place --------------------------------------------------------------------------- */
-
-static unsigned long long fnv1a(unsigned long long h, const char *s)
-{
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return (h ^ 0xff) * 1099511628211ULL; /* a separator, so ("ab","c") and ("a","bc") differ */
-}
 
 /* A sanitized kcost measures its ceilings apart: its own code runs instrumented (the kernels are not). */
 #if defined(__SANITIZE_ADDRESS__)
@@ -56,9 +50,9 @@ void kc_ceilings_key(const char *cpu, const char *flags, int cores, char *out)
 {
 	char head[80];
 	snprintf(head, sizeof head, "kcost-ceilings-v%d cores=%d%s", KC_CEILINGS_VERSION, cores, KC_BUILD_FLAVOR);
-	unsigned long long h = fnv1a(14695981039346656037ULL, head);
-	h = fnv1a(h, cpu ? cpu : "");
-	h = fnv1a(h, flags ? flags : "");
+	unsigned long long h = kc_fnv1a_str(KC_FNV_OFFSET, head);
+	h = kc_fnv1a_str(h, cpu ? cpu : "");
+	h = kc_fnv1a_str(h, flags ? flags : "");
 	snprintf(out, 17, "%016llx", h);
 }
 
@@ -848,21 +842,26 @@ static int load_cache(struct kc_arena *a, const char *path, const char *key, str
 	return rc;
 }
 
-/* Write to a temporary file and rename it into place, so a reader never sees half a file. */
-static int save_cache(struct kc_arena *a, const char *dir, const char *path, const struct kc_machine *m,
-                      const char *key)
+int kc_cache_save_text(struct kc_arena *a, const char *dir, const char *path, const char *text)
 {
-	cJSON *j = kc_ceilings_to_json(m, key);
-	char *text = j ? cJSON_Print(j) : NULL;
-	cJSON_Delete(j);
 	const char *tmp = kc_arena_printf(a, "%s.%ld.tmp", path, (long)getpid());
 	FILE *f = text && make_dirs(a, dir) == 0 ? fopen(tmp, "w") : NULL;
 	int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
 	ok = f && fclose(f) == 0 && ok && rename(tmp, path) == 0;
 	if (!ok && f)
 		remove(tmp);
-	free(text);
 	return ok ? 0 : -1;
+}
+
+static int save_cache(struct kc_arena *a, const char *dir, const char *path, const struct kc_machine *m,
+                      const char *key)
+{
+	cJSON *j = kc_ceilings_to_json(m, key);
+	char *text = j ? cJSON_Print(j) : NULL;
+	cJSON_Delete(j);
+	int rc = kc_cache_save_text(a, dir, path, text);
+	free(text);
+	return rc;
 }
 
 int kc_ceilings_get(struct kc_arena *a, const struct kc_ceilings_opts *o, struct kc_machine *m)

@@ -51,6 +51,10 @@ int kc_ceilings_default_dir(char *out, size_t n);
 /* The cache file of a key inside dir: "<dir>/ceilings-<key>.json". */
 void kc_ceilings_cache_path(const char *dir, const char *key, char *out, size_t n);
 
+/* Write text (and a newline) to path in the cache directory dir, created with its parents as needed: through a
+ * temporary file renamed into place, so a reader never sees half a file. 0, or -1 (text NULL included). */
+int kc_cache_save_text(struct kc_arena *a, const char *dir, const char *path, const char *text);
+
 /* Working-set bytes of the bandwidth test of each level, from the cache sizes (L1d, L2, L3; 0 unknown):
  * L1 half the L1d; L2 half the L2 (when larger than twice the L1d); L3 a quarter of the L3 but at least twice
  * the L2 (when the L3 exceeds twice the L2); DRAM four times the largest cache, at least 64 MiB and at most

@@ -720,6 +720,12 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 	m->machine = KC_NEW(a, struct kc_machine);
 	struct kc_ceilings_opts co = {o->cache_dir, o->remeasure, o->verbose, o->progress};
 	kc_ceilings_get(a, &co, m->machine);
+	char default_dir[PATH_MAX];
+	if (o->cache_dir)
+		r.sim_cache_dir = o->cache_dir;
+	else if (kc_ceilings_default_dir(default_dir, sizeof default_dir) == 0)
+		r.sim_cache_dir = kc_arena_strdup(a, default_dir);
+	r.resimulate = o->remeasure;
 	if (o->threads > 1) { /* the roofs that match: every core's compute (bandwidth stays one thread's) */
 		m->machine->flops_f32 = m->machine->flops_f32_all_threads;
 		m->machine->flops_f64 = m->machine->flops_f64_all_threads;

@@ -9,6 +9,7 @@
 
 #include "cachegrind.h"
 #include "counters.h"
+#include "simcache.h"
 
 /* The --LL option simulating the machine's last level; returns the simulated size (0: none to simulate). */
 static long long simulated_ll(const struct kc_machine *mc, char *opt, size_t n)
@@ -20,7 +21,7 @@ static long long simulated_ll(const struct kc_machine *mc, char *opt, size_t n)
 	return opt[0] ? simulated : 0;
 }
 
-/* The cache-flush sweep of the once/none/count modes: twice the last level, at least 8 MiB. */
+/* The cache-flush sweep of the count mode (real caches): twice the last level, at least 8 MiB. */
 static long long flush_bytes(const struct kc_machine *mc)
 {
 	long long ll = mc->cache_bytes[2] > mc->cache_bytes[1] ? mc->cache_bytes[2] : mc->cache_bytes[1];
@@ -67,16 +68,43 @@ struct cg_task {
 	int baseline;    /* once: index of its none task */
 	const char *why; /* the run failed, and why */
 	struct kc_cachegrind c;
-	double seconds; /* the run's wall-clock time */
-	double native;  /* once: one call, natively */
+	double seconds;         /* the run's wall-clock time */
+	double native;          /* once: one call, natively */
+	const char *program[5]; /* the harness's argv */
+	char cache_key[17];     /* its simulation's key (simcache.h); "" when it has none */
+	int cached;             /* c came from the simulation cache */
 };
 
-static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *t,
-                       struct kc_child_job *job, const char *binary, const char *ll_opt)
+/* The simulation's configuration, beside the binary and its arguments: what else its counts depend on. */
+static const char *sim_config(struct kc_run_state *r, const char *ll_opt)
 {
-	const char *program[] = {binary, t->p->fn->name, t->mode,
-	                         kc_arena_printf(r->a, "%lld", flush_bytes(r->m->machine)), NULL};
-	const char **argv = kc_cachegrind_argv(r->a, r->valgrind, ll_opt, t->out, program);
+	const struct kc_machine *mc = r->m->machine;
+	/* cachegrind sizes D1 from the CPU it runs on (cpuid): the model and its L1 stand for that */
+	return kc_arena_printf(r->a, "%s|%s|%s|L1 %lld|line %d", r->valgrind_version ? r->valgrind_version : "", ll_opt,
+	                       mc->cpu ? mc->cpu : "", mc->cache_bytes[0], mc->cache_line);
+}
+
+/* t's counts from the simulation cache: 1 when they were there. */
+static int from_cache(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *t, const char *ll_opt)
+{
+	if (!r->sim_cache_dir ||
+	    kc_simcache_key(fr->dir, t->program[0], t->program + 1, sim_config(r, ll_opt), t->cache_key) < 0) {
+		t->cache_key[0] = '\0';
+		return 0;
+	}
+	if (r->resimulate || kc_simcache_load(r->a, r->sim_cache_dir, t->cache_key, &t->c) < 0)
+		return 0;
+	if (r->verbose)
+		fprintf(stderr, "kcost: %s %s: cache simulation from %s/sim-%s.json\n", t->p->fn->name, t->mode,
+		        r->sim_cache_dir, t->cache_key);
+	t->cached = 1;
+	return 1;
+}
+
+static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *t,
+                       struct kc_child_job *job, const char *ll_opt)
+{
+	const char **argv = kc_cachegrind_argv(r->a, r->valgrind, ll_opt, t->out, t->program);
 	/* no RLIMIT_AS: valgrind reserves a large address space of its own; the kernel already ran under one */
 	struct kc_child_limits lim = {KC_TRAFFIC_CACHEGRIND_CAP, KC_TRAFFIC_CACHEGRIND_CAP + 1, 0, r->sandbox_dir};
 	char msg[KC_CHILD_MSG_SIZE];
@@ -113,6 +141,8 @@ static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_chi
 	const char *why;
 	if (kc_cachegrind_read(r->a, t->out, &t->c, &why) < 0)
 		t->why = why;
+	else if (t->cache_key[0] && kc_simcache_save(r->a, r->sim_cache_dir, t->cache_key, &t->c) < 0 && r->verbose)
+		fprintf(stderr, "kcost: could not cache the simulation in %s\n", r->sim_cache_dir);
 }
 
 static void finish(struct kc_run_state *r, struct cg_task *t, struct kc_child_job *job)
@@ -121,21 +151,40 @@ static void finish(struct kc_run_state *r, struct cg_task *t, struct kc_child_jo
 	kc_child_result_release(&job->result);
 }
 
-/* Run the tasks, as many at once as the machine has cores. */
+/* The order tasks start in: the calls, longest first (natively), then the baselines, which run the setup alone
+ * and take less: a long call started last would leave the other cores idle while it runs. */
+static int by_length(const void *pa, const void *pb)
+{
+	const struct cg_task *a = *(const struct cg_task *const *)pa, *b = *(const struct cg_task *const *)pb;
+	int a_none = a->baseline < 0, b_none = b->baseline < 0;
+	if (a_none != b_none)
+		return a_none - b_none;
+	return (a->native < b->native) - (a->native > b->native);
+}
+
+/* Run the tasks, as many at once as the machine has cores; those the simulation cache holds are not run. */
 static void run_tasks(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *tasks, int n,
-                      const char *binary, const char *ll_opt)
+                      const char *ll_opt)
 {
 	struct kc_child_job *jobs = calloc((size_t)(n > 0 ? n : 1), sizeof *jobs);
+	struct cg_task **order = malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
 	int width = r->m->machine->cores > 0 ? r->m->machine->cores : 1, next = 0, running = 0;
-	if (!jobs) {
+	if (!jobs || !order) {
 		for (int i = 0; i < n; i++)
 			tasks[i].why = "out of memory";
+		free(jobs), free(order);
 		return;
 	}
+	for (int i = 0; i < n; i++)
+		order[i] = &tasks[i];
+	qsort(order, (size_t)n, sizeof *order, by_length);
 	while (next < n || running > 0) {
 		for (; next < n && running < width; next++) {
-			start_task(r, fr, &tasks[next], &jobs[next], binary, ll_opt);
-			running += jobs[next].running;
+			int k = (int)(order[next] - tasks);
+			if (from_cache(r, fr, &tasks[k], ll_opt))
+				continue;
+			start_task(r, fr, &tasks[k], &jobs[k], ll_opt);
+			running += jobs[k].running;
 		}
 		int done = kc_child_wait_any(jobs, n);
 		if (done < 0)
@@ -144,11 +193,19 @@ static void run_tasks(struct kc_run_state *r, const struct kc_file_run *fr, stru
 		running--;
 	}
 	free(jobs);
+	free(order);
+}
+
+/* The harness's argv of a task. */
+static void set_program(struct kc_run_state *r, struct cg_task *t, const char *binary, long long evict)
+{
+	t->program[0] = binary, t->program[1] = t->p->fn->name, t->program[2] = t->mode;
+	t->program[3] = kc_arena_printf(r->a, "%lld", evict), t->program[4] = NULL;
 }
 
 /* A none task for p's setup (an existing one when the setup repeats), then p's once task. */
 static void add_tasks(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
-                      double native, struct cg_task *tasks, int *n)
+                      double native, const char *binary, long long evict, struct cg_task *tasks, int *n)
 {
 	const char *key = setup_key(r, p);
 	int base = -1;
@@ -163,14 +220,15 @@ static void add_tasks(struct kc_run_state *r, const struct kc_file_run *fr, cons
 		                     .key = key,
 		                     .baseline = -1,
 		                     .out = kc_arena_printf(r->a, "%s/cachegrind.%s.none.out", fr->dir, p->fn->name)};
+		set_program(r, &tasks[base], binary, evict);
 	}
-	tasks[(*n)++] =
-	    (struct cg_task){.p = p,
-	                     .mode = "once",
-	                     .key = key,
-	                     .baseline = base,
-	                     .native = native,
-	                     .out = kc_arena_printf(r->a, "%s/cachegrind.%s.once.out", fr->dir, p->fn->name)};
+	tasks[*n] = (struct cg_task){.p = p,
+	                             .mode = "once",
+	                             .key = key,
+	                             .baseline = base,
+	                             .native = native,
+	                             .out = kc_arena_printf(r->a, "%s/cachegrind.%s.once.out", fr->dir, p->fn->name)};
+	set_program(r, &tasks[(*n)++], binary, evict);
 }
 
 static void set_unavailable(struct kc_run_state *r, struct kc_measurement *item, const char *why)
@@ -198,22 +256,29 @@ static const char *not_simulated(struct kc_run_state *r, const struct kc_timing 
 }
 
 static void set_simulated(struct kc_run_state *r, const struct kc_file_run *fr, struct kc_measurement *item,
-                          const struct cg_task *once, const struct cg_task *none, long long ll)
+                          const struct cg_task *once, const struct cg_task *none, long long ll, long long evict)
 {
 	double dram = kc_cachegrind_dram_bytes(&once->c) - kc_cachegrind_dram_bytes(&none->c);
 	double l2 = kc_cachegrind_l2_bytes(&once->c) - kc_cachegrind_l2_bytes(&none->c);
+	long long ir = once->c.ir - none->c.ir;
 	item->traffic_source = "cachegrind";
 	item->traffic_bytes = dram > 0 ? dram : 0;
 	item->traffic_l2_bytes = l2 > 0 ? l2 : 0;
 	item->traffic_seconds = once->seconds + none->seconds;
+	item->instructions = ir > 0 ? (double)ir : 0;
+	const char *cached = once->cached && none->cached
+	                         ? "; counts from the simulation cache (the same harness binary, "
+	                           "arguments, simulated caches and valgrind)"
+	                     : once->cached || none->cached ? "; one of the two runs' counts from the simulation cache"
+	                                                    : "";
 	item->traffic_why = kc_arena_printf(
 	    r->a,
 	    "%s --tool=cachegrind --cache-sim=yes, LL %lld MiB %d-way %d B lines%s, D1 %lld KiB; one call on cold "
-	    "caches (after a %lld MiB sweep) minus the same setup without the call; DRAM = LL misses x line, L2 = "
-	    "D1 misses x line; misses only: write-backs are not simulated%s",
+	    "caches (after reading one byte a line of %lld MiB never written) minus the same setup without the call; "
+	    "DRAM = LL misses x line, L2 = D1 misses x line; misses only: write-backs are not simulated%s%s",
 	    r->valgrind_version, once->c.ll_size >> 20, once->c.ll_assoc, once->c.ll_line,
 	    ll != r->m->machine->cache_bytes[2] ? " (rounded to a power-of-two set count)" : "", once->c.d1_size >> 10,
-	    flush_bytes(r->m->machine) >> 20, fr->cg_note);
+	    evict >> 20, fr->cg_note, cached);
 }
 
 static void simulate_all(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *plans,
@@ -221,6 +286,8 @@ static void simulate_all(struct kc_run_state *r, struct kc_file_run *fr, const s
 {
 	char ll_opt[64];
 	long long ll = simulated_ll(r->m->machine, ll_opt, sizeof ll_opt);
+	/* what evicts the simulated caches: the last level as simulated, and a margin */
+	long long evict = ll + (64LL << 10);
 	struct cg_task *tasks = KC_NEW_N(r->a, struct cg_task, 2 * n + 1);
 	int n_tasks = 0, *task_of = KC_NEW_N(r->a, int, n + 1);
 	const char *why = NULL, *binary = NULL;
@@ -235,12 +302,12 @@ static void simulate_all(struct kc_run_state *r, struct kc_file_run *fr, const s
 			set_unavailable(r, items[i], skip);
 			continue;
 		}
-		add_tasks(r, fr, &plans[i], t[i].median, tasks, &n_tasks);
+		add_tasks(r, fr, &plans[i], t[i].median, binary, evict, tasks, &n_tasks);
 		task_of[i] = n_tasks - 1;
 	}
 	if (n_tasks)
 		kc_runner_progress(r, "simulating caches", 0, 0, fr->path);
-	run_tasks(r, fr, tasks, n_tasks, binary, ll_opt);
+	run_tasks(r, fr, tasks, n_tasks, ll_opt);
 	for (int i = 0; i < n; i++) {
 		if (task_of[i] < 0)
 			continue;
@@ -248,7 +315,7 @@ static void simulate_all(struct kc_run_state *r, struct kc_file_run *fr, const s
 		if (once->why || none->why)
 			set_unavailable(r, items[i], once->why ? once->why : none->why);
 		else
-			set_simulated(r, fr, items[i], once, none, ll);
+			set_simulated(r, fr, items[i], once, none, ll, evict);
 	}
 }
 

@@ -1,0 +1,99 @@
+/* test_simcache.c — simulations cached by what determines them (runner/simcache.h): the key follows the
+ * binary's bytes, the arguments and the configuration; entries round-trip; a damaged or foreign entry is not
+ * used. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "simcache.h"
+
+static char dir[64];
+
+static void write_file(const char *name, const char *text)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void the_key_follows_what_determines_the_counts(void **state)
+{
+	(void)state;
+	const char *argv[] = {"gelu", "once", "268500992", NULL}, *other[] = {"gelu", "none", "268500992", NULL};
+	char k1[17], k2[17], k3[17], k4[17], k5[17];
+	write_file("harness-cg", "\x7f" "ELF one build");
+	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.19.0|--LL=1,2,64", k1), 0);
+	assert_int_equal(strlen(k1), 16);
+	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.19.0|--LL=1,2,64", k2), 0);
+	assert_string_equal(k1, k2); /* deterministic */
+	assert_int_equal(kc_simcache_key(dir, "harness-cg", other, "valgrind-3.19.0|--LL=1,2,64", k3), 0);
+	assert_string_not_equal(k1, k3); /* another mode */
+	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.20.0|--LL=1,2,64", k4), 0);
+	assert_string_not_equal(k1, k4); /* another valgrind */
+	write_file("harness-cg", "\x7f" "ELF another build");
+	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.19.0|--LL=1,2,64", k5), 0);
+	assert_string_not_equal(k1, k5); /* another binary */
+	/* no binary: no key */
+	assert_int_equal(kc_simcache_key(dir, "missing", argv, "x", k5), -1);
+}
+
+static void entries_round_trip_and_damaged_ones_are_not_used(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_cachegrind c = {.d1_size = 49152, .ll_size = 268435456, .d1_line = 64, .ll_line = 64,
+	                          .d1_assoc = 12, .ll_assoc = 16, .ir = 516070073, .dr = 97854951, .dw = 20447814,
+	                          .d1mr = 2621592, .d1mw = 2097222, .dlmr = 262238, .dlmw = 2097187},
+	                     got = {0};
+	const char *key = "00112233aabbccdd";
+	assert_int_equal(kc_simcache_load(&a, dir, key, &got), -1); /* nothing yet */
+	assert_int_equal(kc_simcache_save(&a, dir, key, &c), 0);
+	assert_int_equal(kc_simcache_load(&a, dir, key, &got), 0);
+	assert_memory_equal(&got, &c, sizeof c);
+	/* a file under another key's name, a negative count, a fraction, a zero line: not used */
+	const char *bad[] = {
+	    "{\"key\":\"ffffffffffffffff\",\"d1_size\":1,\"ll_size\":1,\"d1_line\":64,\"ll_line\":64,\"d1_assoc\":1,"
+	    "\"ll_assoc\":1,\"ir\":1,\"dr\":1,\"dw\":1,\"d1mr\":1,\"d1mw\":1,\"dlmr\":1,\"dlmw\":1}",
+	    "{\"key\":\"00112233aabbccdd\",\"d1_size\":1,\"ll_size\":1,\"d1_line\":64,\"ll_line\":64,\"d1_assoc\":1,"
+	    "\"ll_assoc\":1,\"ir\":-1,\"dr\":1,\"dw\":1,\"d1mr\":1,\"d1mw\":1,\"dlmr\":1,\"dlmw\":1}",
+	    "{\"key\":\"00112233aabbccdd\",\"d1_size\":1,\"ll_size\":1,\"d1_line\":64,\"ll_line\":64,\"d1_assoc\":1,"
+	    "\"ll_assoc\":1,\"ir\":1.5,\"dr\":1,\"dw\":1,\"d1mr\":1,\"d1mw\":1,\"dlmr\":1,\"dlmw\":1}",
+	    "{\"key\":\"00112233aabbccdd\",\"d1_size\":1,\"ll_size\":1,\"d1_line\":0,\"ll_line\":64,\"d1_assoc\":1,"
+	    "\"ll_assoc\":1,\"ir\":1,\"dr\":1,\"dw\":1,\"d1mr\":1,\"d1mw\":1,\"dlmr\":1,\"dlmw\":1}",
+	    "{\"key\":\"00112233aabbccdd\",\"d1_size\":1}",
+	    "not json",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		write_file("sim-00112233aabbccdd.json", bad[i]);
+		got.ir = 7;
+		assert_int_equal(kc_simcache_load(&a, dir, key, &got), -1);
+		assert_true(got.ir == 7); /* untouched */
+	}
+	kc_arena_release(&a);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/kcost-test-simcache-XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(the_key_follows_what_determines_the_counts),
+	    cmocka_unit_test(entries_round_trip_and_damaged_ones_are_not_used),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		rc = rc ? rc : 1;
+	return rc;
+}
