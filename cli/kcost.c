@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "analyzer.h"
+#include "baseline.h"
+#include "diff.h"
 #include "options.h"
 #include "progress.h"
 #include "report.h"
@@ -122,8 +124,8 @@ static int measured_warnings(const struct kc_analysis *an, const struct kc_measu
 /* Compile and time the kernels, measure the machine (cached). Returns the number of kernels that could
  * not be measured (crash, timeout, compile error, mismatch with their reference), or -1; *warnings gets the
  * run's warnings about the others. */
-static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc_measurements *m, int color,
-                   int *warnings)
+static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc_measurements *m,
+                   struct kc_analysis *base, struct kc_measurements *base_m, int color, int *warnings)
 {
 	struct kc_diags diags = {0};
 	struct kc_runner_opts ro = {
@@ -142,6 +144,9 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 	    .progress = kc_progress,
 	    .threads = o->threads,
 	    .other_ceilings = o->peak > 0 || o->machine_file != NULL,
+	    .base = base,
+	    .base_m = base_m,
+	    .threshold = o->threshold,
 	};
 	int rc = kc_run(an, &ro, &an->arena, m, &diags);
 	kc_progress_done();
@@ -193,6 +198,115 @@ static int other_machine(const struct kc_options *o, struct kc_arena *a, struct 
 	if (mc)
 		m->machine = mc;
 	return 0;
+}
+
+/* --baseline: the inputs at REV, analyzed with the same options (the flags' directories inside the repository
+ * moved to REV's tree). 0, or -1 (said) when REV cannot be checked out. */
+static int analyze_baseline(const struct kc_options *o, const struct kc_analyze_opts *ao, struct kc_baseline *bl,
+                            struct kc_analysis *ban, int color)
+{
+	char err[600];
+	kc_progress("checking out the baseline", 0, 0, o->baseline);
+	int rc =
+	    kc_baseline_open(bl, o->baseline, o->files, o->n_files, o->clang_args, o->n_clang_args, err, sizeof err);
+	kc_progress_done();
+	if (rc < 0) {
+		/* visible() keeps one text at a time: err says which revision */
+		fprintf(stderr, "%skcost: %serror:%s %s\n", color ? "\033[1m" : "", color ? "\033[1;31m" : "",
+		        color ? "\033[0m" : "", visible(err));
+		return -1;
+	}
+	struct kc_analyze_opts bo = *ao;
+	bo.args = bl->args, bo.n_args = bl->n_args;
+	kc_progress("analyzing the baseline", 0, 0, o->baseline);
+	kc_analyze(ban, bl->files, bl->n_files, &bo); /* its diagnostics are the baseline's: not printed */
+	kc_progress_done();
+	return 0;
+}
+
+/* Each input's functions in the baseline's report under the input's own name, so that kcost diff matches them
+ * (the analysis names them by their path in the worktree). */
+static void rename_base_files(cJSON *doc, const struct kc_baseline *bl, const struct kc_options *o)
+{
+	cJSON *f, *fns = cJSON_GetObjectItemCaseSensitive(doc, "functions");
+	cJSON_ArrayForEach(f, fns)
+	{
+		cJSON *file = cJSON_GetObjectItemCaseSensitive(f, "file");
+		for (int k = 0; cJSON_IsString(file) && k < bl->n_files; k++)
+			if (!strcmp(file->valuestring, bl->files[k])) {
+				cJSON_ReplaceItemInObjectCaseSensitive(f, "file", cJSON_CreateString(o->files[k]));
+				break;
+			}
+	}
+}
+
+/* Compare the head's report with the baseline's (reporter/diff.h, with the samples' test of model/compare.h):
+ * each head function's measurement gets its baseline result; *lead the Markdown comment, *text the terminal's
+ * (malloc'd). Returns 1 when a function regressed beyond --fail-on-regression, 0 if not, -1 out of memory. */
+static int compare_baseline(const struct kc_options *o, const struct kc_baseline *bl, struct kc_analysis *an,
+                            struct kc_measurements *m, struct kc_analysis *ban, struct kc_measurements *bm,
+                            const struct kc_report_opts *ro, char **lead, char **text)
+{
+	cJSON *head = kc_report_json(an, m, ro), *base = kc_report_json(ban, bm, ro);
+	struct kc_diff_opts dopts = {
+	    .threshold = o->threshold, .fail_on = o->fail_on, .format = KC_DIFF_MD, .names = {"baseline", "head"}};
+	char err[256];
+	if (base)
+		rename_base_files(base, bl, o);
+	struct kc_diff *d = head && base ? kc_diff_compare(base, head, &dopts, err, sizeof err) : NULL;
+	int regressed = -1;
+	if (d) {
+		struct kc_buf b = KC_BUF_INIT;
+		kc_buf_printf(&b, "<!-- kcost --baseline %.12s -->\n", bl->commit);
+		kc_diff_render(d, &b);
+		*lead = kc_buf_detach(&b);
+		struct kc_diff_opts topts = dopts;
+		topts.format = KC_DIFF_TEXT;
+		struct kc_diff *dt = kc_diff_compare(base, head, &topts, err, sizeof err);
+		if (dt) {
+			kc_diff_render(dt, &b);
+			*text = kc_buf_detach(&b);
+			kc_diff_free(dt);
+		}
+		kc_buf_release(&b);
+		for (int k = 0; k < kc_diff_count(d); k++) {
+			struct kc_diff_function df;
+			kc_diff_function(d, k, &df);
+			if (!strcmp(df.change, "removed"))
+				continue;
+			for (int i = 0; i < an->n_functions && i < m->n; i++) {
+				const struct kc_function *f = an->functions[i];
+				if (f->skip || strcmp(f->name, df.name) || strcmp(f->loc.file, df.file))
+					continue;
+				struct kc_baseline_result *r = KC_NEW(&an->arena, struct kc_baseline_result);
+				*r = (struct kc_baseline_result){
+				    .revision = kc_arena_strdup(&an->arena, bl->commit),
+				    .change = df.change,
+				    .verdict = df.verdict                    ? kc_arena_strdup(&an->arena, df.verdict)
+				               : !strcmp(df.change, "added") ? "not at the baseline"
+				                                             : NULL,
+				    .tested = df.tested,
+				    .ratio = df.ratio,
+				    .ci_low = df.ci_low,
+				    .ci_high = df.ci_high,
+				    .p_value = df.p_value,
+				    .n_base = df.n_base,
+				    .n_head = df.n_head,
+				    .base_seconds = df.base_median,
+				    .instructions_change = df.instructions_change,
+				    .regressed = df.regressed,
+				};
+				r->change = kc_arena_strdup(&an->arena, df.change);
+				m->items[i].baseline = r;
+				break;
+			}
+		}
+		regressed = kc_diff_regressed(d);
+		kc_diff_free(d);
+	}
+	cJSON_Delete(head);
+	cJSON_Delete(base);
+	return regressed;
 }
 
 static int run(struct kc_options *o, int argc, char **argv)
@@ -261,9 +375,18 @@ static int run(struct kc_options *o, int argc, char **argv)
 	    .print_color = use_color(o, stdout),
 	    .threads = o->jobs,
 	};
-	struct kc_measurements m = {0};
+	struct kc_baseline bl = {0};
+	struct kc_analysis ban = {0};
+	struct kc_measurements m = {0}, bm = {0};
+	int with_base = o->baseline && t.functions;
+	if (with_base && analyze_baseline(o, &ao, &bl, &ban, color) < 0) {
+		kc_analysis_release(&an);
+		return KC_EXIT_INPUT;
+	}
 	int run_warnings = 0;
-	int failed_kernels = !o->no_run && t.functions ? measure(o, &an, &m, color, &run_warnings) : 0;
+	int failed_kernels = !o->no_run && t.functions ? measure(o, &an, &m, with_base ? &ban : NULL,
+	                                                         with_base ? &bm : NULL, color, &run_warnings)
+	                                               : 0;
 	t.warnings += run_warnings;
 	if (failed_kernels) {
 		input_errors = 1;
@@ -274,8 +397,20 @@ static int run(struct kc_options *o, int argc, char **argv)
 		return KC_EXIT_INPUT;
 	}
 	int status = input_errors ? KC_EXIT_INPUT : KC_EXIT_OK;
+	char *lead = NULL, *diff_text = NULL;
+	int regressed = 0;
+	if (with_base) {
+		regressed = compare_baseline(o, &bl, &an, &m, &ban, &bm, &ro, &lead, &diff_text);
+		ro.summary_lead = lead;
+		if (regressed < 0) {
+			fprintf(stderr, "kcost: error: out of memory comparing with the baseline\n");
+			status = KC_EXIT_INTERNAL;
+		}
+	}
 	/* no progress line here: kc_report_write also prints the summary to stdout */
 	int written = kc_report_write(&an, &m, &ro, &err);
+	if (diff_text && ro.print == KC_PRINT_TEXT)
+		printf("\n%s", diff_text);
 	if (written < 0) {
 		fprintf(stderr, "kcost: error: %s\n", visible(err));
 		status = written == -1 ? KC_EXIT_INPUT : KC_EXIT_INTERNAL; /* -1: the directory's, -2: kcost's */
@@ -292,6 +427,14 @@ static int run(struct kc_options *o, int argc, char **argv)
 		        t.warnings, t.warnings == 1 ? "" : "s",
 		        written < 0 ? "no report written" : "report: ", written < 0 ? "" : visible(ro.out_dir),
 		        written < 0 ? "" : "/index.html");
+	if (regressed > 0 && o->fail_on > 0 && status == KC_EXIT_OK)
+		status = KC_EXIT_REGRESSION;
+	free(lead);
+	free(diff_text);
+	if (with_base) {
+		kc_analysis_release(&ban);
+		kc_baseline_close(&bl);
+	}
 	kc_analysis_release(&an);
 	return status;
 }

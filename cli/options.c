@@ -49,19 +49,27 @@ void kc_options_usage(FILE *out)
 	    "  --peak GFLOPS --bandwidth GBS  a hypothetical machine: these budgets, labelled hypothetical\n"
 	    "  --threads N            run OpenMP kernels with N threads (built with -fopenmp), against the\n"
 	    "                         all-threads compute ceilings (default: 1 thread)\n"
+	    "Review (pull requests):\n"
+	    "  --baseline REV         compare with git revision REV of the same files (e.g. `git merge-base\n"
+	    "                         origin/main HEAD`): both are built and timed in alternating slices; the\n"
+	    "                         verdicts go to report.json and lead summary.md\n"
+	    "  --threshold PCT        the smallest time change a verdict counts (default: 5)\n"
+	    "  --fail-on-regression PCT  exit 4 when a function got slower, or its FLOPs or bytes grew, by\n"
+	    "                         more than PCT\n"
 	    "Other:\n"
 	    "  -j N                   kcost's own threads: 1, or 2 and more for a second one that counts and\n"
 	    "                         renders alongside (default: a second thread for large inputs on 2+ cores)\n"
 	    "  --help, --version\n"
 	    "\n"
 	    "Exit status: 0 success; 1 the input had errors (could not parse, no kernels, a kernel failed to\n"
-	    "compile or run); 2 usage error; 3 internal error.\n"
+	    "compile or run); 2 usage error; 3 internal error; 4 a regression beyond --fail-on-regression.\n"
 	    "\n"
 	    "Examples:\n"
 	    "  kcost samples/gelu.c                       analyze, measure, write kcost-report/index.html\n"
 	    "  kcost --no-run --format md samples/*.c     predictions only, Markdown on stdout\n"
 	    "  kcost --size n=1000000 samples/vecadd.c    another benchmark size\n"
 	    "  kcost -p build src/kernels.c               flags from build/compile_commands.json\n"
+	    "  kcost --baseline origin/main --fail-on-regression 10 kernels/gelu.c   review a change\n"
 	    "  kcost diff base/report.json head/report.json --fail-on-regression 10\n"
 	    "  kcost machine [--format json]              this machine's ceilings, and how they were measured\n",
 	    out);
@@ -319,6 +327,25 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 	} else if (takes_value(argc, argv, i, "--memory-limit", &v)) {
 		return v ? parse_bytes("--memory-limit", v, &o->memory_limit)
 		         : usage_error("option '%s' requires a size", a);
+	} else if (takes_value(argc, argv, i, "--baseline", &v)) {
+		if (!v || !*v || v[0] == '-')
+			return usage_error(
+			    "option '%s' requires a git revision (e.g. `git merge-base origin/main HEAD`)", a);
+		o->baseline = v;
+	} else if (takes_value(argc, argv, i, "--threshold", &v) ||
+	           takes_value(argc, argv, i, "--fail-on-regression", &v)) {
+		int fail = !strncmp(a, "--fail", 6);
+		char *end;
+		errno = 0;
+		double x = v ? strtod(v, &end) : -1;
+		if (!v || errno || *end || end == v || !(x >= 0 && x <= 10000))
+			return usage_error("%s expects a percentage from 0 to 10000",
+			                   fail ? "--fail-on-regression" : "--threshold");
+		if (fail)
+			o->fail_on = x > 0 ? x / 100 : 1e-12; /* 0%: any regression fails */
+		else
+			o->threshold = x / 100;
+		return 0;
 	} else if (takes_value(argc, argv, i, "--threads", &v)) {
 		char *end;
 		long t = v ? strtol(v, &end, 10) : 0;
@@ -348,6 +375,7 @@ int kc_options_parse(struct kc_options *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->jobs = 0; /* kcost chooses */
 	o->time_budget = 0.3;
+	o->threshold = 0.05;
 	o->timeout = 60;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -371,6 +399,9 @@ int kc_options_parse(struct kc_options *o, int argc, char **argv)
 		return usage_error("--machine and --peak/--bandwidth both name the machine: give one%s", "");
 	if (o->n_files == 0)
 		return usage_error("no input files%s", "");
+	if (o->baseline && (o->peak > 0 || o->machine_file))
+		return usage_error("--baseline times both revisions on this machine: it takes no --machine, --peak%s",
+		                   "");
 	return 0;
 }
 

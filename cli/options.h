@@ -8,7 +8,7 @@ enum kc_format { KC_FORMAT_TEXT, KC_FORMAT_JSON, KC_FORMAT_MD };
 enum kc_color { KC_COLOR_AUTO, KC_COLOR_ALWAYS, KC_COLOR_NEVER };
 
 /* Exit codes (documented in --help, README and docs/cli.md). */
-enum { KC_EXIT_OK = 0, KC_EXIT_INPUT = 1, KC_EXIT_USAGE = 2, KC_EXIT_INTERNAL = 3 };
+enum { KC_EXIT_OK = 0, KC_EXIT_INPUT = 1, KC_EXIT_USAGE = 2, KC_EXIT_INTERNAL = 3, KC_EXIT_REGRESSION = 4 };
 
 struct kc_options {
 	const char **files;
@@ -36,6 +36,9 @@ struct kc_options {
 	const char *machine_file; /* --machine FILE */
 	double parse_timeout;     /* --parse-timeout: CPU seconds per file's parse; 0: the analyzer's default */
 	long long memory_limit;   /* --memory-limit in bytes; 0: the runner's default */
+	const char *baseline;     /* --baseline REV: compare with this git revision of the same files */
+	double threshold;         /* --threshold PCT / 100: the smallest time change a verdict counts (0.05) */
+	double fail_on;           /* --fail-on-regression PCT / 100; 0: never fail on a regression */
 	int help, version;
 };
 

@@ -80,6 +80,16 @@ static double mann_whitney(const double *lb, int n, const double *lh, int m)
 	return z <= 0 ? 1 : erfc(z / sqrt(2));
 }
 
+/* The logs of every k-th of v[0 .. n-1] (in order), at most KC_COMPARE_MAX_SAMPLES of them, into out; their
+ * count. */
+static int thinned_logs(const double *v, int n, double *out)
+{
+	int keep = n < KC_COMPARE_MAX_SAMPLES ? n : KC_COMPARE_MAX_SAMPLES;
+	for (int q = 0; q < keep; q++)
+		out[q] = log(v[(long long)q * n / keep]);
+	return keep;
+}
+
 int kc_compare(const double *base, int n_base, const double *head, int n_head, double t, struct kc_comparison *out)
 {
 	if (n_base < 2 || n_head < 2 || !(t >= 0))
@@ -90,16 +100,17 @@ int kc_compare(const double *base, int n_base, const double *head, int n_head, d
 	for (int i = 0; i < n_head; i++)
 		if (!(head[i] > 0) || !isfinite(head[i]))
 			return -1;
+	int taken_base = n_base, taken_head = n_head;
+	n_base = n_base < KC_COMPARE_MAX_SAMPLES ? n_base : KC_COMPARE_MAX_SAMPLES;
+	n_head = n_head < KC_COMPARE_MAX_SAMPLES ? n_head : KC_COMPARE_MAX_SAMPLES;
 	size_t nm = (size_t)n_base * (size_t)n_head;
 	double *lb = malloc(sizeof *lb * (size_t)n_base), *lh = malloc(sizeof *lh * (size_t)n_head),
 	       *d = malloc(sizeof *d * nm);
 	int rc = -1;
 	if (!lb || !lh || !d)
 		goto done;
-	for (int i = 0; i < n_base; i++)
-		lb[i] = log(base[i]);
-	for (int j = 0; j < n_head; j++)
-		lh[j] = log(head[j]);
+	thinned_logs(base, taken_base, lb);
+	thinned_logs(head, taken_head, lh);
 	for (int j = 0; j < n_head; j++)
 		for (int i = 0; i < n_base; i++)
 			d[(size_t)j * (size_t)n_base + (size_t)i] = lh[j] - lb[i];

@@ -14,6 +14,23 @@ struct kc_libm_in_process {
 	int sweeps;
 };
 
+#define KC_MEASURE_MAX_SAMPLES 1000
+
+/* --baseline: how a function compares with itself at the baseline revision (report.json functions[].baseline;
+ * the figures are reporter/diff.h's, the verdict model/compare.h's) */
+struct kc_baseline_result {
+	const char *revision; /* the baseline's commit */
+	const char *change;   /* "same", "changed", "added" (not at the baseline) */
+	const char *verdict;  /* "slower", "faster", "unchanged", "inconclusive", or why there is none */
+	int tested;           /* ci_low .. n_head are set */
+	double ratio;         /* head / base median time; NAN when not both measured */
+	double ci_low, ci_high, p_value;
+	int n_base, n_head;
+	double base_seconds;        /* the baseline's median; NAN when not measured */
+	double instructions_change; /* head / base - 1 of one call's instructions; NAN when not counted or the same */
+	int regressed;              /* beyond --fail-on-regression */
+};
+
 /* One function's measurement. `error` non-NULL means the kernel could not be measured (compile error,
  * crash, timeout, mismatch with its reference); the other fields are then partial or zero. */
 struct kc_measurement {
@@ -21,6 +38,14 @@ struct kc_measurement {
 	const char *file; /* the function's file as the analysis spells it (function names repeat across files) */
 	double seconds_min, seconds_median, seconds_p90;
 	int samples;
+	/* the timed samples (seconds per call) in the order taken, every k-th of them when there are more than
+	 * KC_MEASURE_MAX_SAMPLES: what kcost diff and --baseline compare (model/compare.h) */
+	const double *sample_seconds;
+	int n_sample_seconds;
+	/* the median of each slice (one harness process) in the order timed: the independent runs --baseline's
+	 * verdict compares, and kcost diff's when both reports have KC_DIFF_MIN_SLICES or more */
+	const double *slice_seconds;
+	int n_slice_seconds;
 	double cv;
 	const char *compiler;         /* exact command used to build the harness */
 	const char *reference;        /* NULL when no reference declared */
@@ -47,6 +72,7 @@ struct kc_measurement {
 	int n_libm;
 	/* non-NULL: the timing is faster than the machine's ceilings allow (the warning's text); the point is marked */
 	const char *implausible;
+	const struct kc_baseline_result *baseline; /* --baseline only */
 };
 
 /* items[i] is the measurement of the analysis's functions[i] (n == kc_analysis.n_functions); the items of

@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "escape.h"
 #include "hash.h"
 #include "visible.h"
 
 enum change { SAME, ADDED, REMOVED, CHANGED };
-enum verdict { V_NONE, V_UNMEASURED, V_NOISE, V_FASTER, V_SLOWER, V_INVALID };
+enum verdict { V_NONE, V_UNMEASURED, V_NOISE, V_FASTER, V_SLOWER, V_INVALID, V_INCONCLUSIVE };
 
 /* What one function's comparison found. Strings point into the parsed documents, but for `invalid`. */
 struct fn_diff {
@@ -22,6 +23,15 @@ struct fn_diff {
 	const char *flops[2], *bytes_min[2], *bytes_streaming[2];
 	double flops_v[2], streaming_v[2], ai_min[2], ai_streaming[2];
 	double median[2], cv[2];
+	double *samples[2]; /* malloc'd: measured.seconds.samples, when valid */
+	int n_samples[2];
+	double *slices[2]; /* malloc'd: measured.seconds.slices, when valid */
+	int n_slices[2];
+	int by_slices;          /* the test compared the slices' medians */
+	double instructions[2]; /* measured.traffic.instructions, NAN when absent */
+	const char *bound[2];   /* predicted.bound */
+	int tested;             /* the verdict is kc_compare's, over the samples */
+	struct kc_comparison cmp;
 	enum verdict verdict;
 	double ratio; /* head / base median time */
 	int regressed;
@@ -326,9 +336,9 @@ static const char *read_str(struct kc_diff *d, struct fn_diff *fd, int side, con
 
 /* The members of a function that a comparison reads, found in one pass over its keys: a report's function has
  * some 25, "measured" among the last, and a look-up per value scanned them a dozen times. */
-enum { M_FLOPS, M_BYTES, M_INTENSITY, M_MEASURED, M_N };
+enum { M_FLOPS, M_BYTES, M_INTENSITY, M_MEASURED, M_PREDICTED, M_N };
 
-static const char *const member_keys[M_N] = {"flops", "bytes", "intensity", "measured"};
+static const char *const member_keys[M_N] = {"flops", "bytes", "intensity", "measured", "predicted"};
 
 static void function_members(const cJSON *f, const cJSON *m[M_N])
 {
@@ -341,6 +351,40 @@ static void function_members(const cJSON *f, const cJSON *m[M_N])
 			if (!m[k] && !strcmp(c->string, member_keys[k]))
 				m[k] = c;
 	}
+}
+
+/* The times at path (measured.seconds.samples or .slices), when it is an array of positive finite numbers (else a
+ * problem, and none). */
+static void read_times(struct kc_diff *d, struct fn_diff *fd, int side, const cJSON *measured, const char *path,
+                       double **times, int *n_times)
+{
+	const cJSON *blocker, *v = below(measured, path, &blocker), *x;
+	if (!v) /* absent, or behind a value of another type: the median's reading has said so */
+		return;
+	if (!cJSON_IsArray(v)) {
+		char what[96];
+		snprintf(what, sizeof what, "is %s, not an array", type_name(v));
+		invalid_value(d, fd, side, path, what);
+		return;
+	}
+	int n = cJSON_GetArraySize(v), k = 0;
+	double *out = malloc(sizeof *out * (size_t)(n > 0 ? n : 1));
+	if (!out)
+		return;
+	cJSON_ArrayForEach(x, v)
+	{
+		if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || x->valuedouble <= 0) {
+			char what[192];
+			snprintf(what, sizeof what, "has %s%s: %s", cJSON_IsNumber(x) ? "" : "an element that is ",
+			         cJSON_IsNumber(x) ? "a time that is not positive and finite" : type_name(x),
+			         range_rule[TIME]);
+			invalid_value(d, fd, side, path, what);
+			free(out);
+			return;
+		}
+		out[k++] = x->valuedouble;
+	}
+	*times = out, *n_times = k;
 }
 
 static void read_side(struct kc_diff *d, struct fn_diff *fd, int side, const cJSON *f)
@@ -361,17 +405,33 @@ static void read_side(struct kc_diff *d, struct fn_diff *fd, int side, const cJS
 	fd->streaming_v[side] = read_num(d, fd, side, m[M_BYTES], "bytes.streaming.value", COUNT);
 	fd->ai_min[side] = read_num(d, fd, side, m[M_INTENSITY], "intensity.min", INTENSITY);
 	fd->ai_streaming[side] = read_num(d, fd, side, m[M_INTENSITY], "intensity.streaming", INTENSITY);
+	fd->bound[side] = read_str(d, fd, side, m[M_PREDICTED], "predicted.bound");
+	fd->instructions[side] = NAN;
 	if (read_str(d, fd, side, m[M_MEASURED], "measured.error")) { /* the run failed: no time, whatever the rest */
 		fd->median[side] = fd->cv[side] = NAN;
 		return;
 	}
 	fd->median[side] = read_num(d, fd, side, m[M_MEASURED], "measured.seconds.median", TIME);
 	fd->cv[side] = read_num(d, fd, side, m[M_MEASURED], "measured.cv", CV);
+	fd->instructions[side] = read_num(d, fd, side, m[M_MEASURED], "measured.traffic.instructions", COUNT);
+	read_times(d, fd, side, m[M_MEASURED], "measured.seconds.samples", &fd->samples[side], &fd->n_samples[side]);
+	read_times(d, fd, side, m[M_MEASURED], "measured.seconds.slices", &fd->slices[side], &fd->n_slices[side]);
 }
 
 static int same_str(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The relative change of the instructions one call executes (head / base - 1), when both runs counted them and
+ * they differ by 0.1% or more (they are deterministic: a smaller difference is the setup's alignment, not the
+ * code); else 0. */
+static double instructions_change(const struct fn_diff *d)
+{
+	if (!(d->instructions[0] > 0) || !(d->instructions[1] > 0))
+		return 0;
+	double r = d->instructions[1] / d->instructions[0] - 1;
+	return fabs(r) >= 0.001 ? r : 0;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -400,6 +460,21 @@ static void judge_time(struct fn_diff *d, const struct kc_diff_opts *o)
 		return;
 	}
 	d->ratio = d->median[1] / d->median[0];
+	/* both runs carry their samples: the test of model/compare.h, over the slices' medians when both have enough
+	 * of them (each slice is a process of its own: the samples of one are not independent), else the samples */
+	d->by_slices = d->n_slices[0] >= KC_DIFF_MIN_SLICES && d->n_slices[1] >= KC_DIFF_MIN_SLICES;
+	const double *const *v = d->by_slices ? (const double *const *)d->slices : (const double *const *)d->samples;
+	const int *n = d->by_slices ? d->n_slices : d->n_samples;
+	if (n[0] >= 2 && n[1] >= 2 && kc_compare(v[0], n[0], v[1], n[1], o->threshold, &d->cmp) == 0) {
+		static const enum verdict of[] = {[KC_VERDICT_UNCHANGED] = V_NOISE,
+		                                  [KC_VERDICT_SLOWER] = V_SLOWER,
+		                                  [KC_VERDICT_FASTER] = V_FASTER,
+		                                  [KC_VERDICT_INCONCLUSIVE] = V_INCONCLUSIVE};
+		d->tested = 1;
+		d->ratio = d->cmp.ratio;
+		d->verdict = of[d->cmp.verdict];
+		return;
+	}
 	double s0 = log_spread(d->cv[0]), s1 = log_spread(d->cv[1]);
 	double noise = 2 * sqrt(s0 * s0 + s1 * s1), change = fabs(log(d->ratio));
 	if (change <= log1p(o->threshold) || change <= noise)
@@ -441,8 +516,11 @@ static void compare_pair(struct kc_diff *d, struct fn_diff *fd, const cJSON *b, 
 	judge_regression(fd, &d->o);
 	int formulas_same = same_str(fd->flops[0], fd->flops[1]) && same_str(fd->bytes_min[0], fd->bytes_min[1]) &&
 	                    same_str(fd->bytes_streaming[0], fd->bytes_streaming[1]);
-	fd->change =
-	    formulas_same && fd->verdict != V_SLOWER && fd->verdict != V_FASTER && !fd->invalid ? SAME : CHANGED;
+	fd->change = formulas_same && fd->verdict != V_SLOWER && fd->verdict != V_FASTER &&
+	                     fd->verdict != V_INCONCLUSIVE && !fd->invalid && instructions_change(fd) == 0 &&
+	                     same_str(fd->bound[0], fd->bound[1])
+	                 ? SAME
+	                 : CHANGED;
 }
 
 /* Append the comparison of one function: of a base entry with its head (h), or of an entry on one side only. */
@@ -508,6 +586,38 @@ int kc_diff_regressed(const struct kc_diff *d)
 	return d->regressed;
 }
 
+int kc_diff_count(const struct kc_diff *d)
+{
+	return d->n;
+}
+
+void kc_diff_function(const struct kc_diff *d, int i, struct kc_diff_function *out)
+{
+	static const char *const changes[] = {"same", "added", "removed", "changed"};
+	static const char *const verdicts[] = {NULL,     "not measured", "no significant change", "faster",
+	                                       "slower", "invalid",      "inconclusive"};
+	const struct fn_diff *f = &d->fns[i];
+	int timed = f->verdict != V_NONE && f->verdict != V_UNMEASURED && f->verdict != V_INVALID;
+	double ic = instructions_change(f);
+	*out = (struct kc_diff_function){
+	    .file = f->file,
+	    .name = f->name,
+	    .change = changes[f->change],
+	    .verdict = f->tested && f->verdict != V_INVALID ? kc_verdict_name(f->cmp.verdict) : verdicts[f->verdict],
+	    .tested = f->tested && f->verdict != V_INVALID,
+	    .ratio = timed ? f->ratio : NAN,
+	    .ci_low = f->tested ? f->cmp.ci_low : NAN,
+	    .ci_high = f->tested ? f->cmp.ci_high : NAN,
+	    .p_value = f->tested ? f->cmp.p_value : NAN,
+	    .n_base = f->tested ? f->cmp.n_base : 0,
+	    .n_head = f->tested ? f->cmp.n_head : 0,
+	    .base_median = f->change == ADDED ? NAN : f->median[0],
+	    .instructions_change = ic != 0 ? ic : NAN,
+	    .regressed = f->regressed,
+	    .invalid = f->invalid,
+	};
+}
+
 int kc_diff_errors(const struct kc_diff *d)
 {
 	return d->errors;
@@ -526,8 +636,13 @@ void kc_diff_free(struct kc_diff *d)
 {
 	if (!d)
 		return;
-	for (int i = 0; i < d->n; i++)
+	for (int i = 0; i < d->n; i++) {
 		free(d->fns[i].invalid);
+		free(d->fns[i].samples[0]);
+		free(d->fns[i].samples[1]);
+		free(d->fns[i].slices[0]);
+		free(d->fns[i].slices[1]);
+	}
 	for (int i = 0; i < d->n_problems; i++)
 		free(d->problems[i].text);
 	free(d->problems);
@@ -540,6 +655,13 @@ void kc_diff_free(struct kc_diff *d)
 
 static const char *verdict_text(const struct fn_diff *d, char *buf, size_t size)
 {
+	if (d->tested && d->verdict != V_INVALID) {
+		const struct kc_comparison *c = &d->cmp;
+		snprintf(buf, size, "%s, %.3gx the base's time (95%% CI %.3g-%.3g, p = %.2g, %d + %d %s)",
+		         kc_verdict_name(c->verdict), c->ratio, c->ci_low, c->ci_high, c->p_value, c->n_base, c->n_head,
+		         d->by_slices ? "runs" : "samples");
+		return buf;
+	}
 	switch (d->verdict) {
 	case V_UNMEASURED:
 		return "not measured";
@@ -585,7 +707,7 @@ static void formula_change(struct kc_buf *b, const char *label, const char *cons
 
 static void render_function(const struct fn_diff *d, struct kc_buf *b, int md)
 {
-	char vt[64];
+	char vt[160];
 	const char *what = d->invalid             ? "invalid"
 	                   : d->change == ADDED   ? "added"
 	                   : d->change == REMOVED ? "removed"
@@ -601,6 +723,11 @@ static void render_function(const struct fn_diff *d, struct kc_buf *b, int md)
 		put_text(b, d->invalid, md);
 	} else if (d->change == CHANGED) {
 		kc_buf_printf(b, "; time: %s", verdict_text(d, vt, sizeof vt));
+		double ic = instructions_change(d);
+		if (ic != 0)
+			kc_buf_printf(b,
+			              "; instructions %+.1f%% (counted by cache simulation: the same from run to run)",
+			              100 * ic);
 	}
 	if (d->regressed)
 		kc_buf_printf(b, "%sregression: %s%s", md ? " — **" : " — ", d->why, md ? "**" : "");
@@ -610,6 +737,7 @@ static void render_function(const struct fn_diff *d, struct kc_buf *b, int md)
 	formula_change(b, "FLOPs", d->flops, md);
 	formula_change(b, "bytes (min)", d->bytes_min, md);
 	formula_change(b, "bytes (streaming)", d->bytes_streaming, md);
+	formula_change(b, "bound (predicted)", d->bound, md);
 	if (!isnan(d->ai_streaming[0]) && !isnan(d->ai_streaming[1]) && d->ai_streaming[0] != d->ai_streaming[1])
 		kc_buf_printf(b,
 		              md ? "  - intensity (streaming): %.3g → %.3g FLOP/B\n"
@@ -621,8 +749,8 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 {
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "functions");
 	static const char *const changes[] = {"same", "added", "removed", "changed"};
-	static const char *const verdicts[] = {"",       "not measured", "no significant change",
-	                                       "faster", "slower",       "invalid"};
+	static const char *const verdicts[] = {"",       "not measured", "no significant change", "faster",
+	                                       "slower", "invalid",      "inconclusive"};
 	for (int i = 0; i < d->n && arr; i++) {
 		const struct fn_diff *f = &d->fns[i];
 		cJSON *o = cJSON_CreateObject();
@@ -633,6 +761,16 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 			cJSON_AddStringToObject(o, "time", verdicts[f->verdict]);
 			if (f->verdict != V_UNMEASURED && f->verdict != V_INVALID)
 				cJSON_AddNumberToObject(o, "time_ratio", f->ratio);
+			if (f->tested && f->verdict != V_INVALID) {
+				cJSON_AddStringToObject(o, "verdict", kc_verdict_name(f->cmp.verdict));
+				cJSON_AddNumberToObject(o, "ci_low", f->cmp.ci_low);
+				cJSON_AddNumberToObject(o, "ci_high", f->cmp.ci_high);
+				cJSON_AddNumberToObject(o, "p_value", f->cmp.p_value);
+				cJSON_AddItemToObject(
+				    o, "samples", cJSON_CreateIntArray((const int[]){f->cmp.n_base, f->cmp.n_head}, 2));
+			}
+			if (instructions_change(f) != 0)
+				cJSON_AddNumberToObject(o, "instructions_change", instructions_change(f));
 			cJSON_AddItemToObject(
 			    o, "flops",
 			    cJSON_CreateStringArray(
@@ -660,26 +798,50 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 	cJSON_Delete(root);
 }
 
+/* Which group a changed function is listed in: regressions, then improvements, then the other changes. */
+static int group_of(const struct fn_diff *d)
+{
+	if (d->regressed || d->verdict == V_SLOWER)
+		return 0;
+	return d->verdict == V_FASTER ? 1 : 2;
+}
+
 void kc_diff_render(const struct kc_diff *d, struct kc_buf *b)
 {
 	if (d->o.format == KC_DIFF_JSON) {
 		render_json(d, b);
 		return;
 	}
-	int md = d->o.format == KC_DIFF_MD, shown = 0;
+	int md = d->o.format == KC_DIFF_MD, shown = 0, changed = 0, cut = 0;
+	size_t start = b->len;
 	kc_buf_puts(b, md ? "## kcost: cost changes\n\n" : "kcost diff\n");
 	for (int i = 0; i < d->n; i++)
-		if (d->fns[i].change != SAME) {
-			render_function(&d->fns[i], b, md);
-			shown++;
+		changed += d->fns[i].change != SAME;
+	for (int g = 0; g < 3; g++)
+		for (int i = 0; i < d->n; i++) {
+			if (d->fns[i].change == SAME || group_of(&d->fns[i]) != g)
+				continue;
+			size_t before = b->len;
+			if (!cut)
+				render_function(&d->fns[i], b, md);
+			/* a comment must fit GitHub's limit (65,536 characters): rows past KC_DIFF_MD_MAX are left to
+			 * the report, counted */
+			if (!cut && md && b->len - start > KC_DIFF_MD_MAX) {
+				b->len = before;
+				b->data[before] = '\0';
+				cut = 1;
+			}
+			shown += !cut;
 		}
-	int same = d->n - shown;
-	if (!shown)
+	if (cut)
+		kc_buf_printf(b, "\n… and %d more changed function%s: the full table is in the report\n",
+		              changed - shown, changed - shown == 1 ? "" : "s");
+	int same = d->n - changed;
+	if (!changed)
 		kc_buf_printf(b, "%sno significant change in %d function%s (formulas identical, times within noise)\n",
 		              md ? "" : "  ", same, same == 1 ? "" : "s");
 	else if (same)
-		kc_buf_printf(b, "%s%d other function%s: no significant change\n", md ? "\n" : "  ", same,
-		              same == 1 ? "" : "s");
+		kc_buf_printf(b, "%s%d other function%s unchanged\n", md ? "\n" : "  ", same, same == 1 ? "" : "s");
 	if (d->o.fail_on > 0)
 		kc_buf_printf(b, "%s%s\n", md ? "\n" : "  ",
 		              d->regressed ? "regression beyond the --fail-on-regression threshold"

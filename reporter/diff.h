@@ -37,7 +37,13 @@ struct kc_diff;
 struct kc_diff *kc_diff_compare(const struct cJSON *base, const struct cJSON *head, const struct kc_diff_opts *o,
                                 char *err, size_t err_size);
 
-/* The comparison in the chosen format, appended to b. */
+/* The comparison in the chosen format, appended to b: the changed functions, regressions first, then
+ * improvements, then the other changes, then one line counting the unchanged. In Markdown at most about
+ * KC_DIFF_MD_MAX bytes of rows (GitHub's comments hold 65,536 characters); the rest are counted. */
+#define KC_DIFF_MD_MAX 40000
+/* Both reports with this many slices (measured.seconds.slices: one harness process each) or more are compared
+ * slice by slice; else sample by sample (measured.seconds.samples) */
+#define KC_DIFF_MIN_SLICES 5
 void kc_diff_render(const struct kc_diff *d, struct kc_buf *b);
 
 /* 1 when some function regressed beyond opts->fail_on (slower beyond the noise, or more predicted bytes
@@ -52,6 +58,29 @@ int kc_diff_errors(const struct kc_diff *d);
  * measured.seconds.median is -0.01: a time must be positive and finite", escaped for a terminal. Warnings
  * ("listed twice") do not count as errors. */
 void kc_diff_render_problems(const struct kc_diff *d, struct kc_buf *b);
+
+/* One function's comparison, as kc_diff_compare found it. Strings point into the parsed documents or are
+ * static. */
+struct kc_diff_function {
+	const char *file, *name;
+	const char *change;  /* "same", "added", "removed", "changed" */
+	const char *verdict; /* "slower", "faster", "unchanged", "inconclusive" (the test of model/compare.h),
+	                      * "no significant change" (without samples), "not measured", "invalid", or NULL (one
+	                      * side only) */
+	int tested;          /* the verdict is the test's: ci_low, ci_high, p_value and the counts are set */
+	double ratio;        /* head / base median time; NAN when not both measured */
+	double ci_low, ci_high, p_value;
+	int n_base, n_head;
+	double base_median;         /* NAN when the base was not measured */
+	double instructions_change; /* head / base - 1 of the instructions a call executes; NAN when not counted on
+	                             * both sides or within 0.1% */
+	int regressed;              /* beyond --fail-on-regression */
+	const char *invalid;        /* an impossible value, or NULL */
+};
+
+/* The number of functions compared, and function i of them (0 <= i < kc_diff_count). */
+int kc_diff_count(const struct kc_diff *d);
+void kc_diff_function(const struct kc_diff *d, int i, struct kc_diff_function *out);
 
 /* Free the comparison; its strings point into the parsed documents, which stay the caller's. NULL is ignored. */
 void kc_diff_free(struct kc_diff *d);

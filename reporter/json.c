@@ -68,7 +68,9 @@
  *               access)"), resource "compute"|"latency"|"transcendental"|"memory"|"access", level, why (null, or why
  * seconds is null), nests [{lines, seconds, seconds_no_overlap, bound, resource, level, vectorized (bool, null: not
  * known), seconds_by_resource {compute, latency, transcendental, memory, access}} or {lines, seconds null, why}]}
- *     measured  null when not measured, else {seconds {min, median, p90}, samples, cv, gflops, gbytes_per_s,
+ *     measured  null when not measured, else {seconds {min, median, p90, + samples [seconds per call, in the
+ *               order taken; at most 1000, every k-th beyond], + slices [the median of each harness process's
+ *               samples]}, samples (how many were taken), cv, gflops, gbytes_per_s,
  *               fraction_of_roof, + ratio (median / predicted.seconds), + implausible (null, or why the time
  *               cannot be right: faster than the ceilings allow), equivalent {reference, ok, max_rel_err}
  *               or null, traffic {source, bytes, by_level {L2, DRAM}, + instructions (one call's, counted by
@@ -79,6 +81,10 @@
  *               + libm_median_ns_per_call {tanhf: ns} and libm_sweeps {tanhf: n}: the libm functions it calls,
  *                 swept in its own processes between its timed calls (the median of n sweeps), what its
  *                 prediction prices their calls at (only when any)}
+ *     + baseline  only with --baseline: {revision, change "same"|"changed"|"added", verdict "slower"|"faster"|
+ *               "unchanged"|"inconclusive" (or why there is none), ratio (head / base median), ci_low, ci_high
+ *               (95%, Hodges-Lehmann), p_value (Mann-Whitney), samples {base, head}, base_seconds,
+ *               instructions_change (head / base - 1, null when not counted or the same), regressed}
  *   } ]
  *
  * Every "expr" is kc_function_format's formula; every "value" is the exact integer at the benchmark sizes, a
@@ -489,6 +495,10 @@ static void json_measured(struct jctx *c, cJSON *parent, const struct kc_functio
 	jreal(c, sec, "min", mf.timed, me->seconds_min);
 	jreal(c, sec, "median", mf.timed, me->seconds_median);
 	jreal(c, sec, "p90", mf.timed, me->seconds_p90);
+	if (mf.timed && me->n_sample_seconds > 0)
+		jadd(c, sec, "samples", cJSON_CreateDoubleArray(me->sample_seconds, me->n_sample_seconds));
+	if (mf.timed && me->n_slice_seconds > 0)
+		jadd(c, sec, "slices", cJSON_CreateDoubleArray(me->slice_seconds, me->n_slice_seconds));
 	jint(c, o, "samples", me->samples);
 	jreal(c, o, "cv", mf.timed, me->cv);
 	jreal(c, o, "gflops", mf.has_rate, mf.gflops);
@@ -664,6 +674,28 @@ static void json_dataflow(struct jctx *c, cJSON *parent, const struct kc_report_
 	}
 }
 
+/* --baseline: the comparison with the baseline revision (absent otherwise). */
+static void json_baseline(struct jctx *c, cJSON *parent, const struct kc_measurement *me)
+{
+	const struct kc_baseline_result *b = me ? me->baseline : NULL;
+	if (!b)
+		return;
+	cJSON *o = jobj(c, parent, "baseline");
+	jstr(c, o, "revision", b->revision);
+	jstr(c, o, "change", b->change);
+	jstr(c, o, "verdict", b->verdict);
+	jreal(c, o, "ratio", 1, b->ratio);
+	jreal(c, o, "ci_low", b->tested, b->ci_low);
+	jreal(c, o, "ci_high", b->tested, b->ci_high);
+	jreal(c, o, "p_value", b->tested, b->p_value);
+	cJSON *n = jobj(c, o, "samples");
+	jint(c, n, "base", b->n_base);
+	jint(c, n, "head", b->n_head);
+	jreal(c, o, "base_seconds", 1, b->base_seconds);
+	jreal(c, o, "instructions_change", 1, b->instructions_change);
+	jbool(c, o, "regressed", b->regressed);
+}
+
 static void json_function(struct jctx *c, cJSON *arr, struct kc_report_figures *rf, int i,
                           const struct kc_measurements *m)
 {
@@ -691,6 +723,7 @@ static void json_function(struct jctx *c, cJSON *arr, struct kc_report_figures *
 	json_predicted(c, o, f, m, cf, &pr);
 	json_dataflow(c, o, rf, i);
 	json_measured(c, o, f, m, cf, &pr);
+	json_baseline(c, o, kc_figures_measurement(m, f));
 	if (c->first_why) {
 		cJSON *why = cJSON_CreateString(c->first_why);
 		if (!why || !cJSON_ReplaceItemInObject(o, "value_error", why)) {

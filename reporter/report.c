@@ -226,10 +226,34 @@ static int render_html(struct kc_output_sink *s, void *job)
 	return 0;
 }
 
+/* summary.md: the lead (--baseline's comparison) first, when there is one, then the summary, cut at a line
+ * where the two would pass KC_REPORT_COMMENT_MAX bytes (GitHub holds 65,536 characters in a comment). */
 static int render_markdown(struct kc_output_sink *s, void *job)
 {
 	const struct job *j = job;
-	kc_markdown_write(s->b, j->rf, j->m);
+	const char *lead = j->o->summary_lead;
+	if (!lead) {
+		kc_markdown_write(s->b, j->rf, j->m);
+		return 0;
+	}
+	static const char note[] = "\n_Cut to fit one comment: report.json and index.html have everything._\n";
+	size_t start = s->b->len;
+	kc_buf_puts(s->b, lead);
+	kc_buf_putc(s->b, '\n');
+	struct kc_buf rest = KC_BUF_INIT;
+	kc_markdown_write(&rest, j->rf, j->m);
+	size_t used = s->b->len - start,
+	       room = used + sizeof note < KC_REPORT_COMMENT_MAX ? KC_REPORT_COMMENT_MAX - used - sizeof note : 0;
+	size_t keep = rest.len;
+	if (keep > room) {
+		keep = room;
+		while (keep > 0 && rest.data[keep - 1] != '\n')
+			keep--;
+	}
+	kc_buf_add(s->b, kc_buf_str(&rest), keep);
+	if (keep < rest.len)
+		kc_buf_puts(s->b, note);
+	kc_buf_release(&rest);
 	return 0;
 }
 

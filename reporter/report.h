@@ -33,7 +33,12 @@ struct kc_report_opts {
 	int no_run;          /* --no-run: the report says measurement was not requested */
 	const char *created; /* ISO-8601 time to record; NULL: $SOURCE_DATE_EPOCH if set, else now (UTC) */
 	int threads;         /* kc_report_write's threads: 0 chooses (2 for 64+ functions on 2+ cores), 1 or 2 */
+	/* Markdown that leads summary.md and the printed Markdown (--baseline's comparison, kc_diff_render), or
+	 * NULL; the summary after it is cut where both would pass KC_REPORT_COMMENT_MAX bytes */
+	const char *summary_lead;
 };
+
+#define KC_REPORT_COMMENT_MAX 64000
 
 /* The report.json document (schema 1, see the comment at the top of json.c for every key). The caller owns
  * the result and cJSON_Delete()s it. NULL on out-of-memory. */

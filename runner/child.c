@@ -801,7 +801,9 @@ static const char *result_fields_why(const cJSON *j, const char *mode)
 		return fine ? NULL : "bad check fields";
 	}
 	if (!strcmp(mode, "count"))
-		return field_ok(j, "ll_misses", 0, big, 0) && field_ok(j, "l1d_read_misses", -1, big, 0)
+		return field_ok(j, "ll_misses", 0, big, 0) && field_ok(j, "l1d_read_misses", -1, big, 0) &&
+		               (!cJSON_GetObjectItemCaseSensitive(j, "instructions") ||
+		                field_ok(j, "instructions", -1, big, 0))
 		           ? NULL
 		           : "bad counter fields";
 	return NULL; /* once, none: the tag only */

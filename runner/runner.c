@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ceilings.h"
 #include "check.h"
+#include "compare.h"
 #include "cleanup.h"
 #include "counters.h"
 #include "runner_int.h"
@@ -22,6 +24,13 @@
 #include "sandbox.h"
 #include "stats.h"
 #include "traffic_step.h"
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /* The kernels' environment: the allow-listed part of kcost's (kc_child_kernel_env), single-threaded unless
  * --threads asks for more (OpenMP kernels), and TMPDIR inside the run's directory, which is removed after. */
@@ -65,6 +74,7 @@ struct libm_series {
 /* The timing samples of one function, gathered over the rounds of its file (run_file). */
 struct timing_samples {
 	struct kc_series t;
+	struct kc_series slices;  /* the median of each slice's samples (one harness process each) */
 	struct libm_series *libm; /* NULL until the first slice */
 	int n_libm;
 	int failed; /* a slice failed (reported): no more slices */
@@ -114,18 +124,20 @@ static void add_libm(struct timing_samples *s, const cJSON *libm)
 /* One slice of p's timing: the harness times it for `budget` seconds in a fresh process; its samples are added to
  * s. The first slice also gives the checksum and the setup time. -1 (reported) when the harness failed. */
 static int time_slice(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
-                      struct kc_measurement *item, struct kc_timing *t, double budget, struct timing_samples *s)
+                      struct kc_measurement *item, struct kc_timing *t, double budget, int min_samples,
+                      struct timing_samples *s)
 {
 	const struct kc_function *f = p->fn;
 	const char *why = NULL;
 	if (!s->libm)
 		plan_libm(r, f, s);
-	const char **argv = KC_NEW_N(r->a, const char *, 6 + s->n_libm);
+	const char **argv = KC_NEW_N(r->a, const char *, 7 + s->n_libm);
 	argv[0] = "./harness", argv[1] = f->name, argv[2] = "time";
 	argv[3] = kc_arena_printf(r->a, "%g", budget);
 	argv[4] = kc_arena_printf(r->a, "%g", r->timeout * 0.5);
+	argv[5] = kc_arena_printf(r->a, "%d", min_samples);
 	for (int i = 0; i < s->n_libm; i++)
-		argv[5 + i] = s->libm[i].arg;
+		argv[6 + i] = s->libm[i].arg;
 	cJSON *j = run_harness(r, fr, argv, &why);
 	const cJSON *samples = j ? cJSON_GetObjectItemCaseSensitive(j, "samples") : NULL, *sample;
 	int ok = cJSON_GetArraySize(samples) > 0;
@@ -133,6 +145,7 @@ static int time_slice(struct kc_run_state *r, const struct kc_file_run *fr, cons
 		fail(r, f, item, KC_ERROR, why ? why : "the harness reported no timing samples");
 		samples = NULL;
 	}
+	int first = s->t.n;
 	cJSON_ArrayForEach(sample, samples)
 	{
 		if (kc_series_push(&s->t, sample->valuedouble) < 0) {
@@ -140,6 +153,12 @@ static int time_slice(struct kc_run_state *r, const struct kc_file_run *fr, cons
 			ok = 0;
 			break;
 		}
+	}
+	struct kc_stats st;
+	if (ok &&
+	    (kc_stats_compute(s->t.v + first, s->t.n - first, &st) < 0 || kc_series_push(&s->slices, st.median) < 0)) {
+		fail(r, f, item, KC_ERROR, "out of memory reading the timing samples");
+		ok = 0;
 	}
 	if (ok)
 		add_libm(s, cJSON_GetObjectItemCaseSensitive(j, "libm"));
@@ -180,6 +199,16 @@ static int finish_timing(struct kc_run_state *r, const struct kc_harness_plan *p
 	}
 	item->seconds_min = st.min, item->seconds_median = st.median, item->seconds_p90 = st.p90;
 	item->samples = st.n, item->cv = st.cv;
+	/* the samples in the order taken, every k-th when there are more than the report keeps */
+	int keep = s->t.n < KC_MEASURE_MAX_SAMPLES ? s->t.n : KC_MEASURE_MAX_SAMPLES;
+	double *kept = KC_NEW_N(r->a, double, keep + 1);
+	for (int q = 0; q < keep; q++)
+		kept[q] = s->t.v[(long long)q * s->t.n / keep];
+	item->sample_seconds = kept, item->n_sample_seconds = keep;
+	double *slices = KC_NEW_N(r->a, double, s->slices.n + 1);
+	for (int q = 0; q < s->slices.n; q++)
+		slices[q] = s->slices.v[q];
+	item->slice_seconds = slices, item->n_slice_seconds = s->slices.n;
 	t->median = st.median;
 	return 0;
 }
@@ -482,68 +511,191 @@ static int prepare_file(struct kc_run_state *r, struct kc_file_run *fr, struct k
 	return 0;
 }
 
-static void run_file(struct kc_run_state *r, const char *path, const struct file_functions *ff, int index, int n_files)
+/* One input file's run on one side: its plans, harness, timings and measurements. */
+struct side {
+	struct kc_run_state *r;
+	struct kc_file_run fr;
+	struct kc_harness_plan *plans;
+	struct kc_timing *t;
+	struct kc_measurement **items;
+	struct timing_samples *ts;
+	int n;
+};
+
+/* Plan and build one side's harness for the functions ff lists; 0, or -1 when nothing of it can run (the
+ * plans' errors say why). */
+static int build_side(struct side *sd, struct kc_run_state *r, const char *path, const struct file_functions *ff,
+                      const char *dir, int index, int n_files)
 {
-	struct kc_file_run fr = {.path = path, .dir = kc_arena_printf(r->a, "%s/%d", r->tmpdir, index)};
-	struct kc_harness_plan *plans = KC_NEW_N(r->a, struct kc_harness_plan, ff->n + 1);
-	int n = ff->n;
+	*sd = (struct side){.r = r, .n = ff->n};
+	sd->fr = (struct kc_file_run){.path = path, .dir = dir};
+	sd->plans = KC_NEW_N(r->a, struct kc_harness_plan, ff->n + 1);
+	sd->t = KC_NEW_N(r->a, struct kc_timing, ff->n + 1);
+	sd->items = KC_NEW_N(r->a, struct kc_measurement *, ff->n + 1);
+	sd->ts = KC_NEW_N(r->a, struct timing_samples, ff->n + 1);
 	const char *why = NULL;
-	if (!plan_file(r, ff, plans))
-		return;
+	if (!plan_file(r, ff, sd->plans))
+		return -1;
 	kc_runner_progress(r, "compiling", index, n_files, path);
-	if (prepare_file(r, &fr, plans, n) < 0)
-		return;
-	if (build_runnable(r, &fr, plans, n, &why) < 0) {
-		fail_file(r, plans, n, kc_arena_printf(r->a, "harness failed to compile: %s", why), fr.compiler);
-		return;
+	if (prepare_file(r, &sd->fr, sd->plans, sd->n) < 0)
+		return -1;
+	if (build_runnable(r, &sd->fr, sd->plans, sd->n, &why) < 0) {
+		fail_file(r, sd->plans, sd->n, kc_arena_printf(r->a, "harness failed to compile: %s", why),
+		          sd->fr.compiler);
+		return -1;
 	}
-	/* every timing first, then the traffic, whose simulations may run in parallel without disturbing them */
-	struct kc_timing *t = KC_NEW_N(r->a, struct kc_timing, n + 1);
-	struct kc_measurement **items = KC_NEW_N(r->a, struct kc_measurement *, n + 1);
-	/* the functions take turns (KC_RUNNER_ROUNDS rounds of a share of the budget each), so that on a machine
-	 * whose other tenants come and go every function's median samples the same stretch of the run: two
-	 * versions of a kernel are compared in like conditions, and against ceilings measured across one */
-	struct timing_samples *ts = KC_NEW_N(r->a, struct timing_samples, n + 1);
-	int runnable = 0;
-	for (int i = 0; i < n; i++) {
-		items[i] = item_of(r, plans[i].fn);
-		if (!plans[i].error) {
-			items[i]->compiler = fr.compiler;
-			vectorized_lines(r, &fr, plans[i].fn, items[i]);
-			runnable++;
+	for (int i = 0; i < sd->n; i++) {
+		sd->items[i] = item_of(r, sd->plans[i].fn);
+		if (!sd->plans[i].error) {
+			sd->items[i]->compiler = sd->fr.compiler;
+			vectorized_lines(r, &sd->fr, sd->plans[i].fn, sd->items[i]);
 		}
 	}
+	return 0;
+}
+
+/* Whether function i of sd takes another slice. */
+static int wants_slice(const struct side *sd, int i)
+{
+	return !sd->plans[i].error && !sd->ts[i].failed && !sd->ts[i].done;
+}
+
+/* One slice of function i of sd, then (when `beside`) the ceilings sampled beside it. */
+static void slice(struct side *sd, int i, double budget, int min_samples, const char *step, int beside)
+{
+	struct kc_run_state *r = sd->r;
+	kc_runner_progress(r, step, r->done, r->total, sd->plans[i].fn->name);
+	time_slice(r, &sd->fr, &sd->plans[i], sd->items[i], &sd->t[i], budget, min_samples, &sd->ts[i]);
+	if (!beside)
+		return;
+	if (r->beside_wanted) /* not before a kernel ran: its memory is held until the end */
+		r->beside = kc_beside_start(r->m->machine), r->beside_wanted = 0;
+	kc_beside_sample(r->beside);
+}
+
+/* The functions of sd not in `paired` take turns (KC_RUNNER_ROUNDS rounds of a share of the budget each), so
+ * that on a machine whose other tenants come and go every function's median samples the same stretch of the
+ * run: two versions of a kernel are compared in like conditions, and against ceilings measured across one. */
+static void time_rounds(struct side *sd, const int *paired)
+{
+	struct kc_run_state *r = sd->r;
+	int runnable = 0;
+	for (int i = 0; i < sd->n; i++)
+		runnable += !sd->plans[i].error && !(paired && paired[i] >= 0);
 	int rounds = runnable > 1 ? KC_RUNNER_ROUNDS : 1;
 	for (int round = 0; round < rounds; round++) {
 		const char *step =
 		    rounds > 1 ? kc_arena_printf(r->a, "running, round %d of %d", round + 1, rounds) : "running";
-		for (int i = 0, k = 0; i < n; i++)
-			if (!plans[i].error && !ts[i].failed && !ts[i].done) {
-				kc_runner_progress(r, step, r->done + k++, r->total, plans[i].fn->name);
-				time_slice(r, &fr, &plans[i], items[i], &t[i], r->budget / rounds, &ts[i]);
-				if (r->beside_wanted) /* not before a kernel ran: its memory is held until the end */
-					r->beside = kc_beside_start(r->m->machine), r->beside_wanted = 0;
-				kc_beside_sample(r->beside);
-				/* a call so long that a slice outlasts its share (the harness times at least 10 calls)
-				 * is not timed again: its calls average the neighbours out, and more slices would only
-				 * multiply its time */
-				double fastest = ts[i].t.n > 0 ? ts[i].t.v[0] : 0;
-				for (int q = 1; q < ts[i].t.n; q++)
-					fastest = ts[i].t.v[q] < fastest ? ts[i].t.v[q] : fastest;
-				ts[i].done |= fastest * KC_RUNNER_MIN_SAMPLES > r->budget / rounds;
-				/* nor one whose setup outlasts its whole budget: three setups would cost more than
-				 * three times the timing (a DRAM-sized kernel's pages, 0.1 s, still take turns) */
-				ts[i].done |= t[i].setup > r->budget;
-			}
+		for (int i = 0; i < sd->n; i++) {
+			if (!wants_slice(sd, i) || (paired && paired[i] >= 0))
+				continue;
+			slice(sd, i, r->budget / rounds, KC_RUNNER_MIN_SAMPLES, step, 1);
+			struct timing_samples *ts = &sd->ts[i];
+			/* a call so long that a slice outlasts its share (the harness times at least 10 calls) is not
+			 * timed again: its calls average the neighbours out, and more slices would only multiply its
+			 * time */
+			double fastest = ts->t.n > 0 ? ts->t.v[0] : 0;
+			for (int q = 1; q < ts->t.n; q++)
+				fastest = ts->t.v[q] < fastest ? ts->t.v[q] : fastest;
+			ts->done |= fastest * KC_RUNNER_MIN_SAMPLES > r->budget / rounds;
+			/* nor one whose setup outlasts its whole budget: three setups would cost more than three times
+			 * the timing (a DRAM-sized kernel's pages, 0.1 s, still take turns) */
+			ts->done |= sd->t[i].setup > r->budget;
+		}
 	}
-	for (int i = 0; i < n; i++) {
-		if (!plans[i].error && finish_timing(r, &plans[i], items[i], &t[i], &ts[i]) == 0)
-			check_function(r, &fr, &plans[i], items[i]);
-		if (!plans[i].error)
+}
+
+/* Function i of the head and function j of the base, timed in alternating slices (head, base, base, head, ...:
+ * drift and neighbours hit both alike, and neither always goes first) until the comparison is decided — slower,
+ * faster or unchanged (model/compare.h) — after KC_BASELINE_MIN_PAIRS pairs, or KC_BASELINE_MAX_PAIRS pairs
+ * or the function's budget are spent. */
+static void time_pair(struct side *head, int i, struct side *base, int j, double threshold)
+{
+	struct kc_run_state *r = head->r;
+	double start = now(), limit = KC_BASELINE_BUDGET_FACTOR * r->budget;
+	for (int pair = 0; pair < KC_BASELINE_MAX_PAIRS && now() - start < limit; pair++) {
+		const char *step = kc_arena_printf(r->a, "running against the baseline, pair %d", pair + 1);
+		for (int k = 0; k < 2; k++) {
+			int head_turn = (k == 0) == (pair % 2 == 0);
+			struct side *sd = head_turn ? head : base;
+			int f = head_turn ? i : j;
+			/* the ceilings beside the first rounds' head slices, as many times as a function's rounds */
+			if (wants_slice(sd, f))
+				slice(sd, f, KC_BASELINE_SLICE_SECONDS, KC_BASELINE_MIN_SLICE_SAMPLES, step,
+				      head_turn && pair < 2 * KC_RUNNER_ROUNDS && pair % 2 == 0);
+		}
+		if (!wants_slice(head, i) || !wants_slice(base, j))
+			break;
+		/* the unit is a slice's median: processes differ (where the buffers and the stack fall), and the
+		 * samples of one are not independent of each other (identical binaries timed 3% apart, p < 1e-5) */
+		const struct kc_series *h = &head->ts[i].slices, *b = &base->ts[j].slices;
+		struct kc_comparison c;
+		if (pair + 1 >= KC_BASELINE_MIN_PAIRS && kc_compare(b->v, b->n, h->v, h->n, threshold, &c) == 0 &&
+		    c.verdict != KC_VERDICT_INCONCLUSIVE)
+			break;
+	}
+}
+
+/* Summarize each timed function of sd, check it, and measure its traffic. */
+static void finish_side(struct side *sd, int check)
+{
+	struct kc_run_state *r = sd->r;
+	for (int i = 0; i < sd->n; i++) {
+		if (!sd->plans[i].error && finish_timing(r, &sd->plans[i], sd->items[i], &sd->t[i], &sd->ts[i]) == 0 &&
+		    check)
+			check_function(r, &sd->fr, &sd->plans[i], sd->items[i]);
+		if (!sd->plans[i].error)
 			r->done++;
-		free(ts[i].t.v);
+		free(sd->ts[i].t.v);
+		free(sd->ts[i].slices.v);
 	}
-	kc_traffic_step_measure(r, &fr, plans, t, items, n);
+	kc_traffic_step_measure(r, &sd->fr, sd->plans, sd->t, sd->items, sd->n);
+}
+
+static void run_file(struct kc_run_state *r, const char *path, const struct file_functions *ff, int index, int n_files)
+{
+	struct side head;
+	if (build_side(&head, r, path, ff, kc_arena_printf(r->a, "%s/%d", r->tmpdir, index), index, n_files) < 0)
+		return;
+	/* every timing first, then the traffic, whose simulations may run in parallel without disturbing them */
+	time_rounds(&head, NULL);
+	finish_side(&head, 1);
+}
+
+/* An input file and the same file at the baseline revision (--baseline): the functions of both that can run
+ * are timed in alternating slices (time_pair), the others as run_file times them. */
+static void run_file_pair(struct kc_run_state *r, struct kc_run_state *rb, int k, const struct file_functions *ff,
+                          const struct file_functions *fb, int index, int n_files)
+{
+	struct side head, base;
+	int head_ok = build_side(&head, r, r->an->files[k], ff, kc_arena_printf(r->a, "%s/%d", r->tmpdir, index), index,
+	                         n_files) == 0;
+	int base_ok =
+	    fb->n > 0 && build_side(&base, rb, rb->an->files[k], fb,
+	                            kc_arena_printf(r->a, "%s/%d-base", r->tmpdir, index), index, n_files) == 0;
+	if (!head_ok && !base_ok)
+		return;
+	int *paired = KC_NEW_N(r->a, int, ff->n + 1), *paired_base = KC_NEW_N(r->a, int, fb->n + 1);
+	for (int j = 0; j < fb->n; j++)
+		paired_base[j] = -1;
+	for (int i = 0; i < ff->n; i++) {
+		paired[i] = -1;
+		for (int j = 0; head_ok && base_ok && j < fb->n && paired[i] < 0; j++)
+			if (!head.plans[i].error && !base.plans[j].error && paired_base[j] < 0 &&
+			    !strcmp(head.plans[i].fn->name, base.plans[j].fn->name))
+				paired[i] = j, paired_base[j] = i;
+	}
+	for (int i = 0; i < ff->n; i++)
+		if (paired[i] >= 0)
+			time_pair(&head, i, &base, paired[i], r->threshold);
+	if (head_ok) {
+		time_rounds(&head, paired);
+		finish_side(&head, 1);
+	}
+	if (base_ok) {
+		time_rounds(&base, paired_base);
+		finish_side(&base, 0);
+	}
 }
 
 /* --- the run ----------------------------------------------------------------------------------------------------- */
@@ -662,6 +814,7 @@ static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 	r->verbose = o->verbose;
 	r->no_traffic = o->no_traffic;
 	r->budget = o->time_budget > 0 ? o->time_budget : KC_RUNNER_DEFAULT_BUDGET;
+	r->threshold = o->threshold > 0 ? o->threshold : KC_RUNNER_DEFAULT_THRESHOLD;
 	r->timeout = o->timeout > 0 ? o->timeout : KC_RUNNER_DEFAULT_TIMEOUT;
 	r->memory_limit = o->memory_limit > 0 ? o->memory_limit : kc_child_default_memory_limit();
 	r->build = (struct kc_build){
@@ -701,15 +854,19 @@ static int enter_sandbox(struct kc_run_state *r)
 	return 0;
 }
 
-static void run_files(struct kc_run_state *r)
+static void run_files(struct kc_run_state *r, struct kc_run_state *rb)
 {
-	struct file_functions *ff = bucket_by_file(r);
+	struct file_functions *ff = bucket_by_file(r), *fb = rb ? bucket_by_file(rb) : NULL, none = {0};
 	int n_files = 0, index = 0;
 	for (int k = 0; k < r->an->n_files; k++)
 		n_files += ff[k].n > 0;
-	for (int k = 0; k < r->an->n_files; k++)
-		if (ff[k].n > 0)
+	for (int k = 0; k < r->an->n_files; k++) {
+		const struct file_functions *b = fb && k < rb->an->n_files ? &fb[k] : &none;
+		if (rb && (ff[k].n > 0 || b->n > 0))
+			run_file_pair(r, rb, k, &ff[k], b, index++, n_files);
+		else if (ff[k].n > 0)
 			run_file(r, r->an->files[k], &ff[k], index++, n_files);
+	}
 }
 
 int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct kc_arena *a, struct kc_measurements *m,
@@ -742,8 +899,19 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 	detect_tools(&r);
 	r.beside_wanted = !o->other_ceilings;
 	r.other_ceilings = o->other_ceilings;
+	/* --baseline: the base's functions run beside the head's, in the same temporary directory and limits */
+	struct kc_run_state rb_state, *rb = NULL;
+	if (o->base && o->base_m) {
+		rb_state = r;
+		rb = &rb_state;
+		rb->an = o->base, rb->m = o->base_m;
+		rb->beside = NULL, rb->beside_wanted = 0; /* the head's slices sample the ceilings */
+		rb->diags = KC_NEW(a, struct kc_diags);   /* the base's failures are its measurements' errors */
+		o->base_m->machine = m->machine;
+		init_items(rb);
+	}
 	if (!o->sandbox || enter_sandbox(&r))
-		run_files(&r);
+		run_files(&r, rb);
 	int samples = kc_beside_finish(r.beside, a, m->machine);
 	if (o->verbose)
 		fprintf(stderr, "kcost: ceilings sampled beside the kernels' timings %d time%s%s\n", samples,

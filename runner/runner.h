@@ -21,6 +21,16 @@
 /* The most libm functions of one kernel swept in its process beside its timed calls (KCOST_MAX_SWEPT in
  * kcost_driver.c); the others' calls are priced at the machine's medians */
 #define KC_RUNNER_MAX_SWEPT 16
+/* --baseline (kc_runner_opts.base): each function of both revisions is timed in alternating slices of
+ * KC_BASELINE_SLICE_SECONDS (and KC_BASELINE_MIN_SLICE_SAMPLES calls) each, until the comparison is decided
+ * after KC_BASELINE_MIN_PAIRS pairs, or KC_BASELINE_MAX_PAIRS pairs or KC_BASELINE_BUDGET_FACTOR times the time
+ * budget (wall clock, setups included) are spent */
+#define KC_BASELINE_SLICE_SECONDS     0.02
+#define KC_BASELINE_MIN_SLICE_SAMPLES 3
+#define KC_BASELINE_MIN_PAIRS         6
+#define KC_BASELINE_MAX_PAIRS         40
+#define KC_BASELINE_BUDGET_FACTOR     20
+#define KC_RUNNER_DEFAULT_THRESHOLD   0.05
 
 struct kc_runner_opts {
 	const char *cc;                /* NULL: "cc" (looked up in PATH) */
@@ -41,6 +51,12 @@ struct kc_runner_opts {
 	int other_ceilings;      /* the predictions will use ceilings other than this machine's (--machine, --peak):
 	                          * nothing is sampled beside the kernels (beside.h) */
 	void (*progress)(const char *step, int i, int n, const char *what); /* may be NULL */
+	/* --baseline: the same inputs at the baseline revision (base->files[k] is an->files[k] there; a file it
+	 * lacks has no functions), measured into base_m (its machine is m's); functions of the same name in the
+	 * same file are timed in alternating slices (runner.c, time_pair) with this threshold (<= 0: 5%) */
+	const struct kc_analysis *base;
+	struct kc_measurements *base_m;
+	double threshold;
 };
 
 /* Measure the machine (cached) and every non-skipped function of `an`, in the order of an->functions:

@@ -26,6 +26,7 @@ struct kc_run_state {
 	int verbose;    /* print the valgrind commands */
 	int no_traffic; /* --no-traffic: timings only */
 	double budget, timeout;
+	double threshold;       /* --baseline: the relative change a verdict needs (model/compare.h) */
 	long long memory_limit; /* RLIMIT_AS of kernel children */
 	const char *tmpdir;
 	const char *sandbox_dir; /* tmpdir when kernels run in the sandbox, else NULL */

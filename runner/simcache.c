@@ -12,13 +12,13 @@
 #include "hash.h"
 #include "source.h"
 
-#define KC_SIMCACHE_FORMAT 1
+#define KC_SIMCACHE_FORMAT     1
 #define KC_SIMCACHE_MAX_BINARY ((size_t)256 << 20)
 
 /* The counts of struct kc_cachegrind, by name: the file's fields. */
-#define KC_SIM_FIELDS(X)                                                                                            \
-	X(d1_size) X(ll_size) X(d1_line) X(ll_line) X(d1_assoc) X(ll_assoc) X(ir) X(dr) X(dw) X(d1mr) X(d1mw)      \
-	    X(dlmr) X(dlmw)
+#define KC_SIM_FIELDS(X)                                                                                               \
+	X(d1_size)                                                                                                     \
+	X(ll_size) X(d1_line) X(ll_line) X(d1_assoc) X(ll_assoc) X(ir) X(dr) X(dw) X(d1mr) X(d1mw) X(dlmr) X(dlmw)
 
 int kc_simcache_key(const char *dir, const char *binary, const char *const *argv, const char *config, char *out)
 {
@@ -60,9 +60,8 @@ static int read_count(const cJSON *j, const char *name, long long *out)
 int kc_simcache_load(struct kc_arena *a, const char *cache_dir, const char *key, struct kc_cachegrind *c)
 {
 	struct kc_buf text = KC_BUF_INIT;
-	cJSON *j = kc_buf_read_file(&text, entry_path(a, cache_dir, key), 1 << 16) == 0
-	               ? cJSON_Parse(kc_buf_str(&text))
-	               : NULL;
+	cJSON *j = kc_buf_read_file(&text, entry_path(a, cache_dir, key), 1 << 16) == 0 ? cJSON_Parse(kc_buf_str(&text))
+	                                                                                : NULL;
 	kc_buf_release(&text);
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "key");
 	int ok = cJSON_IsString(k) && !strcmp(k->valuestring, key);

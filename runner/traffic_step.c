@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "traffic_step.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,6 +343,8 @@ static int count(struct kc_run_state *r, const struct kc_file_run *fr, const str
 	item->traffic_source = "counters";
 	item->traffic_bytes = kc_counters_bytes((long long)ll->valuedouble, line);
 	item->traffic_l2_bytes = kc_counters_bytes((long long)kc_child_json_number(j, "l1d_read_misses"), line);
+	double ins = kc_child_json_number(j, "instructions");
+	item->instructions = ins > 0 && isfinite(ins) ? ins : 0;
 	item->traffic_why = kc_arena_printf(r->a,
 	                                    "perf_event_open: last-level cache misses x %d B lines (L2: L1D read "
 	                                    "misses x line), one call on cold caches",

@@ -358,12 +358,13 @@ static double kcost_sweeps_sample(struct kcost_sweep *sw, int n)
 
 /* --- modes ---------------------------------------------------------------------------------------------- */
 
-/* Timed calls until `budget` seconds of them (and KCOST_MIN_SAMPLES samples), or `max_seconds` in all; between
+/* Timed calls until `budget` seconds of them (and min_samples samples), or `max_seconds` in all; between
  * them, rounds of sweeps of the libm functions libm[0 .. n_libm - 1] name ("NAME=CALLS"): one after each sample
  * while the rounds have taken at most KCOST_SWEEP_SHARE of the timed time (the first always), then more after
  * the last sample up to KCOST_MIN_SWEEPS. A round evicts the kernel's data and trains the branch predictor on
  * other arguments: when it outlasts a sample, the kernel's next calls are preceded by an untimed batch. */
-static int kcost_mode_time(const struct kcost_function *f, double budget, double max_seconds, char **libm, int n_libm)
+static int kcost_mode_time(const struct kcost_function *f, double budget, double max_seconds, int min_samples,
+                           char **libm, int n_libm)
 {
 	double t0 = kcost_now();
 	void **bufs = kcost_setup(f);
@@ -395,8 +396,7 @@ static int kcost_mode_time(const struct kcost_function *f, double budget, double
 		double b = kcost_now();
 		samples[n++] = (b - a) / (double)k;
 		timed += b - a;
-		int last =
-		    n >= KCOST_MAX_SAMPLES || (timed >= budget && n >= KCOST_MIN_SAMPLES) || b - start >= max_seconds;
+		int last = n >= KCOST_MAX_SAMPLES || (timed >= budget && n >= min_samples) || b - start >= max_seconds;
 		if (n_sweeps && !last && swept <= KCOST_SWEEP_SHARE * timed) {
 			double round = kcost_sweeps_sample(sweeps, n_sweeps);
 			swept += round;
@@ -559,6 +559,7 @@ static int kcost_mode_count(const struct kcost_function *f, unsigned long long f
 	int ll = kcost_perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES);
 	int l1 = kcost_perf_open(PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
 	                                                 (PERF_COUNT_HW_CACHE_RESULT_MISS << 16));
+	int ins = kcost_perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
 	if (ll < 0) {
 		kcost_print_head(f, "count");
 		fprintf(kcost_out, ",\"error\":\"counters\",\"why\":\"perf_event_open: %s\"}\n", strerror(errno));
@@ -566,23 +567,29 @@ static int kcost_mode_count(const struct kcost_function *f, unsigned long long f
 	}
 	void **bufs = kcost_setup(f);
 	kcost_flush(flush);
-	long long ll_misses = 0, l1_misses = -1;
+	long long ll_misses = 0, l1_misses = -1, instructions = -1;
 	ioctl(ll, PERF_EVENT_IOC_RESET, 0);
 	if (l1 >= 0)
 		ioctl(l1, PERF_EVENT_IOC_RESET, 0), ioctl(l1, PERF_EVENT_IOC_ENABLE, 0);
+	if (ins >= 0)
+		ioctl(ins, PERF_EVENT_IOC_RESET, 0), ioctl(ins, PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(ll, PERF_EVENT_IOC_ENABLE, 0);
 	f->call(bufs);
 	ioctl(ll, PERF_EVENT_IOC_DISABLE, 0);
 	if (l1 >= 0)
 		ioctl(l1, PERF_EVENT_IOC_DISABLE, 0);
+	if (ins >= 0)
+		ioctl(ins, PERF_EVENT_IOC_DISABLE, 0);
 	if (read(ll, &ll_misses, sizeof ll_misses) != (ssize_t)sizeof ll_misses ||
-	    (l1 >= 0 && read(l1, &l1_misses, sizeof l1_misses) != (ssize_t)sizeof l1_misses)) {
+	    (l1 >= 0 && read(l1, &l1_misses, sizeof l1_misses) != (ssize_t)sizeof l1_misses) ||
+	    (ins >= 0 && read(ins, &instructions, sizeof instructions) != (ssize_t)sizeof instructions)) {
 		kcost_print_head(f, "count");
 		fprintf(kcost_out, ",\"error\":\"counters\",\"why\":\"reading the counters failed\"}\n");
 		return 0;
 	}
 	kcost_print_head(f, "count");
-	fprintf(kcost_out, ",\"ll_misses\":%lld,\"l1d_read_misses\":%lld}\n", ll_misses, l1_misses);
+	fprintf(kcost_out, ",\"ll_misses\":%lld,\"l1d_read_misses\":%lld,\"instructions\":%lld}\n", ll_misses,
+	        l1_misses, instructions);
 	return 0;
 }
 #else
@@ -595,10 +602,18 @@ static int kcost_mode_count(const struct kcost_function *f, unsigned long long f
 }
 #endif
 
+/* The fewest samples of a time run: 1 to KCOST_MIN_SAMPLES (kcost --baseline times in short slices). */
+static int kcost_min_samples(const char *arg)
+{
+	long v = strtol(arg, 0, 10);
+	return v >= 1 && v <= KCOST_MIN_SAMPLES ? (int)v : KCOST_MIN_SAMPLES;
+}
+
 static int kcost_usage(const char *msg)
 {
 	fprintf(stderr,
-	        "kcost harness: %s\nusage: harness FUNCTION time BUDGET MAX | check | once FLUSH | none FLUSH "
+	        "kcost harness: %s\nusage: harness FUNCTION time BUDGET MAX [MIN [NAME=CALLS...]] | check | once FLUSH "
+	        "| none FLUSH "
 	        "| count FLUSH\n",
 	        msg);
 	return KCOST_EXIT_USAGE;
@@ -633,7 +648,8 @@ int kcost_driver_main(int argc, char **argv, const struct kcost_function *functi
 	int rc;
 	if (!strcmp(mode, "time"))
 		rc = kcost_mode_time(f, argc > 3 ? arg : 0.3, argc > 4 ? strtod(argv[4], 0) : 30,
-		                     argc > 5 ? argv + 5 : 0, argc > 5 ? argc - 5 : 0);
+		                     argc > 5 ? kcost_min_samples(argv[5]) : KCOST_MIN_SAMPLES, argc > 6 ? argv + 6 : 0,
+		                     argc > 6 ? argc - 6 : 0);
 	else if (!strcmp(mode, "check"))
 		rc = kcost_mode_check(f);
 	else if (!strcmp(mode, "once") || !strcmp(mode, "none"))

@@ -274,7 +274,7 @@ static void impossible_values_are_invalid(void **state)
 		char *text = diff_format(base_text, head, 0.10, KC_DIFF_MD, &regressed, &problems, &errors);
 		snprintf(expected, sizeof expected, "- **f** (k.c): invalid: in head, %s\n", cases[i].reason);
 		assert_contains(text, expected);
-		assert_contains(text, "1 other function: no significant change");
+		assert_contains(text, "1 other function unchanged");
 		assert_null(strstr(text, "x faster"));
 		snprintf(expected, sizeof expected, "kcost diff: error: HEAD: function 'f' (k.c): %s\n",
 		         cases[i].reason);
@@ -326,7 +326,7 @@ static void nameless_and_repeated_entries(void **state)
 	                              "the first is compared\n");
 	assert_int_equal(errors, 0);
 	assert_contains(text, "- **g** (k.c): removed\n");
-	assert_contains(text, "1 other function: no significant change");
+	assert_contains(text, "1 other function unchanged");
 	free(problems);
 	free(text);
 	text = diff_format(nameless, base_text, 0, KC_DIFF_MD, &regressed, &problems, &errors);
@@ -355,7 +355,7 @@ static void names_cannot_forge_lines(void **state)
 	assert_string_equal(text, "kcost diff\n"
 	                          "  f\\n  g (k.c): changed; time: 9.99x slower\\x1b[31m\\u202e!\\x0d (k.c): changed; "
 	                          "time: 2.00x slower\n"
-	                          "  1 other function: no significant change\n");
+	                          "  1 other function unchanged\n");
 	free(text);
 	text = diff_format(base, head, 0, KC_DIFF_MD, &regressed, NULL, NULL);
 	assert_contains(text,
@@ -480,7 +480,7 @@ static void a_hundred_thousand_functions(void **state)
 	kc_diff_render(d, &b);
 	assert_string_equal(kc_buf_str(&b), "## kcost: cost changes\n\n"
 	                                    "- **k4242** (k.c): changed; time: 2.00x slower — **regression: slower**\n"
-	                                    "\n99999 other functions: no significant change\n"
+	                                    "\n99999 other functions unchanged\n"
 	                                    "\nregression beyond the --fail-on-regression threshold\n");
 	assert_int_equal(kc_diff_errors(d), 0);
 	kc_buf_release(&b);

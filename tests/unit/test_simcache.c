@@ -30,7 +30,8 @@ static void the_key_follows_what_determines_the_counts(void **state)
 	(void)state;
 	const char *argv[] = {"gelu", "once", "268500992", NULL}, *other[] = {"gelu", "none", "268500992", NULL};
 	char k1[17], k2[17], k3[17], k4[17], k5[17];
-	write_file("harness-cg", "\x7f" "ELF one build");
+	write_file("harness-cg", "\x7f"
+	                         "ELF one build");
 	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.19.0|--LL=1,2,64", k1), 0);
 	assert_int_equal(strlen(k1), 16);
 	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.19.0|--LL=1,2,64", k2), 0);
@@ -39,7 +40,8 @@ static void the_key_follows_what_determines_the_counts(void **state)
 	assert_string_not_equal(k1, k3); /* another mode */
 	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.20.0|--LL=1,2,64", k4), 0);
 	assert_string_not_equal(k1, k4); /* another valgrind */
-	write_file("harness-cg", "\x7f" "ELF another build");
+	write_file("harness-cg", "\x7f"
+	                         "ELF another build");
 	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.19.0|--LL=1,2,64", k5), 0);
 	assert_string_not_equal(k1, k5); /* another binary */
 	/* no binary: no key */
@@ -50,9 +52,19 @@ static void entries_round_trip_and_damaged_ones_are_not_used(void **state)
 {
 	(void)state;
 	struct kc_arena a = KC_ARENA_INIT;
-	struct kc_cachegrind c = {.d1_size = 49152, .ll_size = 268435456, .d1_line = 64, .ll_line = 64,
-	                          .d1_assoc = 12, .ll_assoc = 16, .ir = 516070073, .dr = 97854951, .dw = 20447814,
-	                          .d1mr = 2621592, .d1mw = 2097222, .dlmr = 262238, .dlmw = 2097187},
+	struct kc_cachegrind c = {.d1_size = 49152,
+	                          .ll_size = 268435456,
+	                          .d1_line = 64,
+	                          .ll_line = 64,
+	                          .d1_assoc = 12,
+	                          .ll_assoc = 16,
+	                          .ir = 516070073,
+	                          .dr = 97854951,
+	                          .dw = 20447814,
+	                          .d1mr = 2621592,
+	                          .d1mw = 2097222,
+	                          .dlmr = 262238,
+	                          .dlmw = 2097187},
 	                     got = {0};
 	const char *key = "00112233aabbccdd";
 	assert_int_equal(kc_simcache_load(&a, dir, key, &got), -1); /* nothing yet */

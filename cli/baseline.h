@@ -1,0 +1,28 @@
+/* baseline.h — --baseline REV: the input files as they are at another git revision, checked out into a
+ * temporary worktree (`git worktree add --detach`, removed by kc_baseline_close). */
+#ifndef KC_BASELINE_H
+#define KC_BASELINE_H
+
+#include <stddef.h>
+
+struct kc_baseline {
+	char *top;          /* the repository's top-level directory (of the first input) */
+	char *dir;          /* the temporary directory (mkdtemp); the worktree is its "tree" */
+	char *tree;         /* NULL until the worktree exists */
+	char commit[41];    /* REV resolved */
+	const char **files; /* files[i]: input i in the worktree, or an empty file there when REV lacks it */
+	int *missing;       /* missing[i]: REV has no such file */
+	const char **args;  /* the compiler flags, with -I directories inside the repository moved to the worktree */
+	int n_files, n_args;
+};
+
+/* Check REV out for the inputs files[0 .. n-1] (each must be inside the repository of the first one) and map the
+ * flags args[0 .. n_args-1]. 0, or -1 with a one-line message in err (not a repository, REV unknown, a file
+ * outside the repository, git failed) and nothing left behind. */
+int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *files, int n,
+                     const char *const *args, int n_args, char *err, size_t err_size);
+
+/* Remove the worktree (git worktree remove --force, then the directory) and free b. */
+void kc_baseline_close(struct kc_baseline *b);
+
+#endif

@@ -1,0 +1,210 @@
+/* test_baseline.c — kcost --baseline REV on a temporary git repository: the base and the head of a compute-bound
+ * kernel (a chain of dependent multiply-adds: its time is REPS latencies per element on any x86 machine, whatever
+ * its caches) are built and timed in alternating slices, and the verdicts come from their samples
+ * (model/compare.h). Twenty times the work is "slower" (exit 4 with --fail-on-regression); identical code is
+ * "unchanged" in ten runs of ten; a tenth more work, under a threshold the timing cannot tell apart from noise,
+ * still shows as "instructions +N%" from the cache simulation, which counts the same from run to run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+
+static char repo[4096];
+
+static const char kernel[] = "/* a latency chain: REPS dependent multiply-adds per element */\n"
+                             "void chain(int n, const float *x, float *y)\n"
+                             "{\n"
+                             "\tfloat acc = 0.0f;\n"
+                             "\tfor (int i = 0; i < n; i++)\n"
+                             "\t\tfor (int r = 0; r < REPS; r++)\n"
+                             "\t\t\tacc = acc * 0.5f + x[i];\n"
+                             "\ty[0] = acc;\n"
+                             "}\n";
+
+/* k.c with `#define REPS reps` (the kernel after it), committed when commit is set. */
+static void write_kernel(int reps, int commit)
+{
+	char path[4200], text[1024], cmd[8600];
+	snprintf(path, sizeof path, "%s/k.c", repo);
+	snprintf(text, sizeof text, "#define REPS %d\n%s", reps, kernel);
+	write_text(path, text);
+	if (commit) {
+		snprintf(cmd, sizeof cmd, "cd '%s' && git add k.c && git commit -q --allow-empty -m 'REPS %d'", repo,
+		         reps);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(repo, sizeof repo, "%s", scratch_dir("baseline-repo"));
+	char cmd[8400];
+	snprintf(cmd, sizeof cmd,
+	         "cd '%s' && git init -q && git config user.email kcost@test && git config user.name kcost "
+	         "&& git config commit.gpgsign false",
+	         repo);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* kcost --baseline HEAD on k.c in the repository, the extra arguments first; the report's function. */
+static cJSON *baseline_run(const char *const *extra, int want_status, const char *want_verdict, cJSON **doc,
+                           struct run *out)
+{
+	const char *args[24];
+	int n = 0;
+	args[n++] = "--quiet";
+	args[n++] = "--size";
+	args[n++] = "n=16384";
+	args[n++] = "--baseline";
+	args[n++] = "HEAD";
+	for (int i = 0; extra && extra[i]; i++)
+		args[n++] = extra[i];
+	args[n++] = "-o";
+	args[n++] = "out";
+	args[n++] = "k.c";
+	args[n] = NULL;
+	*out = run_kcost_in(repo, args);
+	if (out->status != want_status)
+		fprintf(stderr, "kcost exited %d:\n%s\n%s\n", out->status, out->out, out->err);
+	char dir[4200];
+	snprintf(dir, sizeof dir, "%s/out", repo);
+	*doc = load_report(dir);
+	assert_non_null(*doc);
+	cJSON *f = report_function(*doc, "chain");
+	assert_non_null(at(f, "baseline"));
+	char *b = cJSON_PrintUnformatted(at(f, "baseline")), *s = cJSON_PrintUnformatted(at(f, "measured.seconds.slices"));
+	if (out->status != want_status || strcmp(report_text(f, "baseline.verdict"), want_verdict))
+		fprintf(stderr, "baseline: %s\nslices: %s\n", b, s);
+	free(b), free(s);
+	assert_int_equal(out->status, want_status);
+	assert_string_equal(report_text(f, "baseline.verdict"), want_verdict);
+	return f;
+}
+
+static void twenty_times_the_work_is_slower(void **state)
+{
+	(void)state;
+	write_kernel(8, 1);
+	write_kernel(160, 0);
+	cJSON *doc;
+	struct run r;
+	cJSON *f = baseline_run((const char *const[]){"--fail-on-regression", "10", NULL}, 4, "slower", &doc, &r);
+	assert_string_equal(report_text(f, "baseline.change"), "changed");
+	assert_true(at(f, "baseline.ci_low")->valuedouble > 10); /* twenty times the multiply-adds */
+	assert_true(at(f, "baseline.p_value")->valuedouble < 0.01);
+	assert_true(cJSON_IsTrue(at(f, "baseline.regressed")));
+	assert_true(at(f, "baseline.samples.base")->valuedouble >= 6); /* runs: alternating harness processes */
+	assert_int_equal(strlen(report_text(f, "baseline.revision")), 40);
+	/* the comment leads with the change, the formulas beside it */
+	char path[4200];
+	snprintf(path, sizeof path, "%s/out/summary.md", repo);
+	char *md = slurp(path);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "## kcost: cost changes\n\n- **chain** (k.c): changed; time: slower, "));
+	assert_non_null(strstr(md, "  - FLOPs: `16*n` → `320*n`\n"));
+	assert_true(strstr(md, "## kcost: cost changes") < strstr(md, "## kcost report"));
+	assert_non_null(strstr(md, "regression beyond the --fail-on-regression threshold"));
+	free(md);
+	/* the worktree is gone */
+	char cmd[8400];
+	snprintf(cmd, sizeof cmd, "cd '%s' && test \"$(git worktree list | wc -l)\" = 1", repo);
+	assert_int_equal(system(cmd), 0);
+	cJSON_Delete(doc);
+	run_release(&r);
+}
+
+static void identical_code_is_unchanged_ten_times_in_ten(void **state)
+{
+	(void)state;
+	write_kernel(64, 1);
+	for (int k = 0; k < 10; k++) {
+		cJSON *doc;
+		struct run r;
+		cJSON *f = baseline_run((const char *const[]){"--no-traffic", "--fail-on-regression", "10", NULL}, 0,
+		                        "unchanged", &doc, &r);
+		assert_string_equal(report_text(f, "baseline.change"), "same");
+		assert_true(at(f, "baseline.ci_low")->valuedouble >= 1 / 1.05);
+		assert_true(at(f, "baseline.ci_high")->valuedouble <= 1.05);
+		assert_false(cJSON_IsTrue(at(f, "baseline.regressed")));
+		cJSON_Delete(doc);
+		run_release(&r);
+	}
+}
+
+static void a_tenth_more_work_shows_in_the_instructions(void **state)
+{
+	(void)state;
+	write_kernel(64, 1);
+	write_kernel(70, 0); /* 9.4% more multiply-adds */
+	cJSON *doc;
+	struct run r;
+	/* beyond 25% only: the timing cannot call a tenth slower */
+	cJSON *f = baseline_run((const char *const[]){"--threshold", "25", NULL}, 0, "unchanged", &doc, &r);
+	const char *source = report_text(f, "measured.traffic.source");
+	if (!strcmp(source, "unavailable")) { /* neither counters nor valgrind: nothing counts instructions */
+		cJSON_Delete(doc);
+		run_release(&r);
+		skip();
+	}
+	double change = at(f, "baseline.instructions_change")->valuedouble;
+	assert_true(change > 0.05 && change < 0.20);
+	char path[4200], want[64];
+	snprintf(path, sizeof path, "%s/out/summary.md", repo);
+	char *md = slurp(path);
+	assert_non_null(md);
+	snprintf(want, sizeof want, "; instructions +%.1f%%", 100 * change);
+	assert_non_null(strstr(md, want));
+	assert_non_null(strstr(md, "  - FLOPs: `128*n` → `140*n`\n"));
+	free(md);
+	cJSON_Delete(doc);
+	run_release(&r);
+}
+
+static void a_revision_that_is_not_there_is_an_input_error(void **state)
+{
+	(void)state;
+	write_kernel(8, 1);
+	const char *args[] = {"--no-run", "--baseline", "no-such-rev", "-o", "out", "k.c", NULL};
+	struct run r = run_kcost_in(repo, args);
+	assert_int_equal(r.status, 1);
+	assert_non_null(
+	    strstr(r.err, "kcost: error: --baseline: 'no-such-rev' is not a commit of this repository\n"));
+	run_release(&r);
+	/* a file outside any repository */
+	char dir[] = "/tmp/kcost-baseline-test-XXXXXX", file[64], out[64], cmd[160];
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof file, "%s/k.c", dir);
+	snprintf(out, sizeof out, "%s/out", dir);
+	write_text(file, "void f(int n, float *x) { for (int i = 0; i < n; i++) x[i] += 1; }\n");
+	const char *outside[] = {"--no-run", "--baseline", "HEAD", "-o", out, file, NULL};
+	run_release(&r);
+	r = run_kcost_in(repo, outside);
+	assert_int_equal(r.status, 1);
+	char want[160];
+	snprintf(want, sizeof want, "kcost: error: --baseline: '%s' is not in a git repository (git rev-parse failed: ",
+	         file);
+	assert_non_null(strstr(r.err, want));
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	run_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(twenty_times_the_work_is_slower),
+	    cmocka_unit_test(identical_code_is_unchanged_ten_times_in_ten),
+	    cmocka_unit_test(a_tenth_more_work_shows_in_the_instructions),
+	    cmocka_unit_test(a_revision_that_is_not_there_is_an_input_error),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
