@@ -1,5 +1,6 @@
 /* kcost.c — the command line: options, then analyzer -> runner -> reporter. Thin by design. */
 #include <errno.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "baseline.h"
 #include "diff.h"
 #include "options.h"
+#include "paths.h"
 #include "progress.h"
 #include "report.h"
 #include "runner.h"
@@ -23,9 +25,6 @@
 
 #ifndef KCOST_VERSION
 #define KCOST_VERSION "0.0.0"
-#endif
-#ifndef KCOST_ANNOTATIONS_DIR
-#define KCOST_ANNOTATIONS_DIR NULL
 #endif
 
 int kc_cli_diff(int argc, char **argv); /* diff.c */
@@ -124,8 +123,9 @@ static int measured_warnings(const struct kc_analysis *an, const struct kc_measu
 /* Compile and time the kernels, measure the machine (cached). Returns the number of kernels that could
  * not be measured (crash, timeout, compile error, mismatch with their reference), or -1; *warnings gets the
  * run's warnings about the others. */
-static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc_measurements *m,
-                   struct kc_analysis *base, struct kc_measurements *base_m, int color, int *warnings)
+static int measure(const struct kc_options *o, const char *header_dir, struct kc_analysis *an,
+                   struct kc_measurements *m, struct kc_analysis *base, struct kc_measurements *base_m, int color,
+                   int *warnings)
 {
 	struct kc_diags diags = {0};
 	struct kc_runner_opts ro = {
@@ -133,7 +133,7 @@ static int measure(const struct kc_options *o, struct kc_analysis *an, struct kc
 	    .cflags = o->cflags,
 	    .extra_args = o->clang_args,
 	    .n_extra_args = o->n_clang_args,
-	    .include_dir = KCOST_ANNOTATIONS_DIR,
+	    .include_dir = header_dir,
 	    .time_budget = o->time_budget,
 	    .timeout = o->timeout,
 	    .memory_limit = o->memory_limit,
@@ -313,6 +313,15 @@ static int run(struct kc_options *o, int argc, char **argv)
 {
 	int color = use_color(o, stderr);
 	const char *err;
+	char tried[2 * PATH_MAX];
+	const char *header_dir = kc_cli_header_dir(tried, sizeof tried);
+	if (!header_dir) { /* kcost's own files are incomplete: not the input's fault */
+		fprintf(stderr,
+		        "%skcost: %serror:%s cannot find the annotation header kcost.h: looked in %s (an "
+		        "incomplete installation)\n",
+		        color ? "\033[1m" : "", color ? "\033[1;31m" : "", color ? "\033[0m" : "", visible(tried));
+		return KC_EXIT_INTERNAL;
+	}
 	/* a directory that will be refused is said before the analysis and the runs, which take minutes */
 	if (kc_report_check_dir(o->out_dir ? o->out_dir : "kcost-report", &err) < 0) {
 		fprintf(stderr, "%skcost: %serror:%s %s\n", color ? "\033[1m" : "", color ? "\033[1;31m" : "",
@@ -333,7 +342,7 @@ static int run(struct kc_options *o, int argc, char **argv)
 	    .extents = o->extents,
 	    .n_extents = o->n_extents,
 	    .function_regex = o->function_regex,
-	    .include_dir = KCOST_ANNOTATIONS_DIR,
+	    .include_dir = header_dir,
 	    .threads = o->jobs,
 	    .parse_cpu_seconds = o->parse_timeout,
 	};
@@ -384,7 +393,7 @@ static int run(struct kc_options *o, int argc, char **argv)
 		return KC_EXIT_INPUT;
 	}
 	int run_warnings = 0;
-	int failed_kernels = !o->no_run && t.functions ? measure(o, &an, &m, with_base ? &ban : NULL,
+	int failed_kernels = !o->no_run && t.functions ? measure(o, header_dir, &an, &m, with_base ? &ban : NULL,
 	                                                         with_base ? &bm : NULL, color, &run_warnings)
 	                                               : 0;
 	t.warnings += run_warnings;
