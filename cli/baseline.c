@@ -64,7 +64,8 @@ static int git(const char *const *argv, struct kc_buf *out, char *err, size_t er
 		const char *text = kc_buf_str(&e);
 		size_t len = strcspn(text, "\n");
 		const char *what = !strcmp(argv[1], "-C") ? argv[3] : argv[1]; /* git -C DIR WHAT ... */
-		snprintf(err, err_size, "%s failed: %.*s", what, (int)(len < 300 ? len : 300), len ? text : "(no message)");
+		snprintf(err, err_size, "%s failed: %.*s", what, (int)(len < 300 ? len : 300),
+		         len ? text : "(no message)");
 	}
 	kc_buf_release(&e);
 	return ok ? 0 : -1;
@@ -142,8 +143,8 @@ static int fail(struct kc_baseline *b, char *err, size_t err_size, const char *f
 	return -1;
 }
 
-int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *files, int n,
-                     const char *const *args, int n_args, char *err, size_t err_size)
+int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *files, int n, const char *const *args,
+                     int n_args, char *err, size_t err_size)
 {
 	memset(b, 0, sizeof *b);
 	if (n < 1)
@@ -185,7 +186,8 @@ int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *
 	}
 	for (int i = 0; i < n; i++)
 		if (!(rel[i] = inside(b->top, files[i]))) {
-			snprintf(err, err_size, "--baseline: '%s' is not inside the git repository %s", files[i], b->top);
+			snprintf(err, err_size, "--baseline: '%s' is not inside the git repository %s", files[i],
+			         b->top);
 			for (int k = 0; k < i; k++)
 				free(rel[k]);
 			free(rel);

@@ -19,8 +19,8 @@ struct kc_baseline {
 /* Check REV out for the inputs files[0 .. n-1] (each must be inside the repository of the first one) and map the
  * flags args[0 .. n_args-1]. 0, or -1 with a one-line message in err (not a repository, REV unknown, a file
  * outside the repository, git failed) and nothing left behind. */
-int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *files, int n,
-                     const char *const *args, int n_args, char *err, size_t err_size);
+int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *files, int n, const char *const *args,
+                     int n_args, char *err, size_t err_size);
 
 /* Remove the worktree (git worktree remove --force, then the directory) and free b. */
 void kc_baseline_close(struct kc_baseline *b);

@@ -81,7 +81,8 @@ static cJSON *baseline_run(const char *const *extra, int want_status, const char
 	assert_non_null(*doc);
 	cJSON *f = report_function(*doc, "chain");
 	assert_non_null(at(f, "baseline"));
-	char *b = cJSON_PrintUnformatted(at(f, "baseline")), *s = cJSON_PrintUnformatted(at(f, "measured.seconds.slices"));
+	char *b = cJSON_PrintUnformatted(at(f, "baseline")),
+	     *s = cJSON_PrintUnformatted(at(f, "measured.seconds.slices"));
 	if (out->status != want_status || strcmp(report_text(f, "baseline.verdict"), want_verdict))
 		fprintf(stderr, "baseline: %s\nslices: %s\n", b, s);
 	free(b), free(s);
@@ -176,8 +177,7 @@ static void a_revision_that_is_not_there_is_an_input_error(void **state)
 	const char *args[] = {"--no-run", "--baseline", "no-such-rev", "-o", "out", "k.c", NULL};
 	struct run r = run_kcost_in(repo, args);
 	assert_int_equal(r.status, 1);
-	assert_non_null(
-	    strstr(r.err, "kcost: error: --baseline: 'no-such-rev' is not a commit of this repository\n"));
+	assert_non_null(strstr(r.err, "kcost: error: --baseline: 'no-such-rev' is not a commit of this repository\n"));
 	run_release(&r);
 	/* a file outside any repository */
 	char dir[] = "/tmp/kcost-baseline-test-XXXXXX", file[64], out[64], cmd[160];
@@ -190,8 +190,8 @@ static void a_revision_that_is_not_there_is_an_input_error(void **state)
 	r = run_kcost_in(repo, outside);
 	assert_int_equal(r.status, 1);
 	char want[160];
-	snprintf(want, sizeof want, "kcost: error: --baseline: '%s' is not in a git repository (git rev-parse failed: ",
-	         file);
+	snprintf(want, sizeof want,
+	         "kcost: error: --baseline: '%s' is not in a git repository (git rev-parse failed: ", file);
 	assert_non_null(strstr(r.err, want));
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
