@@ -158,7 +158,7 @@ static int setup(void **state)
 	fx->an.n_files = 1;
 	fx->an.functions = KC_NEW_N(a, struct kc_function *, 4);
 	struct kc_function *f = make_f(fx, "f", 72);
-	kc_diag_add(a, &f->diags, (struct kc_loc){fx->path, 4, 22}, KC_WARNING, "f", "%s", NASTY);
+	kc_diag_add(a, &f->diags, (struct kc_loc){fx->path, 4, 22}, KC_WARNING, KC_DIAG_INEXACT, "f", "%s", NASTY);
 	struct kc_function *unfused = make_f(fx, "f_unfused", 648);
 	unfused->exact = 1;
 	unfused->reference = "f";
