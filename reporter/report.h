@@ -19,7 +19,7 @@
 struct cJSON;
 
 /* What kc_report_write also prints (the CLI's stdout), from the same derived figures as the files. */
-enum kc_report_print { KC_PRINT_NONE, KC_PRINT_TEXT, KC_PRINT_JSON, KC_PRINT_MD };
+enum kc_report_print { KC_PRINT_NONE, KC_PRINT_TEXT, KC_PRINT_JSON, KC_PRINT_MD, KC_PRINT_SARIF };
 
 /* How the report was produced and where it goes. Every field may be NULL/0. */
 struct kc_report_opts {
@@ -33,6 +33,7 @@ struct kc_report_opts {
 	int no_run;          /* --no-run: the report says measurement was not requested */
 	const char *created; /* ISO-8601 time to record; NULL: $SOURCE_DATE_EPOCH if set, else now (UTC) */
 	int threads;         /* kc_report_write's threads: 0 chooses (2 for 64+ functions on 2+ cores), 1 or 2 */
+	const struct kc_diags *run_diags; /* the runner's diagnostics (kc_run's), for kcost.sarif; NULL: none */
 };
 
 /* The report.json document (schema 1, see the comment at the top of json.c for every key). The caller owns
@@ -60,7 +61,8 @@ void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct
 /* The roofline chart alone as a standalone SVG document (XML declaration, xmlns), appended to b. */
 void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m);
 
-/* Write index.html, report.json, summary.md, roofline.svg and graphs/ (<function>.svg and .dot) into
+/* Write index.html, report.json, summary.md, roofline.svg, kcost.sarif (SARIF 2.1.0: the analysis's diagnostics,
+ * those of the reported functions and o->run_diags, reporter/sarif.h) and graphs/ (<function>.svg and .dot) into
  * o->out_dir, creating it and its parents when missing, then print o->print to o->print_to (even when
  * writing failed): deriving the figures is most of the work, so every output shares one derivation; the
  * printed JSON is report.json's bytes. o may be NULL (all defaults, nothing printed).
