@@ -1078,7 +1078,7 @@ static int null_test(struct fctx *fc, CXCursor c, enum CXBinaryOperatorKind k, c
 	          (buffer_param(fc, l->c[1]) && null_constant(l->c[0]))))
 		r = k == CXBinaryOperator_NE;
 	if (r >= 0)
-		kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
+		kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, KC_DIAG_ASSUMPTION, fc->fn->name,
 		            "a buffer parameter tested against NULL is counted as not NULL, as kcost runs it");
 	return r;
 }
@@ -1162,7 +1162,7 @@ static int scalar_test(struct fctx *fc, CXCursor c, enum CXBinaryOperatorKind k,
 	kc_buf_double(&text, px ? x : y);
 	if (!fc->probing)
 		kc_diag_add(
-		    fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
+		    fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, KC_DIAG_ASSUMPTION, fc->fn->name,
 		    "a condition on the floating-point parameter '%s' is decided at %s, the value the run passes "
 		    "(another: --scalar %s=VALUE)",
 		    name, kc_buf_str(&text), name);

@@ -384,33 +384,46 @@ void kc_cx_split_for(CXCursor c, struct kc_cx_for_parts *p)
 	}
 }
 
-void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *fmt, const char *arg)
+/* Add fc's diagnostic of that severity and kind, unless the function is too deep (then only errors), a probe
+ * (no notes) or in a branch the benchmark sizes do not take (then a warning becomes a note). 1 when it was
+ * added as asked: what it makes inexact is the caller's to clear. */
+static int cx_report(struct fctx *fc, CXCursor at, enum kc_severity sev, enum kc_diag_kind kind, const char *fmt,
+                     const char *arg)
 {
 	if (fc->too_deep && sev != KC_ERROR)
-		return; /* the function is not analyzed: what its lowering found past the limit is noise */
+		return 0; /* the function is not analyzed: what its lowering found past the limit is noise */
 	if (fc->probing && sev == KC_NOTE)
-		return;
+		return 0;
 	if (fc->untaken && sev == KC_WARNING) { /* it does not run at these sizes: what it would cost is no error */
 		const char *msg = kc_arena_printf(fc->fe->a, fmt, arg);
-		kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), KC_NOTE, fc->fn->name,
+		kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), KC_NOTE, kind, fc->fn->name,
 		            "%s (in a branch the benchmark sizes do not take)", msg);
-		return;
+		return 0;
 	}
-	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), sev, fc->fn->name, fmt, arg);
-	if (sev != KC_NOTE)
+	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), sev, kind, fc->fn->name, fmt, arg);
+	return 1;
+}
+
+void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *fmt, const char *arg)
+{
+	enum kc_diag_kind kind = sev == KC_NOTE    ? KC_DIAG_ASSUMPTION
+	                         : sev == KC_ERROR ? KC_DIAG_NOT_ANALYZED
+	                                           : KC_DIAG_INEXACT;
+	if (cx_report(fc, at, sev, kind, fmt, arg) && sev != KC_NOTE)
+		fc->fn->exact = fc->fn->exact_ops = fc->fn->exact_flops = 0;
+}
+
+void kc_cx_warn_annotation(struct fctx *fc, CXCursor at, const char *fmt, const char *arg)
+{
+	if (cx_report(fc, at, KC_WARNING, KC_DIAG_ANNOTATION, fmt, arg))
 		fc->fn->exact = fc->fn->exact_ops = fc->fn->exact_flops = 0;
 }
 
 /* A warning that leaves the FLOPs exact (ops 0: traffic only; 1: comparisons and traffic). */
 static void warn_partly(struct fctx *fc, CXCursor at, const char *fmt, const char *arg, int ops)
 {
-	if (fc->too_deep)
+	if (!cx_report(fc, at, KC_WARNING, ops ? KC_DIAG_INEXACT_CMP : KC_DIAG_INEXACT_TRAFFIC, fmt, arg))
 		return;
-	if (fc->untaken) {
-		kc_cx_warn(fc, at, KC_WARNING, fmt, arg); /* a note */
-		return;
-	}
-	kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, at), KC_WARNING, fc->fn->name, fmt, arg);
 	fc->fn->exact = 0;
 	if (ops)
 		fc->fn->exact_ops = 0;

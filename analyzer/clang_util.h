@@ -79,8 +79,11 @@ int kc_cx_enter(struct fctx *fc, CXCursor at);
 void kc_cx_leave(struct fctx *fc);
 
 /* A diagnostic at `at` for fc's function (fmt has one %s, filled with arg); anything above a note clears the
- * function's exact flag. Only errors are kept once the function is too deep to be analyzed (kc_cx_enter). */
+ * function's exact flag. Only errors are kept once the function is too deep to be analyzed (kc_cx_enter). Its
+ * kind (base/diag.h): a note is an assumption, a warning an inexact count, an error a function not analyzed. */
 void kc_cx_warn(struct fctx *fc, CXCursor at, enum kc_severity sev, const char *fmt, const char *arg);
+/* A warning about a KCOST_* annotation (wrong, or ignored): as kc_cx_warn's, of kind KC_DIAG_ANNOTATION. */
+void kc_cx_warn_annotation(struct fctx *fc, CXCursor at, const char *fmt, const char *arg);
 /* A warning about traffic only (an access kcost cannot bound): clears fn->exact, not fn->exact_ops. */
 void kc_cx_warn_traffic(struct fctx *fc, CXCursor at, const char *fmt, const char *arg);
 /* A warning about comparisons and traffic only (a branch that compares but computes nothing): clears

@@ -71,7 +71,7 @@ static int ops_free(const struct kc_vec *v)
 
 static void inexact(struct counter *k, struct kc_loc loc, const char *msg)
 {
-	kc_diag_add(k->keep, &k->fn->diags, loc, KC_WARNING, k->fn->name, "%s", msg);
+	kc_diag_add(k->keep, &k->fn->diags, loc, KC_WARNING, KC_DIAG_INEXACT, k->fn->name, "%s", msg);
 	k->fn->exact = k->fn->exact_ops = k->fn->exact_flops = 0;
 }
 
@@ -1400,7 +1400,7 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 		/* a column that any L1 (32 KiB and more) keeps costs nothing: no note */
 		if (nest->column_stores && nest->column_lines * LINE_BYTES > NOTE_COLUMN_BYTES)
 			kc_diag_add(
-			    a, &f->diags, nest->column_at, KC_NOTE, f->name,
+			    a, &f->diags, nest->column_at, KC_NOTE, KC_DIAG_PERFORMANCE, f->name,
 			    "the stores to '%s' here walk a column with a pitch of %lld bytes: its lines fall on %d "
 			    "of the 64 line slots of a 4 KiB page, and so into %d/64 of every cache's sets; a cache "
 			    "keeps the column for the next pass only if it holds %lld KiB (a row longer by one "

@@ -134,17 +134,17 @@ static const struct tu_func *file_function_named(const struct fe *fe, const char
 static void set_reference(struct fctx *fc, CXCursor at, const char *name)
 {
 	if (fc->fn->reference) {
-		kc_cx_warn(fc, at, KC_WARNING,
-		           "a second KCOST_REFERENCE ('%s') is ignored: a function has one reference", name);
+		kc_cx_warn_annotation(fc, at,
+		                      "a second KCOST_REFERENCE ('%s') is ignored: a function has one reference", name);
 		return;
 	}
 	if (!strcmp(name, fc->fn->name)) {
-		kc_cx_warn(fc, at, KC_WARNING, "KCOST_REFERENCE names the function itself ('%s'): ignored", name);
+		kc_cx_warn_annotation(fc, at, "KCOST_REFERENCE names the function itself ('%s'): ignored", name);
 		return;
 	}
 	if (!file_function_named(fc->fe, name))
-		kc_cx_warn(fc, at, KC_WARNING,
-		           "KCOST_REFERENCE names '%s', which is not a function defined in this file", name);
+		kc_cx_warn_annotation(fc, at,
+		                      "KCOST_REFERENCE names '%s', which is not a function defined in this file", name);
 	fc->fn->reference = name;
 }
 
@@ -179,7 +179,7 @@ static void read_annotations(struct fctx *fc, CXCursor fn, struct annots *an)
 			grown[fc->fn->n_assumptions++] = text + 7;
 			fc->fn->assumptions = grown;
 		} else
-			kc_cx_warn(fc, l.c[i], KC_WARNING, "unknown kcost annotation '%s'", text);
+			kc_cx_warn_annotation(fc, l.c[i], "unknown kcost annotation '%s'", text);
 	}
 }
 
@@ -228,11 +228,11 @@ static int set_size(void *ctx, const char *name, size_t len, long long value)
 	char *s = kc_arena_strndup(fc->fe->a, name, len);
 	int sym = known_size(fc, name, len);
 	if (sym < 0) {
-		kc_cx_warn(fc, sz->at, KC_WARNING, "KCOST_SIZES names '%s', which is not a size parameter: ignored", s);
+		kc_cx_warn_annotation(fc, sz->at, "KCOST_SIZES names '%s', which is not a size parameter: ignored", s);
 		return 0;
 	}
 	if (sz->given[sym]) {
-		kc_cx_warn(fc, sz->at, KC_WARNING, "KCOST_SIZES gives '%s' a value twice: the first one is kept", s);
+		kc_cx_warn_annotation(fc, sz->at, "KCOST_SIZES gives '%s' a value twice: the first one is kept", s);
 		return 0;
 	}
 	sz->given[sym] = 1;
@@ -247,7 +247,7 @@ static int set_size(void *ctx, const char *name, size_t len, long long value)
 			const char *msg = kc_arena_printf(fc->fe->a, "%s = %lld does not fit in its type '%s'", s,
 			                                  value, clang_getCString(ts));
 			clang_disposeString(ts);
-			kc_cx_warn(fc, sz->at, KC_WARNING, "KCOST_SIZES: %s: ignored", msg);
+			kc_cx_warn_annotation(fc, sz->at, "KCOST_SIZES: %s: ignored", msg);
 			return 0;
 		}
 	}
@@ -1094,12 +1094,12 @@ static void setup_param(struct fctx *fc, CXCursor p)
 		if (!strncmp(text, "kcost:extent ", 13)) {
 			struct kc_rat c;
 			if (kc_annot_parse_expr(fc->fe->a, text + 13, resolve_size_name, fc, &b->extent, &err) < 0) {
-				kc_cx_warn(fc, l.c[i], KC_WARNING, "bad KCOST_EXTENT: %s", err);
+				kc_cx_warn_annotation(fc, l.c[i], "bad KCOST_EXTENT: %s", err);
 				continue;
 			}
 			if (kc_poly_is_const(b->extent, &c) && c.num <= 0)
-				kc_cx_warn(fc, l.c[i], KC_WARNING,
-				           "KCOST_EXTENT gives '%s' no elements (0 or a negative number)", name);
+				kc_cx_warn_annotation(
+				    fc, l.c[i], "KCOST_EXTENT gives '%s' no elements (0 or a negative number)", name);
 			if (d->ndims <= 1)
 				d->dim[0] = b->extent;
 		} else if (!strcmp(text, "kcost:scratch")) {
@@ -1141,7 +1141,7 @@ static void apply_sizes(struct fctx *fc, CXCursor fn, struct annots *an)
 	for (int i = 0; i < an->n_sizes; i++) {
 		sz.at = an->sizes[i].at;
 		if (kc_annot_parse_sizes(fc->fe->a, an->sizes[i].text, set_size, &sz, &err) < 0)
-			kc_cx_warn(fc, sz.at, KC_WARNING, "bad KCOST_SIZES: %s", err);
+			kc_cx_warn_annotation(fc, sz.at, "bad KCOST_SIZES: %s", err);
 	}
 	for (int i = 0; i < fc->fe->opts->n_sizes; i++) {
 		const struct kc_size_override *o = &fc->fe->opts->sizes[i];
@@ -1162,12 +1162,12 @@ static void apply_sizes(struct fctx *fc, CXCursor fn, struct annots *an)
 		const char *text = an->trips[i].text, *sp = strchr(text, ' ');
 		struct kc_poly *total;
 		if (!sp) {
-			kc_cx_warn(fc, an->trips[i].at, KC_WARNING, "bad KCOST_TRIPS '%s': expected VARIABLE, TOTAL",
-			           text);
+			kc_cx_warn_annotation(fc, an->trips[i].at, "bad KCOST_TRIPS '%s': expected VARIABLE, TOTAL",
+			                      text);
 			continue;
 		}
 		if (kc_annot_parse_expr(fc->fe->a, sp + 1, resolve_size_name, fc, &total, &err) < 0) {
-			kc_cx_warn(fc, an->trips[i].at, KC_WARNING, "bad KCOST_TRIPS: %s", err);
+			kc_cx_warn_annotation(fc, an->trips[i].at, "bad KCOST_TRIPS: %s", err);
 			continue;
 		}
 		const char *var = kc_arena_strndup(fc->fe->a, text, (size_t)(sp - text));
@@ -1175,8 +1175,8 @@ static void apply_sizes(struct fctx *fc, CXCursor fn, struct annots *an)
 		for (int k = 0; k < fc->n_trips && !seen; k++)
 			seen = !strcmp(fc->trips_var[k], var);
 		if (seen) {
-			kc_cx_warn(fc, an->trips[i].at, KC_WARNING,
-			           "KCOST_TRIPS gives '%s' a total twice: the first one is kept", var);
+			kc_cx_warn_annotation(fc, an->trips[i].at,
+			                      "KCOST_TRIPS gives '%s' a total twice: the first one is kept", var);
 			continue;
 		}
 		fc->trips_at[fc->n_trips] = an->trips[i].at;
@@ -1235,5 +1235,6 @@ void kc_decl_io_call(struct fctx *fc, CXCursor call, const char *name)
 	if (fc->io_note)
 		fc->io_note->message = msg;
 	else
-		fc->io_note = kc_diag_add(a, &fc->fn->diags, kc_cx_loc(fc->fe, call), KC_NOTE, fc->fn->name, "%s", msg);
+		fc->io_note = kc_diag_add(a, &fc->fn->diags, kc_cx_loc(fc->fe, call), KC_NOTE, KC_DIAG_ASSUMPTION,
+		                          fc->fn->name, "%s", msg);
 }

@@ -849,7 +849,7 @@ static void unknown_footprint(struct fp *f, const struct kc_access *acc)
 	if (f->unknown_reported)
 		return;
 	f->unknown_reported = 1;
-	kc_diag_add(f->keep, &f->fn->diags, acc->loc, KC_WARNING, f->fn->name,
+	kc_diag_add(f->keep, &f->fn->diags, acc->loc, KC_WARNING, KC_DIAG_INEXACT_TRAFFIC, f->fn->name,
 	            "the extent of '%s' is unknown: its traffic is not counted (annotate it with KCOST_EXTENT)",
 	            f->fn->buffers[acc->buffer].name);
 	f->fn->exact = 0;
@@ -940,7 +940,7 @@ static void note_hull(struct fp *f, const struct kc_access *acc)
 	if (f->hull_noted[acc->buffer])
 		return;
 	f->hull_noted[acc->buffer] = 1;
-	kc_diag_add(f->keep, &f->fn->diags, acc->loc, KC_NOTE, f->fn->name,
+	kc_diag_add(f->keep, &f->fn->diags, acc->loc, KC_NOTE, KC_DIAG_ASSUMPTION, f->fn->name,
 	            "the min/streaming traffic of '%s' counts the rectangular hull of a non-rectangular access "
 	            "(an upper bound; see docs/counting.md)",
 	            f->fn->buffers[acc->buffer].name);

@@ -47,7 +47,7 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 		int cap = fe->cap_funcs ? 2 * fe->cap_funcs : 64;
 		struct tu_func *grown = realloc(fe->funcs, sizeof *grown * (size_t)cap);
 		if (!grown) { /* analyze what was collected */
-			kc_diag_add(fe->a, &fe->an->diags, kc_cx_loc(fe, c), KC_ERROR, NULL,
+			kc_diag_add(fe->a, &fe->an->diags, kc_cx_loc(fe, c), KC_ERROR, KC_DIAG_NOT_ANALYZED, NULL,
 			            "out of memory: this and the following functions are not analyzed");
 			return CXChildVisit_Break;
 		}
@@ -75,8 +75,8 @@ static void report_clang_diags(struct fe *fe, CXTranslationUnit tu, int *errors)
 		if (sev >= CXDiagnostic_Warning) {
 			CXString msg = clang_getDiagnosticSpelling(d);
 			enum kc_severity ks = sev >= CXDiagnostic_Error ? KC_ERROR : KC_WARNING;
-			kc_diag_add(fe->a, &fe->an->diags, kc_cx_location(fe, clang_getDiagnosticLocation(d)), ks, NULL,
-			            "%s", clang_getCString(msg));
+			kc_diag_add(fe->a, &fe->an->diags, kc_cx_location(fe, clang_getDiagnosticLocation(d)), ks,
+			            KC_DIAG_COMPILER, NULL, "%s", clang_getCString(msg));
 			clang_disposeString(msg);
 			if (ks == KC_ERROR)
 				(*errors)++;
@@ -278,14 +278,14 @@ static int parse_file(struct analyze_job *job, CXIndex index, int file_index)
 	if (ec != CXError_Success || !tu) {
 		struct kc_loc at = {file, 0, 0};
 		if (job->device[0])
-			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, KC_DIAG_PARSE, NULL,
 			            "the parse read '%s', which is not a regular file: it was stopped", job->device);
 		else if (ec == CXError_Crashed)
 			kc_diag_add(
-			    fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			    fe->a, &fe->an->diags, at, KC_ERROR, KC_DIAG_PARSE, NULL,
 			    "libclang crashed parsing the file (nested too deeply for its stack, or out of memory)");
 		else
-			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, KC_DIAG_PARSE, NULL,
 			            ec == CXError_ASTReadError ? "could not read the file"
 			                                       : "could not parse the file (libclang error %d)",
 			            (int)ec);
@@ -546,18 +546,18 @@ static void analyze_watched(struct fe *fe, const char *const *files, int n_files
 			setpriority(PRIO_PROCESS, (id_t)job->tid, 19); /* a busy one takes what nothing else needs */
 		struct kc_loc at = {fe->an->files[stalled], 0, 0};
 		if (job->over_budget)
-			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, KC_DIAG_PARSE, NULL,
 			            "the parse took more than %g s of CPU time (libclang is slow on some deeply nested "
 			            "code; --parse-timeout sets the limit): it was abandoned",
 			            budget_of(fe));
 		else if (job->device[0]) /* the parse thread writes no more of the job: it is blocked or leaves */
 			kc_diag_add(
-			    fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			    fe->a, &fe->an->diags, at, KC_ERROR, KC_DIAG_PARSE, NULL,
 			    "the parse made no progress for %d s reading '%s' (a FIFO, a pipe or a terminal?): it "
 			    "was abandoned",
 			    PARSE_STALL_SECONDS, job->device);
 		else
-			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, NULL,
+			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, KC_DIAG_PARSE, NULL,
 			            "the parse made no progress for %d s (reading a FIFO, a pipe or a terminal?): it "
 			            "was abandoned",
 			            PARSE_STALL_SECONDS);
@@ -571,7 +571,8 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 {
 	struct fe *fe = calloc(1, sizeof *fe);
 	if (!fe) {
-		kc_diag_add(&an->arena, &an->diags, (struct kc_loc){0}, KC_ERROR, NULL, "out of memory%s", "");
+		kc_diag_add(&an->arena, &an->diags, (struct kc_loc){0}, KC_ERROR, KC_DIAG_NOT_ANALYZED, NULL,
+		            "out of memory%s", "");
 		return -1;
 	}
 	fe->an = an;
@@ -581,7 +582,7 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 	an->n_files = n_files;
 	if (o->function_regex) {
 		if (regcomp(&fe->re, o->function_regex, REG_EXTENDED | REG_NOSUB) != 0) {
-			kc_diag_add(fe->a, &an->diags, (struct kc_loc){0}, KC_ERROR, NULL,
+			kc_diag_add(fe->a, &an->diags, (struct kc_loc){0}, KC_ERROR, KC_DIAG_NOT_ANALYZED, NULL,
 			            "invalid --function regex '%s'", o->function_regex);
 			free(fe);
 			return -1;

@@ -452,7 +452,7 @@ static void limit_reached(struct kc_arena *keep, struct kc_function *fn, struct 
 	for (const struct kc_diag *d = fn->diags.head; d; d = d->next)
 		if (d->severity == KC_WARNING && same_loc(d->loc, loc) && !strcmp(d->message, msg))
 			return;
-	kc_diag_add(keep, &fn->diags, loc, KC_WARNING, fn->name, "%s", msg);
+	kc_diag_add(keep, &fn->diags, loc, KC_WARNING, KC_DIAG_LIMIT, fn->name, "%s", msg);
 }
 
 void kc_ir_limit(struct kc_arena *keep, struct kc_function *fn, struct kc_loc loc, const char *fmt, ...)

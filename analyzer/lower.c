@@ -277,7 +277,7 @@ static void access_lvalue(struct fctx *fc, CXCursor c, struct kc_node *st, int r
 		for (int d = 0; d < acc.ndims; d++)
 			if (!acc.index[d] && fc->loop_depth > 0 && !fc->too_deep) {
 				kc_diag_add(
-				    fc->fe->a, &fc->fn->diags, acc.loc, KC_NOTE, fc->fn->name,
+				    fc->fe->a, &fc->fn->diags, acc.loc, KC_NOTE, KC_DIAG_ASSUMPTION, fc->fn->name,
 				    "data-dependent index into '%s': its footprint is taken as the whole buffer",
 				    fc->fn->buffers[acc.buffer].name);
 				break;
@@ -2402,8 +2402,8 @@ static void lower_stmt_at(struct fctx *fc, CXCursor c, struct kc_node *parent)
 		if (fc->loop_depth > 0)
 			loop_jump(fc, c, "early return inside a loop%s: counted as if the loop ran to completion", "");
 		else if (!tail && parent->kind == KC_NODE_IF && parent->inexact)
-			kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, fc->fn->name,
-			            "counts assume this early return is not taken");
+			kc_diag_add(fc->fe->a, &fc->fn->diags, kc_cx_loc(fc->fe, c), KC_NOTE, KC_DIAG_ASSUMPTION,
+			            fc->fn->name, "counts assume this early return is not taken");
 		else if (!tail)
 			kc_cx_warn(fc, c, KC_WARNING,
 			           "early return%s: what follows it is counted as if it were not taken", "");
@@ -2474,7 +2474,7 @@ static void flag_parse_errors(struct fctx *fc)
 		    strcmp(d->loc.file, fn->loc.file) != 0 || d->loc.line < fn->loc.line || d->loc.line > fn->end.line)
 			continue;
 		kc_diag_add(
-		    fc->fe->a, &fn->diags, fn->loc, KC_WARNING, fn->name,
+		    fc->fe->a, &fn->diags, fn->loc, KC_WARNING, KC_DIAG_PARSE, fn->name,
 		    "not counted exactly: the parse error at line %u is inside '%s', whose counts are of what the "
 		    "parser recovered",
 		    d->loc.line, fn->name);
@@ -2537,7 +2537,7 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	fe->spare = NULL;
 	if (!fc) {
 		tf->state = FN_DONE;
-		kc_diag_add(fe->a, &fe->an->diags, kc_cx_loc(fe, tf->cursor), KC_ERROR, tf->name,
+		kc_diag_add(fe->a, &fe->an->diags, kc_cx_loc(fe, tf->cursor), KC_ERROR, KC_DIAG_NOT_ANALYZED, tf->name,
 		            "out of memory: '%s' is not analyzed", tf->name);
 		return NULL;
 	}
@@ -2564,10 +2564,11 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	}
 	for (int i = 0; i < fc->n_trips; i++)
 		if (!fc->trips_named[i])
-			kc_cx_warn(fc, fc->trips_at[i], KC_WARNING,
-			           "KCOST_TRIPS names '%s', which is the variable of no for loop kcost follows in the "
-			           "function: ignored",
-			           fc->trips_var[i]);
+			kc_cx_warn_annotation(
+			    fc, fc->trips_at[i],
+			    "KCOST_TRIPS names '%s', which is the variable of no for loop kcost follows in the "
+			    "function: ignored",
+			    fc->trips_var[i]);
 	report_jumps(fc);
 	flag_parse_errors(fc);
 	if (fc->too_deep)

@@ -11,7 +11,7 @@
 #include "visible.h"
 
 struct kc_diag *kc_diag_add(struct kc_arena *a, struct kc_diags *list, struct kc_loc loc, enum kc_severity sev,
-                            const char *function, const char *fmt, ...)
+                            enum kc_diag_kind kind, const char *function, const char *fmt, ...)
 {
 	struct kc_diag *d = KC_NEW(a, struct kc_diag);
 	va_list ap;
@@ -20,6 +20,7 @@ struct kc_diag *kc_diag_add(struct kc_arena *a, struct kc_diags *list, struct kc
 	va_end(ap);
 	d->loc = loc;
 	d->severity = sev;
+	d->kind = kind;
 	d->message = msg;
 	d->function = function;
 	if (list->tail)

@@ -22,7 +22,8 @@ static void usage(FILE *out)
 	      "Compares two kcost runs (their report.json) function by function: the symbolic FLOP and byte\n"
 	      "formulas, the predicted intensity, and the measured median time with a noise-aware verdict.\n"
 	      "\n"
-	      "  --format md|text|json       output format (default: md, for a pull-request comment)\n"
+	      "  --format md|text|json|sarif output format (default: md, for a pull-request comment); sarif:\n"
+	      "                              each regression a SARIF 2.1.0 result at the function's line\n"
 	      "  --threshold PCT             smallest time change that counts (default: 5)\n"
 	      "  --fail-on-regression PCT    exit 4 when a function got slower, or moves more bytes or FLOPs,\n"
 	      "                              by more than PCT percent\n"
@@ -117,11 +118,15 @@ static int compare_files(const char *const files[2], struct kc_diff_opts *o)
 		kc_diff_render_problems(d, &b);
 		fputs(kc_buf_str(&b), stderr);
 		kc_buf_reset(&b);
-		kc_diff_render(d, &b);
+		int rendered = kc_diff_render(d, &b);
 		fputs(kc_buf_str(&b), stdout);
 		kc_buf_release(&b);
 		/* a regression is the gate's verdict and wins; impossible values are an input error */
 		status = kc_diff_regressed(d) ? DIFF_REGRESSED : kc_diff_errors(d) ? DIFF_INPUT : DIFF_OK;
+		if (rendered < 0) {
+			print_error("", "out of memory", "");
+			status = DIFF_INTERNAL;
+		}
 	} else if (base && head) {
 		print_error("", err, "");
 	}
@@ -133,7 +138,7 @@ static int compare_files(const char *const files[2], struct kc_diff_opts *o)
 
 int kc_cli_diff(int argc, char **argv)
 {
-	struct kc_diff_opts o = {0.05, 0, KC_DIFF_MD, {NULL, NULL}};
+	struct kc_diff_opts o = {0.05, 0, KC_DIFF_MD, {NULL, NULL}, KCOST_VERSION};
 	const char *files[2];
 	int nfiles = 0;
 	for (int i = 1; i < argc; i++) {
@@ -149,8 +154,10 @@ int kc_cli_diff(int argc, char **argv)
 				o.format = KC_DIFF_TEXT;
 			else if (v && !strcmp(v, "json"))
 				o.format = KC_DIFF_JSON;
+			else if (v && !strcmp(v, "sarif"))
+				o.format = KC_DIFF_SARIF;
 			else
-				return usage_error("--format expects md, text or json, got", v ? v : "");
+				return usage_error("--format expects md, text, json or sarif, got", v ? v : "");
 		} else if (!strcmp(a, "--fail-on-regression") || !strcmp(a, "--threshold")) {
 			double *dst = a[2] == 'f' ? &o.fail_on : &o.threshold;
 			if (parse_pct(i + 1 < argc ? argv[++i] : NULL, dst) < 0)

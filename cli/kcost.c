@@ -125,7 +125,7 @@ static int measured_warnings(const struct kc_analysis *an, const struct kc_measu
  * run's warnings about the others. */
 static int measure(const struct kc_options *o, const char *header_dir, struct kc_analysis *an,
                    struct kc_measurements *m, struct kc_analysis *base, struct kc_measurements *base_m, int color,
-                   int *warnings)
+                   int *warnings, struct kc_diags *run_diags)
 {
 	struct kc_diags diags = {0};
 	struct kc_runner_opts ro = {
@@ -151,6 +151,7 @@ static int measure(const struct kc_options *o, const char *header_dir, struct kc
 	int rc = kc_run(an, &ro, &an->arena, m, &diags);
 	kc_progress_done();
 	print_diags(&diags, o->verbose, color);
+	*run_diags = diags; /* for kcost.sarif; they live in an->arena */
 	if (rc < 0)
 		return -1;
 	*warnings = measured_warnings(an, m, &diags);
@@ -377,25 +378,29 @@ static int run(struct kc_options *o, int argc, char **argv)
 	    .version = KCOST_VERSION,
 	    .no_run = o->no_run,
 	    .print_to = stdout,
-	    .print = o->format == KC_FORMAT_JSON ? KC_PRINT_JSON
-	             : o->format == KC_FORMAT_MD ? KC_PRINT_MD
-	             : o->quiet                  ? KC_PRINT_NONE
-	                                         : KC_PRINT_TEXT,
+	    .print = o->format == KC_FORMAT_JSON    ? KC_PRINT_JSON
+	             : o->format == KC_FORMAT_MD    ? KC_PRINT_MD
+	             : o->format == KC_FORMAT_SARIF ? KC_PRINT_SARIF
+	             : o->quiet                     ? KC_PRINT_NONE
+	                                            : KC_PRINT_TEXT,
 	    .print_color = use_color(o, stdout),
 	    .threads = o->jobs,
 	};
 	struct kc_baseline bl = {0};
 	struct kc_analysis ban = {0};
 	struct kc_measurements m = {0}, bm = {0};
+	struct kc_diags run_diags = {0};
 	int with_base = o->baseline && t.functions;
 	if (with_base && analyze_baseline(o, &ao, &bl, &ban, color) < 0) {
 		kc_analysis_release(&an);
 		return KC_EXIT_INPUT;
 	}
 	int run_warnings = 0;
-	int failed_kernels = !o->no_run && t.functions ? measure(o, header_dir, &an, &m, with_base ? &ban : NULL,
-	                                                         with_base ? &bm : NULL, color, &run_warnings)
-	                                               : 0;
+	int failed_kernels = !o->no_run && t.functions
+	                         ? measure(o, header_dir, &an, &m, with_base ? &ban : NULL, with_base ? &bm : NULL,
+	                                   color, &run_warnings, &run_diags)
+	                         : 0;
+	ro.run_diags = &run_diags;
 	t.warnings += run_warnings;
 	if (failed_kernels) {
 		input_errors = 1;

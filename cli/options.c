@@ -28,7 +28,8 @@ void kc_options_usage(FILE *out)
 	    "  --parse-timeout SECONDS  CPU time one file's parse may take (default: 60)\n"
 	    "Output:\n"
 	    "  -o DIR                 report directory (default: kcost-report)\n"
-	    "  --format text|json|md  what to print on stdout (default: text)\n"
+	    "  --format text|json|md|sarif  what to print on stdout (default: text); sarif: the diagnostics as\n"
+	    "                         SARIF 2.1.0 for code scanning (also written to DIR/kcost.sarif)\n"
 	    "  --color auto|always|never\n"
 	    "  --quiet                no progress and no summary; diagnostics only\n"
 	    "  --verbose              also print notes and the exact commands run\n"
@@ -236,7 +237,7 @@ static int parse_enum(const char *opt, const char *val, const char *const *names
 static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *v;
-	static const char *const formats[] = {"text", "json", "md", NULL};
+	static const char *const formats[] = {"text", "json", "md", "sarif", NULL};
 	static const char *const colors[] = {"auto", "always", "never", NULL};
 	int e;
 	if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -287,8 +288,8 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 			return usage_error("option '%s' requires a regular expression", a);
 		o->function_regex = v;
 	} else if (takes_value(argc, argv, i, "--format", &v)) {
-		if (!v || parse_enum("unknown --format '%s' (expected text, json or md)", v, formats, &e) < 0)
-			return v ? -1 : usage_error("option '%s' requires text, json or md", a);
+		if (!v || parse_enum("unknown --format '%s' (expected text, json, md or sarif)", v, formats, &e) < 0)
+			return v ? -1 : usage_error("option '%s' requires text, json, md or sarif", a);
 		o->format = (enum kc_format)e;
 	} else if (takes_value(argc, argv, i, "--color", &v)) {
 		if (!v || parse_enum("unknown --color '%s' (expected auto, always or never)", v, colors, &e) < 0)

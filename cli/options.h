@@ -4,7 +4,7 @@
 
 #include "analyzer.h"
 
-enum kc_format { KC_FORMAT_TEXT, KC_FORMAT_JSON, KC_FORMAT_MD };
+enum kc_format { KC_FORMAT_TEXT, KC_FORMAT_JSON, KC_FORMAT_MD, KC_FORMAT_SARIF };
 enum kc_color { KC_COLOR_AUTO, KC_COLOR_ALWAYS, KC_COLOR_NEVER };
 
 /* Exit codes (documented in --help, README and docs/cli.md). */

@@ -2,6 +2,7 @@
 #include "diff.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "compare.h"
 #include "escape.h"
 #include "hash.h"
+#include "sarif.h"
 #include "visible.h"
 
 enum change { SAME, ADDED, REMOVED, CHANGED };
@@ -19,6 +21,7 @@ enum verdict { V_NONE, V_UNMEASURED, V_NOISE, V_FASTER, V_SLOWER, V_INVALID, V_I
 /* What one function's comparison found. Strings point into the parsed documents, but for `invalid`. */
 struct fn_diff {
 	const char *file, *name;
+	unsigned line; /* its first line in head (0: not known), where a SARIF result points */
 	enum change change;
 	const char *flops[2], *bytes_min[2], *bytes_streaming[2];
 	double flops_v[2], streaming_v[2], ai_min[2], ai_streaming[2];
@@ -483,20 +486,29 @@ static void judge_time(struct fn_diff *d, const struct kc_diff_opts *o)
 		d->verdict = d->ratio > 1 ? V_SLOWER : V_FASTER;
 }
 
+/* The first way d regressed by more than `gate` (a fraction; 0: by anything): slower beyond the noise, more
+ * bytes (streaming, at the benchmark sizes), more FLOPs; NULL when it did not. *ratio is head / base of it. */
+static const char *regression(const struct fn_diff *d, double gate, double *ratio)
+{
+	static const char *const what[] = {"slower", "more bytes", "more FLOPs"};
+	const double r[] = {d->verdict == V_SLOWER ? d->ratio : NAN,
+	                    d->streaming_v[0] > 0 ? d->streaming_v[1] / d->streaming_v[0] : NAN,
+	                    d->flops_v[0] > 0 ? d->flops_v[1] / d->flops_v[0] : NAN};
+	for (int k = 0; k < 3; k++)
+		if (r[k] - 1 > gate) { /* false for NAN: not known */
+			*ratio = r[k];
+			return what[k];
+		}
+	return NULL;
+}
+
 static void judge_regression(struct fn_diff *d, const struct kc_diff_opts *o)
 {
+	double ratio;
 	if (o->fail_on <= 0)
 		return;
-	if (d->verdict == V_SLOWER && d->ratio - 1 > o->fail_on) {
-		d->regressed = 1;
-		d->why = "slower";
-	} else if (d->streaming_v[0] > 0 && d->streaming_v[1] / d->streaming_v[0] - 1 > o->fail_on) {
-		d->regressed = 1;
-		d->why = "more bytes";
-	} else if (d->flops_v[0] > 0 && d->flops_v[1] / d->flops_v[0] - 1 > o->fail_on) {
-		d->regressed = 1;
-		d->why = "more FLOPs";
-	}
+	d->why = regression(d, o->fail_on, &ratio);
+	d->regressed = d->why != NULL;
 }
 
 static void compare_pair(struct kc_diff *d, struct fn_diff *fd, const cJSON *b, const cJSON *h)
@@ -523,6 +535,14 @@ static void compare_pair(struct kc_diff *d, struct fn_diff *fd, const cJSON *b, 
 	                 : CHANGED;
 }
 
+/* A function's "line" when it is a line number (a positive integer), else 0: only a SARIF result shows it. */
+static unsigned first_line(const cJSON *f)
+{
+	const cJSON *line = f ? member(f, "line", 4) : NULL;
+	double v = cJSON_IsNumber(line) ? line->valuedouble : 0;
+	return v >= 1 && v <= UINT_MAX && v == floor(v) ? (unsigned)v : 0;
+}
+
 /* Append the comparison of one function: of a base entry with its head (h), or of an entry on one side only. */
 static void add_function(struct kc_diff *d, const struct entry *e, int side, const cJSON *h)
 {
@@ -530,6 +550,7 @@ static void add_function(struct kc_diff *d, const struct entry *e, int side, con
 	memset(fd, 0, sizeof *fd);
 	fd->file = e->file;
 	fd->name = e->name;
+	fd->line = first_line(h ? h : side ? e->f : NULL);
 	if (h) {
 		compare_pair(d, fd, e->f, h);
 	} else {
@@ -798,6 +819,45 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 	cJSON_Delete(root);
 }
 
+/* What changed besides the verdict, on one line for a SARIF message: "FLOPs: 2*n -> 3*n; bytes (min): ...". */
+static void changes_text(const struct fn_diff *d, struct kc_buf *b)
+{
+	static const char *const labels[] = {"FLOPs", "bytes (min)", "bytes (streaming)"};
+	const char *const *v[] = {d->flops, d->bytes_min, d->bytes_streaming};
+	for (int k = 0; k < 3; k++)
+		if (!same_str(v[k][0], v[k][1]))
+			kc_buf_printf(b, "%s%s: %s -> %s", b->len ? "; " : "", labels[k], v[k][0] ? v[k][0] : "?",
+			              v[k][1] ? v[k][1] : "?");
+}
+
+/* Each function that regressed, as a SARIF result: "error" beyond --fail-on-regression, else "warning". */
+static int render_sarif(const struct kc_diff *d, struct kc_buf *b)
+{
+	struct kc_sarif *log = kc_sarif_open(d->o.version);
+	for (int i = 0; log && i < d->n; i++) {
+		const struct fn_diff *f = &d->fns[i];
+		double ratio;
+		if ((f->change != SAME && f->change != CHANGED) || f->invalid)
+			continue; /* only the functions of both reports, compared */
+		/* beyond the gate, the regression kc_diff_regressed gives; else the first increase */
+		const char *why = regression(f, f->regressed ? d->o.fail_on : 0, &ratio);
+		if (!why)
+			continue;
+		struct kc_buf changes = KC_BUF_INIT;
+		changes_text(f, &changes);
+		struct kc_sarif_regression r = {.function = f->name,
+		                                .file = f->file,
+		                                .line = f->line,
+		                                .verdict = why,
+		                                .ratio = ratio,
+		                                .changes = kc_buf_str(&changes),
+		                                .gate = f->regressed};
+		kc_sarif_add_regressions(log, &r, 1);
+		kc_buf_release(&changes);
+	}
+	return kc_sarif_close(log, b);
+}
+
 /* Which group a changed function is listed in: regressions, then improvements, then the other changes. */
 static int group_of(const struct fn_diff *d)
 {
@@ -806,12 +866,14 @@ static int group_of(const struct fn_diff *d)
 	return d->verdict == V_FASTER ? 1 : 2;
 }
 
-void kc_diff_render(const struct kc_diff *d, struct kc_buf *b)
+int kc_diff_render(const struct kc_diff *d, struct kc_buf *b)
 {
 	if (d->o.format == KC_DIFF_JSON) {
 		render_json(d, b);
-		return;
+		return 0;
 	}
+	if (d->o.format == KC_DIFF_SARIF)
+		return render_sarif(d, b);
 	int md = d->o.format == KC_DIFF_MD, shown = 0, changed = 0, cut = 0;
 	size_t start = b->len;
 	kc_buf_puts(b, md ? "## kcost: cost changes\n\n" : "kcost diff\n");
@@ -846,4 +908,5 @@ void kc_diff_render(const struct kc_diff *d, struct kc_buf *b)
 		kc_buf_printf(b, "%s%s\n", md ? "\n" : "  ",
 		              d->regressed ? "regression beyond the --fail-on-regression threshold"
 		                           : "no regression beyond the threshold");
+	return 0;
 }

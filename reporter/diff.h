@@ -19,13 +19,14 @@
 
 struct cJSON;
 
-enum kc_diff_format { KC_DIFF_MD, KC_DIFF_TEXT, KC_DIFF_JSON };
+enum kc_diff_format { KC_DIFF_MD, KC_DIFF_TEXT, KC_DIFF_JSON, KC_DIFF_SARIF };
 
 struct kc_diff_opts {
 	double threshold; /* relative change that counts, e.g. 0.05 */
 	double fail_on;   /* > 0: a regression beyond this fraction makes kc_diff_regressed() true */
 	enum kc_diff_format format;
 	const char *names[2]; /* how problems name BASE and HEAD (their paths); NULL: "BASE", "HEAD" */
+	const char *version;  /* kcost's, for KC_DIFF_SARIF's tool; NULL: "unknown" */
 };
 
 struct kc_diff;
@@ -39,12 +40,17 @@ struct kc_diff *kc_diff_compare(const struct cJSON *base, const struct cJSON *he
 
 /* The comparison in the chosen format, appended to b: the changed functions, regressions first, then
  * improvements, then the other changes, then one line counting the unchanged. In Markdown at most about
- * KC_DIFF_MD_MAX bytes of rows (GitHub's comments hold 65,536 characters); the rest are counted. */
+ * KC_DIFF_MD_MAX bytes of rows (GitHub's comments hold 65,536 characters); the rest are counted.
+ * KC_DIFF_SARIF: a SARIF 2.1.0 log (reporter/sarif.h) with one result per function of both reports that
+ * regressed (as kc_diff_regressed judges, with any increase counting when it is within opts->fail_on or there
+ * is none): level "error" beyond opts->fail_on, else "warning", at the function's file and line in HEAD (its
+ * "line"; no region when that is not a positive integer). Improvements, added, removed and invalid functions
+ * are no results. -1 (nothing appended) when the log could not be allocated, else 0. */
 #define KC_DIFF_MD_MAX 40000
 /* Both reports with this many slices (measured.seconds.slices: one harness process each) or more are compared
  * slice by slice; else sample by sample (measured.seconds.samples) */
 #define KC_DIFF_MIN_SLICES 5
-void kc_diff_render(const struct kc_diff *d, struct kc_buf *b);
+int kc_diff_render(const struct kc_diff *d, struct kc_buf *b);
 
 /* 1 when some function regressed beyond opts->fail_on (slower beyond the noise, or more predicted bytes
  * or FLOPs), else 0. */

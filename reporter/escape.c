@@ -1,4 +1,4 @@
-/* escape.c — HTML/SVG, Markdown and terminal escaping of user-derived text. */
+/* escape.c — HTML/SVG, Markdown, SARIF and terminal escaping of user-derived text. */
 #include "escape.h"
 
 #include <ctype.h>
@@ -139,4 +139,28 @@ void kc_escape_md_code(struct kc_buf *b, const char *s)
 		else
 			kc_buf_putc(b, *s);
 	kc_buf_putc(b, '`');
+}
+
+void kc_escape_sarif_text(struct kc_buf *b, const char *s)
+{
+	struct kc_buf form = KC_BUF_INIT;
+	int n;
+	for (; s && *s; s += n) {
+		const unsigned char *u = (const unsigned char *)s;
+		enum kc_char_kind kind = kc_visible_classify(u, SIZE_MAX, &n);
+		const char *text = s;
+		size_t len = (size_t)n;
+		if (kind != KC_CHAR_PLAIN) {
+			kc_buf_reset(&form);
+			kc_visible_put(&form, u, n, kind);
+			text = kc_buf_str(&form);
+			len = form.len;
+		}
+		for (size_t i = 0; i < len; i++) {
+			if (text[i] == '\\' || text[i] == '[' || text[i] == ']')
+				kc_buf_putc(b, '\\');
+			kc_buf_putc(b, text[i]);
+		}
+	}
+	kc_buf_release(&form);
 }

@@ -37,6 +37,13 @@ void kc_escape_md_inline(struct kc_buf *b, const char *s);
  * a reordering character is written with kc_escape_md_inline instead. */
 void kc_escape_md_code(struct kc_buf *b, const char *s);
 
+/* Append s to b for the text of a SARIF message (a plain text message, SARIF 2.1.0 section 3.11.3): every
+ * character a terminal would act on or hide in its visible form, as kc_visible_puts writes it, so the text is
+ * one line and reads as it is; then `\`, `[` and `]` with a backslash before them, so that no `[text](n)`
+ * in the user's text is taken for an embedded link (section 3.11.6) and a consumer that unescapes them shows
+ * the text as written. JSON's own escaping is cJSON's. s == NULL appends nothing. */
+void kc_escape_sarif_text(struct kc_buf *b, const char *s);
+
 /* For a terminal: kc_visible_puts (base/visible.h). */
 
 #endif

@@ -18,6 +18,7 @@
 #include "markdown.h"
 #include "output.h"
 #include "roofline.h"
+#include "sarif.h"
 #include "text.h"
 
 _Static_assert(KC_MARKDOWN_MAX == KC_REPORT_MD_MAX, "report.h promises markdown.h's limit");
@@ -264,6 +265,20 @@ static int render_svg(struct kc_output_sink *s, void *job)
 	return 0;
 }
 
+/* The diagnostics as a SARIF log: the analysis's (the files'), each reported function's, then the run's. */
+static int render_sarif(struct kc_output_sink *s, void *job)
+{
+	const struct job *j = job;
+	const struct kc_analysis *an = j->rf->an;
+	struct kc_sarif *log = kc_sarif_open(j->meta->version);
+	kc_sarif_add_diags(log, &an->diags);
+	for (int i = 0; i < an->n_functions; i++)
+		if (!an->functions[i]->skip)
+			kc_sarif_add_diags(log, &an->functions[i]->diags);
+	kc_sarif_add_diags(log, j->o->run_diags);
+	return kc_sarif_close(log, s->b);
+}
+
 /* graphs/<function>.svg and .dot */
 static int render_text(struct kc_output_sink *s, void *text)
 {
@@ -326,7 +341,7 @@ static int write_graphs(struct kc_output_dir *d, const struct job *j)
 	return rc < 0 ? rc : prune_graphs(d, rf);
 }
 
-/* The four files from one set of figures: deriving them is most of the work, so it is done once. The figures
+/* The files from one set of figures: deriving them is most of the work, so it is done once. The figures
  * are derived even when nothing can be written (dir_ok == 0): the caller prints from them. */
 static int write_files(struct kc_output_dir *d, int dir_ok, struct job *j)
 {
@@ -353,7 +368,9 @@ static int write_files(struct kc_output_dir *d, int dir_ok, struct job *j)
 	j->helper = NULL;
 	if (rc == 0)
 		rc = kc_output_dir_write(d, "summary.md", render_markdown, j);
-	return rc < 0 ? -1 : kc_output_dir_write(d, "roofline.svg", render_svg, j);
+	if (rc == 0)
+		rc = kc_output_dir_write(d, "roofline.svg", render_svg, j);
+	return rc < 0 ? -1 : kc_output_dir_write(d, "kcost.sarif", render_sarif, j);
 }
 
 /* The output the caller asked to see as well, from the figures the files were written from. */
@@ -371,6 +388,9 @@ static void print_output(struct job *j)
 		break;
 	case KC_PRINT_MD:
 		render_markdown(&s, j);
+		break;
+	case KC_PRINT_SARIF:
+		render_sarif(&s, j);
 		break;
 	case KC_PRINT_NONE:
 		break;

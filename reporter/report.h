@@ -19,7 +19,7 @@
 struct cJSON;
 
 /* What kc_report_write also prints (the CLI's stdout), from the same derived figures as the files. */
-enum kc_report_print { KC_PRINT_NONE, KC_PRINT_TEXT, KC_PRINT_JSON, KC_PRINT_MD };
+enum kc_report_print { KC_PRINT_NONE, KC_PRINT_TEXT, KC_PRINT_JSON, KC_PRINT_MD, KC_PRINT_SARIF };
 
 /* How the report was produced and where it goes. Every field may be NULL/0. */
 struct kc_report_opts {
@@ -36,6 +36,7 @@ struct kc_report_opts {
 	/* Markdown that leads summary.md and the printed Markdown (--baseline's comparison, kc_diff_render), or
 	 * NULL; the summary after it is cut where both would pass KC_REPORT_COMMENT_MAX bytes */
 	const char *summary_lead;
+	const struct kc_diags *run_diags; /* the runner's diagnostics (kc_run's), for kcost.sarif; NULL: none */
 };
 
 #define KC_REPORT_COMMENT_MAX 64000
@@ -65,7 +66,8 @@ void kc_report_html(struct kc_buf *b, const struct kc_analysis *an, const struct
 /* The roofline chart alone as a standalone SVG document (XML declaration, xmlns), appended to b. */
 void kc_report_roofline_svg(struct kc_buf *b, const struct kc_analysis *an, const struct kc_measurements *m);
 
-/* Write index.html, report.json, summary.md, roofline.svg and graphs/ (<function>.svg and .dot) into
+/* Write index.html, report.json, summary.md, roofline.svg, kcost.sarif (SARIF 2.1.0: the analysis's diagnostics,
+ * those of the reported functions and o->run_diags, reporter/sarif.h) and graphs/ (<function>.svg and .dot) into
  * o->out_dir, creating it and its parents when missing, then print o->print to o->print_to (even when
  * writing failed): deriving the figures is most of the work, so every output shares one derivation; the
  * printed JSON is report.json's bytes. o may be NULL (all defaults, nothing printed).

@@ -51,7 +51,7 @@ static void fail(struct kc_run_state *r, const struct kc_function *f, struct kc_
 	item->traffic_why = "not measured: the kernel did not run to completion";
 	if (!strncmp(msg, "not run:", 8))
 		item->traffic_why = "not measured: the kernel was not run";
-	kc_diag_add(r->a, r->diags, f->loc, sev, f->name, "%s", msg);
+	kc_diag_add(r->a, r->diags, f->loc, sev, KC_DIAG_RUN, f->name, "%s", msg);
 }
 
 /* --- one function ---------------------------------------------------------------------------------------------- */
@@ -219,7 +219,7 @@ static void check_reference(struct kc_run_state *r, const struct kc_file_run *fr
 	const struct kc_function *f = p->fn;
 	if (!p->ref_args) {
 		item->equivalence_note = p->reference_note;
-		kc_diag_add(r->a, r->diags, f->loc, KC_WARNING, f->name, "%s", p->reference_note);
+		kc_diag_add(r->a, r->diags, f->loc, KC_WARNING, KC_DIAG_RUN, f->name, "%s", p->reference_note);
 		return;
 	}
 	const char *why = NULL, *argv[] = {"./harness", f->name, "check", NULL};
@@ -237,7 +237,7 @@ static void check_reference(struct kc_run_state *r, const struct kc_file_run *fr
 		    r->a, "outputs differ from reference %s: max relative error %.3g at %s", p->reference,
 		    kc_child_json_number(j, "worst_rel_err"), cJSON_IsString(worst) ? worst->valuestring : "?");
 		item->error = msg;
-		kc_diag_add(r->a, r->diags, f->loc, KC_ERROR, f->name, "%s", msg);
+		kc_diag_add(r->a, r->diags, f->loc, KC_ERROR, KC_DIAG_RUN, f->name, "%s", msg);
 	}
 	cJSON_Delete(j);
 }
@@ -298,7 +298,7 @@ static void check_plausible(struct kc_run_state *r, const struct kc_function *f,
 	if (!msg)
 		return;
 	item->implausible = msg;
-	kc_diag_add(r->a, r->diags, f->loc, KC_WARNING, f->name, "%s", msg);
+	kc_diag_add(r->a, r->diags, f->loc, KC_WARNING, KC_DIAG_RUN, f->name, "%s", msg);
 }
 
 const char *kc_runner_blas_note(struct kc_arena *a, const struct kc_function *f, const struct kc_machine *mc,
@@ -326,7 +326,7 @@ static void check_function(struct kc_run_state *r, struct kc_file_run *fr, const
 	check_plausible(r, p->fn, item);
 	const char *blas = kc_runner_blas_note(r->a, p->fn, r->m->machine, getenv("OPENBLAS_CORETYPE"));
 	if (blas)
-		kc_diag_add(r->a, r->diags, p->fn->loc, KC_WARNING, p->fn->name, "%s", blas);
+		kc_diag_add(r->a, r->diags, p->fn->loc, KC_WARNING, KC_DIAG_RUN, p->fn->name, "%s", blas);
 	if (p->reference) {
 		kc_runner_progress(r, "checking", r->done, r->total, p->fn->name);
 		check_reference(r, fr, p, item);
@@ -356,7 +356,7 @@ static int plan_file(struct kc_run_state *r, const struct file_functions *ff, st
 		if (!strcmp(f->name, "main")) { /* the harness renames the program's main away: not a kernel to time */
 			p->fn = f;
 			p->error = "not run: main is the program's entry point, which the harness replaces";
-			kc_diag_add(r->a, r->diags, f->loc, KC_NOTE, f->name, "%s", p->error);
+			kc_diag_add(r->a, r->diags, f->loc, KC_NOTE, KC_DIAG_RUN, f->name, "%s", p->error);
 			struct kc_measurement *item = item_of(r, f);
 			*item = (struct kc_measurement){0};
 			r->m->n_measured--;
@@ -843,7 +843,7 @@ static int enter_sandbox(struct kc_run_state *r)
 	}
 	r->m->sandbox = -1;
 	r->m->sandbox_note = kc_arena_strdup(r->a, why);
-	kc_diag_add(r->a, r->diags, (struct kc_loc){NULL, 0, 0}, KC_ERROR, NULL,
+	kc_diag_add(r->a, r->diags, (struct kc_loc){NULL, 0, 0}, KC_ERROR, KC_DIAG_RUN, NULL,
 	            "--sandbox: kernels cannot be isolated on this machine (%s); none was run", why);
 	const char *msg = kc_arena_printf(r->a, "not run: --sandbox is not available here (%s)", why);
 	for (int i = 0; i < r->an->n_functions; i++)
@@ -889,7 +889,7 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 	}
 	init_items(&r);
 	if (make_tmpdir(&r) < 0) {
-		kc_diag_add(a, diags, (struct kc_loc){NULL, 0, 0}, KC_ERROR, NULL,
+		kc_diag_add(a, diags, (struct kc_loc){NULL, 0, 0}, KC_ERROR, KC_DIAG_RUN, NULL,
 		            "cannot create a temporary directory in %s: %s", r.tmpdir, strerror(errno));
 		return -1;
 	}

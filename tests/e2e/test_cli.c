@@ -146,7 +146,7 @@ static void bad_option_values_are_usage_errors(void **state)
 	(void)state;
 	struct run r = RUN("--format", "xml", "samples/gelu.c");
 	assert_int_equal(r.status, 2);
-	assert_non_null(strstr(r.err, "unknown --format 'xml' (expected text, json or md)"));
+	assert_non_null(strstr(r.err, "unknown --format 'xml' (expected text, json, md or sarif)"));
 	run_release(&r);
 	r = RUN("--size", "n", "samples/gelu.c");
 	assert_int_equal(r.status, 2);

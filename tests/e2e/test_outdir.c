@@ -266,15 +266,16 @@ static void only_empty_directories_and_reports_are_written(void **state)
 	free(names);
 
 	/* `/`, as root too: nothing kcost would write appears there */
-	const char *ours[] = {"/.kcost-report", "/report.json", "/index.html", "/summary.md", "/roofline.svg"};
-	int absent[5];
-	for (int i = 0; i < 5; i++)
+	const char *ours[] = {"/.kcost-report", "/report.json",  "/index.html",
+	                      "/summary.md",    "/roofline.svg", "/kcost.sarif"};
+	int absent[6];
+	for (int i = 0; i < 6; i++)
 		absent[i] = !exists(ours[i]);
 	r = RUN("--no-run", "--quiet", "-o", "/", "samples/gelu.c");
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "cannot use '/' as the report directory: it is not empty"));
 	run_release(&r);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (absent[i])
 			assert_false(exists(ours[i]));
 
@@ -418,7 +419,8 @@ static void concurrent_runs_leave_one_report(void **state)
 		}
 		assert_true(report_input(out) >= 0);
 		char *names = listing(out);
-		assert_string_equal(names, ".kcost-report graphs index.html report.json roofline.svg summary.md ");
+		assert_string_equal(names,
+		                    ".kcost-report graphs index.html kcost.sarif report.json roofline.svg summary.md ");
 		free(names);
 	}
 }

@@ -1,7 +1,8 @@
 /* fuzz_diff.c — libFuzzer target: the report reader of `kcost diff` (reporter/diff.h).
  *
  * The input is two report.json texts separated by the first NUL byte (no NUL: the same text as BASE and
- * HEAD). Both are parsed as cli/diff.c parses them, compared, and rendered in each format with the problems. */
+ * HEAD). Both are parsed as cli/diff.c parses them, compared, and rendered in each format with the problems; a
+ * SARIF log's messages are single lines. */
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +26,20 @@ static void check_visible(const char *s)
 	}
 }
 
+/* A SARIF log's message texts, decoded from JSON, are visible too (no-op for another document). */
+static void check_sarif_messages(const cJSON *log)
+{
+	const cJSON *run = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(log, "runs"), 0), *result;
+	cJSON_ArrayForEach(result, cJSON_GetObjectItemCaseSensitive(run, "results"))
+	{
+		const cJSON *text =
+		    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(result, "message"), "text");
+		if (!cJSON_IsString(text) || strchr(text->valuestring, '\n'))
+			abort();
+		check_visible(text->valuestring);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
@@ -36,9 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *second = first < size ? text + first + 1 : text;
 	cJSON *base = cJSON_ParseWithOpts(text, NULL, 1), *head = cJSON_ParseWithOpts(second, NULL, 1);
 	if (base && head) {
-		static const enum kc_diff_format formats[] = {KC_DIFF_MD, KC_DIFF_TEXT, KC_DIFF_JSON};
-		for (int f = 0; f < 3; f++) {
-			struct kc_diff_opts o = {0.05, 0.1, formats[f], {"base.json", NULL}};
+		static const enum kc_diff_format formats[] = {KC_DIFF_MD, KC_DIFF_TEXT, KC_DIFF_JSON, KC_DIFF_SARIF};
+		for (int f = 0; f < 4; f++) {
+			struct kc_diff_opts o = {0.05, 0.1, formats[f], {"base.json", NULL}, NULL};
 			char err[512];
 			struct kc_diff *d = kc_diff_compare(base, head, &o, err, sizeof err);
 			if (!d) {
@@ -50,12 +65,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			kc_diff_render_problems(d, &b);
 			(void)kc_diff_regressed(d);
 			(void)kc_diff_errors(d);
-			if (f == 2) { /* the JSON format is one JSON document, whatever the names in the reports */
+			if (f >= 2) { /* JSON and SARIF are one JSON document, whatever the names in the reports */
 				struct kc_buf j = KC_BUF_INIT;
 				kc_diff_render(d, &j);
 				cJSON *out = cJSON_ParseWithOpts(kc_buf_str(&j), NULL, 1);
 				if (!out)
 					abort();
+				check_sarif_messages(out);
 				cJSON_Delete(out);
 				kc_buf_release(&j);
 			} else {

@@ -178,8 +178,8 @@ static void diagnostics_print_the_line_and_a_caret(void **state)
 	fclose(f);
 	struct kc_arena a = KC_ARENA_INIT;
 	struct kc_diags list = {0};
-	kc_diag_add(&a, &list, (struct kc_loc){path, 2, 11}, KC_WARNING, "f", "loop %s", "never ends");
-	kc_diag_add(&a, &list, (struct kc_loc){NULL, 0, 0}, KC_ERROR, NULL, "no input files");
+	kc_diag_add(&a, &list, (struct kc_loc){path, 2, 11}, KC_WARNING, KC_DIAG_INEXACT, "f", "loop %s", "never ends");
+	kc_diag_add(&a, &list, (struct kc_loc){NULL, 0, 0}, KC_ERROR, KC_DIAG_NOT_ANALYZED, NULL, "no input files");
 	assert_int_equal(list.warnings, 1);
 	assert_int_equal(list.errors, 1);
 	char *out = NULL;

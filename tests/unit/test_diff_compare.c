@@ -41,7 +41,7 @@ static struct kc_diff *compare_as(const char *base, const char *head, double fai
 	release_docs();
 	docs[0] = cJSON_Parse(base);
 	docs[1] = cJSON_Parse(head);
-	struct kc_diff_opts o = {0.05, fail_on, format, {NULL, NULL}};
+	struct kc_diff_opts o = {0.05, fail_on, format, {NULL, NULL}, NULL};
 	return docs[0] && docs[1] ? kc_diff_compare(docs[0], docs[1], &o, err, 256) : NULL;
 }
 
@@ -472,7 +472,7 @@ static void a_hundred_thousand_functions(void **state)
 	(void)state;
 	enum { N = 100000 };
 	cJSON *base = many_functions(N, 0, -1), *head = many_functions(N, 1, 4242);
-	struct kc_diff_opts o = {0.05, 0.10, KC_DIFF_MD, {NULL, NULL}};
+	struct kc_diff_opts o = {0.05, 0.10, KC_DIFF_MD, {NULL, NULL}, NULL};
 	char err[256];
 	struct kc_diff *d = kc_diff_compare(base, head, &o, err, sizeof err);
 	assert_non_null(d);

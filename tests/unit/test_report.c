@@ -23,6 +23,7 @@
 #include "format.h"
 #include "output.h"
 #include "report.h"
+#include "sarif.h"
 #include "source.h"
 #include "visible.h"
 
@@ -158,7 +159,7 @@ static int setup(void **state)
 	fx->an.n_files = 1;
 	fx->an.functions = KC_NEW_N(a, struct kc_function *, 4);
 	struct kc_function *f = make_f(fx, "f", 72);
-	kc_diag_add(a, &f->diags, (struct kc_loc){fx->path, 4, 22}, KC_WARNING, "f", "%s", NASTY);
+	kc_diag_add(a, &f->diags, (struct kc_loc){fx->path, 4, 22}, KC_WARNING, KC_DIAG_INEXACT, "f", "%s", NASTY);
 	struct kc_function *unfused = make_f(fx, "f_unfused", 648);
 	unfused->exact = 1;
 	unfused->reference = "f";
@@ -340,6 +341,64 @@ static void test_escape_terminal(void **state)
 	kc_visible_puts(&b, "a\nb\x1b[31m\xc2\x85\xff \xc2\xb5s");
 	assert_string_equal(kc_buf_str(&b), "a\\nb\\x1b[31m\\xc2\\x85\\xff \xc2\xb5s");
 	kc_buf_release(&b);
+}
+
+/* A SARIF message is one line of visible text, and \, [ and ] are escaped: no embedded link can form. */
+static void test_escape_sarif(void **state)
+{
+	(void)state;
+	struct kc_buf b = KC_BUF_INIT;
+	kc_escape_sarif_text(&b, "see [here](1) a\\b\n\x1b[2J\xe2\x80\xae\xff \xc2\xb5s");
+	assert_string_equal(kc_buf_str(&b), "see \\[here\\](1) a\\\\b\\\\n\\\\x1b\\[2J\\\\u202e\\\\xff \xc2\xb5s");
+	kc_buf_release(&b);
+}
+
+/* What the end-to-end test cannot reach: a diagnostic of no file (no location) and of a whole file (no region),
+ * and a regression at an absolute path with a space, of no known line and no formula change. */
+static void test_sarif_locations(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_diags list = {0};
+	kc_diag_add(&a, &list, (struct kc_loc){NULL, 0, 0}, KC_ERROR, KC_DIAG_RUN, NULL, "no kernel was run");
+	kc_diag_add(&a, &list, (struct kc_loc){"k.c", 0, 0}, KC_ERROR, KC_DIAG_PARSE, NULL, "could not read the file");
+	struct kc_sarif_regression r = {"f", "/abs dir/k.c", 0, "slower", 1.5, NULL, 0};
+	struct kc_sarif *log = kc_sarif_open("9.9");
+	assert_non_null(log);
+	kc_sarif_add_diags(log, &list);
+	kc_sarif_add_regressions(log, &r, 1);
+	struct kc_buf b = KC_BUF_INIT;
+	assert_int_equal(kc_sarif_close(log, &b), 0);
+	cJSON *doc = cJSON_Parse(kc_buf_str(&b));
+	assert_non_null(doc);
+	cJSON *run = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0);
+	assert_string_equal(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(run, "tool"), "driver"), "version")
+	        ->valuestring,
+	    "9.9");
+	cJSON *results = cJSON_GetObjectItem(run, "results");
+	assert_int_equal(cJSON_GetArraySize(results), 3);
+	cJSON *none = cJSON_GetArrayItem(results, 0), *file = cJSON_GetArrayItem(results, 1),
+	      *slower = cJSON_GetArrayItem(results, 2);
+	assert_string_equal(cJSON_GetObjectItem(none, "ruleId")->valuestring, "kcost/run");
+	assert_null(cJSON_GetObjectItem(none, "locations"));
+	cJSON *physical =
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(file, "locations"), 0), "physicalLocation");
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(physical, "artifactLocation"), "uri")->valuestring,
+	                    "k.c");
+	assert_null(cJSON_GetObjectItem(physical, "region"));
+	assert_string_equal(cJSON_GetObjectItem(slower, "level")->valuestring, "warning");
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(slower, "message"), "text")->valuestring,
+	                    "'f': slower, 1.5x the base");
+	physical =
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(slower, "locations"), 0), "physicalLocation");
+	cJSON *artifact = cJSON_GetObjectItem(physical, "artifactLocation");
+	assert_string_equal(cJSON_GetObjectItem(artifact, "uri")->valuestring, "file:///abs%20dir/k.c");
+	assert_null(cJSON_GetObjectItem(artifact, "uriBaseId"));
+	assert_null(cJSON_GetObjectItem(physical, "region"));
+	cJSON_Delete(doc);
+	kc_buf_release(&b);
+	kc_arena_release(&a);
 }
 
 /* The pieces of two threads in the order of the functions: this thread's first, the other's after wait. */
@@ -899,6 +958,8 @@ int main(void)
 	    cmocka_unit_test(test_escape_html),
 	    cmocka_unit_test(test_escape_markdown),
 	    cmocka_unit_test(test_escape_terminal),
+	    cmocka_unit_test(test_escape_sarif),
+	    cmocka_unit_test(test_sarif_locations),
 	    cmocka_unit_test(test_output_pieces),
 	    cmocka_unit_test_setup_teardown(test_html_escapes_everything, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_markdown, setup, teardown),
