@@ -265,7 +265,8 @@ static int render_svg(struct kc_output_sink *s, void *job)
 	return 0;
 }
 
-/* The diagnostics as a SARIF log: the analysis's (the files'), each reported function's, then the run's. */
+/* The diagnostics as a SARIF log: the analysis's (the files'), each reported function's, then the run's; with
+ * --baseline, then each function the comparison found slower. */
 static int render_sarif(struct kc_output_sink *s, void *job)
 {
 	const struct job *j = job;
@@ -276,6 +277,24 @@ static int render_sarif(struct kc_output_sink *s, void *job)
 		if (!an->functions[i]->skip)
 			kc_sarif_add_diags(log, &an->functions[i]->diags);
 	kc_sarif_add_diags(log, j->o->run_diags);
+	/* --baseline: each function slower than at the baseline, a regression at its line */
+	for (int i = 0; j->m && i < an->n_functions && i < j->m->n; i++) {
+		const struct kc_function *f = an->functions[i];
+		const struct kc_baseline_result *b = j->m->items[i].baseline;
+		if (f->skip || !b || !b->verdict || strcmp(b->verdict, "slower"))
+			continue;
+		char changes[160];
+		snprintf(changes, sizeof changes, "95%% interval %.3g-%.3g, p = %.2g, %d + %d runs at %.12s", b->ci_low,
+		         b->ci_high, b->p_value, b->n_base, b->n_head, b->revision ? b->revision : "?");
+		struct kc_sarif_regression r = {.function = f->name,
+		                                .file = f->loc.file,
+		                                .line = f->loc.line,
+		                                .verdict = "slower",
+		                                .ratio = b->ratio,
+		                                .changes = changes,
+		                                .gate = b->regressed};
+		kc_sarif_add_regressions(log, &r, 1);
+	}
 	return kc_sarif_close(log, s->b);
 }
 

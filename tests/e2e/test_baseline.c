@@ -115,6 +115,19 @@ static void twenty_times_the_work_is_slower(void **state)
 	assert_true(strstr(md, "## kcost: cost changes") < strstr(md, "## kcost report"));
 	assert_non_null(strstr(md, "regression beyond the --fail-on-regression threshold"));
 	free(md);
+	/* kcost.sarif: the regression at the function's line, an error beyond the gate */
+	snprintf(path, sizeof path, "%s/out/kcost.sarif", repo);
+	char *sarif = slurp(path);
+	assert_non_null(sarif);
+	cJSON *log = cJSON_Parse(sarif);
+	cJSON *res = cJSON_GetArrayItem(at(cJSON_GetArrayItem(at(log, "runs"), 0), "results"), 0);
+	assert_string_equal(report_text(res, "ruleId"), "kcost/regression");
+	assert_string_equal(report_text(res, "level"), "error");
+	assert_int_equal(at(cJSON_GetArrayItem(at(res, "locations"), 0), "physicalLocation.region.startLine")->valueint,
+	                 3);
+	assert_non_null(strstr(report_text(res, "message.text"), "'chain': slower, "));
+	cJSON_Delete(log);
+	free(sarif);
 	/* the worktree is gone */
 	char cmd[8400];
 	snprintf(cmd, sizeof cmd, "cd '%s' && test \"$(git worktree list | wc -l)\" = 1", repo);
