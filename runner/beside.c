@@ -35,7 +35,7 @@ static double *chain_median(struct kc_machine *m, int c, int d)
 	return c == KC_CHAIN_ADD ? &m->latency_add_median[d] : &m->latency_max_median[d];
 }
 
-struct kc_beside *kc_beside_start(const struct kc_machine *m)
+struct kc_beside *kc_beside_start(const struct kc_machine *m, long long max_bytes)
 {
 	if (!m || m->hypothetical || m->from_file)
 		return NULL;
@@ -49,9 +49,15 @@ struct kc_beside *kc_beside_start(const struct kc_machine *m)
 	 * (313 against 420 GB/s, pinned to one CPU; load and triad did not slow), a state a few ms of samples after
 	 * each harness would mostly catch and the kernels' own slices, tens of ms of calls each, mostly do not; L1
 	 * keeps the ceilings' medians, measured without a pause. L2 and beyond showed no such state. */
-	for (int l = KC_LEVEL_L2; l < KC_LEVEL_N; l++)
-		if (ws[l] > 0 && m->bandwidth[l].value > 0 && m->stream[l][KC_STREAM_LOAD] > 0)
+	long long used = 0;
+	for (int l = KC_LEVEL_L2; l < KC_LEVEL_N; l++) {
+		long long arrays = 3 * (ws[l] / 2); /* kc_bandwidth_start's three arrays */
+		if (ws[l] > 0 && m->bandwidth[l].value > 0 && m->stream[l][KC_STREAM_LOAD] > 0 &&
+		    used + arrays <= max_bytes) {
 			any |= (b->run[l] = kc_bandwidth_start(ws[l])) != NULL;
+			used += b->run[l] ? arrays : 0;
+		}
+	}
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++)
 			any |= b->chain[c][d] = chain_best(m, c, d) > 0;

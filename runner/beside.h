@@ -18,7 +18,10 @@
  * each level beyond L1 that m measured (beside.c says why not L1); NULL when m is hypothetical or another
  * machine's, or nothing could be allocated (kc_run starts it at the first sample, and not at all when the
  * predictions will use other ceilings: kc_runner_opts.other_ceilings). Memory: three arrays of 1.5x each level's
- * working set, DRAM's 4x the last-level cache (64 MiB to 1 GiB), held until kc_beside_finish. kc_beside_sample
+ * working set, DRAM's 4x the last-level cache (64 MiB to 1 GiB), held until kc_beside_finish; the levels from L2 up
+ * whose arrays fit together in max_bytes (the largest kernel process timed so far: kcost's own memory for the
+ * samples never exceeds a kernel's; 1.5 GiB for DRAM on a 480 MiB last level otherwise), the others not
+ * sampled (their predictions use the ceilings' medians). kc_beside_sample
  * runs one run of each dependent chain m measured (add, max; each precision), and at each level the four kernels
  * in turns after a pass of each (and, unless a batch is a single pass, KC_BESIDE_WARM_SECONDS of turns): call it
  * right after each slice of a kernel's timing. kc_beside_finish frees them and, with KC_BESIDE_MIN_SAMPLES
@@ -28,7 +31,7 @@
  * (latency_*_median[], latency_beside_runs). It returns how many samples were taken. NULL b is allowed everywhere
  * (0 samples). */
 struct kc_beside;
-struct kc_beside *kc_beside_start(const struct kc_machine *m);
+struct kc_beside *kc_beside_start(const struct kc_machine *m, long long max_bytes);
 void kc_beside_sample(struct kc_beside *b);
 int kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine *m);
 

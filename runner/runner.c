@@ -162,6 +162,9 @@ static int time_slice(struct kc_run_state *r, const struct kc_file_run *fr, cons
 	}
 	if (ok)
 		add_libm(s, cJSON_GetObjectItemCaseSensitive(j, "libm"));
+	double rss = ok ? kc_child_json_number(j, "max_rss_kb") * 1024 : 0;
+	if (rss > r->kernel_rss && rss < 0x1p50)
+		r->kernel_rss = (long long)rss;
 	if (ok && !t->ok) {
 		item->checksum = kc_child_json_number(j, "checksum");
 		t->setup = kc_child_json_number(j, "setup_seconds");
@@ -390,7 +393,7 @@ static int build_file(struct kc_run_state *r, struct kc_file_run *fr, const char
 {
 	struct kc_build_target t[2] = {{.output = "harness", .remarks = 1},
 	                               {.output = "harness-cg", .extra_cflag = "-mno-avx512f"}};
-	int need_cg = r->no_avx512_for_valgrind && r->valgrind && !r->counters;
+	int need_cg = r->no_avx512_for_valgrind && r->valgrind && !r->counters && !r->no_traffic;
 	kc_build_harnesses(&r->build, fr->dir, fr->abs, t, need_cg ? 2 : 1);
 	fr->compiler = t[0].command;
 	fr->vec_known = t[0].remarks_known, fr->vec = t[0].vec, fr->n_vec = t[0].n_vec;
@@ -569,7 +572,7 @@ static void slice(struct side *sd, int i, double budget, int min_samples, const 
 	if (!beside)
 		return;
 	if (r->beside_wanted) /* not before a kernel ran: its memory is held until the end */
-		r->beside = kc_beside_start(r->m->machine), r->beside_wanted = 0;
+		r->beside = kc_beside_start(r->m->machine, r->kernel_rss), r->beside_wanted = 0;
 	kc_beside_sample(r->beside);
 }
 

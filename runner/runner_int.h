@@ -44,6 +44,7 @@ struct kc_run_state {
 	/* the ceilings sampled after each timing slice (beside.h), started at the first: beside_wanted until then */
 	struct kc_beside *beside;
 	int beside_wanted;
+	long long kernel_rss; /* the largest peak resident memory of a timed harness process so far (bytes) */
 	int other_ceilings; /* kc_runner_opts.other_ceilings: nothing of this machine is sampled for the predictions */
 };
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -408,8 +409,11 @@ static int kcost_mode_time(const struct kcost_function *f, double budget, double
 	}
 	while (n_sweeps && sweeps[0].n_samples < KCOST_MIN_SWEEPS)
 		kcost_sweeps_sample(sweeps, n_sweeps);
+	struct rusage ru;
+	long rss_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
 	kcost_print_head(f, "time");
-	fprintf(kcost_out, ",\"setup_seconds\":%.9g,\"warmup_seconds\":%.9g,\"samples\":[", setup, warmup);
+	fprintf(kcost_out, ",\"setup_seconds\":%.9g,\"warmup_seconds\":%.9g,\"max_rss_kb\":%ld,\"samples\":[", setup,
+	        warmup, rss_kb);
 	for (int i = 0; i < n; i++)
 		fprintf(kcost_out, i ? ",%.9g" : "%.9g", samples[i]);
 	fprintf(kcost_out, "]");

@@ -871,7 +871,7 @@ static void test_beside_kernels(void **state)
 	for (int raise = 0; raise < 2; raise++) {
 		double roof = raise ? 1e-3 : 1e9, call = raise ? 1 : 1e-12; /* always beaten / never reached */
 		struct kc_machine m = beside_machine(roof, call, libm);
-		struct kc_beside *b = kc_beside_start(&m);
+		struct kc_beside *b = kc_beside_start(&m, 1LL << 40);
 		assert_non_null(b);
 		for (int i = 0; i < KC_BESIDE_MIN_SAMPLES; i++)
 			kc_beside_sample(b);
@@ -911,7 +911,7 @@ static void test_beside_kernels(void **state)
 	}
 	/* one sample fewer than needed: however many batches each level ran, nothing changes */
 	struct kc_machine m = beside_machine(1e-3, 1, libm);
-	struct kc_beside *b = kc_beside_start(&m);
+	struct kc_beside *b = kc_beside_start(&m, 1LL << 40);
 	assert_non_null(b);
 	for (int i = 0; i < KC_BESIDE_MIN_SAMPLES - 1; i++)
 		kc_beside_sample(b);
@@ -926,9 +926,9 @@ static void test_beside_kernels(void **state)
 	assert_true(m.latency_add_median[0] == 0 && m.latency_beside_runs == 0);
 	m = beside_machine(100, 1e-8, libm);
 	m.hypothetical = 1;
-	assert_null(kc_beside_start(&m));
+	assert_null(kc_beside_start(&m, 1LL << 40));
 	m.hypothetical = 0, m.from_file = "other.json";
-	assert_null(kc_beside_start(&m));
+	assert_null(kc_beside_start(&m, 1LL << 40));
 	kc_beside_finish(NULL, &a, &m); /* allowed: nothing changes */
 	kc_beside_sample(NULL);
 	assert_true(m.bandwidth_median[KC_LEVEL_L2] == 50);
