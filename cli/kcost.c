@@ -310,6 +310,55 @@ static int compare_baseline(const struct kc_options *o, const struct kc_baseline
 	return regressed;
 }
 
+/* --all: every C file (.c) of BUILD_DIR/compile_commands.json, each once, as an input (its "file" resolved
+ * against its "directory"), in the database's order. 0, or -1 (said) when the database cannot be read. */
+static int database_files(struct kc_options *o, int color)
+{
+	struct kc_buf text = KC_BUF_INIT, path = KC_BUF_INIT;
+	kc_buf_printf(&path, "%s/compile_commands.json", o->compile_db);
+	int read = kc_buf_read_file(&text, kc_buf_str(&path), (size_t)1 << 30);
+	cJSON *db = read == 0 ? cJSON_Parse(kc_buf_str(&text)) : NULL, *e;
+	kc_buf_release(&text);
+	if (!cJSON_IsArray(db)) {
+		fprintf(stderr, "%skcost: %serror:%s --all: %s", color ? "\033[1m" : "", color ? "\033[1;31m" : "",
+		        color ? "\033[0m" : "", visible(kc_buf_str(&path)));
+		fprintf(stderr, " is %s\n", read ? "not readable" : "not a compilation database (a JSON array)");
+		kc_buf_release(&path);
+		cJSON_Delete(db);
+		return -1;
+	}
+	kc_buf_release(&path);
+	int rc = 0;
+	cJSON_ArrayForEach(e, db)
+	{
+		const cJSON *file = cJSON_GetObjectItemCaseSensitive(e, "file"),
+		            *dir = cJSON_GetObjectItemCaseSensitive(e, "directory");
+		if (!cJSON_IsString(file) || !file->valuestring[0])
+			continue;
+		size_t len = strlen(file->valuestring);
+		if (len < 3 || strcmp(file->valuestring + len - 2, ".c"))
+			continue; /* C++ and the rest: not kcost's */
+		struct kc_buf full = KC_BUF_INIT;
+		if (file->valuestring[0] != '/' && cJSON_IsString(dir))
+			kc_buf_printf(&full, "%s/", dir->valuestring);
+		kc_buf_puts(&full, file->valuestring);
+		int seen = 0;
+		for (int i = 0; i < o->n_files && !seen; i++)
+			seen = !strcmp(o->files[i], kc_buf_str(&full));
+		if (!seen && kc_options_add_file(o, kc_buf_str(&full)) < 0)
+			rc = -1;
+		kc_buf_release(&full);
+	}
+	cJSON_Delete(db);
+	if (rc == 0 && !o->n_files) {
+		fprintf(stderr, "%skcost: %serror:%s --all: no C file (.c) in %s/compile_commands.json\n",
+		        color ? "\033[1m" : "", color ? "\033[1;31m" : "", color ? "\033[0m" : "",
+		        visible(o->compile_db));
+		rc = -1;
+	}
+	return rc;
+}
+
 static int run(struct kc_options *o, int argc, char **argv)
 {
 	int color = use_color(o, stderr);
@@ -330,6 +379,8 @@ static int run(struct kc_options *o, int argc, char **argv)
 		return KC_EXIT_INPUT;
 	}
 	kc_progress_init(!o->quiet && isatty(fileno(stderr)));
+	if (o->all && database_files(o, color) < 0)
+		return KC_EXIT_INPUT;
 	int missing = check_inputs(o, color);
 	struct kc_analysis an = {0};
 	struct kc_analyze_opts ao = {

@@ -19,6 +19,7 @@ void kc_options_usage(FILE *out)
 	    "Input:\n"
 	    "  -I DIR, -D NAME[=VAL], -U NAME, -std=STD   compiler flags for the parse (also after `--`)\n"
 	    "  -p BUILD_DIR           read flags from BUILD_DIR/compile_commands.json (as clang-tidy does)\n"
+	    "  --all                  with -p: analyze every C file (.c) of compile_commands.json\n"
 	    "  --function REGEX       analyze only functions whose name matches (POSIX extended regex)\n"
 	    "  --size NAME=VALUE      set a benchmark size, overriding KCOST_SIZES (repeatable)\n"
 	    "  --scalar NAME=VALUE    the value of a floating-point parameter (alpha), for the run and the conditions\n"
@@ -254,6 +255,8 @@ static int parse_one(struct kc_options *o, int argc, char **argv, int *i)
 		o->remeasure = 1;
 	else if (!strcmp(a, "--sandbox"))
 		o->sandbox = 1;
+	else if (!strcmp(a, "--all"))
+		o->all = 1;
 	else if (!strcmp(a, "--no-traffic"))
 		o->no_traffic = 1;
 	else if (!strncmp(a, "-std=", 5))
@@ -398,7 +401,13 @@ int kc_options_parse(struct kc_options *o, int argc, char **argv)
 		return usage_error("--peak and --bandwidth go together: a hypothetical machine needs both%s", "");
 	if (o->peak > 0 && o->machine_file)
 		return usage_error("--machine and --peak/--bandwidth both name the machine: give one%s", "");
-	if (o->n_files == 0)
+	if (o->all && !o->compile_db)
+		return usage_error("--all analyzes every file of a compilation database: it needs -p BUILD_DIR%s", "");
+	if (o->all && o->n_files)
+		return usage_error("--all takes its files from BUILD_DIR/compile_commands.json, not from the command "
+		                   "line ('%s')",
+		                   o->files[0]);
+	if (o->n_files == 0 && !o->all)
 		return usage_error("no input files%s", "");
 	if (o->baseline && (o->peak > 0 || o->machine_file))
 		return usage_error("--baseline times both revisions on this machine: it takes no --machine, --peak%s",
@@ -406,8 +415,21 @@ int kc_options_parse(struct kc_options *o, int argc, char **argv)
 	return 0;
 }
 
+int kc_options_add_file(struct kc_options *o, const char *path)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return -1;
+	push(&o->owned, &o->n_owned, copy);
+	push(&o->files, &o->n_files, copy);
+	return 0;
+}
+
 void kc_options_release(struct kc_options *o)
 {
+	for (int i = 0; i < o->n_owned; i++)
+		free((void *)o->owned[i]);
+	free((void *)o->owned);
 	free((void *)o->files);
 	free((void *)o->clang_args);
 	for (int i = 0; i < o->n_sizes; i++)

@@ -16,7 +16,10 @@ struct kc_options {
 	const char **clang_args; /* -I/-D/-U/-std= and everything after `--` */
 	int n_clang_args;
 	const char *compile_db; /* -p */
-	const char *out_dir;    /* -o */
+	int all;                /* --all: every C file of compile_db */
+	const char **owned;     /* strings kc_options_add_file copied (freed by kc_options_release) */
+	int n_owned;
+	const char *out_dir; /* -o */
 	int no_run, quiet, verbose, jobs, remeasure, threads;
 	int sandbox;    /* --sandbox */
 	int no_traffic; /* --no-traffic */
@@ -47,6 +50,8 @@ struct kc_options {
  * released by kc_options_release. */
 int kc_options_parse(struct kc_options *o, int argc, char **argv);
 void kc_options_release(struct kc_options *o);
+/* Add an input file (copied). 0, or -1 out of memory. */
+int kc_options_add_file(struct kc_options *o, const char *path);
 
 void kc_options_usage(FILE *out);
 

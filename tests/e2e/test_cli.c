@@ -340,6 +340,40 @@ static void compiler_flags_reach_the_parse(void **state)
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "");
 	run_release(&r);
+	/* -p BUILD_DIR --all: every C file of the database, once each; C++ entries left out */
+	f = fopen(db, "w");
+	assert_non_null(f);
+	fprintf(f,
+	        "[{\"directory\": \"%s\", \"command\": \"cc -DSCALE=2 -c tests/fixtures/needs_define.c\", "
+	        "\"file\": \"tests/fixtures/needs_define.c\"},"
+	        " {\"directory\": \"%s\", \"command\": \"c++ -c x.cpp\", \"file\": \"x.cpp\"},"
+	        " {\"directory\": \"%s\", \"command\": \"cc -c samples/vecadd.c\", \"file\": \"samples/vecadd.c\"},"
+	        " {\"directory\": \"%s\", \"command\": \"cc -DSCALE=2 -O3 -c tests/fixtures/needs_define.c\", "
+	        "\"file\": \"tests/fixtures/needs_define.c\"}]\n",
+	        KCOST_SOURCE_DIR, KCOST_SOURCE_DIR, KCOST_SOURCE_DIR, KCOST_SOURCE_DIR);
+	fclose(f);
+	r = RUN("--no-run", "--quiet", "-p", out, "--all", "-o", out);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	cJSON *rep = load_report(out);
+	cJSON *files = at(rep, "files");
+	assert_int_equal(cJSON_GetArraySize(files), 2);
+	char want[8400];
+	snprintf(want, sizeof want, "%s/tests/fixtures/needs_define.c", KCOST_SOURCE_DIR);
+	assert_string_equal(cJSON_GetArrayItem(files, 0)->valuestring, want);
+	snprintf(want, sizeof want, "%s/samples/vecadd.c", KCOST_SOURCE_DIR);
+	assert_string_equal(cJSON_GetArrayItem(files, 1)->valuestring, want);
+	cJSON_Delete(rep);
+	run_release(&r);
+	/* --all without -p, or with files: usage errors */
+	r = RUN("--no-run", "--all", "tests/fixtures/needs_define.c");
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "kcost: error: --all analyzes every file of a compilation database: it needs -p "
+	                              "BUILD_DIR\n"));
+	run_release(&r);
+	r = RUN("--no-run", "-p", out, "--all", "tests/fixtures/needs_define.c");
+	assert_int_equal(r.status, 2);
+	run_release(&r);
 }
 
 /* A report directory kcost would refuse (here a file) is an input error, said before the analysis: no
