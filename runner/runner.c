@@ -652,7 +652,7 @@ static void finish_side(struct side *sd, int check)
 		free(sd->ts[i].t.v);
 		free(sd->ts[i].slices.v);
 	}
-	kc_traffic_step_measure(r, &sd->fr, sd->plans, sd->t, sd->items, sd->n);
+	kc_traffic_step_measure(r, &sd->fr, sd->plans, sd->t, sd->items, sd->n, r->traffic);
 }
 
 static void run_file(struct kc_run_state *r, const char *path, const struct file_functions *ff, int index, int n_files)
@@ -913,8 +913,13 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 		o->base_m->machine = m->machine;
 		init_items(rb);
 	}
-	if (!o->sandbox || enter_sandbox(&r))
+	r.traffic = kc_traffic_batch_new(&r);
+	if (rb)
+		rb->traffic = r.traffic;
+	if (!o->sandbox || enter_sandbox(&r)) {
 		run_files(&r, rb);
+		kc_traffic_step_run(&r, r.traffic); /* every file's simulations, once every timing is done */
+	}
 	int samples = kc_beside_finish(r.beside, a, m->machine);
 	if (o->verbose)
 		fprintf(stderr, "kcost: ceilings sampled beside the kernels' timings %d time%s%s\n", samples,

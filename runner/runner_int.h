@@ -45,8 +45,11 @@ struct kc_run_state {
 	struct kc_beside *beside;
 	int beside_wanted;
 	long long kernel_rss; /* the largest peak resident memory of a timed harness process so far (bytes) */
+	struct kc_traffic_batch *traffic; /* the simulations, run after every timing (traffic_step.h) */
 	int other_ceilings; /* kc_runner_opts.other_ceilings: nothing of this machine is sampled for the predictions */
 };
+
+struct kc_traffic_batch;
 
 /* One input file's harness. */
 struct kc_file_run {

@@ -65,6 +65,7 @@ static const char *setup_key(struct kc_run_state *r, const struct kc_harness_pla
 /* One valgrind child: mode "none" (a baseline, shared by plans with the same setup) or "once" (one plan). */
 struct cg_task {
 	const struct kc_harness_plan *p;
+	const char *dir; /* its file's harness directory */
 	const char *mode, *key, *out;
 	int baseline;    /* once: index of its none task */
 	const char *why; /* the run failed, and why */
@@ -86,10 +87,10 @@ static const char *sim_config(struct kc_run_state *r, const char *ll_opt)
 }
 
 /* t's counts from the simulation cache: 1 when they were there. */
-static int from_cache(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *t, const char *ll_opt)
+static int from_cache(struct kc_run_state *r, struct cg_task *t, const char *ll_opt)
 {
 	if (!r->sim_cache_dir ||
-	    kc_simcache_key(fr->dir, t->program[0], t->program + 1, sim_config(r, ll_opt), t->cache_key) < 0) {
+	    kc_simcache_key(t->dir, t->program[0], t->program + 1, sim_config(r, ll_opt), t->cache_key) < 0) {
 		t->cache_key[0] = '\0';
 		return 0;
 	}
@@ -102,16 +103,15 @@ static int from_cache(struct kc_run_state *r, const struct kc_file_run *fr, stru
 	return 1;
 }
 
-static void start_task(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *t,
-                       struct kc_child_job *job, const char *ll_opt)
+static void start_task(struct kc_run_state *r, struct cg_task *t, struct kc_child_job *job, const char *ll_opt)
 {
 	const char **argv = kc_cachegrind_argv(r->a, r->valgrind, ll_opt, t->out, t->program);
 	/* no RLIMIT_AS: valgrind reserves a large address space of its own; the kernel already ran under one */
 	struct kc_child_limits lim = {KC_TRAFFIC_CACHEGRIND_CAP, KC_TRAFFIC_CACHEGRIND_CAP + 1, 0, r->sandbox_dir};
 	char msg[KC_CHILD_MSG_SIZE];
 	if (r->verbose)
-		kc_child_show_command(fr->dir, argv);
-	if (kc_child_start_kernel(job, argv, fr->dir, r->child_env, &lim, msg, sizeof msg) < 0) {
+		kc_child_show_command(t->dir, argv);
+	if (kc_child_start_kernel(job, argv, t->dir, r->child_env, &lim, msg, sizeof msg) < 0) {
 		t->why = kc_arena_strdup(r->a, msg);
 		kc_child_result_release(&job->result);
 	}
@@ -164,8 +164,7 @@ static int by_length(const void *pa, const void *pb)
 }
 
 /* Run the tasks, as many at once as the machine has cores; those the simulation cache holds are not run. */
-static void run_tasks(struct kc_run_state *r, const struct kc_file_run *fr, struct cg_task *tasks, int n,
-                      const char *ll_opt)
+static void run_tasks(struct kc_run_state *r, struct cg_task *tasks, int n, const char *ll_opt)
 {
 	struct kc_child_job *jobs = calloc((size_t)(n > 0 ? n : 1), sizeof *jobs);
 	struct cg_task **order = malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
@@ -182,9 +181,9 @@ static void run_tasks(struct kc_run_state *r, const struct kc_file_run *fr, stru
 	while (next < n || running > 0) {
 		for (; next < n && running < width; next++) {
 			int k = (int)(order[next] - tasks);
-			if (from_cache(r, fr, &tasks[k], ll_opt))
+			if (from_cache(r, &tasks[k], ll_opt))
 				continue;
-			start_task(r, fr, &tasks[k], &jobs[k], ll_opt);
+			start_task(r, &tasks[k], &jobs[k], ll_opt);
 			running += jobs[k].running;
 		}
 		int done = kc_child_wait_any(jobs, n);
@@ -202,34 +201,6 @@ static void set_program(struct kc_run_state *r, struct cg_task *t, const char *b
 {
 	t->program[0] = binary, t->program[1] = t->p->fn->name, t->program[2] = t->mode;
 	t->program[3] = kc_arena_printf(r->a, "%lld", evict), t->program[4] = NULL;
-}
-
-/* A none task for p's setup (an existing one when the setup repeats), then p's once task. */
-static void add_tasks(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
-                      double native, const char *binary, long long evict, struct cg_task *tasks, int *n)
-{
-	const char *key = setup_key(r, p);
-	int base = -1;
-	for (int i = 0; i < *n && base < 0; i++)
-		if (!strcmp(tasks[i].mode, "none") && !strcmp(tasks[i].key, key))
-			base = i;
-	if (base < 0) {
-		base = (*n)++;
-		tasks[base] =
-		    (struct cg_task){.p = p,
-		                     .mode = "none",
-		                     .key = key,
-		                     .baseline = -1,
-		                     .out = kc_arena_printf(r->a, "%s/cachegrind.%s.none.out", fr->dir, p->fn->name)};
-		set_program(r, &tasks[base], binary, evict);
-	}
-	tasks[*n] = (struct cg_task){.p = p,
-	                             .mode = "once",
-	                             .key = key,
-	                             .baseline = base,
-	                             .native = native,
-	                             .out = kc_arena_printf(r->a, "%s/cachegrind.%s.once.out", fr->dir, p->fn->name)};
-	set_program(r, &tasks[(*n)++], binary, evict);
 }
 
 static void set_unavailable(struct kc_run_state *r, struct kc_measurement *item, const char *why)
@@ -256,7 +227,7 @@ static const char *not_simulated(struct kc_run_state *r, const struct kc_timing 
 	return NULL;
 }
 
-static void set_simulated(struct kc_run_state *r, const struct kc_file_run *fr, struct kc_measurement *item,
+static void set_simulated(struct kc_run_state *r, const char *cg_note, struct kc_measurement *item,
                           const struct cg_task *once, const struct cg_task *none, long long ll, long long evict)
 {
 	double dram = kc_cachegrind_dram_bytes(&once->c) - kc_cachegrind_dram_bytes(&none->c);
@@ -279,44 +250,123 @@ static void set_simulated(struct kc_run_state *r, const struct kc_file_run *fr, 
 	    "DRAM = LL misses x line, L2 = D1 misses x line; misses only: write-backs are not simulated%s%s",
 	    r->valgrind_version, once->c.ll_size >> 20, once->c.ll_assoc, once->c.ll_line,
 	    ll != r->m->machine->cache_bytes[2] ? " (rounded to a power-of-two set count)" : "", once->c.d1_size >> 10,
-	    evict >> 20, fr->cg_note, cached);
+	    evict >> 20, cg_note, cached);
 }
 
-static void simulate_all(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *plans,
-                         const struct kc_timing *t, struct kc_measurement *const *items, const int *todo, int n)
-{
+/* A function waiting for its simulation: its item, its once task, and its file's note on the build. */
+struct pending {
+	struct kc_measurement *item;
+	int once;
+	const char *cg_note;
+};
+
+/* The simulations of every file, run together once the timings are all done (kc_traffic_step_run): the calls
+ * of all files start longest first, so no core waits for a file's last long call while work is left. */
+struct kc_traffic_batch {
+	struct cg_task *tasks;
+	int n_tasks, cap_tasks;
+	struct pending *pend;
+	int n_pend, cap_pend;
 	char ll_opt[64];
-	long long ll = simulated_ll(r->m->machine, ll_opt, sizeof ll_opt);
+	long long ll, evict;
+};
+
+struct kc_traffic_batch *kc_traffic_batch_new(struct kc_run_state *r)
+{
+	struct kc_traffic_batch *b = KC_NEW(r->a, struct kc_traffic_batch);
+	b->ll = simulated_ll(r->m->machine, b->ll_opt, sizeof b->ll_opt);
 	/* what evicts the simulated caches: the last level as simulated, and a margin */
-	long long evict = ll + (64LL << 10);
-	struct cg_task *tasks = KC_NEW_N(r->a, struct cg_task, 2 * n + 1);
-	int n_tasks = 0, *task_of = KC_NEW_N(r->a, int, n + 1);
+	b->evict = b->ll + (64LL << 10);
+	return b;
+}
+
+/* Room for two more tasks and one more pending function (arena storage, doubled). */
+static void batch_reserve(struct kc_run_state *r, struct kc_traffic_batch *b)
+{
+	if (b->n_tasks + 2 > b->cap_tasks) {
+		int cap = b->cap_tasks ? 2 * b->cap_tasks : 16;
+		struct cg_task *t = KC_NEW_N(r->a, struct cg_task, cap);
+		if (b->n_tasks)
+			memcpy(t, b->tasks, sizeof *t * (size_t)b->n_tasks);
+		b->tasks = t, b->cap_tasks = cap;
+	}
+	if (b->n_pend + 1 > b->cap_pend) {
+		int cap = b->cap_pend ? 2 * b->cap_pend : 16;
+		struct pending *p = KC_NEW_N(r->a, struct pending, cap);
+		if (b->n_pend)
+			memcpy(p, b->pend, sizeof *p * (size_t)b->n_pend);
+		b->pend = p, b->cap_pend = cap;
+	}
+}
+
+/* A none task for p's setup (an existing one of the same file, tasks[first ..], when the setup repeats), then
+ * p's once task; returns the once task's index. */
+static int add_tasks(struct kc_run_state *r, const struct kc_file_run *fr, const struct kc_harness_plan *p,
+                     double native, const char *binary, struct kc_traffic_batch *b, int first)
+{
+	batch_reserve(r, b);
+	const char *key = setup_key(r, p);
+	int base = -1;
+	for (int i = first; i < b->n_tasks && base < 0; i++)
+		if (!strcmp(b->tasks[i].mode, "none") && !strcmp(b->tasks[i].key, key))
+			base = i;
+	if (base < 0) {
+		base = b->n_tasks++;
+		b->tasks[base] =
+		    (struct cg_task){.p = p,
+		                     .dir = fr->dir,
+		                     .mode = "none",
+		                     .key = key,
+		                     .baseline = -1,
+		                     .out = kc_arena_printf(r->a, "%s/cachegrind.%s.none.out", fr->dir, p->fn->name)};
+		set_program(r, &b->tasks[base], binary, b->evict);
+	}
+	int once = b->n_tasks++;
+	b->tasks[once] =
+	    (struct cg_task){.p = p,
+	                     .dir = fr->dir,
+	                     .mode = "once",
+	                     .key = key,
+	                     .baseline = base,
+	                     .native = native,
+	                     .out = kc_arena_printf(r->a, "%s/cachegrind.%s.once.out", fr->dir, p->fn->name)};
+	set_program(r, &b->tasks[once], binary, b->evict);
+	return once;
+}
+
+static void simulate_later(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *plans,
+                           const struct kc_timing *t, struct kc_measurement *const *items, const int *todo, int n,
+                           struct kc_traffic_batch *b)
+{
 	const char *why = NULL, *binary = NULL;
+	int first = b->n_tasks; /* a none task is shared within its file only */
 	for (int i = 0; i < n; i++) {
-		task_of[i] = -1;
 		if (!todo[i])
 			continue;
-		const char *skip = not_simulated(r, &t[i], ll_opt);
+		const char *skip = not_simulated(r, &t[i], b->ll_opt);
 		if (!skip && !binary && !(binary = cachegrind_binary(r, fr, &why)))
 			skip = why;
 		if (skip) {
 			set_unavailable(r, items[i], skip);
 			continue;
 		}
-		add_tasks(r, fr, &plans[i], t[i].median, binary, evict, tasks, &n_tasks);
-		task_of[i] = n_tasks - 1;
+		int once = add_tasks(r, fr, &plans[i], t[i].median, binary, b, first);
+		b->pend[b->n_pend++] = (struct pending){items[i], once, fr->cg_note};
 	}
-	if (n_tasks)
-		kc_runner_progress(r, "simulating caches", 0, 0, fr->path);
-	run_tasks(r, fr, tasks, n_tasks, ll_opt);
-	for (int i = 0; i < n; i++) {
-		if (task_of[i] < 0)
-			continue;
-		const struct cg_task *once = &tasks[task_of[i]], *none = &tasks[once->baseline];
+}
+
+void kc_traffic_step_run(struct kc_run_state *r, struct kc_traffic_batch *b)
+{
+	if (!b || !b->n_tasks)
+		return;
+	kc_runner_progress(r, "simulating caches", 0, 0, "");
+	run_tasks(r, b->tasks, b->n_tasks, b->ll_opt);
+	for (int i = 0; i < b->n_pend; i++) {
+		const struct cg_task *once = &b->tasks[b->pend[i].once], *none = &b->tasks[once->baseline];
 		if (once->why || none->why)
-			set_unavailable(r, items[i], once->why ? once->why : none->why);
+			set_unavailable(r, b->pend[i].item, once->why ? once->why : none->why);
 		else
-			set_simulated(r, fr, items[i], once, none, ll, evict);
+			set_simulated(r, b->pend[i].cg_note, b->pend[i].item, once, none, b->ll, b->evict);
 	}
 }
 
@@ -354,7 +404,8 @@ static int count(struct kc_run_state *r, const struct kc_file_run *fr, const str
 }
 
 void kc_traffic_step_measure(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *plans,
-                             const struct kc_timing *t, struct kc_measurement *const *items, int n)
+                             const struct kc_timing *t, struct kc_measurement *const *items, int n,
+                             struct kc_traffic_batch *b)
 {
 	int *todo = KC_NEW_N(r->a, int, n + 1);
 	for (int i = 0; i < n; i++)
@@ -372,5 +423,5 @@ void kc_traffic_step_measure(struct kc_run_state *r, struct kc_file_run *fr, con
 	for (int i = 0; i < n; i++)
 		any |= todo[i];
 	if (any)
-		simulate_all(r, fr, plans, t, items, todo, n);
+		simulate_later(r, fr, plans, t, items, todo, n, b);
 }

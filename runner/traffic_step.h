@@ -13,10 +13,19 @@
 #define KC_TRAFFIC_CACHEGRIND_SLOWDOWN 20.0
 #define KC_TRAFFIC_CACHEGRIND_CAP      30.0
 
+/* The simulations of a run, gathered over its files and run at the end (kc_traffic_step_run). */
+struct kc_traffic_batch;
+struct kc_traffic_batch *kc_traffic_batch_new(struct kc_run_state *r);
+
 /* Measure the traffic of the n plans of one file whose timing succeeded (t[i].ok): hardware counters when they
- * work, else cachegrind (one cold call minus the same setup without it; the runs of a file go in parallel, one
- * per core), else "unavailable" with why. Writes the traffic fields of items[i]; all storage from r->a. */
+ * work (now), else cachegrind (one cold call minus the same setup without it: added to b, run by
+ * kc_traffic_step_run), else "unavailable" with why. Writes the traffic fields of items[i]; all storage from
+ * r->a. */
 void kc_traffic_step_measure(struct kc_run_state *r, struct kc_file_run *fr, const struct kc_harness_plan *plans,
-                             const struct kc_timing *t, struct kc_measurement *const *items, int n);
+                             const struct kc_timing *t, struct kc_measurement *const *items, int n,
+                             struct kc_traffic_batch *b);
+/* Run the simulations of b, every file's together (as many at once as the machine has cores, the longest calls
+ * first, the cached ones not at all), after every timing of the run, and write their items' traffic. */
+void kc_traffic_step_run(struct kc_run_state *r, struct kc_traffic_batch *b);
 
 #endif

@@ -211,6 +211,35 @@ static void a_revision_that_is_not_there_is_an_input_error(void **state)
 	run_release(&r);
 }
 
+/* 1,000 kernels, a third of them changed (bench/gen_kernels.sh's; the dot products do one more add): the
+ * comment — the changes first, then the summary — stays within GitHub's 65,536 characters. */
+static void a_thousand_functions_fit_one_comment(void **state)
+{
+	(void)state;
+	char cmd[17000];
+	snprintf(cmd, sizeof cmd,
+	         "cd '%s' && sh '%s/bench/gen_kernels.sh' 1000 > many.c && git add many.c && git commit -q -m many && "
+	         "sed -i 's/s += x\\[i\\] \\* y\\[i\\];/s += x[i] * y[i] + 1.0f;/' many.c && "
+	         "! git diff --quiet many.c",
+	         repo, KCOST_SOURCE_DIR);
+	assert_int_equal(system(cmd), 0);
+	const char *args[] = {"--no-run", "--quiet", "--format", "md",     "--baseline",
+	                      "HEAD",     "-o",      "out-many", "many.c", NULL};
+	struct run r = run_kcost_in(repo, args);
+	assert_int_equal(r.status, 0);
+	size_t len = strlen(r.out);
+	assert_true(len > 30000 && len < 65536);
+	assert_non_null(strstr(r.out, "## kcost: cost changes\n\n- **k1** (many.c): changed;"));
+	assert_non_null(strstr(r.out, "  - FLOPs: `2*n` → `3*n`\n"));
+	char path[4200];
+	snprintf(path, sizeof path, "%s/out-many/summary.md", repo);
+	char *md = slurp(path);
+	assert_non_null(md);
+	assert_string_equal(md, r.out); /* the printed Markdown is summary.md */
+	free(md);
+	run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +247,7 @@ int main(void)
 	    cmocka_unit_test(identical_code_is_unchanged_ten_times_in_ten),
 	    cmocka_unit_test(a_tenth_more_work_shows_in_the_instructions),
 	    cmocka_unit_test(a_revision_that_is_not_there_is_an_input_error),
+	    cmocka_unit_test(a_thousand_functions_fit_one_comment),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

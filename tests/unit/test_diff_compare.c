@@ -489,9 +489,78 @@ static void a_hundred_thousand_functions(void **state)
 	cJSON_Delete(head);
 }
 
+/* A report of n functions k0..k{n-1}, each timed in 8 slices around `median` (x0.99 .. x1.01), function k
+ * at `median` times factor(k). */
+static cJSON *sliced_functions(int n, double (*factor)(int))
+{
+	cJSON *doc = cJSON_CreateObject(), *fns = cJSON_AddArrayToObject(doc, "functions");
+	cJSON_AddNumberToObject(doc, "schema", 1);
+	for (int k = 0; k < n; k++) {
+		char name[32];
+		snprintf(name, sizeof name, "kernel_with_a_long_name_%d", k);
+		cJSON *f = cJSON_CreateObject(), *m = cJSON_AddObjectToObject(f, "measured");
+		cJSON_AddStringToObject(f, "name", name);
+		cJSON_AddStringToObject(f, "file", "kernels/k.c");
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(f, "flops"), "expr", "8*n");
+		double v[8], median = 0.010 * factor(k);
+		for (int i = 0; i < 8; i++)
+			v[i] = median * (0.99 + 0.02 * i / 7);
+		cJSON *sec = cJSON_AddObjectToObject(m, "seconds");
+		cJSON_AddNumberToObject(sec, "median", median);
+		cJSON_AddItemToObject(sec, "slices", cJSON_CreateDoubleArray(v, 8));
+		cJSON_AddNumberToObject(m, "cv", 0.01);
+		cJSON_AddItemToArray(fns, f);
+	}
+	return doc;
+}
+static double same(int k)
+{
+	(void)k;
+	return 1;
+}
+static double half_slower_half_faster(int k)
+{
+	return k % 2 ? 0.5 : 2;
+}
+
+/* 1,000 functions that all changed: the comment holds GitHub's limit (65,536 characters), the regressions
+ * first, then the improvements, the rows past KC_DIFF_MD_MAX counted. */
+static void a_thousand_changes_fit_one_comment(void **state)
+{
+	(void)state;
+	cJSON *base = sliced_functions(1000, same), *head = sliced_functions(1000, half_slower_half_faster);
+	struct kc_diff_opts o = {0.05, 0.10, KC_DIFF_MD, {NULL, NULL}, NULL};
+	char err[256];
+	struct kc_diff *d = kc_diff_compare(base, head, &o, err, sizeof err);
+	assert_non_null(d);
+	struct kc_buf b = KC_BUF_INIT;
+	kc_diff_render(d, &b);
+	const char *text = kc_buf_str(&b);
+	assert_true(b.len <= KC_DIFF_MD_MAX + 200 && b.len < 65536);
+	/* 500 regressions of ~170 bytes do not all fit in 40,000: the rest are counted */
+	const char *first =
+	    strstr(text, "- **kernel\\_with\\_a\\_long\\_name\\_0** (kernels/k.c): changed; time: slower, 2x");
+	assert_non_null(first);
+	assert_null(strstr(text, "time: faster")); /* every regression before any improvement */
+	const char *cut = strstr(text, "more changed functions: the full table is in the report\n");
+	assert_non_null(cut);
+	int rows = 0;
+	for (const char *p = text; (p = strstr(p, "\n- **")); p++)
+		rows++;
+	char want[64];
+	snprintf(want, sizeof want, "\n… and %d more changed functions", 1000 - rows);
+	assert_non_null(strstr(text, want));
+	assert_int_equal(kc_diff_regressed(d), 1);
+	kc_buf_release(&b);
+	kc_diff_free(d);
+	cJSON_Delete(base);
+	cJSON_Delete(head);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(a_thousand_changes_fit_one_comment),
 	    cmocka_unit_test(identical_runs_have_no_change),
 	    cmocka_unit_test(slower_beyond_noise_is_a_regression),
 	    cmocka_unit_test(a_change_within_the_noise_is_not_significant),
