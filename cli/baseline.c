@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,16 @@
 #include "buf.h"
 #include "cleanup.h"
 
-/* Run git with argv (NULL-terminated, argv[0] "git"), its stdout into out (when not NULL), its stderr's first
- * line into err on failure. 0 when it exited 0. */
+/* Run git with argv (NULL-terminated, argv[0] "git"), its stdout into out (when not NULL), the first line of its
+ * stderr into err on failure. Both pipes are read as they fill (poll): a chatty hook on stderr cannot block git
+ * while its stdout is read. 0 when it exited 0. */
 static int git(const char *const *argv, struct kc_buf *out, char *err, size_t err_size)
 {
-	int po[2], pe[2];
-	if (pipe(po) < 0 || pipe(pe) < 0) {
+	int po[2] = {-1, -1}, pe[2] = {-1, -1};
+	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
 		snprintf(err, err_size, "cannot run git: %s", strerror(errno));
+		if (po[0] >= 0)
+			close(po[0]), close(po[1]);
 		return -1;
 	}
 	pid_t pid = fork();
@@ -34,32 +38,44 @@ static int git(const char *const *argv, struct kc_buf *out, char *err, size_t er
 		int null = open("/dev/null", O_RDONLY);
 		if (null >= 0)
 			dup2(null, 0);
-		dup2(po[1], 1);
+		dup2(po[1], 1); /* dup2 clears O_CLOEXEC on the copies; the originals close at exec */
 		dup2(pe[1], 2);
-		close(po[0]), close(pe[0]);
+		/* git run from a hook of another repository would follow these instead of -C */
+		unsetenv("GIT_DIR"), unsetenv("GIT_WORK_TREE"), unsetenv("GIT_INDEX_FILE");
+		setenv("GIT_LFS_SKIP_SMUDGE", "1", 1); /* no download of large files for a checkout of sources */
 		execvp("git", (char *const *)argv);
 		fprintf(stderr, "cannot run git: %s\n", strerror(errno));
 		_exit(127);
 	}
 	close(po[1]), close(pe[1]);
 	struct kc_buf e = KC_BUF_INIT;
+	struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
 	char chunk[4096];
-	/* stdout then stderr: git writes little to either; a pipe holds 64 KiB */
-	for (ssize_t k; (k = read(po[0], chunk, sizeof chunk)) != 0;)
-		if (k > 0 && out)
-			kc_buf_add(out, chunk, (size_t)k);
-		else if (k < 0 && errno != EINTR)
+	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
 			break;
-	for (ssize_t k; (k = read(pe[0], chunk, sizeof chunk)) != 0;)
-		if (k > 0)
-			kc_buf_add(&e, chunk, (size_t)k);
-		else if (k < 0 && errno != EINTR)
-			break;
-	close(po[0]), close(pe[0]);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		}
+		for (int k = 0; k < 2; k++) {
+			if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t n = read(fds[k].fd, chunk, sizeof chunk);
+			if (n > 0 && k == 0 && out)
+				kc_buf_add(out, chunk, (size_t)n);
+			else if (n > 0 && k == 1 && e.len < 65536)
+				kc_buf_add(&e, chunk, (size_t)n);
+			else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+				close(fds[k].fd), fds[k].fd = -1;
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if (fds[k].fd >= 0)
+			close(fds[k].fd);
+	int status = 0, w;
+	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
-	int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	int ok = w == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	if (!ok) {
 		const char *text = kc_buf_str(&e);
 		size_t len = strcspn(text, "\n");
@@ -115,9 +131,11 @@ static int map_args(struct kc_baseline *b, const char *const *args, int n)
 			dir = a + 2, joined = 1;
 		else if (i > 0 && !strcmp(args[i - 1], "-I"))
 			dir = a;
-		char *rel = dir ? inside(b->top, dir) : NULL;
-		if (rel) {
-			char *moved = join(b->tree, rel);
+		char *rel = dir ? inside(b->top, dir) : NULL, *moved = rel ? join(b->tree, rel) : NULL;
+		struct stat st;
+		if (moved && stat(moved, &st) != 0) /* not in REV's tree (generated, ignored): the head's stays */
+			free(moved), moved = NULL;
+		if (moved) {
 			size_t len = moved ? strlen(moved) + 3 : 0;
 			char *s = moved ? malloc(len) : NULL;
 			if (s)
@@ -178,9 +196,8 @@ int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *
 	/* each input's place in the repository */
 	b->n_files = n;
 	b->files = calloc((size_t)n + 1, sizeof *b->files);
-	b->missing = calloc((size_t)n + 1, sizeof *b->missing);
 	char **rel = calloc((size_t)n + 1, sizeof *rel);
-	if (!b->files || !b->missing || !rel) {
+	if (!b->files || !rel) {
 		free(rel);
 		return fail(b, err, err_size, "--baseline: out of memory%s", "");
 	}
@@ -197,6 +214,9 @@ int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *
 	char templ[PATH_MAX];
 	snprintf(templ, sizeof templ, "%s/kcost-baseline-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
 	b->dir = mkdtemp(templ) ? strdup(templ) : NULL;
+	if (!b->dir)
+		snprintf(err, err_size, "--baseline: cannot create a temporary directory in %s: %s",
+		         tmp && tmp[0] == '/' ? tmp : "/tmp", strerror(errno));
 	char *tree = b->dir ? join(b->dir, "tree") : NULL;
 	const char *add_argv[] = {"git", "-C", b->top, "worktree", "add", "--detach", "--quiet", tree, b->commit, NULL};
 	rc = !tree ? -1 : git(add_argv, NULL, err, err_size);
@@ -215,7 +235,6 @@ int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *
 			int fd = path ? open(path, O_WRONLY | O_CREAT | O_EXCL, 0600) : -1;
 			if (fd >= 0)
 				close(fd);
-			b->missing[i] = 1;
 		}
 		b->files[i] = path;
 		rc = path ? 0 : -1;
@@ -230,22 +249,20 @@ int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *
 
 void kc_baseline_close(struct kc_baseline *b)
 {
-	if (b->tree) {
-		char err[256];
-		const char *argv[] = {"git", "-C", b->top, "worktree", "remove", "--force", b->tree, NULL};
-		if (git(argv, NULL, err, sizeof err) < 0) {
-			const char *prune[] = {"git", "-C", b->top, "worktree", "prune", NULL};
-			git(prune, NULL, err, sizeof err);
-		}
-	}
+	char err[256];
+	const char *argv[] = {"git", "-C", b->top, "worktree", "remove", "--force", b->tree, NULL};
+	int removed = !b->tree || git(argv, NULL, err, sizeof err) == 0;
 	if (b->dir)
 		kc_cleanup_remove_tree(b->dir);
+	if (!removed) { /* the directory is gone now: prune forgets its registration */
+		const char *prune[] = {"git", "-C", b->top, "worktree", "prune", NULL};
+		git(prune, NULL, err, sizeof err);
+	}
 	for (int i = 0; b->files && i < b->n_files; i++)
 		free((void *)b->files[i]);
 	for (int i = 0; b->args && i < b->n_args; i++)
 		free((void *)b->args[i]);
 	free(b->files);
-	free(b->missing);
 	free(b->args);
 	free(b->top);
 	free(b->tree);

@@ -9,9 +9,8 @@ struct kc_baseline {
 	char *top;          /* the repository's top-level directory (of the first input) */
 	char *dir;          /* the temporary directory (mkdtemp); the worktree is its "tree" */
 	char *tree;         /* NULL until the worktree exists */
-	char commit[41];    /* REV resolved */
+	char commit[65];    /* REV resolved (40 hex digits, 64 in a SHA-256 repository) */
 	const char **files; /* files[i]: input i in the worktree, or an empty file there when REV lacks it */
-	int *missing;       /* missing[i]: REV has no such file */
 	const char **args;  /* the compiler flags, with -I directories inside the repository moved to the worktree */
 	int n_files, n_args;
 };

@@ -124,8 +124,8 @@ static int measured_warnings(const struct kc_analysis *an, const struct kc_measu
  * not be measured (crash, timeout, compile error, mismatch with their reference), or -1; *warnings gets the
  * run's warnings about the others. */
 static int measure(const struct kc_options *o, const char *header_dir, struct kc_analysis *an,
-                   struct kc_measurements *m, struct kc_analysis *base, struct kc_measurements *base_m, int color,
-                   int *warnings, struct kc_diags *run_diags)
+                   struct kc_measurements *m, struct kc_analysis *base, struct kc_measurements *base_m,
+                   const struct kc_baseline *bl, int color, int *warnings, struct kc_diags *run_diags)
 {
 	struct kc_diags diags = {0};
 	struct kc_runner_opts ro = {
@@ -147,6 +147,8 @@ static int measure(const struct kc_options *o, const char *header_dir, struct kc
 	    .base = base,
 	    .base_m = base_m,
 	    .threshold = o->threshold,
+	    .base_extra_args = bl ? bl->args : NULL,
+	    .n_base_extra_args = bl ? bl->n_args : 0,
 	};
 	int rc = kc_run(an, &ro, &an->arena, m, &diags);
 	kc_progress_done();
@@ -206,7 +208,7 @@ static int other_machine(const struct kc_options *o, struct kc_arena *a, struct 
 static int analyze_baseline(const struct kc_options *o, const struct kc_analyze_opts *ao, struct kc_baseline *bl,
                             struct kc_analysis *ban, int color)
 {
-	char err[600];
+	char err[600] = "--baseline: the revision could not be checked out";
 	kc_progress("checking out the baseline", 0, 0, o->baseline);
 	int rc =
 	    kc_baseline_open(bl, o->baseline, o->files, o->n_files, o->clang_args, o->n_clang_args, err, sizeof err);
@@ -222,7 +224,30 @@ static int analyze_baseline(const struct kc_options *o, const struct kc_analyze_
 	kc_progress("analyzing the baseline", 0, 0, o->baseline);
 	kc_analyze(ban, bl->files, bl->n_files, &bo); /* its diagnostics are the baseline's: not printed */
 	kc_progress_done();
+	if (ban->parse_failed && !o->quiet)
+		fprintf(
+		    stderr,
+		    "kcost: warning: --baseline: a file did not parse at the baseline: its functions count as added\n");
 	return 0;
+}
+
+/* After the runs: a warning when functions of the baseline could not be measured (their comparison then says
+ * "not measured" instead of a time). */
+static void warn_base_failures(const struct kc_analysis *ban, const struct kc_measurements *bm, int quiet)
+{
+	int failed = 0;
+	const char *first = NULL, *why = NULL;
+	for (int i = 0; i < bm->n && i < ban->n_functions; i++)
+		if (bm->items[i].function && bm->items[i].error) {
+			if (!failed++)
+				first = ban->functions[i]->name, why = bm->items[i].error;
+		}
+	if (!failed || quiet)
+		return;
+	fprintf(stderr, "kcost: warning: --baseline: %d function%s could not be measured at the baseline", failed,
+	        failed == 1 ? "" : "s");
+	fprintf(stderr, " (%s: ", visible(first));
+	fprintf(stderr, "%s)\n", visible(why));
 }
 
 /* Each input's functions in the baseline's report under the input's own name, so that kcost diff matches them
@@ -449,7 +474,7 @@ static int run(struct kc_options *o, int argc, char **argv)
 	int run_warnings = 0;
 	int failed_kernels = !o->no_run && t.functions
 	                         ? measure(o, header_dir, &an, &m, with_base ? &ban : NULL, with_base ? &bm : NULL,
-	                                   color, &run_warnings, &run_diags)
+	                                   with_base ? &bl : NULL, color, &run_warnings, &run_diags)
 	                         : 0;
 	ro.run_diags = &run_diags;
 	t.warnings += run_warnings;
@@ -465,6 +490,7 @@ static int run(struct kc_options *o, int argc, char **argv)
 	char *lead = NULL, *diff_text = NULL;
 	int regressed = 0;
 	if (with_base) {
+		warn_base_failures(&ban, &bm, o->quiet);
 		regressed = compare_baseline(o, &bl, &an, &m, &ban, &bm, &ro, &lead, &diff_text);
 		ro.summary_lead = lead;
 		if (regressed < 0) {

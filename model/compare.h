@@ -10,8 +10,8 @@
  *
  * With the threshold t (0.05 for 5%): "slower" when the interval's low end exceeds 1 + t and p < 0.01, "faster"
  * when its high end is below 1 / (1 + t) and p < 0.01 (a 2x slow-down and a 2x speed-up mirror each other),
- * "unchanged" when the whole interval lies within [1 / (1 + t), 1 + t]; otherwise "inconclusive": the spread
- * cannot rule out a change beyond the threshold, nor show one. */
+ * "unchanged" when the whole interval lies within [1 / (1 + t), 1 + t] and each side has 4 samples or more;
+ * otherwise "inconclusive": the spread cannot rule out a change beyond the threshold, nor show one. */
 #ifndef KC_COMPARE_H
 #define KC_COMPARE_H
 

@@ -32,6 +32,8 @@ struct fn_diff {
 	int n_slices[2];
 	int by_slices;          /* the test compared the slices' medians */
 	double instructions[2]; /* measured.traffic.instructions, NAN when absent */
+	double dram[2];         /* measured.traffic.bytes when simulated (cachegrind: deterministic), else NAN */
+	const char *source[2];  /* measured.traffic.source: counts compare only when both have the same */
 	const char *bound[2];   /* predicted.bound */
 	int tested;             /* the verdict is kc_compare's, over the samples */
 	struct kc_comparison cmp;
@@ -409,7 +411,7 @@ static void read_side(struct kc_diff *d, struct fn_diff *fd, int side, const cJS
 	fd->ai_min[side] = read_num(d, fd, side, m[M_INTENSITY], "intensity.min", INTENSITY);
 	fd->ai_streaming[side] = read_num(d, fd, side, m[M_INTENSITY], "intensity.streaming", INTENSITY);
 	fd->bound[side] = read_str(d, fd, side, m[M_PREDICTED], "predicted.bound");
-	fd->instructions[side] = NAN;
+	fd->instructions[side] = fd->dram[side] = NAN;
 	if (read_str(d, fd, side, m[M_MEASURED], "measured.error")) { /* the run failed: no time, whatever the rest */
 		fd->median[side] = fd->cv[side] = NAN;
 		return;
@@ -417,6 +419,10 @@ static void read_side(struct kc_diff *d, struct fn_diff *fd, int side, const cJS
 	fd->median[side] = read_num(d, fd, side, m[M_MEASURED], "measured.seconds.median", TIME);
 	fd->cv[side] = read_num(d, fd, side, m[M_MEASURED], "measured.cv", CV);
 	fd->instructions[side] = read_num(d, fd, side, m[M_MEASURED], "measured.traffic.instructions", COUNT);
+	const char *source = read_str(d, fd, side, m[M_MEASURED], "measured.traffic.source");
+	fd->source[side] = source;
+	if (source && !strcmp(source, "cachegrind"))
+		fd->dram[side] = read_num(d, fd, side, m[M_MEASURED], "measured.traffic.bytes", COUNT);
 	read_times(d, fd, side, m[M_MEASURED], "measured.seconds.samples", &fd->samples[side], &fd->n_samples[side]);
 	read_times(d, fd, side, m[M_MEASURED], "measured.seconds.slices", &fd->slices[side], &fd->n_slices[side]);
 }
@@ -429,12 +435,21 @@ static int same_str(const char *a, const char *b)
 /* The relative change of the instructions one call executes (head / base - 1), when both runs counted them and
  * they differ by 0.1% or more (they are deterministic: a smaller difference is the setup's alignment, not the
  * code); else 0. */
+static double count_change(const double v[2])
+{
+	if (!(v[0] > 0) || !(v[1] > 0))
+		return 0;
+	double r = v[1] / v[0] - 1;
+	return fabs(r) >= 0.001 ? r : 0;
+}
 static double instructions_change(const struct fn_diff *d)
 {
-	if (!(d->instructions[0] > 0) || !(d->instructions[1] > 0))
-		return 0;
-	double r = d->instructions[1] / d->instructions[0] - 1;
-	return fabs(r) >= 0.001 ? r : 0;
+	return same_str(d->source[0], d->source[1]) ? count_change(d->instructions) : 0;
+}
+/* The same for the DRAM bytes of one call, when both were simulated (deterministic as the instructions are). */
+static double dram_change(const struct fn_diff *d)
+{
+	return count_change(d->dram);
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -465,10 +480,12 @@ static void judge_time(struct fn_diff *d, const struct kc_diff_opts *o)
 	d->ratio = d->median[1] / d->median[0];
 	/* both runs carry their samples: the test of model/compare.h, over the slices' medians when both have enough
 	 * of them (each slice is a process of its own: the samples of one are not independent), else the samples */
+	/* only the slices: the samples of one process are not independent draws (identical binaries came out 3%
+	 * apart, p < 1e-5, sample by sample), so three processes' samples would make a confident verdict of an
+	 * offset between processes; fewer slices get the rule below */
 	d->by_slices = d->n_slices[0] >= KC_DIFF_MIN_SLICES && d->n_slices[1] >= KC_DIFF_MIN_SLICES;
-	const double *const *v = d->by_slices ? (const double *const *)d->slices : (const double *const *)d->samples;
-	const int *n = d->by_slices ? d->n_slices : d->n_samples;
-	if (n[0] >= 2 && n[1] >= 2 && kc_compare(v[0], n[0], v[1], n[1], o->threshold, &d->cmp) == 0) {
+	if (d->by_slices &&
+	    kc_compare(d->slices[0], d->n_slices[0], d->slices[1], d->n_slices[1], o->threshold, &d->cmp) == 0) {
 		static const enum verdict of[] = {[KC_VERDICT_UNCHANGED] = V_NOISE,
 		                                  [KC_VERDICT_SLOWER] = V_SLOWER,
 		                                  [KC_VERDICT_FASTER] = V_FASTER,
@@ -528,9 +545,10 @@ static void compare_pair(struct kc_diff *d, struct fn_diff *fd, const cJSON *b, 
 	judge_regression(fd, &d->o);
 	int formulas_same = same_str(fd->flops[0], fd->flops[1]) && same_str(fd->bytes_min[0], fd->bytes_min[1]) &&
 	                    same_str(fd->bytes_streaming[0], fd->bytes_streaming[1]);
-	fd->change = formulas_same && fd->verdict != V_SLOWER && fd->verdict != V_FASTER &&
+	int one_measured = isnan(fd->median[0]) != isnan(fd->median[1]); /* a run failed on one side only */
+	fd->change = formulas_same && !one_measured && fd->verdict != V_SLOWER && fd->verdict != V_FASTER &&
 	                     fd->verdict != V_INCONCLUSIVE && !fd->invalid && instructions_change(fd) == 0 &&
-	                     same_str(fd->bound[0], fd->bound[1])
+	                     dram_change(fd) == 0 && same_str(fd->bound[0], fd->bound[1])
 	                 ? SAME
 	                 : CHANGED;
 }
@@ -744,11 +762,17 @@ static void render_function(const struct fn_diff *d, struct kc_buf *b, int md)
 		put_text(b, d->invalid, md);
 	} else if (d->change == CHANGED) {
 		kc_buf_printf(b, "; time: %s", verdict_text(d, vt, sizeof vt));
-		double ic = instructions_change(d);
+		double ic = instructions_change(d), dc = dram_change(d);
 		if (ic != 0)
-			kc_buf_printf(b,
-			              "; instructions %+.1f%% (counted by cache simulation: the same from run to run)",
-			              100 * ic);
+			kc_buf_printf(b, "; instructions %+.1f%%", 100 * ic);
+		if (dc != 0)
+			kc_buf_printf(b, "; DRAM bytes %+.1f%% (simulated)", 100 * dc);
+		if (ic != 0 || dc != 0)
+			kc_buf_puts(b, " (counts: the same from run to run)");
+		if (d->bound[1] && same_str(d->bound[0], d->bound[1])) {
+			kc_buf_puts(b, "; bound: ");
+			put_text(b, d->bound[1], md);
+		}
 	}
 	if (d->regressed)
 		kc_buf_printf(b, "%sregression: %s%s", md ? " — **" : " — ", d->why, md ? "**" : "");
@@ -792,6 +816,8 @@ static void render_json(const struct kc_diff *d, struct kc_buf *b)
 			}
 			if (instructions_change(f) != 0)
 				cJSON_AddNumberToObject(o, "instructions_change", instructions_change(f));
+			if (dram_change(f) != 0)
+				cJSON_AddNumberToObject(o, "dram_bytes_change", dram_change(f));
 			cJSON_AddItemToObject(
 			    o, "flops",
 			    cJSON_CreateStringArray(

@@ -281,15 +281,21 @@ static int render_sarif(struct kc_output_sink *s, void *job)
 	for (int i = 0; j->m && i < an->n_functions && i < j->m->n; i++) {
 		const struct kc_function *f = an->functions[i];
 		const struct kc_baseline_result *b = j->m->items[i].baseline;
-		if (f->skip || !b || !b->verdict || strcmp(b->verdict, "slower"))
+		int slower = b && b->verdict && !strcmp(b->verdict, "slower");
+		if (f->skip || !b || (!slower && !b->regressed))
 			continue;
 		char changes[160];
-		snprintf(changes, sizeof changes, "95%% interval %.3g-%.3g, p = %.2g, %d + %d runs at %.12s", b->ci_low,
-		         b->ci_high, b->p_value, b->n_base, b->n_head, b->revision ? b->revision : "?");
+		if (slower && b->tested)
+			snprintf(changes, sizeof changes, "95%% interval %.3g-%.3g, p = %.2g, %d + %d runs at %.12s",
+			         b->ci_low, b->ci_high, b->p_value, b->n_base, b->n_head,
+			         b->revision ? b->revision : "?");
+		else
+			snprintf(changes, sizeof changes, "beyond --fail-on-regression at %.12s",
+			         b->revision ? b->revision : "?");
 		struct kc_sarif_regression r = {.function = f->name,
 		                                .file = f->loc.file,
 		                                .line = f->loc.line,
-		                                .verdict = "slower",
+		                                .verdict = slower ? "slower" : "more FLOPs or bytes",
 		                                .ratio = b->ratio,
 		                                .changes = changes,
 		                                .gate = b->regressed};

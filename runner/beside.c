@@ -17,6 +17,8 @@
 
 struct kc_beside {
 	struct kc_bandwidth_run *run[KC_LEVEL_N];
+	int level_samples[KC_LEVEL_N];          /* kc_beside_sample calls since the level's run started */
+	long long used;                         /* bytes of the runs' arrays */
 	int chain[KC_CHAIN_N][2];               /* the chains m measured, [chain][double] */
 	struct kc_series chains[KC_CHAIN_N][2]; /* their runs */
 	int samples;                            /* kc_beside_sample calls */
@@ -35,6 +37,37 @@ static double *chain_median(struct kc_machine *m, int c, int d)
 	return c == KC_CHAIN_ADD ? &m->latency_add_median[d] : &m->latency_max_median[d];
 }
 
+/* The working set a level is sampled with beside the kernels within `room` bytes of arrays (three of half the
+ * working set each: kc_bandwidth_start's), or 0: the ceilings' own, or for DRAM as much of it as fits when that
+ * is still twice the largest cache (a sweep of it from memory misses every cache); nothing for another level. */
+static long long fitting_ws(const struct kc_machine *m, int level, long long ws, long long room)
+{
+	if (3 * (ws / 2) <= room)
+		return ws;
+	long long largest = m->cache_bytes[2] > m->cache_bytes[1] ? m->cache_bytes[2] : m->cache_bytes[1];
+	long long fits = room / 3 * 2 / (1 << 20) * (1 << 20);
+	return level == KC_LEVEL_DRAM && largest > 0 && fits >= 2 * largest ? fits : 0;
+}
+
+void kc_beside_grow(struct kc_beside *b, const struct kc_machine *m, long long max_bytes)
+{
+	if (!b)
+		return;
+	long long ws[KC_LEVEL_N];
+	kc_ceilings_working_sets(m->cache_bytes, ws);
+	/* not L1: for 10-20 ms after another process ran on its core the L1 copy kernel ran at 75% of its speed
+	 * (313 against 420 GB/s, pinned to one CPU; load and triad did not slow), a state a few ms of samples after
+	 * each harness would mostly catch and the kernels' own slices, tens of ms of calls each, mostly do not; L1
+	 * keeps the ceilings' medians, measured without a pause. L2 and beyond showed no such state. */
+	for (int l = KC_LEVEL_L2; l < KC_LEVEL_N; l++) {
+		if (b->run[l] || ws[l] <= 0 || m->bandwidth[l].value <= 0 || m->stream[l][KC_STREAM_LOAD] <= 0)
+			continue;
+		long long w = fitting_ws(m, l, ws[l], max_bytes - b->used);
+		if (w > 0 && (b->run[l] = kc_bandwidth_start(w)) != NULL)
+			b->used += 3 * (w / 2);
+	}
+}
+
 struct kc_beside *kc_beside_start(const struct kc_machine *m, long long max_bytes)
 {
 	if (!m || m->hypothetical || m->from_file)
@@ -42,25 +75,13 @@ struct kc_beside *kc_beside_start(const struct kc_machine *m, long long max_byte
 	struct kc_beside *b = calloc(1, sizeof *b);
 	if (!b)
 		return NULL;
-	long long ws[KC_LEVEL_N];
-	kc_ceilings_working_sets(m->cache_bytes, ws);
 	int any = 0;
-	/* not L1: for 10-20 ms after another process ran on its core the L1 copy kernel ran at 75% of its speed
-	 * (313 against 420 GB/s, pinned to one CPU; load and triad did not slow), a state a few ms of samples after
-	 * each harness would mostly catch and the kernels' own slices, tens of ms of calls each, mostly do not; L1
-	 * keeps the ceilings' medians, measured without a pause. L2 and beyond showed no such state. */
-	long long used = 0;
-	for (int l = KC_LEVEL_L2; l < KC_LEVEL_N; l++) {
-		long long arrays = 3 * (ws[l] / 2); /* kc_bandwidth_start's three arrays */
-		if (ws[l] > 0 && m->bandwidth[l].value > 0 && m->stream[l][KC_STREAM_LOAD] > 0 &&
-		    used + arrays <= max_bytes) {
-			any |= (b->run[l] = kc_bandwidth_start(ws[l])) != NULL;
-			used += b->run[l] ? arrays : 0;
-		}
-	}
 	for (int c = 0; c < KC_CHAIN_N; c++)
 		for (int d = 0; d < 2; d++)
 			any |= b->chain[c][d] = chain_best(m, c, d) > 0;
+	kc_beside_grow(b, m, max_bytes);
+	for (int l = 0; l < KC_LEVEL_N; l++)
+		any |= b->run[l] != NULL;
 	if (!any) {
 		free(b);
 		return NULL;
@@ -85,8 +106,10 @@ void kc_beside_sample(struct kc_beside *b)
 	b->samples++;
 	sample_chains(b);
 	for (int l = 0; l < KC_LEVEL_N; l++)
-		if (b->run[l])
+		if (b->run[l]) {
 			kc_bandwidth_more(b->run[l], KC_BESIDE_WARM_SECONDS, KC_BESIDE_SECONDS, 1);
+			b->level_samples[l]++;
+		}
 }
 
 /* The chains' runs: their medians, with enough of them, all or none (one statistic for every chain). */
@@ -121,7 +144,7 @@ int kc_beside_finish(struct kc_beside *b, struct kc_arena *a, struct kc_machine 
 			continue;
 		struct kc_bandwidth bw;
 		kc_bandwidth_finish(b->run[l], &bw);
-		if (b->samples < KC_BESIDE_MIN_SAMPLES) /* batches of one moment, however many */
+		if (b->level_samples[l] < KC_BESIDE_MIN_SAMPLES) /* batches of one moment, however many */
 			continue;
 		const char *raised = "";
 		for (int k = 0; k < KC_STREAM_N; k++) {

@@ -571,8 +571,11 @@ static void slice(struct side *sd, int i, double budget, int min_samples, const 
 	time_slice(r, &sd->fr, &sd->plans[i], sd->items[i], &sd->t[i], budget, min_samples, &sd->ts[i]);
 	if (!beside)
 		return;
-	if (r->beside_wanted) /* not before a kernel ran: its memory is held until the end */
-		r->beside = kc_beside_start(r->m->machine, r->kernel_rss), r->beside_wanted = 0;
+	/* not before a kernel ran: its memory is held until the end, at most twice the largest kernel process's */
+	if (r->beside_wanted)
+		r->beside = kc_beside_start(r->m->machine, 2 * r->kernel_rss), r->beside_wanted = 0;
+	else
+		kc_beside_grow(r->beside, r->m->machine, 2 * r->kernel_rss);
 	kc_beside_sample(r->beside);
 }
 
@@ -622,10 +625,11 @@ static void time_pair(struct side *head, int i, struct side *base, int j, double
 			int head_turn = (k == 0) == (pair % 2 == 0);
 			struct side *sd = head_turn ? head : base;
 			int f = head_turn ? i : j;
-			/* the ceilings beside the first rounds' head slices, as many times as a function's rounds */
+			/* the ceilings beside the first 4 pairs, after their second slice: the slice after them is
+			 * the base's twice and the head's twice */
 			if (wants_slice(sd, f))
 				slice(sd, f, KC_BASELINE_SLICE_SECONDS, KC_BASELINE_MIN_SLICE_SAMPLES, step,
-				      head_turn && pair < 2 * KC_RUNNER_ROUNDS && pair % 2 == 0);
+				      k == 1 && pair < 4);
 		}
 		if (!wants_slice(head, i) || !wants_slice(base, j))
 			break;
@@ -633,8 +637,11 @@ static void time_pair(struct side *head, int i, struct side *base, int j, double
 		 * samples of one are not independent of each other (identical binaries timed 3% apart, p < 1e-5) */
 		const struct kc_series *h = &head->ts[i].slices, *b = &base->ts[j].slices;
 		struct kc_comparison c;
+		/* looked at after every pair: a decision ends the slices early only with a p ten times below the
+		 * verdict's (the looks would otherwise add up to a larger error than the one stated) */
 		if (pair + 1 >= KC_BASELINE_MIN_PAIRS && kc_compare(b->v, b->n, h->v, h->n, threshold, &c) == 0 &&
-		    c.verdict != KC_VERDICT_INCONCLUSIVE)
+		    (c.verdict == KC_VERDICT_UNCHANGED ||
+		     (c.verdict != KC_VERDICT_INCONCLUSIVE && c.p_value < KC_COMPARE_ALPHA / 10)))
 			break;
 	}
 }
@@ -817,7 +824,7 @@ static void init_state(struct kc_run_state *r, const struct kc_runner_opts *o)
 	r->verbose = o->verbose;
 	r->no_traffic = o->no_traffic;
 	r->budget = o->time_budget > 0 ? o->time_budget : KC_RUNNER_DEFAULT_BUDGET;
-	r->threshold = o->threshold > 0 ? o->threshold : KC_RUNNER_DEFAULT_THRESHOLD;
+	r->threshold = o->base ? o->threshold : KC_RUNNER_DEFAULT_THRESHOLD; /* --threshold 0 is 0 */
 	r->timeout = o->timeout > 0 ? o->timeout : KC_RUNNER_DEFAULT_TIMEOUT;
 	r->memory_limit = o->memory_limit > 0 ? o->memory_limit : kc_child_default_memory_limit();
 	r->build = (struct kc_build){
@@ -910,13 +917,21 @@ int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct 
 		rb->an = o->base, rb->m = o->base_m;
 		rb->beside = NULL, rb->beside_wanted = 0; /* the head's slices sample the ceilings */
 		rb->diags = KC_NEW(a, struct kc_diags);   /* the base's failures are its measurements' errors */
+		/* REV's own flags: its -I directories are in its worktree */
+		rb->build.extra_args = absolute_args(a, o->base_extra_args, o->n_base_extra_args);
+		rb->build.n_extra_args = o->n_base_extra_args;
 		o->base_m->machine = m->machine;
 		init_items(rb);
 	}
 	r.traffic = kc_traffic_batch_new(&r);
 	if (rb)
 		rb->traffic = r.traffic;
-	if (!o->sandbox || enter_sandbox(&r)) {
+	int sandboxed = !o->sandbox || enter_sandbox(&r);
+	if (rb) { /* the base's kernels run in the same sandbox as the head's */
+		rb->sandbox_dir = r.sandbox_dir;
+		o->base_m->sandbox = m->sandbox, o->base_m->sandbox_note = m->sandbox_note;
+	}
+	if (sandboxed) {
 		run_files(&r, rb);
 		kc_traffic_step_run(&r, r.traffic); /* every file's simulations, once every timing is done */
 	}

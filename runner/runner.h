@@ -53,10 +53,12 @@ struct kc_runner_opts {
 	void (*progress)(const char *step, int i, int n, const char *what); /* may be NULL */
 	/* --baseline: the same inputs at the baseline revision (base->files[k] is an->files[k] there; a file it
 	 * lacks has no functions), measured into base_m (its machine is m's); functions of the same name in the
-	 * same file are timed in alternating slices (runner.c, time_pair) with this threshold (<= 0: 5%) */
+	 * same file are timed in alternating slices (runner.c, time_pair) with this threshold */
 	const struct kc_analysis *base;
 	struct kc_measurements *base_m;
 	double threshold;
+	const char *const *base_extra_args; /* the user's flags as REV's worktree needs them (for its harnesses) */
+	int n_base_extra_args;
 };
 
 /* Measure the machine (cached) and every non-skipped function of `an`, in the order of an->functions:

@@ -61,10 +61,10 @@ if grep -q '"ruleId":[[:space:]]*"kcost/regression"' "$repo/kcost-report/kcost.s
 review
 status=$?
 if [ "$status" = 0 ]; then ok "a comment only: exit 0"; else bad "a comment only: exit $status, expected 0"; sed -n 1,40p "$tmp/out"; fi
-if grep -q 'other function unchanged\|no significant change in 1 function' "$tmp/out"; then
-	ok "the comment says unchanged"
+if grep -q '^no regression beyond the threshold$' "$tmp/out" && ! grep -q 'time: slower' "$tmp/out"; then
+	ok "the comment finds no regression"
 else
-	bad "the comment does not say unchanged"
+	bad "the comment finds a regression"
 	sed -n 1,20p "$tmp/out"
 fi
 # the worktrees are gone

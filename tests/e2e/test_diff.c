@@ -242,19 +242,17 @@ static void measured_slowdown_is_reported(void **state)
 	r = RUN("diff", "--format", "text", "--fail-on-regression", "10", b, h);
 	assert_int_equal(r.status, 4);
 	assert_non_null(strstr(r.out, "  chain (tests/fixtures/chain.c): changed; time: "));
-	/* both reports carry their samples: the Mann-Whitney test and the Hodges-Lehmann interval decide */
-	assert_non_null(strstr(r.out, "changed; time: slower, "));
-	assert_non_null(strstr(r.out, "x the base's time (95% CI "));
+	/* one slice each (a file of one function is timed in one process): too few processes for the test of
+	 * model/compare.h, the rule on the medians and CVs decides */
+	assert_non_null(strstr(r.out, "x slower"));
 	/* 32 times the work in instructions, counted where the traffic is simulated (not by hardware counters) */
 	cJSON *hrep = load_report(head_dir);
 	cJSON *src = at(cJSON_GetArrayItem(cJSON_GetObjectItem(hrep, "functions"), 0), "measured.traffic.source");
 	if (src && cJSON_IsString(src) && !strcmp(src->valuestring, "cachegrind")) {
-		assert_non_null(strstr(r.out, " samples); instructions +"));
-		assert_non_null(
-		    strstr(r.out, "% (counted by cache simulation: the same from run to run) — regression: slower\n"));
-	} else {
-		assert_non_null(strstr(r.out, " samples) — regression: slower\n"));
+		assert_non_null(strstr(r.out, "x slower; instructions +"));
+		assert_non_null(strstr(r.out, " (counts: the same from run to run); bound: "));
 	}
+	assert_non_null(strstr(r.out, " — regression: slower\n"));
 	cJSON_Delete(hrep);
 	assert_non_null(strstr(r.out, "    FLOPs: 4*n -> 128*n\n"));
 	run_release(&r);

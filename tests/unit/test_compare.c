@@ -48,10 +48,22 @@ static void the_same_spread_is_unchanged(void **state)
 	assert_true(c.p_value == 1);
 	assert_string_equal(kc_verdict_name(c.verdict), "unchanged");
 	/* all equal: no spread at all */
-	const double ones[3] = {1, 1, 1};
-	assert_int_equal(kc_compare(ones, 3, ones, 3, 0.05, &c), 0);
+	const double ones[4] = {1, 1, 1, 1};
+	assert_int_equal(kc_compare(ones, 4, ones, 4, 0.05, &c), 0);
 	assert_int_equal(c.verdict, KC_VERDICT_UNCHANGED);
 	assert_true(c.ci_low == 1 && c.ci_high == 1 && c.p_value == 1);
+	/* three a side: too few to call anything unchanged */
+	assert_int_equal(kc_compare(ones, 3, ones, 3, 0.05, &c), 0);
+	assert_int_equal(c.verdict, KC_VERDICT_INCONCLUSIVE);
+	/* 1,000 a side: thinned to 200 each, in order */
+	static double many[1000], many2[1000];
+	for (int i = 0; i < 1000; i++)
+		many[i] = 1 + 0.001 * (i % 7), many2[i] = 2 * many[i];
+	assert_int_equal(kc_compare(many, 1000, many2, 1000, 0.05, &c), 0);
+	assert_int_equal(c.n_base, 200);
+	assert_int_equal(c.n_head, 200);
+	assert_int_equal(c.verdict, KC_VERDICT_SLOWER);
+	assert_true(fabs(c.ratio - 2) < 1e-9);
 }
 
 static void ten_percent_against_the_threshold(void **state)
