@@ -104,8 +104,8 @@ static const char *writes_over(const char *dir, const struct shard *s, int n)
 	return NULL;
 }
 
-static int merge_files(char **files, int n, const char *out_dir, enum kc_merge_output print,
-                       const char *const *command, int n_command)
+static int merge_files(char **files, int n, const char *out_dir, enum kc_merge_output print, const char *const *command,
+                       int n_command)
 {
 	struct shard *s = calloc((size_t)n, sizeof *s);
 	struct kc_merge_input *in = calloc((size_t)n, sizeof *in);
