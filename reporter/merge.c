@@ -1108,26 +1108,28 @@ static void md_baseline_row(struct kc_buf *b, const struct fn *fn, const cJSON *
 /* The functions against the baseline (merge.h), within KC_DIFF_MD_MAX bytes of the comment's start. */
 static void md_baseline(const struct kc_merge *m, struct kc_buf *b, size_t start)
 {
-	int changed = 0, shown = 0, cut = 0, without = 0, n_revisions = 0;
+	int changed = 0, shown = 0, cut = 0, without = 0, n_revisions = 0, more = 0;
 	const char *revisions[3];
 	for (int i = 0; i < m->n_fns; i++) {
 		const cJSON *bl = at(m->fns[i].f, "baseline");
 		const char *rev = str_at(bl, "revision");
+		int r = 0;
 		without += !cJSON_IsObject(bl);
 		changed += cJSON_IsObject(bl) && baseline_group(bl) >= 0;
-		for (int r = 0; rev && r <= n_revisions && r < 3; r++)
-			if (r == n_revisions)
-				revisions[n_revisions++] = rev;
-			else if (!strcmp(revisions[r], rev))
-				break;
+		while (rev && r < n_revisions && strcmp(revisions[r], rev))
+			r++;
+		if (rev && r == n_revisions && r < 3)
+			revisions[n_revisions++] = rev;
+		more |= rev && r == 3;
 	}
 	kc_buf_puts(b, "\n### Against the baseline\n\n");
 	for (int r = 0; r < n_revisions; r++) {
-		char rev[13];
+		char rev[13]; /* a commit's first 12 digits, as --baseline names it */
 		snprintf(rev, sizeof rev, "%s", revisions[r]);
 		kc_buf_puts(b, r ? ", " : "Each function against itself at ");
 		kc_escape_md_code(b, rev);
 	}
+	kc_buf_puts(b, more ? " and others" : "");
 	kc_buf_puts(b, n_revisions ? ".\n\n" : "");
 	for (int g = 0; g < 3; g++)
 		for (int i = 0; i < m->n_fns && !cut; i++) {
