@@ -24,7 +24,7 @@
 #define RUN(...) run_kcost((const char *const[]){__VA_ARGS__, NULL})
 
 /* The time every report of this test records (kcost honours $SOURCE_DATE_EPOCH): 2023-11-14T22:13:20Z. */
-#define EPOCH "1700000000"
+#define EPOCH   "1700000000"
 #define CREATED "2023-11-14T22:13:20Z"
 
 static char *path_in(char *out, size_t size, const char *dir, const char *leaf)
@@ -87,7 +87,8 @@ static void merging_two_shards_equals_one_run(void **state)
 	/* no key of a function differs from one run's: not even a graph's name */
 	assert_int_equal(cJSON_GetArraySize(at(merged, "functions")), 4);
 	assert_true(cJSON_Compare(at(merged, "functions"), at(one, "functions"), 1));
-	assert_true(cJSON_Compare(cJSON_GetObjectItem(merged, "diagnostics"), cJSON_GetObjectItem(one, "diagnostics"), 1));
+	assert_true(
+	    cJSON_Compare(cJSON_GetObjectItem(merged, "diagnostics"), cJSON_GetObjectItem(one, "diagnostics"), 1));
 	assert_true(cJSON_Compare(at(merged, "files"), at(one, "files"), 1));
 	assert_true(cJSON_IsTrue(at(merged, "no_run")));
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(merged, "machine")));
@@ -200,13 +201,14 @@ static void measured_function(struct kc_buf *b, const char *name, const char *fi
 /* A machine: cpu, and the median the run sampled beside its kernels (not part of what identifies it). */
 static void machine(struct kc_buf *b, const char *cpu, double beside)
 {
-	kc_buf_printf(b,
-	              "{\"cpu\": \"%s\", \"cores\": 2, \"caches\": [{\"level\": 1, \"bytes\": 32768}],"
-	              " \"ceilings\": {\"flops\": {\"float\": {\"gflops\": 96.7, \"threads\": 1, \"method\": \"peak\"}},"
-	              " \"bandwidth\": {\"DRAM\": {\"gbytes_per_s\": 20.1, \"median_gbytes_per_s\": %g}},"
-	              " \"measured_at\": \"2026-12-01T23:43:38Z\"}, \"cached\": true, \"hypothetical\": false,"
-	              " \"from_file\": null}",
-	              cpu, beside);
+	kc_buf_printf(
+	    b,
+	    "{\"cpu\": \"%s\", \"cores\": 2, \"caches\": [{\"level\": 1, \"bytes\": 32768}],"
+	    " \"ceilings\": {\"flops\": {\"float\": {\"gflops\": 96.7, \"threads\": 1, \"method\": \"peak\"}},"
+	    " \"bandwidth\": {\"DRAM\": {\"gbytes_per_s\": 20.1, \"median_gbytes_per_s\": %g}},"
+	    " \"measured_at\": \"2026-12-01T23:43:38Z\"}, \"cached\": true, \"hypothetical\": false,"
+	    " \"from_file\": null}",
+	    cpu, beside);
 }
 
 /* dir/name/report.json (out: its path) of kcost `version`, with a machine (JSON text, or "null") and the
@@ -255,7 +257,8 @@ static void one_function_in_two_shards_is_an_error(void **state)
 	write_text(b, "{\"schema\": 1, \"functions\": {}}");
 	r = RUN("merge", "-o", m, a, b);
 	assert_int_equal(r.status, 1);
-	snprintf(expected, sizeof expected, "kcost merge: error: %s is not a kcost report: no \"functions\" array\n", b);
+	snprintf(expected, sizeof expected, "kcost merge: error: %s is not a kcost report: no \"functions\" array\n",
+	         b);
 	assert_string_equal(r.err, expected);
 	run_release(&r);
 	r = RUN("merge", "-o", m, a, path_in(b, sizeof b, dir, "missing.json"));
@@ -290,19 +293,22 @@ static void timings_of_two_machines_are_an_error(void **state)
 	measured_function(&f, "h", "c.c");
 	machine(&mc, "AMD EPYC 7763 64-Core Processor", 17.5);
 	hand_report(c, sizeof c, dir, "c", "0.1.0", kc_buf_str(&mc), kc_buf_str(&f));
-	hand_report(d, sizeof d, dir, "d", "0.1.0", "null",
-	            "{\"name\": \"s\", \"file\": \"d.c\", \"flops\": {\"expr\": \"n\", \"value\": 10}, \"measured\": null}");
-	hand_report(e, sizeof e, dir, "e", "0.2.0", "null",
-	            "{\"name\": \"t\", \"file\": \"e.c\", \"flops\": {\"expr\": \"n\", \"value\": 10}, \"measured\": null}");
+	hand_report(
+	    d, sizeof d, dir, "d", "0.1.0", "null",
+	    "{\"name\": \"s\", \"file\": \"d.c\", \"flops\": {\"expr\": \"n\", \"value\": 10}, \"measured\": null}");
+	hand_report(
+	    e, sizeof e, dir, "e", "0.2.0", "null",
+	    "{\"name\": \"t\", \"file\": \"e.c\", \"flops\": {\"expr\": \"n\", \"value\": 10}, \"measured\": null}");
 	kc_buf_release(&f);
 	kc_buf_release(&mc);
 
 	struct run r = RUN("merge", "-o", m, a, b);
 	assert_int_equal(r.status, 1);
-	snprintf(expected, sizeof expected,
-	         "kcost merge: error: %s and %s hold timings from different machines (machine.cpu: 'AMD EPYC 7763 64-Core "
-	         "Processor' and 'Intel(R) Xeon(R) Gold 6338'): merge the timings of one machine only\n",
-	         a, b);
+	snprintf(
+	    expected, sizeof expected,
+	    "kcost merge: error: %s and %s hold timings from different machines (machine.cpu: 'AMD EPYC 7763 64-Core "
+	    "Processor' and 'Intel(R) Xeon(R) Gold 6338'): merge the timings of one machine only\n",
+	    a, b);
 	assert_string_equal(r.err, expected);
 	run_release(&r);
 
@@ -328,10 +334,11 @@ static void timings_of_two_machines_are_an_error(void **state)
 
 	r = RUN("merge", "-o", m, d, e);
 	assert_int_equal(r.status, 1);
-	snprintf(expected, sizeof expected,
-	         "kcost merge: error: %s was written by kcost 0.1.0 and %s by kcost 0.2.0: merge the reports of one kcost "
-	         "version\n",
-	         d, e);
+	snprintf(
+	    expected, sizeof expected,
+	    "kcost merge: error: %s was written by kcost 0.1.0 and %s by kcost 0.2.0: merge the reports of one kcost "
+	    "version\n",
+	    d, e);
 	assert_string_equal(r.err, expected);
 	run_release(&r);
 }
@@ -345,16 +352,17 @@ static void compared_function(struct kc_buf *b, const char *file, int i)
 	static const char *const verdicts[] = {"slower",    "faster",    "inconclusive", "unchanged",
 	                                       "unchanged", "unchanged", "unchanged",    "unchanged"};
 	static const double ratios[] = {1.5, 0.5, 1.01, 1.0, 1.0, 1.0, 1.0, 1.0};
-	kc_buf_printf(b,
-	              "%s{\"name\": \"kernel_%04d\", \"file\": \"%s\", \"line\": %d, \"exact\": true, \"diagnostics\": [],"
-	              " \"flops\": {\"expr\": \"2*n*m\", \"value\": 2000000},"
-	              " \"bytes\": {\"streaming\": {\"expr\": \"8*n*m\", \"value\": 8000000}},"
-	              " \"predicted\": {\"seconds\": 0.0005, \"bound\": \"L2 bandwidth\"},"
-	              " \"measured\": {\"seconds\": {\"median\": 0.00075}, \"cv\": 0.01, \"error\": null},"
-	              " \"baseline\": {\"revision\": \"0123456789abcdef0123\", \"change\": \"same\", \"verdict\": \"%s\","
-	              " \"ratio\": %g, \"ci_low\": %g, \"ci_high\": %g, \"p_value\": 0.002, \"regressed\": %s}}",
-	              i % 500 ? ", " : "", i, file, 10 * (i % 500) + 1, verdicts[i % 8], ratios[i % 8],
-	              ratios[i % 8] - 0.05, ratios[i % 8] + 0.05, i % 8 ? "false" : "true");
+	kc_buf_printf(
+	    b,
+	    "%s{\"name\": \"kernel_%04d\", \"file\": \"%s\", \"line\": %d, \"exact\": true, \"diagnostics\": [],"
+	    " \"flops\": {\"expr\": \"2*n*m\", \"value\": 2000000},"
+	    " \"bytes\": {\"streaming\": {\"expr\": \"8*n*m\", \"value\": 8000000}},"
+	    " \"predicted\": {\"seconds\": 0.0005, \"bound\": \"L2 bandwidth\"},"
+	    " \"measured\": {\"seconds\": {\"median\": 0.00075}, \"cv\": 0.01, \"error\": null},"
+	    " \"baseline\": {\"revision\": \"0123456789abcdef0123\", \"change\": \"same\", \"verdict\": \"%s\","
+	    " \"ratio\": %g, \"ci_low\": %g, \"ci_high\": %g, \"p_value\": 0.002, \"regressed\": %s}}",
+	    i % 500 ? ", " : "", i, file, 10 * (i % 500) + 1, verdicts[i % 8], ratios[i % 8], ratios[i % 8] - 0.05,
+	    ratios[i % 8] + 0.05, i % 8 ? "false" : "true");
 }
 
 /* The number of characters of UTF-8 text (GitHub counts characters). */
@@ -391,7 +399,8 @@ static void a_thousand_functions_fit_one_comment(void **state)
 	assert_true(characters(md) <= 65536);
 	assert_true(strlen(md) <= 60000);
 	/* regressions first (every eighth function), then improvements, then the other changes, as many as fit */
-	assert_non_null(strstr(md, "\n### Against the baseline\n\nEach function against itself at `0123456789ab`.\n\n"));
+	assert_non_null(
+	    strstr(md, "\n### Against the baseline\n\nEach function against itself at `0123456789ab`.\n\n"));
 	const char *first = strstr(md, "\n- **kernel\\_0000** (kernels/a.c): slower, 1.5x the baseline's time (95% "
 	                               "interval 1.45\xe2\x80\x93"
 	                               "1.55, p = 0.002); FLOPs `2*n*m` \xe2\x80\x94 **regression beyond "
@@ -450,7 +459,8 @@ static void validate(const char *log)
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		fail_msg("the SARIF validator failed (status %d):\n%s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, said);
 	struct kc_buf line = KC_BUF_INIT;
-	kc_buf_printf(&line, "%s: valid against sarif-schema-2.1.0.json\n%s: valid against sarif-schema-2.1.0-draft-07.json\n",
+	kc_buf_printf(&line,
+	              "%s: valid against sarif-schema-2.1.0.json\n%s: valid against sarif-schema-2.1.0-draft-07.json\n",
 	              log, log);
 	assert_string_equal(said, kc_buf_str(&line));
 	kc_buf_release(&line);
