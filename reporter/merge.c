@@ -39,12 +39,12 @@ enum { SVG, DOT };
 static const char *const graph_ext[2] = {".svg", ".dot"};
 
 struct shard {
-	const struct kc_merge_input *in;
-	int first, n;   /* its functions in the merged list: fns[first .. first + n) */
-	int timed;      /* a function has "measured" not null */
-	cJSON *machine; /* an object, or NULL */
-	cJSON *sandbox; /* an object, or NULL */
-	int page;       /* kc_merge_write copied its index.html to shards/<k + 1>.html */
+	struct kc_merge_input in; /* a copy: the caller's array need not outlive the merge */
+	int first, n;             /* its functions in the merged list: fns[first .. first + n) */
+	int timed;                /* a function has "measured" not null */
+	cJSON *machine;           /* an object, or NULL */
+	cJSON *sandbox;           /* an object, or NULL */
+	int page;                 /* kc_merge_write copied its index.html to shards/<k + 1>.html */
 };
 
 struct kc_merge {
@@ -419,7 +419,7 @@ static int merge_machines(struct kc_merge *m, char *err, size_t size)
 			    err, size,
 			    "%s and %s hold timings from different machines (machine.%s%s): merge the timings of "
 			    "one machine only",
-			    t->in->name, s->in->name, key, values);
+			    t->in.name, s->in.name, key, values);
 		}
 		if (s->machine && (!owner || (s->timed && !owner->timed)))
 			owner = s;
@@ -435,7 +435,7 @@ static int merge_machines(struct kc_merge *m, char *err, size_t size)
 		warn(m,
 		     "%s: its machine is not %s's (machine.%s%s), which the merged report names; it has no timings, "
 		     "and its predictions are of its own machine",
-		     s->in->name, owner->in->name, key, values);
+		     s->in.name, owner->in.name, key, values);
 	}
 	return 0;
 }
@@ -462,10 +462,10 @@ static void merge_sandbox(struct kc_merge *m)
 		warn(m,
 		     "the shards ran their kernels with different sandboxes: the merged report has %s's, which was not "
 		     "used",
-		     unused->in->name);
+		     unused->in.name);
 	} else if (differ) {
 		warn(m, "the shards ran their kernels with different sandboxes: the merged report has %s's",
-		     first->in->name);
+		     first->in.name);
 	}
 }
 
@@ -474,7 +474,7 @@ static int collect_functions(struct kc_merge *m, char *err, size_t size)
 {
 	int total = 0;
 	for (int k = 0; k < m->n_shards; k++)
-		total += cJSON_GetArraySize(member(m->shards[k].in->report, "functions"));
+		total += cJSON_GetArraySize(member(m->shards[k].in.report, "functions"));
 	struct table t;
 	m->fns = calloc((size_t)(total ? total : 1), sizeof *m->fns);
 	if (!m->fns || table_init(&t, total) < 0) {
@@ -487,23 +487,23 @@ static int collect_functions(struct kc_merge *m, char *err, size_t size)
 		cJSON *f;
 		int j = 0;
 		s->first = m->n_fns;
-		cJSON_ArrayForEach(f, member(s->in->report, "functions"))
+		cJSON_ArrayForEach(f, member(s->in.report, "functions"))
 		{
 			const char *name = str_at(f, "name"), *file = str_at(f, "file");
 			if (!cJSON_IsObject(f)) {
-				rc = fail(err, size, "%s: functions[%d] is %s, not an object", s->in->name, j,
+				rc = fail(err, size, "%s: functions[%d] is %s, not an object", s->in.name, j,
 				          type_name(f));
 				break;
 			}
 			if (!name || !file) {
-				rc = fail(err, size, "%s: functions[%d] has no \"%s\" string", s->in->name, j,
+				rc = fail(err, size, "%s: functions[%d] has no \"%s\" string", s->in.name, j,
 				          name ? "file" : "name");
 				break;
 			}
 			struct key *slot = table_slot(&t, file, name);
 			if (slot->a && m->fns[slot->id].shard != k) {
 				rc = fail(err, size, "function '%s' (%s) is in both %s and %s", name, file,
-				          m->shards[m->fns[slot->id].shard].in->name, s->in->name);
+				          m->shards[m->fns[slot->id].shard].in.name, s->in.name);
 				break;
 			}
 			if (!slot->a) /* listed twice in one shard: kept as the shard has it */
@@ -562,7 +562,7 @@ static int plan_graphs(struct kc_merge *m)
 			} else {
 				warn(m,
 				     "%s: function '%s' (%s): its graph %s is not copied: its name makes no file name",
-				     m->shards[fn->shard].in->name, fn->name, fn->file, src);
+				     m->shards[fn->shard].in.name, fn->name, fn->file, src);
 			}
 			kc_buf_release(&dst);
 		}
@@ -598,8 +598,8 @@ static void add_function(struct kc_merge *m, cJSON *arr, const struct fn *fn, co
 /* The shard's functions as its text has them, or NULL (then printed from the parse). malloc'd. */
 static struct span *shard_spans(const struct shard *s)
 {
-	struct span *spans = s->in->text && s->n ? malloc(sizeof *spans * (size_t)s->n) : NULL;
-	if (spans && function_spans(s->in->text, spans, s->n) < 0) {
+	struct span *spans = s->in.text && s->n ? malloc(sizeof *spans * (size_t)s->n) : NULL;
+	if (spans && function_spans(s->in.text, spans, s->n) < 0) {
 		free(spans);
 		spans = NULL;
 	}
@@ -611,14 +611,14 @@ static void add_files(struct kc_merge *m, cJSON *root)
 	cJSON *files = add(m, root, "files", cJSON_CreateArray()), *x;
 	int n = 0;
 	for (int k = 0; k < m->n_shards; k++)
-		n += cJSON_GetArraySize(member(m->shards[k].in->report, "files"));
+		n += cJSON_GetArraySize(member(m->shards[k].in.report, "files"));
 	struct table t;
 	if (table_init(&t, n) < 0) {
 		m->oom = 1;
 		return;
 	}
 	for (int k = 0; k < m->n_shards; k++)
-		cJSON_ArrayForEach(x, member(m->shards[k].in->report, "files"))
+		cJSON_ArrayForEach(x, member(m->shards[k].in.report, "files"))
 		{
 			struct key *slot = table_slot(&t, x->valuestring, "");
 			if (slot->a)
@@ -635,9 +635,9 @@ static void add_merged_from(struct kc_merge *m, cJSON *root)
 	for (int k = 0; k < m->n_shards; k++) {
 		const struct shard *s = &m->shards[k];
 		cJSON *o = add(m, list, NULL, cJSON_CreateObject());
-		cJSON *created = member(s->in->report, "created"), *command = member(s->in->report, "command"),
-		      *from = member(s->in->report, "merged_from");
-		add(m, o, "path", cJSON_CreateString(s->in->name));
+		cJSON *created = member(s->in.report, "created"), *command = member(s->in.report, "command"),
+		      *from = member(s->in.report, "merged_from");
+		add(m, o, "path", cJSON_CreateString(s->in.name));
 		if (cJSON_IsString(created))
 			add_ref(m, o, "created", created);
 		else
@@ -664,7 +664,7 @@ static int merged_key(const char *key)
 
 static void build_document(struct kc_merge *m)
 {
-	cJSON *first = m->shards[0].in->report, *x;
+	cJSON *first = m->shards[0].in.report, *x;
 	cJSON *root = m->doc = cJSON_CreateObject();
 	m->oom |= !root;
 	add(m, root, "schema", cJSON_CreateNumber(1));
@@ -679,7 +679,7 @@ static void build_document(struct kc_merge *m)
 	add(m, root, "no_run", cJSON_CreateBool(m->no_run));
 	cJSON *diags = add(m, root, "diagnostics", cJSON_CreateArray());
 	for (int k = 0; k < m->n_shards; k++)
-		cJSON_ArrayForEach(x, member(m->shards[k].in->report, "diagnostics")) add_ref(m, diags, NULL, x);
+		cJSON_ArrayForEach(x, member(m->shards[k].in.report, "diagnostics")) add_ref(m, diags, NULL, x);
 	if (m->machine)
 		add_ref(m, root, "machine", m->machine);
 	else
@@ -757,7 +757,7 @@ static void merge_sarif(struct kc_merge *m)
 	const char **ids = NULL;
 	int n_rules = 0;
 	for (int k = 0; k < m->n_shards; k++) {
-		const struct kc_merge_input *in = m->shards[k].in;
+		const struct kc_merge_input *in = &m->shards[k].in;
 		const char *why = NULL;
 		cJSON *r = in->sarif ? sarif_run(in->sarif, &why) : NULL, *x;
 		if (!in->sarif) {
@@ -805,18 +805,18 @@ static void merge_sarif(struct kc_merge *m)
 			warn(m, "%s: %d result%s of kcost.sarif %s not kcost's: left out of the merged kcost.sarif",
 			     in->name, dropped, dropped == 1 ? "" : "s", dropped == 1 ? "is" : "are");
 		const char *root = sarif_root(r),
-		           *base_root = sarif_root(cJSON_GetArrayItem(member(first->in->sarif, "runs"), 0));
+		           *base_root = sarif_root(cJSON_GetArrayItem(member(first->in.sarif, "runs"), 0));
 		if (&m->shards[k] != first && !same_str(root, base_root))
 			warn(m,
 			     "%s: kcost.sarif's SRCROOT (%s) is not %s's (%s): its relative paths are read from the "
 			     "first's",
-			     in->name, root ? root : "none", first->in->name, base_root ? base_root : "none");
+			     in->name, root ? root : "none", first->in.name, base_root ? base_root : "none");
 	}
 	free(ids);
 	if (base)
 		return;
 	/* no log: one without results, of the shards' kcost */
-	const char *version = str_at(m->shards[0].in->report, "kcost_version");
+	const char *version = str_at(m->shards[0].in.report, "kcost_version");
 	struct kc_sarif *log = kc_sarif_open(version ? version : m->o.version);
 	struct kc_buf text = KC_BUF_INIT;
 	if (kc_sarif_close(log, &text) == 0)
@@ -851,7 +851,7 @@ int kc_merge_reports(const struct kc_merge_input *in, int n, const struct kc_mer
 	for (int k = 0; k < n; k++) {
 		struct shard *s = &m->shards[k];
 		cJSON *machine = member(in[k].report, "machine"), *sandbox = member(in[k].report, "sandbox");
-		s->in = &in[k];
+		s->in = in[k];
 		s->machine = cJSON_IsObject(machine) ? machine : NULL;
 		s->sandbox = cJSON_IsObject(sandbox) ? sandbox : NULL;
 		m->no_run &= true_at(in[k].report, "no_run");
@@ -910,7 +910,7 @@ static struct tally tally_of(const struct kc_merge *m, int k)
 	struct tally t = {0};
 	for (int j = 0; j < m->n_shards; j++)
 		if (k < 0 || j == k)
-			count_diags(member(m->shards[j].in->report, "diagnostics"), t.diags);
+			count_diags(member(m->shards[j].in.report, "diagnostics"), t.diags);
 	for (int i = 0; i < m->n_fns; i++) {
 		const cJSON *f = m->fns[i].f;
 		double median;
@@ -996,7 +996,7 @@ static void render_text(const struct kc_merge *m, struct kc_buf *b)
 {
 	for (int k = 0; k < m->n_shards; k++) {
 		struct tally t = tally_of(m, k);
-		kc_visible_puts(b, m->shards[k].in->name);
+		kc_visible_puts(b, m->shards[k].in.name);
 		kc_buf_printf(b, ": %d function%s (%d exact), ", t.functions, plural(t.functions), t.exact);
 		if (t.measured)
 			kc_buf_printf(b, "%d measured", t.measured);
@@ -1004,7 +1004,7 @@ static void render_text(const struct kc_merge *m, struct kc_buf *b)
 			kc_buf_puts(b, "not measured");
 		kc_buf_printf(b, ", %d error%s, %d warning%s", t.diags[0], plural(t.diags[0]), t.diags[1],
 		              plural(t.diags[1]));
-		const char *created = str_at(m->shards[k].in->report, "created");
+		const char *created = str_at(m->shards[k].in.report, "created");
 		if (created) {
 			kc_buf_puts(b, "; created ");
 			kc_visible_puts(b, created);
@@ -1078,7 +1078,7 @@ static void md_intro(const struct kc_merge *m, struct kc_buf *b)
 			break;
 		}
 		kc_buf_puts(b, k ? ", " : "");
-		kc_escape_md_code(b, m->shards[k].in->name);
+		kc_escape_md_code(b, m->shards[k].in.name);
 		kc_buf_printf(b, " (%d function%s)", m->shards[k].n, plural(m->shards[k].n));
 	}
 	kc_buf_puts(b, ". ");
@@ -1362,9 +1362,9 @@ static void html_shards(const struct kc_merge *m, struct kc_buf *b)
 	               "</thead>\n<tbody>\n");
 	for (int k = 0; k < m->n_shards; k++) {
 		const struct shard *s = &m->shards[k];
-		const char *created = str_at(s->in->report, "created");
+		const char *created = str_at(s->in.report, "created");
 		kc_buf_printf(b, "<tr><td class=\"num\">%d</td><td><code>", k + 1);
-		kc_escape_html(b, s->in->name);
+		kc_escape_html(b, s->in.name);
 		kc_buf_puts(b, "</code></td><td>");
 		kc_escape_html(b, created ? created : "");
 		kc_buf_printf(b, "</td><td class=\"num\">%d</td><td>", s->n);
@@ -1559,7 +1559,7 @@ static int copy_pages(struct kc_merge *m, struct kc_output_dir *d)
 	struct leaves keep = {calloc((size_t)m->n_shards + 1, sizeof *keep.leaf), 0};
 	int rc = names && keep.leaf ? kc_output_dir_sub(d, KC_OUTPUT_SHARDS) : -1;
 	for (int k = 0; rc == 0 && k < m->n_shards; k++) {
-		const struct kc_merge_input *in = m->shards[k].in;
+		const struct kc_merge_input *in = &m->shards[k].in;
 		struct kc_buf page = KC_BUF_INIT;
 		const char *why = in->dir ? read_below(in->dir, "index.html", &page) : NULL;
 		if (why)
@@ -1593,12 +1593,12 @@ static int copy_graphs(struct kc_merge *m, struct kc_output_dir *d)
 	int rc = keep.leaf ? kc_output_dir_graphs(d) : -1;
 	for (int i = 0; rc == 0 && i < m->n_fns; i++) {
 		const struct fn *fn = &m->fns[i];
-		const char *dir = m->shards[fn->shard].in->dir;
+		const char *dir = m->shards[fn->shard].in.dir;
 		for (int g = 0; rc == 0 && dir && g < 2; g++) {
 			struct kc_buf text = KC_BUF_INIT;
 			const char *why = fn->graph_dst[g] ? read_below(dir, fn->graph_src[g], &text) : NULL;
 			if (why)
-				warn(m, "%s: %s cannot be read (%s): not copied", m->shards[fn->shard].in->name,
+				warn(m, "%s: %s cannot be read (%s): not copied", m->shards[fn->shard].in.name,
 				     fn->graph_src[g], why);
 			if (fn->graph_dst[g] && !why) {
 				rc = kc_output_dir_write(d, fn->graph_dst[g], render_buf, &text);

@@ -35,7 +35,7 @@
 struct cJSON;
 
 /* One report to merge. The merge reads report and sarif without changing them, and its document refers to
- * their values: they must outlive it. */
+ * their values: they and the strings must outlive it (the array of inputs need not: it is copied). */
 struct kc_merge_input {
 	const char *name;     /* as given (a report.json, or its directory): messages and merged_from[].path */
 	struct cJSON *report; /* its report.json, parsed */
