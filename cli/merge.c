@@ -20,7 +20,7 @@ enum { MERGE_OK = 0, MERGE_INPUT = 1, MERGE_USAGE = 2, MERGE_INTERNAL = 3 };
 
 static void usage(FILE *out)
 {
-	fputs("usage: kcost merge [options] REPORT.json...\n"
+	fputs("usage: kcost merge [-o DIR] [--format text|json|md] REPORT.json...\n"
 	      "\n"
 	      "Joins the reports of a sharded run (one kcost run per CI job, each over some of the files) into one\n"
 	      "report, as one run over all of the files would have written it: report.json (the functions in the\n"

@@ -532,6 +532,26 @@ static void sarif_logs_become_one(void **state)
 	cJSON_Delete(log);
 }
 
+/* kcost --help names the command; kcost merge --help says what it does; a usage error is exit 2. */
+static void help_names_merge(void **state)
+{
+	(void)state;
+	struct run r = RUN("--help");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\n       kcost merge [-o DIR] [--format text|json|md] REPORT.json...\n"));
+	run_release(&r);
+	r = RUN("merge", "--help");
+	assert_int_equal(r.status, 0);
+	assert_true(!strncmp(r.out, "usage: kcost merge [-o DIR] [--format text|json|md] REPORT.json...\n", 67));
+	assert_non_null(strstr(r.out, "Exit status: 0 merged; 1 a report is missing"));
+	run_release(&r);
+	r = RUN("merge", "--format", "sarif", "x.json");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "kcost merge: error: --format expects text, json or md, got 'sarif'\n"
+	                           "Try 'kcost merge --help' for more information.\n");
+	run_release(&r);
+}
+
 int main(void)
 {
 	setenv("SOURCE_DATE_EPOCH", EPOCH, 1);
@@ -542,6 +562,7 @@ int main(void)
 	    cmocka_unit_test(timings_of_two_machines_are_an_error),
 	    cmocka_unit_test(a_thousand_functions_fit_one_comment),
 	    cmocka_unit_test(sarif_logs_become_one),
+	    cmocka_unit_test(help_names_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
