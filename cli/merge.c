@@ -155,7 +155,7 @@ static int merge_files(char **files, int n, const char *out_dir, enum kc_merge_o
 		kc_merge_render_problems(m, &b);
 		fputs(kc_buf_str(&b), stderr);
 		kc_buf_reset(&b);
-		if (kc_merge_render(m, print, &b) < 0) {
+		if (rc == 0 && kc_merge_render(m, print, &b) < 0) { /* nothing printed of a report not written */
 			kc_cli_error("merge", "", "out of memory", "");
 			status = MERGE_INTERNAL;
 		}

@@ -143,6 +143,14 @@ static void merging_two_shards_equals_one_run(void **state)
 	assert_null(strstr(index, "<script"));
 	free(index);
 	assert_int_equal(access(path_in(p[0], sizeof p[0], m, "roofline.svg"), F_OK), -1);
+
+	/* the output directory may not be an input's: the copies would read what the merge writes */
+	r = RUN("merge", "-o", s1, s1, s2);
+	assert_int_equal(r.status, 2);
+	snprintf(expected, sizeof expected,
+	         "kcost merge: error: the report directory '%s' holds a report to merge: give another -o\n", s1);
+	assert_string_equal(r.err, expected);
+	run_release(&r);
 }
 
 /* Two runs with a function of the same name in files of the same name in two directories: one run names their
