@@ -5,11 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
 #include "diff.h"
-#include "escape.h"
-#include "source.h"
-#include "visible.h"
+#include "reports.h"
 
 int kc_cli_diff(int argc, char **argv);
 
@@ -34,16 +31,9 @@ static void usage(FILE *out)
 	      out);
 }
 
-/* Print "kcost diff: error: " and the message, with the user's text (a path, an argument) escaped: a file
- * name can hold escape sequences and line breaks, and stderr is a terminal. */
 static void print_error(const char *before, const char *user, const char *after)
 {
-	struct kc_buf b = KC_BUF_INIT;
-	kc_buf_printf(&b, "kcost diff: error: %s", before);
-	kc_visible_puts(&b, user);
-	kc_buf_printf(&b, "%s\n", after);
-	fputs(kc_buf_str(&b), stderr);
-	kc_buf_release(&b);
+	kc_cli_error("diff", before, user, after);
 }
 
 static int usage_error(const char *msg, const char *arg)
@@ -67,48 +57,11 @@ static int parse_pct(const char *s, double *out)
 	return 0;
 }
 
-static cJSON *load(const char *path)
-{
-	struct kc_buf b = KC_BUF_INIT;
-	if (kc_buf_read_file(&b, path, (size_t)-1) < 0) {
-		char after[160];
-		snprintf(after, sizeof after, "': %s", strerror(errno));
-		print_error("cannot open '", path, after);
-		kc_buf_release(&b);
-		return NULL;
-	}
-	const char *end = NULL;
-	cJSON *doc = cJSON_ParseWithOpts(kc_buf_str(&b), &end, 1);
-	if (!doc) {
-		char after[80];
-		snprintf(after, sizeof after, "' is not valid JSON (near byte %ld)",
-		         end ? (long)(end - kc_buf_str(&b)) : 0L);
-		print_error("'", path, after);
-	}
-	kc_buf_release(&b);
-	return doc;
-}
-
-/* The two parsed reports live in one arena, given to cJSON through its hooks for the time of the comparison
- * (as reporter/json.c does when it writes): a report of 100,000 functions has millions of values, and a
- * malloc and a free for each of them cost more than the parse itself. The tree is dropped with the arena,
- * without a walk. */
-static struct kc_arena json_heap;
-
-static void *json_alloc(size_t size)
-{
-	return kc_arena_alloc_uninit(&json_heap, size);
-}
-
-static void json_free(void *p)
-{
-	(void)p;
-}
-
 static int compare_files(const char *const files[2], struct kc_diff_opts *o)
 {
-	cJSON_InitHooks(&(cJSON_Hooks){json_alloc, json_free});
-	cJSON *base = load(files[0]), *head = base ? load(files[1]) : NULL;
+	kc_cli_json_arena(1);
+	cJSON *base = kc_cli_load_json("diff", files[0], NULL),
+	      *head = base ? kc_cli_load_json("diff", files[1], NULL) : NULL;
 	int status = DIFF_INPUT;
 	char err[512];
 	o->names[0] = files[0], o->names[1] = files[1];
@@ -131,8 +84,7 @@ static int compare_files(const char *const files[2], struct kc_diff_opts *o)
 		print_error("", err, "");
 	}
 	kc_diff_free(d);
-	cJSON_InitHooks(NULL);
-	kc_arena_release(&json_heap);
+	kc_cli_json_arena(0);
 	return status;
 }
 

@@ -28,6 +28,7 @@
 #endif
 
 int kc_cli_diff(int argc, char **argv); /* diff.c */
+int kc_cli_merge(int argc, char **argv);
 
 /* s as a terminal may show it (base/visible.h): paths and messages that name them come from the user. The
  * text lives until the next call. */
@@ -539,6 +540,8 @@ int main(int argc, char **argv)
 		return kc_cli_diff(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "machine"))
 		return kc_cli_machine(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return kc_cli_merge(argc - 1, argv + 1);
 	struct kc_options o;
 	if (kc_options_parse(&o, argc, argv) < 0) {
 		kc_options_release(&o);

@@ -12,6 +12,7 @@ void kc_options_usage(FILE *out)
 	fputs(
 	    "usage: kcost [options] FILE... [-- COMPILER-FLAGS]\n"
 	    "       kcost diff [options] BASE.json HEAD.json\n"
+	    "       kcost merge [-o DIR] [--format text|json|md] REPORT.json...\n"
 	    "\n"
 	    "Counts each C kernel's FLOPs, transcendental calls and memory traffic exactly from its loop nests,\n"
 	    "shows which intermediates loop fusion would remove, times the kernels, and writes a roofline report.\n"
@@ -73,6 +74,7 @@ void kc_options_usage(FILE *out)
 	    "  kcost -p build src/kernels.c               flags from build/compile_commands.json\n"
 	    "  kcost --baseline origin/main --fail-on-regression 10 kernels/gelu.c   review a change\n"
 	    "  kcost diff base/report.json head/report.json --fail-on-regression 10\n"
+	    "  kcost merge -o merged shard-*/             a CI matrix's reports (one per job) as one report\n"
 	    "  kcost machine [--format json]              this machine's ceilings, and how they were measured\n",
 	    out);
 }

@@ -121,7 +121,7 @@ static double get_num(const cJSON *o, const char *path)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-static int check_report(const cJSON *doc, const char *which, char *err, size_t size)
+int kc_diff_check_report(const cJSON *doc, const char *which, char *err, size_t size)
 {
 	if (!cJSON_IsObject(doc)) {
 		snprintf(err, size, "%s is not a kcost report: not a JSON object", which);
@@ -600,7 +600,8 @@ static int compare_indexed(struct kc_diff *d, struct index *x)
 struct kc_diff *kc_diff_compare(const cJSON *base, const cJSON *head, const struct kc_diff_opts *o, char *err,
                                 size_t err_size)
 {
-	if (check_report(base, "BASE", err, err_size) < 0 || check_report(head, "HEAD", err, err_size) < 0)
+	if (kc_diff_check_report(base, "BASE", err, err_size) < 0 ||
+	    kc_diff_check_report(head, "HEAD", err, err_size) < 0)
 		return NULL;
 	struct kc_diff *d = calloc(1, sizeof *d);
 	struct index x[2] = {{0}, {0}};

@@ -31,6 +31,11 @@ struct kc_diff_opts {
 
 struct kc_diff;
 
+/* 0 when doc is a kcost report this kcost reads: an object with "schema" 1 and a "functions" array. Else -1 with
+ * err set, naming it by `which`: "WHICH is not a kcost report: no \"functions\" array", "WHICH has schema 2; this
+ * kcost reads schema 1". (`kcost merge` checks its inputs with it too.) */
+int kc_diff_check_report(const struct cJSON *doc, const char *which, char *err, size_t err_size);
+
 /* Compare two parsed reports. NULL with *err set ("BASE is not a kcost report: no \"functions\" array",
  * "HEAD has schema 2; this kcost reads schema 1") when either is not a schema-1 kcost report, or ("out of
  * memory") when the comparison cannot be allocated. Problems inside the functions do not fail it: see

@@ -71,8 +71,7 @@ static void esc(struct kc_buf *b, const char *s)
 	kc_escape_html(b, s);
 }
 
-/* id="fn-NAME": characters outside [A-Za-z0-9_.-] are written as -XX (hex), so any name gives a valid id. */
-static void fn_id(struct kc_buf *b, const char *name)
+void kc_html_fn_id(struct kc_buf *b, const char *name)
 {
 	kc_buf_puts(b, "fn-");
 	for (const unsigned char *s = (const unsigned char *)name; *s; s++)
@@ -86,7 +85,7 @@ static void fn_id(struct kc_buf *b, const char *name)
 void kc_html_fn_link(struct kc_buf *b, const char *name)
 {
 	kc_buf_puts(b, "<a href=\"#");
-	fn_id(b, name);
+	kc_html_fn_id(b, name);
 	kc_buf_puts(b, "\">");
 	esc(b, name);
 	kc_buf_puts(b, "</a>");
@@ -629,7 +628,7 @@ static void fn_section(struct kc_buf *b, struct html *h, int i)
 	const struct kc_cost_figures *cf = &h->rf->functions[i];
 	h->fn = i;
 	kc_buf_puts(b, "<section class=\"function\" id=\"");
-	fn_id(b, f->name);
+	kc_html_fn_id(b, f->name);
 	kc_buf_puts(b, "\">\n<h2><code>");
 	esc(b, f->name);
 	kc_buf_puts(b, "</code></h2>\n<div class=\"body\">\n<p class=\"loc\"><code>");

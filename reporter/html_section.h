@@ -17,6 +17,9 @@ struct kc_html_sections *kc_html_sections_open(struct kc_report_figures *rf, con
 void kc_html_section(struct kc_html_sections *hs, struct kc_buf *out, int i);
 void kc_html_sections_close(struct kc_html_sections *hs);
 
+/* The id of a function's section, fn-NAME: characters outside [A-Za-z0-9_.-] are written as -XX (hex), so any
+ * name gives a valid id (and a valid URL fragment). */
+void kc_html_fn_id(struct kc_buf *b, const char *name);
 /* <a href="#fn-NAME">NAME</a>: the link to a function's section (name escaped; the id written so that any
  * name gives a valid one). */
 void kc_html_fn_link(struct kc_buf *b, const char *name);

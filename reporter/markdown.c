@@ -37,7 +37,7 @@ static void md_intensities(struct kc_buf *b, const struct kc_cost_figures *cf)
  * after this mark (runner/child.h, KC_CHILD_STDERR_MARK); report.json and index.html keep it. */
 #define MD_KERNEL_OUTPUT_MARK "; its stderr began: "
 
-static void md_error(struct kc_buf *b, const char *error)
+void kc_markdown_error(struct kc_buf *b, const char *error)
 {
 	const char *mark = strstr(error, MD_KERNEL_OUTPUT_MARK);
 	if (!mark) {
@@ -56,7 +56,7 @@ static void md_measured_cell(struct kc_buf *b, const struct kc_measured_figures 
 		kc_buf_puts(b, "not measured");
 	} else if (!mf->timed) {
 		kc_buf_puts(b, "failed: ");
-		md_error(b, mf->me->error ? mf->me->error : "no timing");
+		kc_markdown_error(b, mf->me->error ? mf->me->error : "no timing");
 	} else if (mf->me->implausible) {
 		kc_buf_puts(b, "not a fact: ");
 		kc_escape_md_cell(b, mf->me->implausible);
@@ -292,7 +292,7 @@ static int md_measured_finding(struct kc_buf *b, const struct kc_function *f, co
 	md_name(b, f->name);
 	if (me->error) {
 		kc_buf_puts(b, " could not be measured: ");
-		md_error(b, me->error);
+		kc_markdown_error(b, me->error);
 	} else {
 		kc_buf_puts(b, " does not match its reference ");
 		md_name(b, me->reference ? me->reference : "?");

@@ -13,4 +13,9 @@
  * cut at a line boundary and ends with a note saying so. */
 void kc_markdown_write(struct kc_buf *b, struct kc_report_figures *rf, const struct kc_measurements *m);
 
+/* A measurement's error for a table cell, without the kernel's own output: what a kernel printed (its stderr,
+ * quoted after the runner's mark "; its stderr began: ") must not reach a pull-request comment; report.json and
+ * index.html keep it. */
+void kc_markdown_error(struct kc_buf *b, const char *error);
+
 #endif

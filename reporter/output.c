@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -201,7 +202,7 @@ static int render_marker(struct kc_output_sink *s, void *ctx)
 int kc_output_dir_open(struct kc_output_dir *d, const char *path)
 {
 	enum dir_kind kind;
-	*d = (struct kc_output_dir){.path = path, .fd = -1, .graphs_fd = -1};
+	*d = (struct kc_output_dir){.path = path, .fd = -1, .sub_fd = {-1, -1}};
 	if (!*path)
 		return refusal(d->error, sizeof d->error, path, "the name is empty");
 	if (make_dirs(d) < 0)
@@ -220,20 +221,30 @@ int kc_output_dir_open(struct kc_output_dir *d, const char *path)
 	return kind == DIR_MARKED ? 0 : kc_output_dir_write(d, KC_OUTPUT_MARKER, render_marker, NULL);
 }
 
+static const char *const sub_names[KC_OUTPUT_SUBS] = {"graphs", "shards"};
+
+int kc_output_dir_sub(struct kc_output_dir *d, enum kc_output_sub sub)
+{
+	const char *name = sub_names[sub];
+	if (d->sub_fd[sub] >= 0)
+		return 0;
+	if (mkdirat(d->fd, name, 0777) < 0 && errno != EEXIST)
+		return failure(d, "cannot create", name, errno);
+	d->sub_fd[sub] = openat(d->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->sub_fd[sub] < 0 && (errno == ELOOP || errno == ENOTDIR)) { /* a link or a file where it goes */
+		if (unlinkat(d->fd, name, 0) == 0 && mkdirat(d->fd, name, 0777) == 0)
+			d->sub_fd[sub] = openat(d->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (d->sub_fd[sub] < 0)
+		return failure(d, "cannot create", name, errno);
+	if (d->locked)
+		remove_temporaries(d->sub_fd[sub]);
+	return 0;
+}
+
 int kc_output_dir_graphs(struct kc_output_dir *d)
 {
-	if (mkdirat(d->fd, "graphs", 0777) < 0 && errno != EEXIST)
-		return failure(d, "cannot create", "graphs", errno);
-	d->graphs_fd = openat(d->fd, "graphs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (d->graphs_fd < 0 && (errno == ELOOP || errno == ENOTDIR)) { /* a link or a file where graphs/ goes */
-		if (unlinkat(d->fd, "graphs", 0) == 0 && mkdirat(d->fd, "graphs", 0777) == 0)
-			d->graphs_fd = openat(d->fd, "graphs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	}
-	if (d->graphs_fd < 0)
-		return failure(d, "cannot create", "graphs", errno);
-	if (d->locked)
-		remove_temporaries(d->graphs_fd);
-	return 0;
+	return kc_output_dir_sub(d, KC_OUTPUT_GRAPHS);
 }
 
 /* Render into a new file at tmp in at_fd; 0, or -1 with d->error set and tmp removed. */
@@ -271,10 +282,13 @@ int kc_output_dir_write(struct kc_output_dir *d, const char *name, int (*render)
 	int at_fd = d->fd;
 	const char *leaf = name;
 	char tmp[64];
-	if (!strncmp(name, "graphs/", 7)) {
-		KC_ASSERT(d->graphs_fd >= 0);
-		at_fd = d->graphs_fd;
-		leaf = name + 7;
+	for (int sub = 0; sub < KC_OUTPUT_SUBS; sub++) {
+		size_t n = strlen(sub_names[sub]);
+		if (!strncmp(name, sub_names[sub], n) && name[n] == '/') {
+			KC_ASSERT(d->sub_fd[sub] >= 0);
+			at_fd = d->sub_fd[sub];
+			leaf = name + n + 1;
+		}
 	}
 	KC_ASSERT(at_fd >= 0 && !strchr(leaf, '/'));
 	/* the process's own name, whatever the file's (a long function name would not fit a longer one) */
@@ -289,38 +303,61 @@ int kc_output_dir_write(struct kc_output_dir *d, const char *name, int (*render)
 	return 0;
 }
 
-static int is_graph_file(const char *leaf)
+/* A file of the kinds kcost writes into sub: graphs/ .svg and .dot, shards/ .html. */
+static int is_sub_file(enum kc_output_sub sub, const char *leaf)
 {
 	size_t n = strlen(leaf);
-	return n > 4 && leaf[0] != '.' && (!strcmp(leaf + n - 4, ".svg") || !strcmp(leaf + n - 4, ".dot"));
+	if (leaf[0] == '.')
+		return 0;
+	if (sub == KC_OUTPUT_SHARDS)
+		return n > 5 && !strcmp(leaf + n - 5, ".html");
+	return n > 4 && (!strcmp(leaf + n - 4, ".svg") || !strcmp(leaf + n - 4, ".dot"));
 }
 
-int kc_output_dir_prune_graphs(struct kc_output_dir *d, int (*keep)(void *ctx, const char *leaf), void *ctx)
+int kc_output_dir_prune(struct kc_output_dir *d, enum kc_output_sub sub, int (*keep)(void *ctx, const char *leaf),
+                        void *ctx)
 {
-	KC_ASSERT(d->graphs_fd >= 0);
-	DIR *dir = list_dir(d->graphs_fd);
+	int fd = d->sub_fd[sub];
+	KC_ASSERT(fd >= 0);
+	DIR *dir = list_dir(fd);
 	if (!dir)
-		return failure(d, "cannot read", "graphs", errno);
+		return failure(d, "cannot read", sub_names[sub], errno);
 	struct dirent *e;
 	char name[300];
 	int rc = 0;
 	while (rc == 0 && (e = readdir(dir)))
-		if (is_graph_file(e->d_name) && !keep(ctx, e->d_name) && unlinkat(d->graphs_fd, e->d_name, 0) < 0 &&
+		if (is_sub_file(sub, e->d_name) && !keep(ctx, e->d_name) && unlinkat(fd, e->d_name, 0) < 0 &&
 		    errno != ENOENT) {
-			snprintf(name, sizeof name, "graphs/%s", e->d_name);
+			snprintf(name, sizeof name, "%s/%s", sub_names[sub], e->d_name);
 			rc = failure(d, "cannot remove", name, errno);
 		}
 	closedir(dir);
 	return rc;
 }
 
+int kc_output_dir_prune_graphs(struct kc_output_dir *d, int (*keep)(void *ctx, const char *leaf), void *ctx)
+{
+	return kc_output_dir_prune(d, KC_OUTPUT_GRAPHS, keep, ctx);
+}
+
+int kc_output_dir_remove(struct kc_output_dir *d, const char *name)
+{
+	KC_ASSERT(d->fd >= 0 && !strchr(name, '/'));
+	if (unlinkat(d->fd, name, 0) < 0 && errno != ENOENT)
+		return failure(d, "cannot remove", name, errno);
+	return 0;
+}
+
 void kc_output_dir_close(struct kc_output_dir *d)
 {
-	if (d->graphs_fd >= 0)
-		close(d->graphs_fd);
+	for (int sub = 0; sub < KC_OUTPUT_SUBS; sub++) {
+		if (d->sub_fd[sub] >= 0)
+			close(d->sub_fd[sub]);
+		d->sub_fd[sub] = -1;
+	}
 	if (d->fd >= 0)
 		close(d->fd); /* and the lock with it */
-	d->fd = d->graphs_fd = -1;
+	d->fd = -1;
 }
 
 int kc_output_dir_check(const char *path, char *error, size_t size)
@@ -347,4 +384,19 @@ int kc_output_dir_check(const char *path, char *error, size_t size)
 	if (access(path, W_OK | X_OK) < 0)
 		return refusal(error, size, path, strerror(errno));
 	return 0;
+}
+
+void kc_output_created(const char *given, char *out, size_t size)
+{
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	struct tm tm;
+	time_t t = time(NULL);
+	if (given) {
+		snprintf(out, size, "%s", given);
+		return;
+	}
+	if (epoch && *epoch)
+		t = (time_t)strtoll(epoch, NULL, 10);
+	if (!gmtime_r(&t, &tm) || !strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(out, size, "1970-01-01T00:00:00Z");
 }

@@ -69,14 +69,18 @@ int kc_output_each_piece(const struct kc_output_pieces *p, const struct kc_analy
 
 #define KC_OUTPUT_MARKER ".kcost-report"
 
+/* The subdirectories a report may have, each holding files of its own kinds: graphs/ (a function's dataflow
+ * graph, .svg and .dot) and shards/ (`kcost merge`: the pages of the reports merged, .html). */
+enum kc_output_sub { KC_OUTPUT_GRAPHS, KC_OUTPUT_SHARDS, KC_OUTPUT_SUBS };
+
 struct kc_output_dir {
-	const char *path; /* as given, for messages */
-	int fd;           /* the directory, locked; -1 when it could not be opened */
-	int graphs_fd;    /* its graphs/, -1 until kc_output_dir_graphs */
-	int locked;       /* the lock was taken (0: the file system has none) */
-	unsigned serial;  /* of the next temporary name */
-	int internal;     /* the failure in error is kcost's own (out of memory), not the directory's */
-	char error[1024]; /* the first failure: "cannot write out/report.json: No space left on device" */
+	const char *path;           /* as given, for messages */
+	int fd;                     /* the directory, locked; -1 when it could not be opened */
+	int sub_fd[KC_OUTPUT_SUBS]; /* its subdirectories, -1 until kc_output_dir_sub opens them */
+	int locked;                 /* the lock was taken (0: the file system has none) */
+	unsigned serial;            /* of the next temporary name */
+	int internal;               /* the failure in error is kcost's own (out of memory), not the directory's */
+	char error[1024];           /* the first failure: "cannot write out/report.json: No space left on device" */
 };
 
 /* Create path and its missing parents, open it, lock it, check that it may be written (see above) and mark
@@ -84,21 +88,30 @@ struct kc_output_dir {
  * directory: ..."); kc_output_dir_close(d) is due either way. */
 int kc_output_dir_open(struct kc_output_dir *d, const char *path);
 
-/* Create (or keep) graphs/ in d and open it; a symbolic link or a file in its place is removed first.
- * 0, or -1 with d->error set. */
+/* Create (or keep) the subdirectory `sub` of d (graphs/, shards/) and open it; a symbolic link or a file in its
+ * place is removed first. 0, or -1 with d->error set. kc_output_dir_graphs(d) is kc_output_dir_sub(d,
+ * KC_OUTPUT_GRAPHS). */
+int kc_output_dir_sub(struct kc_output_dir *d, enum kc_output_sub sub);
 int kc_output_dir_graphs(struct kc_output_dir *d);
 
-/* Write the file `name` of d ("graphs/<leaf>" after kc_output_dir_graphs) from what render(s, ctx) appends
+/* Write the file `name` of d ("graphs/<leaf>" or "shards/<leaf>" once kc_output_dir_sub has opened that
+ * subdirectory) from what render(s, ctx) appends
  * to s->b, drained into the file as it fills; render returns 0, or -1 when it could not build the text (out
  * of memory: d->internal is set). Returns 0, or -1 with d->error set, the temporary removed and the file
  * under `name` as it was. */
 int kc_output_dir_write(struct kc_output_dir *d, const char *name, int (*render)(struct kc_output_sink *s, void *ctx),
                         void *ctx);
 
-/* Remove from d's graphs/ the .svg and .dot files keep(ctx, leaf) does not claim: the graphs of an earlier
- * report's functions, which this report does not show. Entries are unlinked, never followed. 0, or -1 with
- * d->error set. */
+/* Remove from d's subdirectory `sub` the files of its kinds (graphs/: .svg and .dot; shards/: .html) that
+ * keep(ctx, leaf) does not claim: those of an earlier report, which this one does not show. Entries are unlinked,
+ * never followed. 0, or -1 with d->error set. kc_output_dir_prune_graphs is the one of graphs/. */
+int kc_output_dir_prune(struct kc_output_dir *d, enum kc_output_sub sub, int (*keep)(void *ctx, const char *leaf),
+                        void *ctx);
 int kc_output_dir_prune_graphs(struct kc_output_dir *d, int (*keep)(void *ctx, const char *leaf), void *ctx);
+
+/* Remove the file `name` (no '/') of d, if it is there: one an earlier report wrote and this one does not
+ * (`kcost merge` writes no roofline.svg). Unlinked, never followed. 0, or -1 with d->error set. */
+int kc_output_dir_remove(struct kc_output_dir *d, const char *name);
 
 /* Unlock and close d (also after a failed kc_output_dir_open). */
 void kc_output_dir_close(struct kc_output_dir *d);
@@ -107,5 +120,9 @@ void kc_output_dir_close(struct kc_output_dir *d);
  * not exist, or is a directory that is empty or a kcost report and can be written; else -1 with the reason
  * in error[size]. Taken under a shared lock, so a run that is writing the directory is waited for. */
 int kc_output_dir_check(const char *path, char *error, size_t size);
+
+/* The report's time as ISO-8601 UTC ("2025-01-31T12:00:00Z") into out[size]: `given` when not NULL, else
+ * $SOURCE_DATE_EPOCH when set, else now. */
+void kc_output_created(const char *given, char *out, size_t size);
 
 #endif

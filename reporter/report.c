@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "figures.h"
@@ -424,23 +423,6 @@ static void print_output(struct job *j)
 	kc_buf_release(&b);
 }
 
-/* The report time as ISO-8601 UTC ("2025-01-31T12:00:00Z"): o_created if not NULL, else $SOURCE_DATE_EPOCH
- * when set, else now. Written into out[size]. */
-static void created_time(const char *o_created, char *out, size_t size)
-{
-	const char *epoch = getenv("SOURCE_DATE_EPOCH");
-	struct tm tm;
-	time_t t = time(NULL);
-	if (o_created) {
-		snprintf(out, size, "%s", o_created);
-		return;
-	}
-	if (epoch && *epoch)
-		t = (time_t)strtoll(epoch, NULL, 10);
-	if (!gmtime_r(&t, &tm) || !strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(out, size, "1970-01-01T00:00:00Z");
-}
-
 /* The facts of the run every output records, resolved once (the page and report.json show the same time). */
 struct run_meta {
 	struct kc_output_meta meta;
@@ -449,7 +431,7 @@ struct run_meta {
 
 static const struct kc_output_meta *resolve_meta(const struct kc_report_opts *o, struct run_meta *rm)
 {
-	created_time(o ? o->created : NULL, rm->created, sizeof rm->created);
+	kc_output_created(o ? o->created : NULL, rm->created, sizeof rm->created);
 	rm->meta = (struct kc_output_meta){
 	    .version = o && o->version ? o->version : "unknown",
 	    .command = o && o->command ? o->command : NULL,

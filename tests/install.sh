@@ -88,8 +88,9 @@ if command -v bash >/dev/null 2>&1; then
 		(cd "$tmp/empty" && bash -c '. "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _kcost; echo "${COMPREPLY[*]}"' \
 			"$p/share/bash-completion/completions/kcost" "$@")
 	}
-	for t in 'kcost --format |text json md sarif' 'kcost --col|--color' 'kcost m|machine' 'kcost diff --format |md text json sarif' \
-		'kcost machine --|--remeasure --format --help' 'kcost --color |auto always never'; do
+	for t in 'kcost --format |text json md sarif' 'kcost --col|--color' 'kcost m|merge machine' 'kcost diff --format |md text json sarif' \
+		'kcost machine --|--remeasure --format --help' 'kcost --color |auto always never' 'kcost merge --format |text json md' \
+		'kcost merge -|-o --format --help'; do
 		line=${t%%|*} want=${t#*|}
 		# shellcheck disable=SC2086 # the words of the line, and an empty last one after a blank
 		case $line in

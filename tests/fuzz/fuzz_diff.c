@@ -1,14 +1,18 @@
-/* fuzz_diff.c — libFuzzer target: the report reader of `kcost diff` (reporter/diff.h).
+/* fuzz_diff.c — libFuzzer target: the report readers of `kcost diff` (reporter/diff.h) and `kcost merge`
+ * (reporter/merge.h).
  *
  * The input is two report.json texts separated by the first NUL byte (no NUL: the same text as BASE and
  * HEAD). Both are parsed as cli/diff.c parses them, compared, and rendered in each format with the problems; a
- * SARIF log's messages are single lines. */
+ * SARIF log's messages are single lines. Then they are merged as two shards (their texts given, as cli/merge.c
+ * gives them) and every output of the merge rendered: its report.json is JSON again and has every function of
+ * both, its comment and terminal lines show no control character. */
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diff.h"
+#include "merge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,6 +42,43 @@ static void check_sarif_messages(const cJSON *log)
 			abort();
 		check_visible(text->valuestring);
 	}
+}
+
+/* The two reports merged: an error that says why, or every output whole. */
+static void merge(cJSON *a, const char *a_text, cJSON *b, const char *b_text)
+{
+	struct kc_merge_input in[2] = {{"a.json", a, a_text, NULL, NULL, NULL},
+	                               {"b.json", b, b_text, NULL, NULL, NULL}};
+	struct kc_merge_opts o = {"fuzz", NULL, 0, "2026-01-01T00:00:00Z", "out"};
+	struct kc_merge *m = NULL;
+	char err[512] = "";
+	if (kc_merge_reports(in, 2, &o, &m, err, sizeof err) < 0) {
+		if (!memchr(err, 0, sizeof err) || !err[0])
+			abort(); /* a refusal says why */
+		return;
+	}
+	for (int what = KC_MERGE_TEXT; what <= KC_MERGE_HTML; what++) {
+		struct kc_buf out = KC_BUF_INIT;
+		if (kc_merge_render(m, (enum kc_merge_output)what, &out) < 0)
+			abort();
+		if (what == KC_MERGE_JSON || what == KC_MERGE_SARIF) {
+			cJSON *doc = cJSON_ParseWithOpts(kc_buf_str(&out), NULL, 1);
+			int n = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(a, "functions")) +
+			        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(b, "functions"));
+			if (!doc || (what == KC_MERGE_JSON &&
+			             cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "functions")) != n))
+				abort();
+			cJSON_Delete(doc);
+		} else if (what != KC_MERGE_HTML) {
+			check_visible(kc_buf_str(&out));
+		}
+		kc_buf_release(&out);
+	}
+	struct kc_buf problems = KC_BUF_INIT;
+	kc_merge_render_problems(m, &problems);
+	check_visible(kc_buf_str(&problems));
+	kc_buf_release(&problems);
+	kc_merge_free(m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -82,6 +123,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			kc_diff_free(d);
 		}
 	}
+	if (base && head)
+		merge(base, text, head, second);
 	cJSON_Delete(base);
 	cJSON_Delete(head);
 	free(text);

@@ -24,6 +24,7 @@ BEGIN {
 	json_module["reporter/json"] = 1   # report.json
 	json_module["reporter/diff"] = 1   # kcost diff's reader of two report.json
 	json_module["reporter/sarif"] = 1  # SARIF logs
+	json_module["reporter/merge"] = 1  # kcost merge: several report.json and kcost.sarif as one
 	problems = 0
 }
 
@@ -97,7 +98,7 @@ function check_library(file, where, spec, name)
 		problem(where, "includes " spec ": only reporter/graph.c uses Graphviz")
 	if (name ~ /(^|\/)cJSON\.h$/ && layer_of(file) != "cli" && !(module_of(file) in json_module))
 		problem(where, "includes " spec ": only the JSON modules (runner/ceilings, runner/child, runner/simcache, " \
-		        "reporter/json, reporter/diff, reporter/sarif) and cli/ use cJSON")
+		        "reporter/json, reporter/diff, reporter/sarif, reporter/merge) and cli/ use cJSON")
 }
 
 # The file a quoted include names: beside the includer, else the one file of that name (or path tail).

@@ -1,5 +1,6 @@
 /* test_diff_compare.c — kcost diff's comparison on hand-written reports, and a mutation fuzz of its input: a
- * malformed or foreign document must give an error or a comparison, never a crash (ASan runs this). Then the
+ * malformed or foreign document must give an error or a comparison, never a crash (ASan runs this); the same for
+ * kcost merge's reading of reports (reporter/merge.h), and what it keeps of the shards' text and SARIF logs. Then the
  * hostile reports of issue #11: names that forge lines, links and mentions, impossible values, 100,000
  * functions; the escaping they rely on (reporter/escape.c) and the terminal table's (text.c). */
 #include <setjmp.h>
@@ -13,7 +14,9 @@
 
 #include "diff.h"
 #include "escape.h"
+#include "merge.h"
 #include "report.h"
+#include "sarif.h"
 #include "visible.h"
 
 static const char base_text[] =
@@ -158,37 +161,47 @@ static void foreign_documents_are_refused(void **state)
 	assert_string_equal(err, "HEAD is not a kcost report: no \"schema\" number");
 }
 
-/* Mutation fuzz: byte flips, deletions, insertions of JSON punctuation and type swaps, 4000 documents. */
+/* text with 1 + iter % 4 mutations (malloc'd): byte flips, deletions, insertions of JSON punctuation and of
+ * values of other types. */
+static char *mutate(const char *text, int iter, unsigned long long *state)
+{
+	static const char *const tokens[] = {"{", "}", "[", "]", ",", ":", "\"", "null", "1e308", "-0", "\"x\"", "[]"};
+	unsigned long long seed = *state;
+	size_t n = strlen(text);
+	char *doc = malloc(n * 2 + 64);
+	strcpy(doc, text);
+	for (int m = 0; m < 1 + iter % 4; m++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		size_t len = strlen(doc), at = (size_t)(seed >> 33) % (len ? len : 1);
+		switch ((seed >> 20) % 3) {
+		case 0:
+			doc[at] = (char)(seed >> 40);
+			break; /* flip */
+		case 1:
+			memmove(doc + at, doc + at + 1, len - at);
+			break; /* delete */
+		default: {     /* insert a token */
+			const char *t = tokens[(seed >> 45) % 12];
+			size_t tl = strlen(t);
+			if (len + tl < n * 2 + 60) {
+				memmove(doc + at + tl, doc + at, len - at + 1);
+				memcpy(doc + at, t, tl);
+			}
+		}
+		}
+	}
+	*state = seed;
+	return doc;
+}
+
+/* Mutation fuzz: 4000 documents. */
 static void mutated_reports_never_crash(void **state)
 {
 	(void)state;
-	static const char *const tokens[] = {"{", "}", "[", "]", ",", ":", "\"", "null", "1e308", "-0", "\"x\"", "[]"};
 	unsigned long long seed = 42;
-	size_t n = strlen(base_text);
 	int compared = 0;
 	for (int iter = 0; iter < 4000; iter++) {
-		char *doc = malloc(n * 2 + 64);
-		strcpy(doc, base_text);
-		for (int m = 0; m < 1 + iter % 4; m++) {
-			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-			size_t len = strlen(doc), at = (size_t)(seed >> 33) % (len ? len : 1);
-			switch ((seed >> 20) % 3) {
-			case 0:
-				doc[at] = (char)(seed >> 40);
-				break; /* flip */
-			case 1:
-				memmove(doc + at, doc + at + 1, len - at);
-				break; /* delete */
-			default: {     /* insert a token */
-				const char *t = tokens[(seed >> 45) % 12];
-				size_t tl = strlen(t);
-				if (len + tl < n * 2 + 60) {
-					memmove(doc + at + tl, doc + at, len - at + 1);
-					memcpy(doc + at, t, tl);
-				}
-			}
-			}
-		}
+		char *doc = mutate(base_text, iter, &seed);
 		char err[256];
 		struct kc_diff *d = compare(base_text, doc, 0.1, err);
 		if (d) {
@@ -204,6 +217,213 @@ static void mutated_reports_never_crash(void **state)
 	}
 	/* some mutations keep a valid report (flips inside strings), so both paths were exercised */
 	assert_true(compared > 0);
+}
+
+/* ---- kcost merge (reporter/merge.h) on reports given as text ---------------------------------------------- */
+
+/* A shard of other functions than base_text's: a machine, a graph, a comparison with the baseline. */
+static const char shard_text[] =
+    "{\"schema\": 1, \"functions\": ["
+    "{\"name\": \"h\", \"file\": \"m.c\", \"line\": 4, \"exact\": false, \"exact_ops\": true, \"diagnostics\": "
+    "[{\"severity\": \"warning\", \"message\": \"w\"}], \"flops\": {\"expr\": \"4*n\", \"value\": "
+    "18446744073709551615},"
+    " \"bytes\": {\"streaming\": {\"expr\": \"8*n\", \"value\": 800}}, \"dataflow\": {\"svg\": \"graphs/h.svg\"},"
+    " \"predicted\": {\"seconds\": 0.5, \"bound\": \"L2 bandwidth\"},"
+    " \"measured\": {\"seconds\": {\"median\": 0.010}, \"error\": null},"
+    " \"baseline\": {\"revision\": \"abc\", \"change\": \"changed\", \"verdict\": \"slower\", \"ratio\": 2,"
+    " \"ci_low\": 1.9, \"ci_high\": 2.1, \"p_value\": 0.001, \"regressed\": true}},"
+    "{\"name\": \"f\", \"file\": \"other.c\", \"measured\": {\"error\": \"crashed; its stderr began: token\"}}],"
+    " \"machine\": {\"cpu\": \"X\"}, \"diagnostics\": [{\"severity\": \"error\", \"message\": \"e\"}]}";
+
+/* Merge the texts as the reports "A" and "B" (parsed with cJSON; their texts given when `texts`): the merge or
+ * NULL, with err. docs[] holds the parses until the next call. */
+static struct kc_merge *merge_texts(const char *a, const char *b, int texts, char *err, int *rc)
+{
+	release_docs();
+	docs[0] = cJSON_Parse(a);
+	docs[1] = cJSON_Parse(b);
+	struct kc_merge_input in[2] = {{"A", docs[0], texts ? a : NULL, NULL, NULL, NULL},
+	                               {"B", docs[1], texts ? b : NULL, NULL, NULL, NULL}};
+	struct kc_merge_opts o = {"test", NULL, 0, "2026-01-01T00:00:00Z", "out"};
+	struct kc_merge *m = NULL;
+	*rc = docs[0] && docs[1] ? kc_merge_reports(in, 2, &o, &m, err, 512) : -1;
+	return m;
+}
+
+/* Every output of m; the JSON ones parse, and the merged functions are the inputs' (each the same value, but for
+ * a renamed graph). */
+static void render_all(struct kc_merge *m)
+{
+	for (int what = KC_MERGE_TEXT; what <= KC_MERGE_HTML; what++) {
+		struct kc_buf b = KC_BUF_INIT;
+		assert_int_equal(kc_merge_render(m, (enum kc_merge_output)what, &b), 0);
+		if (what == KC_MERGE_MD)
+			assert_true(b.len <= KC_MERGE_MD_MAX);
+		if (what == KC_MERGE_JSON || what == KC_MERGE_SARIF) {
+			cJSON *out = cJSON_Parse(kc_buf_str(&b)), *f;
+			assert_non_null(out);
+			cJSON *fns = what == KC_MERGE_JSON ? cJSON_GetObjectItem(out, "functions") : NULL;
+			int i = 0, n0 = cJSON_GetArraySize(cJSON_GetObjectItem(docs[0], "functions"));
+			cJSON_ArrayForEach(f, fns)
+			{
+				cJSON *src = cJSON_GetArrayItem(cJSON_GetObjectItem(docs[i >= n0], "functions"),
+				                                i >= n0 ? i - n0 : i);
+				if (!cJSON_GetObjectItem(src, "dataflow"))
+					assert_true(cJSON_Compare(f, src, 1));
+				i++;
+			}
+			cJSON_Delete(out);
+		}
+		kc_buf_release(&b);
+	}
+	struct kc_buf p = KC_BUF_INIT;
+	kc_merge_render_problems(m, &p);
+	kc_buf_release(&p);
+}
+
+/* Mutation fuzz of a shard merged with base_text, 4000 documents: an error or a merge whose outputs are whole. */
+static void mutated_shards_never_crash(void **state)
+{
+	(void)state;
+	unsigned long long seed = 7;
+	int merged = 0, refused = 0;
+	for (int iter = 0; iter < 4000; iter++) {
+		char *doc = mutate(shard_text, iter, &seed), err[512] = "";
+		int rc;
+		struct kc_merge *m = merge_texts(base_text, doc, iter % 2, err, &rc);
+		if (m) {
+			render_all(m);
+			merged++;
+		} else {
+			assert_int_equal(rc, -1);
+			if (docs[1]) { /* parsed, and refused: said why */
+				assert_true(err[0] != '\0');
+				refused++;
+			}
+		}
+		kc_merge_free(m);
+		free(doc);
+	}
+	assert_true(merged > 0 && refused > 0); /* 968 and 159 of the 4000 (the others do not parse) */
+}
+
+/* A number beyond 2^53 keeps its digits when the report's text is given; the outputs say what they show. */
+static void merge_keeps_the_shards_text(void **state)
+{
+	(void)state;
+	char err[512];
+	int rc;
+	struct kc_merge *m = merge_texts(base_text, shard_text, 1, err, &rc);
+	assert_non_null(m);
+	struct kc_buf b = KC_BUF_INIT;
+	assert_int_equal(kc_merge_render(m, KC_MERGE_JSON, &b), 0);
+	/* the shard's own text, as it is written (kcost writes it as cJSON prints it: see test_merge) */
+	assert_contains(kc_buf_str(&b), "\"flops\": {\"expr\": \"4*n\", \"value\": 18446744073709551615},");
+	assert_contains(kc_buf_str(&b), "\"merged_from\":\t[{\n\t\t\t\"path\":\t\"A\",\n\t\t\t\"created\":\tnull,\n"
+	                                "\t\t\t\"functions\":\t2\n\t\t}, {");
+	assert_contains(kc_buf_str(&b), "\"machine\":\t{\n\t\t\"cpu\":\t\"X\"\n\t}");
+	kc_buf_reset(&b);
+	assert_int_equal(kc_merge_render(m, KC_MERGE_MD, &b), 0);
+	assert_contains(kc_buf_str(&b), "\n### Against the baseline\n\nEach function against itself at `abc`.\n\n"
+	                                "- **h** (m.c): slower, 2x the baseline's time (95% interval 1.9\xe2\x80\x93"
+	                                "2.1, p = 0.001); FLOPs `4*n` \xe2\x80\x94 **regression beyond "
+	                                "--fail-on-regression**\n\n0 functions unchanged\n3 functions without a "
+	                                "comparison with the baseline\n");
+	assert_contains(kc_buf_str(&b), "| f | other.c | n/a | n/a | approx | failed: crashed (its output is in "
+	                                "index.html) | n/a |\n");
+	assert_contains(kc_buf_str(&b), "| h | m.c | `4*n` = 18.4 EFLOP | `8*n` = 800 B | traffic approx: 1 warning | "
+	                                "10.0 ms median | 500 ms, bound: L2 bandwidth |\n");
+	assert_contains(kc_buf_str(&b), "\nDiagnostics: 1 error, 1 warning, 0 notes");
+	assert_null(strstr(kc_buf_str(&b), "token"));
+	kc_buf_release(&b);
+	kc_merge_free(m);
+
+	/* without the text, the parse is printed: cJSON rounds the number */
+	m = merge_texts(base_text, shard_text, 0, err, &rc);
+	assert_non_null(m);
+	assert_int_equal(kc_merge_render(m, KC_MERGE_JSON, &b), 0);
+	assert_null(strstr(kc_buf_str(&b), "18446744073709551615"));
+	kc_buf_release(&b);
+	kc_merge_free(m);
+
+	/* a key written with an escape before "functions": cJSON reads it, so the text is not searched */
+	char *escaped = replace(shard_text, "\"functions\"", "\"functi\\u006fns\"");
+	m = merge_texts(base_text, escaped, 1, err, &rc);
+	assert_non_null(m);
+	render_all(m);
+	kc_merge_free(m);
+	free(escaped);
+
+	/* the same function in both: an error naming both */
+	char *twice = replace(shard_text, "\"name\": \"h\", \"file\": \"m.c\"", "\"name\": \"g\", \"file\": \"k.c\"");
+	assert_null(merge_texts(base_text, twice, 1, err, &rc));
+	assert_int_equal(rc, -1);
+	assert_string_equal(err, "function 'g' (k.c) is in both A and B");
+	free(twice);
+	assert_null(merge_texts(base_text, "{\"schema\": 1, \"functions\": [], \"files\": [1]}", 1, err, &rc));
+	assert_string_equal(err, "B: \"files\" holds a number, not a file name");
+	assert_null(merge_texts(base_text, "{\"schema\": 1, \"functions\": [7]}", 1, err, &rc));
+	assert_string_equal(err, "B: functions[0] is a number, not an object");
+	release_docs();
+}
+
+/* The shards' SARIF logs: the first's tool and rules, the results that are kcost's; a log of other rules, or a
+ * result whose ruleIndex does not name its ruleId or whose message is not one line, is left out, said. */
+static void sarif_logs_are_checked(void **state)
+{
+	(void)state;
+	struct kc_buf text = KC_BUF_INIT;
+	cJSON *logs[2];
+	for (int k = 0; k < 2; k++) {
+		kc_buf_reset(&text);
+		assert_int_equal(kc_sarif_close(kc_sarif_open("1.0"), &text), 0);
+		logs[k] = cJSON_Parse(kc_buf_str(&text));
+		assert_non_null(logs[k]);
+	}
+	cJSON *run0 = cJSON_GetArrayItem(cJSON_GetObjectItem(logs[0], "runs"), 0);
+	cJSON *results = cJSON_GetObjectItem(run0, "results");
+	cJSON_AddItemToArray(results, cJSON_Parse("{\"ruleId\": \"kcost/inexact\", \"ruleIndex\": 3, \"level\": "
+	                                          "\"warning\", \"message\": {\"text\": \"kept\"}}"));
+	cJSON_AddItemToArray(results, cJSON_Parse("{\"ruleId\": \"kcost/parse\", \"ruleIndex\": 3, \"message\": "
+	                                          "{\"text\": \"forged\"}}"));
+	cJSON_AddItemToArray(results, cJSON_Parse("{\"ruleId\": \"kcost/inexact\", \"ruleIndex\": 3, \"message\": "
+	                                          "{\"text\": \"two\\nlines\"}}"));
+	cJSON_AddItemToArray(results, cJSON_Parse("{\"ruleId\": \"kcost/inexact\", \"ruleIndex\": 99, \"message\": "
+	                                          "{\"text\": \"far\"}}"));
+	cJSON *run1 = cJSON_GetArrayItem(cJSON_GetObjectItem(logs[1], "runs"), 0);
+	cJSON_DeleteItemFromArray(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(run1, "tool"), "driver"), "rules"), 0);
+	release_docs();
+	docs[0] = cJSON_Parse(base_text);
+	docs[1] = cJSON_Parse(shard_text);
+	struct kc_merge_input in[2] = {{"A", docs[0], NULL, logs[0], NULL, NULL},
+	                               {"B", docs[1], NULL, logs[1], NULL, NULL}};
+	struct kc_merge_opts o = {"test", NULL, 0, NULL, NULL};
+	struct kc_merge *m;
+	char err[512];
+	assert_int_equal(kc_merge_reports(in, 2, &o, &m, err, sizeof err), 0);
+	struct kc_buf b = KC_BUF_INIT;
+	assert_int_equal(kc_merge_render(m, KC_MERGE_SARIF, &b), 0);
+	cJSON *log = cJSON_Parse(kc_buf_str(&b));
+	cJSON *merged = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(log, "runs"), 0), "results");
+	assert_int_equal(cJSON_GetArraySize(merged), 1);
+	assert_string_equal(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(merged, 0), "message"), "text")->valuestring,
+	    "kept");
+	kc_buf_reset(&b);
+	kc_merge_render_problems(m, &b);
+	assert_string_equal(kc_buf_str(&b),
+	                    "kcost merge: warning: A: 3 results of kcost.sarif are not kcost's: left out of the merged "
+	                    "kcost.sarif\n"
+	                    "kcost merge: warning: B: kcost.sarif is its rules are not those of the first log (another "
+	                    "kcost?): its results are left out of the merged kcost.sarif\n");
+	kc_buf_release(&b);
+	cJSON_Delete(log);
+	kc_merge_free(m);
+	cJSON_Delete(logs[0]);
+	cJSON_Delete(logs[1]);
+	kc_buf_release(&text);
+	release_docs();
 }
 
 /* ---- significance: symmetric in log space ------------------------------------------------------------ */
@@ -567,6 +787,9 @@ int main(void)
 	    cmocka_unit_test(added_and_removed_functions_are_listed),
 	    cmocka_unit_test(foreign_documents_are_refused),
 	    cmocka_unit_test(mutated_reports_never_crash),
+	    cmocka_unit_test(mutated_shards_never_crash),
+	    cmocka_unit_test(merge_keeps_the_shards_text),
+	    cmocka_unit_test(sarif_logs_are_checked),
 	    cmocka_unit_test(speed_up_and_slow_down_are_mirrored),
 	    cmocka_unit_test(impossible_values_are_invalid),
 	    cmocka_unit_test(times_too_far_apart_are_invalid),
