@@ -15,6 +15,7 @@
 #include "paths.h"
 #include "progress.h"
 #include "report.h"
+#include "shards.h"
 #include "runner.h"
 #include "source.h"
 #include "machine_cmd.h"
@@ -408,6 +409,10 @@ static int run(struct kc_options *o, int argc, char **argv)
 	if (o->all && database_files(o, color) < 0)
 		return KC_EXIT_INPUT;
 	int missing = check_inputs(o, color);
+	if (kc_shards_wanted(o)) { /* -j N on several files, statically: N processes, one report */
+		int status = kc_shards_run(o, argc, argv);
+		return missing && status == KC_EXIT_OK ? KC_EXIT_INPUT : status;
+	}
 	struct kc_analysis an = {0};
 	struct kc_analyze_opts ao = {
 	    .args = o->clang_args,

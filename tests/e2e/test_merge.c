@@ -560,10 +560,44 @@ static void help_names_merge(void **state)
 	run_release(&r);
 }
 
+/* kcost --no-run -j 2 on several files: two kcost processes, each over a contiguous share of the files, merged;
+ * the same functions, diagnostics and files as one process over all of them, and an error of one file's kept. */
+static void shards_of_one_run_equal_one_process(void **state)
+{
+	(void)state;
+	char one[4200], two[4200], path[8400];
+	snprintf(one, sizeof one, "%s", scratch_dir("shards-one"));
+	snprintf(two, sizeof two, "%s", scratch_dir("shards-two"));
+	const char *files[] = {"samples/gelu.c", "samples/vecadd.c", "samples/softmax.c",
+	                       "tests/fixtures/syntax_error.c"};
+	const char *a1[] = {"--no-run", "--quiet", "-j", "1", "-o", one, files[0], files[1], files[2], files[3], NULL};
+	const char *a2[] = {"--no-run", "--quiet", "-j", "2", "-o", two, files[0], files[1], files[2], files[3], NULL};
+	struct run r1 = run_kcost(a1), r2 = run_kcost(a2);
+	assert_int_equal(r1.status, 1); /* the syntax error */
+	assert_int_equal(r2.status, 1);
+	assert_string_equal(r2.err, r1.err); /* the diagnostics, in file order */
+	assert_string_equal(r2.out, "");
+	run_release(&r1);
+	run_release(&r2);
+	cJSON *p1 = load_report(one), *p2 = load_report(two);
+	assert_true(cJSON_GetArraySize(at(p1, "functions")) >= 4);
+	assert_true(cJSON_Compare(at(p2, "functions"), at(p1, "functions"), 1));
+	assert_true(cJSON_Compare(at(p2, "files"), at(p1, "files"), 1));
+	assert_true(cJSON_Compare(cJSON_GetObjectItem(p2, "diagnostics"), cJSON_GetObjectItem(p1, "diagnostics"), 1));
+	assert_int_equal(cJSON_GetArraySize(at(p2, "merged_from")), 2);
+	cJSON_Delete(p1);
+	cJSON_Delete(p2);
+	snprintf(path, sizeof path, "%s/kcost.sarif", two);
+	char *sarif = slurp(path);
+	assert_non_null(sarif);
+	free(sarif);
+}
+
 int main(void)
 {
 	setenv("SOURCE_DATE_EPOCH", EPOCH, 1);
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(shards_of_one_run_equal_one_process),
 	    cmocka_unit_test(merging_two_shards_equals_one_run),
 	    cmocka_unit_test(graphs_of_one_name_are_named_as_one_run_names_them),
 	    cmocka_unit_test(one_function_in_two_shards_is_an_error),
