@@ -32,12 +32,33 @@ int kc_shards_wanted(const struct kc_options *o)
 /* Options that take their value as the next word (cli/options.c). */
 static int takes_next(const char *a)
 {
-	static const char *const with_value[] = {
-	    "-o",          "--output",    "-p",          "--extent",         "--scalar",     "--size",
-	    "--function",  "--format",    "--color",     "--cc",             "--cflags",     "--time-budget",
-	    "--peak",      "--bandwidth", "--machine",   "--parse-timeout",  "--timeout",    "--memory-limit",
-	    "--threads",   "-j",          "--baseline",  "--threshold",      "--fail-on-regression",
-	    "-I",          "-D",          "-U",          NULL};
+	static const char *const with_value[] = {"-o",
+	                                         "--output",
+	                                         "-p",
+	                                         "--extent",
+	                                         "--scalar",
+	                                         "--size",
+	                                         "--function",
+	                                         "--format",
+	                                         "--color",
+	                                         "--cc",
+	                                         "--cflags",
+	                                         "--time-budget",
+	                                         "--peak",
+	                                         "--bandwidth",
+	                                         "--machine",
+	                                         "--parse-timeout",
+	                                         "--timeout",
+	                                         "--memory-limit",
+	                                         "--threads",
+	                                         "-j",
+	                                         "--baseline",
+	                                         "--threshold",
+	                                         "--fail-on-regression",
+	                                         "-I",
+	                                         "-D",
+	                                         "-U",
+	                                         NULL};
 	for (int k = 0; with_value[k]; k++)
 		if (!strcmp(a, with_value[k]))
 			return 1;
@@ -54,8 +75,8 @@ static int dropped(const char *a)
 
 /* argv of shard k: this kcost, the user's options but the dropped ones, then -j 1 --quiet -o DIR, its files, and
  * what followed `--`. */
-static char **shard_argv(const struct kc_options *o, int argc, char **argv, const char *exe, const char *dir,
-                         int first, int end)
+static char **shard_argv(const struct kc_options *o, int argc, char **argv, const char *exe, const char *dir, int first,
+                         int end)
 {
 	char **v = calloc((size_t)argc + (size_t)(end - first) + 8, sizeof *v);
 	int n = 0, i = 1;
