@@ -716,7 +716,7 @@ static cJSON *sliced_functions(int n, double (*factor)(int))
 	cJSON *doc = cJSON_CreateObject(), *fns = cJSON_AddArrayToObject(doc, "functions");
 	cJSON_AddNumberToObject(doc, "schema", 1);
 	for (int k = 0; k < n; k++) {
-		char name[32];
+		char name[48];
 		snprintf(name, sizeof name, "kernel_with_a_long_name_%d", k);
 		cJSON *f = cJSON_CreateObject(), *m = cJSON_AddObjectToObject(f, "measured");
 		cJSON_AddStringToObject(f, "name", name);
