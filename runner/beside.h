@@ -19,7 +19,7 @@
  * machine's, or nothing could be allocated (kc_run starts it at the first sample, and not at all when the
  * predictions will use other ceilings: kc_runner_opts.other_ceilings). Memory: three arrays of 1.5x each level's
  * working set, DRAM's 4x the last-level cache (64 MiB to 1 GiB), held until kc_beside_finish; only the levels from
- * L2 up whose arrays fit together in max_bytes (kc_run: twice the largest kernel process timed so far, so that
+ * L2 up whose arrays fit together in max_bytes (kc_run: the largest kernel process timed so far, so that
  * kcost's own memory for the samples stays within the run's budget: 1.5 GiB for DRAM on a 480 MiB last level
  * otherwise), DRAM's with a working set cut to what fits when that is still twice the largest cache; a level
  * left out is started by kc_beside_grow when a larger kernel makes room, and one with fewer than

@@ -571,11 +571,11 @@ static void slice(struct side *sd, int i, double budget, int min_samples, const 
 	time_slice(r, &sd->fr, &sd->plans[i], sd->items[i], &sd->t[i], budget, min_samples, &sd->ts[i]);
 	if (!beside)
 		return;
-	/* not before a kernel ran: its memory is held until the end, at most twice the largest kernel process's */
+	/* not before a kernel ran: its memory is held until the end, at most the largest kernel process's */
 	if (r->beside_wanted)
-		r->beside = kc_beside_start(r->m->machine, 2 * r->kernel_rss), r->beside_wanted = 0;
+		r->beside = kc_beside_start(r->m->machine, r->kernel_rss), r->beside_wanted = 0;
 	else
-		kc_beside_grow(r->beside, r->m->machine, 2 * r->kernel_rss);
+		kc_beside_grow(r->beside, r->m->machine, r->kernel_rss);
 	kc_beside_sample(r->beside);
 }
 

@@ -181,7 +181,7 @@ static void functions_of_a_file_take_turns(void **state)
 	/* at least 10 samples a round */
 	assert_true(at(fn_in(rep, "tests/fixtures/runner_rounds.c", "shift"), "measured.samples")->valuedouble >= 30);
 	/* the ceilings beyond L1 were sampled after each of the 6 slices, a batch of each kernel at least, where their
-	 * arrays fit in twice the largest kernel process: L2's (where this machine's caches give it a level of its
+	 * arrays fit in the largest kernel process: L2's (where this machine's caches give it a level of its
 	 * own), not DRAM's (96 MiB of arrays at least, for kernels of a few MiB); L1's never */
 	cJSON *bw = at(rep, "machine.ceilings.bandwidth");
 	if (cJSON_IsNumber(at(bw, "L2.gbytes_per_s")))
