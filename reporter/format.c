@@ -23,19 +23,48 @@ void kc_format_int(struct kc_buf *b, long long v)
 	kc_buf_add(b, d, (size_t)(out + KC_FORMAT_DIGITS - 1 - d));
 }
 
+void kc_format_fixed(struct kc_buf *b, double v, int decimals)
+{
+	static const double scale[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+	if (decimals < 0 || decimals > 9 || !isfinite(v)) {
+		kc_buf_printf(b, "%.*f", decimals, v);
+		return;
+	}
+	/* r is |v| * 10^decimals rounded once (the power is exact): the exact product lies within half an ulp of
+	 * r, so r rounds as it does unless it is that close to a tie; 2^52 keeps r's integer part exact */
+	double r = fabs(v) * scale[decimals];
+	double frac = r - floor(r);
+	if (!(r < 0x1p52) || fabs(frac - 0.5) <= r * 0x1p-51 + 0x1p-1074) {
+		kc_buf_printf(b, "%.*f", decimals, v);
+		return;
+	}
+	long long t = (long long)floor(r) + (frac > 0.5);
+	char out[KC_FORMAT_DIGITS + 12], *end = out + sizeof out, *d = end;
+	for (int i = 0; i < decimals; i++, t /= 10)
+		*--d = (char)('0' + (int)(t % 10));
+	if (decimals)
+		*--d = '.';
+	do
+		*--d = (char)('0' + (int)(t % 10));
+	while (t /= 10);
+	if (signbit(v))
+		*--d = '-';
+	kc_buf_add(b, d, (size_t)(end - d));
+}
+
 void kc_format_sig3(struct kc_buf *b, double v)
 {
 	double mag = fabs(v);
 	if (v == 0)
 		kc_buf_puts(b, "0");
 	else if (mag >= 99.95)
-		kc_buf_printf(b, "%.0f", v);
+		kc_format_fixed(b, v, 0);
 	else if (mag >= 9.995)
-		kc_buf_printf(b, "%.1f", v);
+		kc_format_fixed(b, v, 1);
 	else if (mag >= 0.9995)
-		kc_buf_printf(b, "%.2f", v);
+		kc_format_fixed(b, v, 2);
 	else if (mag >= 1e-4) /* 0.100, 0.0833: keep three significant digits, trailing zeros included */
-		kc_buf_printf(b, "%.*f", 2 - (int)floor(log10(mag)), v);
+		kc_format_fixed(b, v, 2 - (int)floor(log10(mag)));
 	else
 		kc_buf_printf(b, "%.2e", v);
 }

@@ -15,6 +15,12 @@
 const char *kc_format_digits(char *out, long long v);
 void kc_format_int(struct kc_buf *b, long long v);
 
+/* v with `decimals` digits after the point (0 to 9), as "%.*f" writes it, correctly rounded (ties to even on
+ * v's exact value), but without vsnprintf where the rounding is clear (all but values within a few ulps of a
+ * tie, which go to vsnprintf): the roofline's coordinates and the reports' significant digits are thousands
+ * of such numbers, and printf's exact decimal conversion cost more than the rest of the chart. */
+void kc_format_fixed(struct kc_buf *b, double v, int decimals);
+
 /* v with an SI prefix (powers of 1000) and the unit, appended to b: "33.6 MFLOP", "16.8 MB", "512 B", "0.5 B".
  * A unit that is a lowercase word counts things: "4.2M calls", "512 elements"; an empty unit gives "4.2M",
  * "512". Whole numbers below 1000 are written as integers, others with three significant digits. */

@@ -391,12 +391,22 @@ static void marker_title(struct kc_buf *b, const struct point *p, int model)
 /* A filled circle (min model) or a hollow diamond (streaming model) at (x, y). */
 static void marker(struct kc_buf *b, const struct point *p, int model, double x, double y)
 {
-	if (model == KC_MODEL_MIN)
-		kc_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\">", x, y, p->color);
-	else
-		kc_buf_printf(b,
-		              "<path d=\"M%.1f %.1fl9 9l-9 9l-9 -9z\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\">",
-		              x, y - 9, p->color);
+	/* as "%.1f" writes the coordinates (kc_format_fixed): thousands of markers in a large report */
+	if (model == KC_MODEL_MIN) {
+		kc_buf_puts(b, "<circle cx=\"");
+		kc_format_fixed(b, x, 1);
+		kc_buf_puts(b, "\" cy=\"");
+		kc_format_fixed(b, y, 1);
+		kc_buf_puts(b, "\" r=\"4.5\" fill=\"");
+	} else {
+		kc_buf_puts(b, "<path d=\"M");
+		kc_format_fixed(b, x, 1);
+		kc_buf_putc(b, ' ');
+		kc_format_fixed(b, y - 9, 1);
+		kc_buf_puts(b, "l9 9l-9 9l-9 -9z\" fill=\"none\" stroke=\"");
+	}
+	kc_buf_puts(b, p->color);
+	kc_buf_puts(b, model == KC_MODEL_MIN ? "\">" : "\" stroke-width=\"2\">");
 	marker_title(b, p, model);
 	kc_buf_puts(b, model == KC_MODEL_MIN ? "</circle>\n" : "</path>\n");
 }
@@ -577,12 +587,24 @@ static void chart_key(const struct chart *c, int cols, double col_w)
 		const struct point *p = by_number[k];
 		double x = LEFT + (double)(k / rows) * col_w, y = H + 4 + (double)(k % rows) * LABEL_H;
 		size_t len = strlen(p->f->name);
-		kc_buf_printf(c->b, "<g><title>%d ", k + 1);
+		/* a row per function: "%d" and "%.1f" without vsnprintf (kc_format_int, kc_format_fixed) */
+		kc_buf_puts(c->b, "<g><title>");
+		kc_format_int(c->b, k + 1);
+		kc_buf_putc(c->b, ' ');
 		kc_escape_html(c->b, p->f->name);
-		kc_buf_printf(c->b,
-		              "</title><text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\" fill=\"%s\">%d</text>"
-		              "<text x=\"%.1f\" y=\"%.1f\">",
-		              x, y, p->color, k + 1, x + nd * DIGIT_W + 6, y);
+		kc_buf_puts(c->b, "</title><text x=\"");
+		kc_format_fixed(c->b, x, 1);
+		kc_buf_puts(c->b, "\" y=\"");
+		kc_format_fixed(c->b, y, 1);
+		kc_buf_puts(c->b, "\" font-weight=\"bold\" fill=\"");
+		kc_buf_puts(c->b, p->color);
+		kc_buf_puts(c->b, "\">");
+		kc_format_int(c->b, k + 1);
+		kc_buf_puts(c->b, "</text><text x=\"");
+		kc_format_fixed(c->b, x + nd * DIGIT_W + 6, 1);
+		kc_buf_puts(c->b, "\" y=\"");
+		kc_format_fixed(c->b, y, 1);
+		kc_buf_puts(c->b, "\">");
 		if (len > KEY_CHARS) { /* cut at a character's start, not inside a UTF-8 sequence */
 			size_t cut = KEY_CHARS - 1;
 			while (cut > 0 && ((unsigned char)p->f->name[cut] & 0xC0) == 0x80)

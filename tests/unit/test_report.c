@@ -615,6 +615,60 @@ static void test_si_formatting(void **state)
 	kc_buf_release(&b);
 }
 
+/* kc_format_fixed writes what "%.*f" writes: ties of the exact binary value (0.25, 2.5, 0.125), values just
+ * beside a tie (0.05 is 0.05000000000000000277: "0.1"), negative zero and values rounding to it ("-0.0"),
+ * carries (9.96 -> "10.0"), huge values, infinities and NaN, and a million pseudo-random values of every
+ * magnitude at every precision it takes. */
+static void test_fixed_formatting(void **state)
+{
+	(void)state;
+	static const double fixed[] = {0,     -0.0,  0.25, 2.5,   0.125,   0.05,   0.15,         0.35,   1.05,
+	                               -0.04, -0.05, 9.96, 99.95, 1e15,    4.5e15, 1e300,        -1e300, 0.5,
+	                               1.5,   -2.5,  1e-9, 5e-10, 123.456, 0x1p52, 0x1p52 + 0.5, 1.0 / 3};
+	struct kc_buf b = KC_BUF_INIT;
+	char want[512];
+	for (int d = 0; d <= 9; d++)
+		for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+			kc_buf_reset(&b);
+			kc_format_fixed(&b, fixed[i], d);
+			snprintf(want, sizeof want, "%.*f", d, fixed[i]);
+			assert_string_equal(kc_buf_str(&b), want);
+		}
+	const double special[] = {INFINITY, -INFINITY, NAN};
+	for (size_t i = 0; i < 3; i++) {
+		kc_buf_reset(&b);
+		kc_format_fixed(&b, special[i], 1);
+		snprintf(want, sizeof want, "%.1f", special[i]);
+		assert_string_equal(kc_buf_str(&b), want);
+	}
+	kc_buf_reset(&b);
+	kc_format_fixed(&b, 0.25, 1);
+	kc_buf_putc(&b, '|');
+	kc_format_fixed(&b, 0.05, 1);
+	kc_buf_putc(&b, '|');
+	kc_format_fixed(&b, -0.04, 1);
+	kc_buf_putc(&b, '|');
+	kc_format_fixed(&b, 9.96, 1);
+	assert_string_equal(kc_buf_str(&b), "0.2|0.1|-0.0|10.0");
+	unsigned long long x = 88172645463325252ull; /* xorshift64 */
+	for (int n = 0; n < 1000000; n++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int d = (int)(x % 10);
+		/* a mantissa of 1-4 decimal digits halves on ties; the rest of the bits anything */
+		double v = (n & 1) ? (double)(x >> 11) * 0x1p-53 * pow(10, (double)((x >> 3) % 20) - 8)
+		                   : (double)((x >> 20) % 100000) / pow(10, (double)((x >> 40) % 6));
+		if (x & 4)
+			v = -v;
+		kc_buf_reset(&b);
+		kc_format_fixed(&b, v, d);
+		snprintf(want, sizeof want, "%.*f", d, v);
+		assert_string_equal(kc_buf_str(&b), want);
+	}
+	kc_buf_release(&b);
+}
+
 /* kc_format_int writes what "%lld" writes, from 0 to both ends of the range. */
 static void test_int_formatting(void **state)
 {
@@ -967,6 +1021,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_text_table, setup, teardown),
 	    cmocka_unit_test(test_contraction_from_the_command),
 	    cmocka_unit_test(test_si_formatting),
+	    cmocka_unit_test(test_fixed_formatting),
 	    cmocka_unit_test(test_int_formatting),
 	    cmocka_unit_test_setup_teardown(test_write_directory, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_threads_write_the_same_files, setup, teardown),
