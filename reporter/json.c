@@ -94,6 +94,7 @@
 #include "json.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -970,16 +971,168 @@ void kc_json_text_close(struct kc_json_text *t)
 	free(t);
 }
 
-/* Print item formatted into *text (reused, grown as needed); NULL on failure. */
+/* ---- printing ------------------------------------------------------------------------------------------
+
+ * cJSON_Print's formatted text, byte for byte (cJSON 1.7's print_value, print_object, print_array and
+ * print_string_ptr: tabs of the nesting depth, "key":<tab>value, ", " between array elements, \uXXXX for the
+ * control characters without a short escape), written straight into a kc_buf. cJSON's printer costs about 20
+ * instructions a byte on kcost's reports (an ensure() per token, a strlen per value), a third of writing the
+ * report of a large file; this costs a few. Numbers are printed by cJSON itself (its %1.15g/%1.17g round trip),
+ * one value at a time. tests/unit/test_report.c compares the two on generated trees. */
+
+static inline char *room(struct kc_buf *b, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		kc_buf_reserve(b, b->len + n + 1);
+	return b->data + b->len;
+}
+
+/* n bytes of s at the end of b, not NUL-terminated (kc_json_print terminates the whole) */
+static inline void put(struct kc_buf *b, const char *s, size_t n)
+{
+	memcpy(room(b, n), s, n);
+	b->len += n;
+}
+
+static void print_tabs(struct kc_buf *b, int n)
+{
+	memset(room(b, (size_t)n), '\t', (size_t)n);
+	b->len += (size_t)n;
+}
+
+/* What follows the backslash of a character's escape: its letter, 'u' for \u00XX, 0 for none. */
+static const unsigned char escape_of[256] = {
+    ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't', ['"'] = '"', ['\\'] = '\\',
+    [0] = 'u',    [1] = 'u',    [2] = 'u',    [3] = 'u',    [4] = 'u',    [5] = 'u',   [6] = 'u',
+    [7] = 'u',    [11] = 'u',   [14] = 'u',   [15] = 'u',   [16] = 'u',   [17] = 'u',  [18] = 'u',
+    [19] = 'u',   [20] = 'u',   [21] = 'u',   [22] = 'u',   [23] = 'u',   [24] = 'u',  [25] = 'u',
+    [26] = 'u',   [27] = 'u',   [28] = 'u',   [29] = 'u',   [30] = 'u',   [31] = 'u',
+};
+
+/* Whether one of the 8 bytes of x is below 32, '"' or '\\' (bit tricks on a word: most strings need no escape). */
+static inline int needs_escape(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t quote = x ^ (ones * '"'), slash = x ^ (ones * '\\');
+	return ((((x - ones * 32) & ~x) | ((quote - ones) & ~quote) | ((slash - ones) & ~slash)) & highs) != 0;
+}
+
+static void print_string(struct kc_buf *b, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = s ? strlen(s) : 0, plain = 0;
+	for (uint64_t w; plain + 8 <= n; plain += 8) {
+		memcpy(&w, s + plain, 8);
+		if (needs_escape(w))
+			break;
+	}
+	while (plain < n && !escape_of[(unsigned char)s[plain]])
+		plain++;
+	if (plain == n) { /* nothing to escape */
+		char *o = room(b, n + 2);
+		o[0] = '"';
+		if (n)
+			memcpy(o + 1, s, n);
+		o[n + 1] = '"';
+		b->len += n + 2;
+		return;
+	}
+	char *o = room(b, 6 * n + 2), *start = o;
+	*o++ = '"';
+	for (const unsigned char *p = (const unsigned char *)s, *end = p + n; p < end; p++) {
+		unsigned char e = escape_of[*p];
+		if (!e) {
+			*o++ = (char)*p;
+			continue;
+		}
+		*o++ = '\\';
+		*o++ = (char)e;
+		if (e == 'u') {
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	*o++ = '"';
+	b->len += (size_t)(o - start);
+}
+
+/* item's value at nesting depth `depth` (of the objects and arrays around it); 0, or -1 where cJSON_Print
+ * fails (a raw item without text, an invalid item, a number cJSON cannot print). */
+static int print_value(struct kc_buf *b, const cJSON *item, int depth)
+{
+	switch (item->type & 0xFF) {
+	case cJSON_NULL:
+		put(b, "null", 4);
+		return 0;
+	case cJSON_False:
+		put(b, "false", 5);
+		return 0;
+	case cJSON_True:
+		put(b, "true", 4);
+		return 0;
+	case cJSON_Raw:
+		if (!item->valuestring)
+			return -1;
+		put(b, item->valuestring, strlen(item->valuestring));
+		return 0;
+	case cJSON_String:
+		print_string(b, item->valuestring);
+		return 0;
+	case cJSON_Number: {
+		char number[64]; /* cJSON writes at most 26 bytes */
+		if (!cJSON_PrintPreallocated((cJSON *)item, number, (int)sizeof number, 0))
+			return -1;
+		put(b, number, strlen(number));
+		return 0;
+	}
+	case cJSON_Array:
+		put(b, "[", 1);
+		for (const cJSON *e = item->child; e; e = e->next) {
+			if (print_value(b, e, depth + 1) < 0)
+				return -1;
+			if (e->next)
+				put(b, ", ", 2);
+		}
+		put(b, "]", 1);
+		return 0;
+	case cJSON_Object:
+		put(b, "{\n", 2);
+		for (const cJSON *e = item->child; e; e = e->next) {
+			print_tabs(b, depth + 1);
+			print_string(b, e->string);
+			put(b, ":\t", 2);
+			if (print_value(b, e, depth + 1) < 0)
+				return -1;
+			if (e->next)
+				put(b, ",\n", 2);
+			else
+				put(b, "\n", 1);
+		}
+		print_tabs(b, depth);
+		put(b, "}", 1);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int kc_json_print(struct kc_buf *b, const struct cJSON *item)
+{
+	size_t len = b->len;
+	int rc = item ? print_value(b, item, 0) : -1;
+	if (rc < 0)
+		b->len = len; /* nothing of a failed print */
+	room(b, 0)[0] = '\0';
+	return rc;
+}
+
+/* Print item formatted into *text (reset first); NULL on failure. */
 static const char *print_into(cJSON *item, struct kc_buf *text)
 {
-	for (size_t cap = text->cap > 4096 ? text->cap : 4096; cap <= ((size_t)1 << 30); cap *= 2) {
-		kc_buf_reserve(text, cap);
-		/* cJSON asks for 5 bytes of slack over what it writes */
-		if (cJSON_PrintPreallocated(item, text->data, (int)(text->cap - 5), 1))
-			return text->data;
-	}
-	return NULL;
+	kc_buf_reset(text);
+	return kc_json_print(text, item) == 0 ? kc_buf_str(text) : NULL;
 }
 
 /* The document's text up to the "functions" array's '['. */

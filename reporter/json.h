@@ -28,6 +28,10 @@ int kc_json_write(struct kc_output_sink *s, struct kc_report_figures *rf, const 
  * code uses cJSON. Each thread opens its own kc_json_text (NULL on out-of-memory; closing NULL does nothing);
  * kc_json_text_function appends function i's object to out (no separator: ", " goes between them) and
  * returns 0, or -1 on out-of-memory. */
+/* Append item as cJSON_Print writes it (formatted, byte for byte), much faster; 0, or -1 (b unchanged) where
+ * cJSON_Print would fail. */
+int kc_json_print(struct kc_buf *b, const struct cJSON *item);
+
 struct kc_json_text;
 void kc_json_hooks(int on);
 struct kc_json_text *kc_json_text_open(void);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "json.h"
 #include "source.h"
 #include "visible.h"
 
@@ -274,13 +275,9 @@ int kc_sarif_close(struct kc_sarif *s, struct kc_buf *b)
 {
 	if (!s)
 		return -1;
-	char *text = s->oom ? NULL : cJSON_Print(s->log);
-	int rc = text ? 0 : -1;
-	if (text) {
-		kc_buf_puts(b, text);
+	int rc = s->oom ? -1 : kc_json_print(b, s->log);
+	if (rc == 0)
 		kc_buf_putc(b, '\n');
-	}
-	cJSON_free(text);
 	cJSON_Delete(s->log);
 	free(s);
 	return rc;

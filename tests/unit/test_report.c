@@ -21,6 +21,7 @@
 
 #include "escape.h"
 #include "format.h"
+#include "json.h"
 #include "output.h"
 #include "report.h"
 #include "sarif.h"
@@ -669,6 +670,90 @@ static void test_fixed_formatting(void **state)
 	kc_buf_release(&b);
 }
 
+/* A pseudo-random cJSON tree for test_json_print: every kind of item, keys and strings of any bytes. */
+static unsigned long long tree_rng = 0x9E3779B97F4A7C15ull;
+static unsigned next_rand(void)
+{
+	tree_rng ^= tree_rng << 13;
+	tree_rng ^= tree_rng >> 7;
+	tree_rng ^= tree_rng << 17;
+	return (unsigned)(tree_rng >> 20);
+}
+
+static void random_text(char *s, size_t cap)
+{
+	size_t n = next_rand() % 4 == 0 ? 0 : next_rand() % (cap - 1);
+	for (size_t i = 0; i < n; i++) /* any byte but NUL; control characters and quotes often */
+		s[i] = (char)(next_rand() % 3 == 0 ? 1 + next_rand() % 40 : 1 + next_rand() % 255);
+	s[n] = 0;
+}
+
+static cJSON *random_item(int depth)
+{
+	char text[40];
+	static const double numbers[] = {0, -0.0, 1, -7, 2147483647.0, 1e300, 0.1, 1.0 / 3, 123456789012345678.0, 1e-7};
+	switch (next_rand() % (depth > 5 ? 7 : 9)) {
+	case 0:
+		return cJSON_CreateNull();
+	case 1:
+		return cJSON_CreateBool(next_rand() & 1);
+	case 2:
+		return cJSON_CreateNumber(numbers[next_rand() % (sizeof numbers / sizeof *numbers)]);
+	case 3:
+		return cJSON_CreateNumber(next_rand() % 2 ? (double)(int)next_rand() : (double)next_rand() / 7.0);
+	case 4:
+		return cJSON_CreateNumber(next_rand() % 2 ? NAN : -INFINITY);
+	case 5:
+		random_text(text, sizeof text);
+		return cJSON_CreateString(text);
+	case 6:
+		return cJSON_CreateRaw("123.50");
+	case 7: {
+		cJSON *a = cJSON_CreateArray();
+		for (unsigned i = 0, n = next_rand() % 5; i < n; i++)
+			cJSON_AddItemToArray(a, random_item(depth + 1));
+		return a;
+	}
+	default: {
+		cJSON *o = cJSON_CreateObject();
+		for (unsigned i = 0, n = next_rand() % 5; i < n; i++) {
+			random_text(text, sizeof text);
+			cJSON_AddItemToObject(o, text, random_item(depth + 1));
+		}
+		return o;
+	}
+	}
+}
+
+/* kc_json_print writes what cJSON_Print writes, byte for byte, and fails where it fails. */
+static void test_json_print(void **state)
+{
+	(void)state;
+	struct kc_buf b = KC_BUF_INIT;
+	for (int n = 0; n < 3000; n++) {
+		cJSON *tree = random_item(0);
+		char *want = cJSON_Print(tree);
+		assert_non_null(want);
+		kc_buf_reset(&b);
+		kc_buf_puts(&b, "kept|");
+		assert_int_equal(kc_json_print(&b, tree), 0);
+		assert_string_equal(kc_buf_str(&b) + 5, want);
+		cJSON_free(want);
+		cJSON_Delete(tree);
+	}
+	cJSON *bad = cJSON_CreateObject(), *raw = cJSON_CreateRaw("1");
+	cJSON_AddItemToObject(bad, "r", raw);
+	free(raw->valuestring); /* a raw item without text: cJSON_Print fails, and so does kc_json_print */
+	raw->valuestring = NULL;
+	assert_null(cJSON_Print(bad));
+	kc_buf_reset(&b);
+	kc_buf_puts(&b, "kept");
+	assert_int_equal(kc_json_print(&b, bad), -1);
+	assert_string_equal(kc_buf_str(&b), "kept");
+	cJSON_Delete(bad);
+	kc_buf_release(&b);
+}
+
 /* kc_format_int writes what "%lld" writes, from 0 to both ends of the range. */
 static void test_int_formatting(void **state)
 {
@@ -1022,6 +1107,7 @@ int main(void)
 	    cmocka_unit_test(test_contraction_from_the_command),
 	    cmocka_unit_test(test_si_formatting),
 	    cmocka_unit_test(test_fixed_formatting),
+	    cmocka_unit_test(test_json_print),
 	    cmocka_unit_test(test_int_formatting),
 	    cmocka_unit_test_setup_teardown(test_write_directory, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_threads_write_the_same_files, setup, teardown),
