@@ -1,6 +1,6 @@
 /* output.c — the plumbing every output shares: draining a sink into its file, walking the pieces of two
  * threads in the order of the functions, and the report's directory every file is written into. */
-#define _DEFAULT_SOURCE /* flock */
+#define _GNU_SOURCE /* flock, renameat2 */
 #include "output.h"
 
 #include <dirent.h>
@@ -276,6 +276,25 @@ static int write_temporary(struct kc_output_dir *d, int at_fd, const char *tmp, 
 	return failure(d, built ? "cannot write" : "cannot build", name, built ? s.errnum : ENOMEM);
 }
 
+/* Put the file at tmp in place of leaf. renameat over an existing file makes ext4 (auto_da_alloc) write the new
+ * file's data back before it returns: 3 ms for a report.json of 5 MB, where kcost writes the same report
+ * again and again. Exchanging the two names (renameat2's RENAME_EXCHANGE) and then removing the old file,
+ * now under the temporary name, does not; a reader sees either file whole as before, and neither call
+ * follows a link. A directory at leaf, or a file system without the exchange, gets renameat (which fails on
+ * the directory, as before). */
+static int put_in_place(int at_fd, const char *tmp, const char *leaf)
+{
+#ifdef RENAME_EXCHANGE
+	struct stat st;
+	if (fstatat(at_fd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode) &&
+	    renameat2(at_fd, tmp, at_fd, leaf, RENAME_EXCHANGE) == 0) {
+		unlinkat(at_fd, tmp, 0); /* if it stays, the next kcost here removes it with the other temporaries */
+		return 0;
+	}
+#endif
+	return renameat(at_fd, tmp, at_fd, leaf);
+}
+
 int kc_output_dir_write(struct kc_output_dir *d, const char *name, int (*render)(struct kc_output_sink *s, void *ctx),
                         void *ctx)
 {
@@ -295,7 +314,7 @@ int kc_output_dir_write(struct kc_output_dir *d, const char *name, int (*render)
 	snprintf(tmp, sizeof tmp, ".kcost-%ld-%u.tmp", (long)getpid(), d->serial++);
 	if (write_temporary(d, at_fd, tmp, name, render, ctx) < 0)
 		return -1;
-	if (renameat(at_fd, tmp, at_fd, leaf) < 0) { /* replaces a link at leaf, does not follow it */
+	if (put_in_place(at_fd, tmp, leaf) < 0) { /* replaces a link at leaf, does not follow it */
 		int errnum = errno;
 		unlinkat(at_fd, tmp, 0);
 		return failure(d, "cannot write", name, errnum);

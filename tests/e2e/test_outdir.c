@@ -157,6 +157,20 @@ static char *listing(const char *dir)
 /* Symbolic links planted where kcost writes (the temporary name older kcosts used, a graph, the page itself,
  * a graph of no function, a temporary name of kcost's, graphs/ itself) point at a victim: the victim is
  * unchanged, the links are replaced by the report's files or removed, and the report is complete. */
+/* Entries of dir named like kcost's temporaries (".kcost-*.tmp"). */
+static int temporaries_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		n += !strncmp(e->d_name, ".kcost-", 7) && len > 4 && !strcmp(e->d_name + len - 4, ".tmp");
+	}
+	closedir(d);
+	return n;
+}
+
 static void planted_links_are_replaced_never_followed(void **state)
 {
 	(void)state;
@@ -189,6 +203,9 @@ static void planted_links_are_replaced_never_followed(void **state)
 	assert_false(exists(path_in(out, "graphs/x.svg"))); /* a graph of no function of this report */
 	assert_false(exists(path_in(out, ".kcost-99999-0.tmp")));
 	assert_false(exists(path_in(out, "graphs/.kcost-99999-1.tmp")));
+	/* the files replaced (exchanged with the new ones, output.c) are gone, under no temporary name */
+	assert_int_equal(temporaries_in(out), 0);
+	assert_int_equal(temporaries_in(path_in(out, "graphs")), 0);
 	text = slurp(path_in(out, "graphs/gelu_unfused.svg"));
 	assert_non_null(text);
 	assert_non_null(strstr(text, "</svg>"));
