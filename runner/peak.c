@@ -197,9 +197,14 @@ static double run_kernel(const void *ctx, long iters)
 
 /* The fastest seconds per iteration of fn: iterations doubled until one run takes an eighth of the budget, then
  * the best of the runs that fit in the rest (at least 3). */
+/* No step of a kernel's loop takes less than a clock cycle of a 20 GHz core: a shorter time means the compiler
+ * took the work out of the loop, and is no measurement (0). */
+#define KC_MIN_STEP_SECONDS 5e-11
+
 static double best_per_iteration(kernel_fn fn, double seconds)
 {
-	return best_per_unit(run_kernel, &fn, 1 << 12, 1L << 40, seconds, 1.0 / 8, 3, 64);
+	double t = best_per_unit(run_kernel, &fn, 1 << 12, 1L << 40, seconds, 1.0 / 8, 3, 64);
+	return t >= KC_MIN_STEP_SECONDS ? t : 0;
 }
 
 double kc_peak_gflops(enum kc_isa isa, int fma, int dbl, double seconds)
@@ -208,7 +213,8 @@ double kc_peak_gflops(enum kc_isa isa, int fma, int dbl, double seconds)
 		return 0;
 	int lanes = kernels[isa].lanes_f32 / (dbl && isa != KC_ISA_SCALAR ? 2 : 1);
 	double flops_per_iteration = 12.0 * lanes * (fma ? 2 : 1);
-	return flops_per_iteration / best_per_iteration(kernels[isa].fn[fma != 0][dbl != 0], seconds) / 1e9;
+	double t = best_per_iteration(kernels[isa].fn[fma != 0][dbl != 0], seconds);
+	return t > 0 ? flops_per_iteration / t / 1e9 : 0;
 }
 
 /* --- all threads ------------------------------------------------------------------------------------------------ */
@@ -252,7 +258,10 @@ double kc_peak_gflops_threads(enum kc_isa isa, int fma, int dbl, int threads, do
 		return 0;
 	kernel_fn fn = kernels[isa].fn[fma != 0][dbl != 0];
 	/* each thread runs as many iterations as one thread does in a fifth of the budget */
-	long iters = (long)(seconds / 5 / best_per_iteration(fn, seconds / 4));
+	double one = best_per_iteration(fn, seconds / 4);
+	if (!(one > 0))
+		return 0;
+	long iters = (long)(seconds / 5 / one);
 	iters = iters > 1024 ? iters : 1024;
 	struct peak_thread *t = calloc((size_t)threads, sizeof *t);
 	pthread_t *ids = calloc((size_t)threads, sizeof *ids);
@@ -380,22 +389,29 @@ double kc_peak_chain_seconds(enum kc_chain c, int dbl, long iters)
  * vfmadd132ss, vcvtps2ph); where it has (AVX512-FP16), one half-precision instruction. The conversions are
  * written as intrinsics (kcost is built in ISO C, where gcc does not contract), the native kernels in _Float16.
  * The accumulator stays in [0.5, 1): the multiply-add x*0.999 + 0.001 settles at 1 from 0.5 (at 0.75 or so in half
- * precision, where the step rounds away), the add's step is below its last place. */
+ * precision, where the step rounds away), the add's step is below its last place. So x never changes, and gcc,
+ * whose _mm_add_sh is plain vector arithmetic, proved the add chain a no-op and removed it (8.5e-20 s an add):
+ * KC_OPAQUE makes x an unknown value after each step, at no cost (an empty asm that "changes" the register). */
+#define KC_OPAQUE(x) __asm__ volatile("" : "+v"(x))
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target("f16c"), noinline)) static double chain_half_add_f16c(long iters)
 {
 	__m128 a = _mm_set1_ps(1e-4f);
 	__m128i x = _mm_cvtps_ph(_mm_set_ss(0.5f), _MM_FROUND_CUR_DIRECTION);
-	for (long i = 0; i < iters; i++)
+	for (long i = 0; i < iters; i++) {
 		x = _mm_cvtps_ph(_mm_add_ss(_mm_cvtph_ps(x), a), _MM_FROUND_CUR_DIRECTION);
+		KC_OPAQUE(x);
+	}
 	return (double)_mm_cvtss_f32(_mm_cvtph_ps(x));
 }
 __attribute__((target("f16c,fma"), noinline)) static double chain_half_madd_f16c(long iters)
 {
 	__m128 a = _mm_set1_ps(0.999f), b = _mm_set1_ps(1e-3f);
 	__m128i x = _mm_cvtps_ph(_mm_set_ss(0.5f), _MM_FROUND_CUR_DIRECTION);
-	for (long i = 0; i < iters; i++) /* x = x*a + b, the accumulator the addend as acc += x[i]*y[i] */
+	for (long i = 0; i < iters; i++) { /* x = x*a + b, the accumulator the addend as acc += x[i]*y[i] */
 		x = _mm_cvtps_ph(_mm_fmadd_ss(_mm_cvtph_ps(x), a, b), _MM_FROUND_CUR_DIRECTION);
+		KC_OPAQUE(x);
+	}
 	return (double)_mm_cvtss_f32(_mm_cvtph_ps(x));
 }
 #define KC_HALF_KERNELS 1
@@ -406,15 +422,19 @@ __attribute__((target("f16c,fma"), noinline)) static double chain_half_madd_f16c
 __attribute__((target("avx512fp16"), noinline)) static double chain_half_add_fp16(long iters)
 {
 	__m128h x = _mm_set_sh((_Float16)0.5f), a = _mm_set_sh((_Float16)1e-4f);
-	for (long i = 0; i < iters; i++)
+	for (long i = 0; i < iters; i++) {
 		x = _mm_add_sh(x, a);
+		KC_OPAQUE(x);
+	}
 	return (double)_mm_cvtsh_h(x);
 }
 __attribute__((target("avx512fp16"), noinline)) static double chain_half_madd_fp16(long iters)
 {
 	__m128h x = _mm_set_sh((_Float16)0.5f), a = _mm_set_sh((_Float16)0.999f), b = _mm_set_sh((_Float16)1e-3f);
-	for (long i = 0; i < iters; i++) /* x = x*a + b */
+	for (long i = 0; i < iters; i++) { /* x = x*a + b */
 		x = _mm_fmadd_sh(x, a, b);
+		KC_OPAQUE(x);
+	}
 	return (double)_mm_cvtsh_h(x);
 }
 #define KC_HALF_NATIVE 1

@@ -643,7 +643,7 @@ static void machine_prints_its_ceilings(void **state)
 	assert_int_equal(r.status, 0);
 	cJSON *j = cJSON_Parse(r.out);
 	assert_non_null(j);
-	assert_int_equal(at(j, "kcost_ceilings")->valueint, 8);
+	assert_int_equal(at(j, "kcost_ceilings")->valueint, 9);
 	/* a _Float16 update, where the CPU can run one (F16C and FMA, or AVX512-FP16) */
 #if defined(__x86_64__)
 	if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("fma")) {
