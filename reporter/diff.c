@@ -143,7 +143,8 @@ int kc_diff_check_report(const cJSON *doc, const char *which, char *err, size_t 
 	return 0;
 }
 
-/* Record a problem; out of memory, it is dropped (the comparison itself does not depend on it). */
+/* Record a problem; when the list cannot grow, it is dropped (the comparison itself does not depend on it). Its
+ * text is a kc_buf's, which ends kcost on out of memory as every emitted text does. */
 static void problem(struct kc_diff *d, int error, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -161,17 +162,12 @@ static void problem(struct kc_diff *d, int error, const char *fmt, ...)
 		d->problems = grown;
 		d->cap_problems = cap;
 	}
+	struct kc_buf text = KC_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	kc_buf_vprintf(&text, fmt, ap);
 	va_end(ap);
-	char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (!text)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	d->problems[d->n_problems++] = (struct problem){error, text};
+	d->problems[d->n_problems++] = (struct problem){error, kc_buf_detach(&text)};
 }
 
 /* ------------------------------------------------------------------------------------------------ */

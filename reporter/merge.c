@@ -137,17 +137,12 @@ static void warn(struct kc_merge *m, const char *fmt, ...)
 		m->problems = grown;
 		m->cap_problems = cap;
 	}
+	struct kc_buf text = KC_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	kc_buf_vprintf(&text, fmt, ap);
 	va_end(ap);
-	char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (!text)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	m->problems[m->n_problems++] = text;
+	m->problems[m->n_problems++] = kc_buf_detach(&text);
 }
 
 static int fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
