@@ -1152,15 +1152,52 @@ static void md_baseline(const struct kc_merge *m, struct kc_buf *b, size_t start
 		kc_buf_printf(b, "%d function%s without a comparison with the baseline\n", without, plural(without));
 }
 
-static void md_count(struct kc_buf *b, const cJSON *count, const char *unit)
+/* ---- the cells of both tables: summary.md's and index.html's ---- */
+
+/* How a table writes its cells: how text is escaped, and how what is missing is shown. */
+struct dialect {
+	void (*text)(struct kc_buf *b, const char *s);  /* a name, a bound, a reason */
+	void (*error)(struct kc_buf *b, const char *s); /* a measurement's error */
+	void (*code)(struct kc_buf *b, const char *s);  /* a formula */
+	const char *muted_open, *muted_close;           /* around "n/a" and its reason */
+	const char *not_measured;
+};
+
+static void html_code(struct kc_buf *b, const char *s)
+{
+	kc_buf_puts(b, "<code>");
+	kc_escape_html(b, s);
+	kc_buf_puts(b, "</code>");
+}
+
+/* summary.md: kc_markdown_error drops a kernel's stderr from the comment */
+static const struct dialect md_cells = {
+    .text = kc_escape_md_cell,
+    .error = kc_markdown_error,
+    .code = kc_escape_md_code,
+    .muted_open = "",
+    .muted_close = "",
+    .not_measured = "not measured",
+};
+static const struct dialect html_cells = {
+    .text = kc_escape_html,
+    .error = kc_escape_html,
+    .code = html_code,
+    .muted_open = "<span class=\"muted\">",
+    .muted_close = "</span>",
+    .not_measured = "<span class=\"not-measured\">not measured</span>",
+};
+
+/* "FORMULA = VALUE UNIT" of a count ({expr, value}) */
+static void cell_count(const struct dialect *d, struct kc_buf *b, const cJSON *count, const char *unit)
 {
 	const char *expr = str_at(count, "expr");
 	double v;
 	if (!expr) {
-		kc_buf_puts(b, "n/a");
+		kc_buf_printf(b, "%sn/a%s", d->muted_open, d->muted_close);
 		return;
 	}
-	kc_escape_md_code(b, expr);
+	d->code(b, expr);
 	kc_buf_puts(b, " = ");
 	if (num_at(count, "value", &v))
 		kc_format_si(b, v, unit);
@@ -1168,19 +1205,20 @@ static void md_count(struct kc_buf *b, const cJSON *count, const char *unit)
 		kc_buf_puts(b, "n/a");
 }
 
-static void md_measured(struct kc_buf *b, const cJSON *f)
+/* The measured median, or why there is none */
+static void cell_measured(const struct dialect *d, struct kc_buf *b, const cJSON *f)
 {
 	const cJSON *me = at(f, "measured");
 	const char *error = str_at(me, "error"), *implausible = str_at(me, "implausible");
 	double median;
 	if (!me) {
-		kc_buf_puts(b, "not measured");
+		kc_buf_puts(b, d->not_measured);
 	} else if (error) {
 		kc_buf_puts(b, "failed: ");
-		kc_markdown_error(b, error);
+		d->error(b, error);
 	} else if (implausible) {
 		kc_buf_puts(b, "not a fact: ");
-		kc_escape_md_cell(b, implausible);
+		d->text(b, implausible);
 	} else if (timed(f, &median)) {
 		kc_format_seconds(b, median);
 		kc_buf_puts(b, " median");
@@ -1189,7 +1227,8 @@ static void md_measured(struct kc_buf *b, const cJSON *f)
 	}
 }
 
-static void md_predicted(struct kc_buf *b, const cJSON *f)
+/* The predicted time and its bound, or why there is none */
+static void cell_predicted(const struct dialect *d, struct kc_buf *b, const cJSON *f)
 {
 	const cJSON *pr = at(f, "predicted");
 	const char *bound = str_at(pr, "bound"), *why = str_at(pr, "why");
@@ -1197,14 +1236,15 @@ static void md_predicted(struct kc_buf *b, const cJSON *f)
 	if (num_at(pr, "seconds", &seconds)) {
 		kc_format_seconds(b, seconds);
 		kc_buf_puts(b, ", bound: ");
-		kc_escape_md_cell(b, bound ? bound : "n/a");
+		d->text(b, bound ? bound : "n/a");
 		return;
 	}
-	kc_buf_puts(b, "n/a");
+	kc_buf_printf(b, "%sn/a", d->muted_open);
 	if (why) {
 		kc_buf_puts(b, ": ");
-		kc_escape_md_cell(b, why);
+		d->text(b, why);
 	}
+	kc_buf_puts(b, d->muted_close);
 }
 
 /* Which optional columns the tables have: measured and predicted, when any function has one. */
@@ -1236,18 +1276,18 @@ static void md_table(const struct kc_merge *m, struct kc_buf *b, size_t start)
 		kc_buf_puts(b, " | ");
 		kc_escape_md_cell(b, m->fns[shown].file);
 		kc_buf_puts(b, " | ");
-		md_count(b, at(f, "flops"), "FLOP");
+		cell_count(&md_cells, b, at(f, "flops"), "FLOP");
 		kc_buf_puts(b, " | ");
-		md_count(b, at(f, "bytes.streaming"), "B");
+		cell_count(&md_cells, b, at(f, "bytes.streaming"), "B");
 		kc_buf_puts(b, " | ");
 		exactness(b, f);
 		if (measured) {
 			kc_buf_puts(b, " | ");
-			md_measured(b, f);
+			cell_measured(&md_cells, b, f);
 		}
 		if (predicted) {
 			kc_buf_puts(b, " | ");
-			md_predicted(b, f);
+			cell_predicted(&md_cells, b, f);
 		}
 		kc_buf_puts(b, " |\n");
 		if (b->len - start > KC_MERGE_MD_MAX - 1024) { /* room for the lines below */
@@ -1296,60 +1336,6 @@ static void render_md(const struct kc_merge *m, struct kc_buf *b)
 
 /* ---- index.html ---- */
 
-static void html_count(struct kc_buf *b, const cJSON *count, const char *unit)
-{
-	const char *expr = str_at(count, "expr");
-	double v;
-	if (!expr) {
-		kc_buf_puts(b, "<span class=\"muted\">n/a</span>");
-		return;
-	}
-	kc_buf_puts(b, "<code>");
-	kc_escape_html(b, expr);
-	kc_buf_puts(b, "</code> = ");
-	if (num_at(count, "value", &v))
-		kc_format_si(b, v, unit);
-	else
-		kc_buf_puts(b, "n/a");
-}
-
-static void html_measured(struct kc_buf *b, const cJSON *f)
-{
-	const cJSON *me = at(f, "measured");
-	const char *error = str_at(me, "error"), *implausible = str_at(me, "implausible");
-	double median;
-	if (!me) {
-		kc_buf_puts(b, "<span class=\"not-measured\">not measured</span>");
-	} else if (error || implausible) {
-		kc_buf_puts(b, error ? "failed: " : "not a fact: ");
-		kc_escape_html(b, error ? error : implausible);
-	} else if (timed(f, &median)) {
-		kc_format_seconds(b, median);
-		kc_buf_puts(b, " median");
-	} else {
-		kc_buf_puts(b, "no timing");
-	}
-}
-
-static void html_predicted(struct kc_buf *b, const cJSON *f)
-{
-	const cJSON *pr = at(f, "predicted");
-	const char *bound = str_at(pr, "bound"), *why = str_at(pr, "why");
-	double seconds;
-	if (num_at(pr, "seconds", &seconds)) {
-		kc_format_seconds(b, seconds);
-		kc_buf_puts(b, ", bound: ");
-		kc_escape_html(b, bound ? bound : "n/a");
-		return;
-	}
-	kc_buf_puts(b, "<span class=\"muted\">n/a");
-	if (why) {
-		kc_buf_puts(b, ": ");
-		kc_escape_html(b, why);
-	}
-	kc_buf_puts(b, "</span>");
-}
-
 static void html_shards(const struct kc_merge *m, struct kc_buf *b)
 {
 	kc_buf_puts(b, "<section id=\"shards\">\n<h2>Shards</h2>\n<table class=\"summary\">\n<thead><tr><th>#</th>"
@@ -1389,20 +1375,20 @@ static void html_function(const struct kc_merge *m, struct kc_buf *b, int i, int
 	kc_buf_puts(b, "</td><td><code>");
 	kc_escape_html(b, fn->file);
 	kc_buf_printf(b, "</code></td><td class=\"num\">%d</td><td class=\"num\">", fn->shard + 1);
-	html_count(b, at(f, "flops"), "FLOP");
+	cell_count(&html_cells, b, at(f, "flops"), "FLOP");
 	kc_buf_puts(b, "</td><td class=\"num\">");
-	html_count(b, at(f, "bytes.streaming"), "B");
+	cell_count(&html_cells, b, at(f, "bytes.streaming"), "B");
 	kc_buf_printf(b, "</td><td><span class=\"%s\">", true_at(f, "exact") ? "exact" : "approx");
 	exactness(b, f);
 	kc_buf_puts(b, "</span></td>");
 	if (measured) {
 		kc_buf_puts(b, "<td>");
-		html_measured(b, f);
+		cell_measured(&html_cells, b, f);
 		kc_buf_puts(b, "</td>");
 	}
 	if (predicted) {
 		kc_buf_puts(b, "<td>");
-		html_predicted(b, f);
+		cell_predicted(&html_cells, b, f);
 		kc_buf_puts(b, "</td>");
 	}
 	if (baseline) {
