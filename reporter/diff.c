@@ -891,13 +891,18 @@ static int group_of(const struct fn_diff *d)
 
 int kc_diff_render(const struct kc_diff *d, struct kc_buf *b)
 {
-	if (d->o.format == KC_DIFF_JSON) {
+	return kc_diff_render_as(d, d->o.format, b);
+}
+
+int kc_diff_render_as(const struct kc_diff *d, enum kc_diff_format format, struct kc_buf *b)
+{
+	if (format == KC_DIFF_JSON) {
 		render_json(d, b);
 		return 0;
 	}
-	if (d->o.format == KC_DIFF_SARIF)
+	if (format == KC_DIFF_SARIF)
 		return render_sarif(d, b);
-	int md = d->o.format == KC_DIFF_MD, shown = 0, changed = 0, cut = 0;
+	int md = format == KC_DIFF_MD, shown = 0, changed = 0, cut = 0;
 	size_t start = b->len;
 	kc_buf_puts(b, md ? "## kcost: cost changes\n\n" : "kcost diff\n");
 	for (int i = 0; i < d->n; i++)
