@@ -247,6 +247,27 @@ int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *
 	return 0;
 }
 
+char *kc_baseline_head_name(const struct kc_baseline *b, const char *path, const char *const *names, int n)
+{
+	size_t len = b->tree ? strlen(b->tree) : 0;
+	if (!len || strncmp(path, b->tree, len) || path[len] != '/')
+		return NULL;
+	char *repo = join(b->top, path + len + 1), *real = repo ? realpath(repo, NULL) : NULL, *name = NULL;
+	for (int k = 0; real && !name && k < n; k++) {
+		char *other = realpath(names[k], NULL);
+		if (other && !strcmp(other, real))
+			name = strdup(names[k]);
+		free(other);
+	}
+	char cwd[PATH_MAX];
+	size_t at = !name && repo && getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+	if (!name && repo)
+		name = strdup(at > 1 && !strncmp(repo, cwd, at) && repo[at] == '/' ? repo + at + 1 : repo);
+	free(real);
+	free(repo);
+	return name;
+}
+
 void kc_baseline_close(struct kc_baseline *b)
 {
 	char err[256];

@@ -21,6 +21,12 @@ struct kc_baseline {
 int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *files, int n, const char *const *args,
                      int n_args, char *err, size_t err_size);
 
+/* The name the head gives the file at `path`, a path inside the worktree as the baseline's analysis spells it
+ * ("/tmp/kcost-baseline-x/tree/inc/g.h"): of names[0 .. n) (the head's own spellings of its files, "inc/g.h"), the
+ * one that is the same file of the repository (compared resolved); else the repository's path, relative to the
+ * current directory when inside it. malloc'd; NULL when path is not inside the worktree (or out of memory). */
+char *kc_baseline_head_name(const struct kc_baseline *b, const char *path, const char *const *names, int n);
+
 /* Remove the worktree (git worktree remove --force, then the directory) and free b. */
 void kc_baseline_close(struct kc_baseline *b);
 

@@ -252,20 +252,48 @@ static void warn_base_failures(const struct kc_analysis *ban, const struct kc_me
 	fprintf(stderr, "%s)\n", visible(why));
 }
 
-/* Each input's functions in the baseline's report under the input's own name, so that kcost diff matches them
- * (the analysis names them by their path in the worktree). */
-static void rename_base_files(cJSON *doc, const struct kc_baseline *bl, const struct kc_options *o)
+/* The distinct files of the head's functions (few: the inputs and the headers they include), as spelled there;
+ * *n their number. NULL out of memory. */
+static const char **head_files(const cJSON *head, int *n)
 {
+	const cJSON *f, *fns = cJSON_GetObjectItemCaseSensitive(head, "functions");
+	const char **files = calloc((size_t)cJSON_GetArraySize(fns) + 1, sizeof *files);
+	*n = 0;
+	cJSON_ArrayForEach(f, fns)
+	{
+		const cJSON *file = cJSON_GetObjectItemCaseSensitive(f, "file");
+		int seen = !files || !cJSON_IsString(file);
+		for (int k = 0; !seen && k < *n; k++)
+			seen = !strcmp(files[k], file->valuestring);
+		if (!seen)
+			files[(*n)++] = file->valuestring;
+	}
+	return files;
+}
+
+/* The baseline's functions under the names the head gives their files, so that kcost diff matches them: an input
+ * by the input's own name, a file of the worktree (a header the inputs include) by the head's spelling of the same
+ * file of the repository (the analysis names them by their paths in the temporary worktree). */
+static void rename_base_files(cJSON *doc, const cJSON *head, const struct kc_baseline *bl, const struct kc_options *o)
+{
+	int n_head;
+	const char **files = head_files(head, &n_head);
 	cJSON *f, *fns = cJSON_GetObjectItemCaseSensitive(doc, "functions");
 	cJSON_ArrayForEach(f, fns)
 	{
 		cJSON *file = cJSON_GetObjectItemCaseSensitive(f, "file");
-		for (int k = 0; cJSON_IsString(file) && k < bl->n_files; k++)
-			if (!strcmp(file->valuestring, bl->files[k])) {
-				cJSON_ReplaceItemInObjectCaseSensitive(f, "file", cJSON_CreateString(o->files[k]));
-				break;
-			}
+		if (!cJSON_IsString(file))
+			continue;
+		const char *input = NULL;
+		for (int k = 0; !input && k < bl->n_files; k++)
+			if (!strcmp(file->valuestring, bl->files[k]))
+				input = o->files[k];
+		char *named = input ? NULL : kc_baseline_head_name(bl, file->valuestring, files, n_head);
+		if (input || named)
+			cJSON_ReplaceItemInObjectCaseSensitive(f, "file", cJSON_CreateString(input ? input : named));
+		free(named);
 	}
+	free(files);
 }
 
 /* The head's functions by (file, name), for finding each compared function at once: a scan of the functions per
@@ -373,8 +401,8 @@ static int compare_baseline(const struct kc_options *o, const struct kc_baseline
 	struct kc_diff_opts dopts = {
 	    .threshold = o->threshold, .fail_on = o->fail_on, .format = KC_DIFF_MD, .names = {"baseline", "head"}};
 	char err[256];
-	if (base)
-		rename_base_files(base, bl, o);
+	if (base && head)
+		rename_base_files(base, head, bl, o);
 	struct kc_diff *d = head && base ? kc_diff_compare(base, head, &dopts, err, sizeof err) : NULL;
 	int regressed = -1;
 	if (d && attach_results(d, bl, an, m) == 0) {

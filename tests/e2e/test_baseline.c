@@ -247,6 +247,70 @@ static void a_thousand_functions_fit_one_comment(void **state)
 	run_release(&r);
 }
 
+/* A git repository of its own in the scratch directory `name` (path out). */
+static void new_repo(char *out, size_t size, const char *name)
+{
+	char cmd[8400];
+	snprintf(out, size, "%s", scratch_dir(name));
+	snprintf(cmd, sizeof cmd,
+	         "cd '%s' && git init -q && git config user.email kcost@test && git config user.name kcost "
+	         "&& git config commit.gpgsign false && mkdir inc",
+	         out);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Helpers defined in the inputs' headers (one beside the input, one found through -I) are reported under the
+ * head's names for them, not under their paths in the temporary worktree: a helper the head changed is
+ * "changed", one it removed is "removed" under its path in the repository. */
+static void header_functions_keep_the_repositorys_paths(void **state)
+{
+	(void)state;
+	char dir[4200], path[4400], cmd[8600];
+	new_repo(dir, sizeof dir, "baseline-headers");
+	/* data-dependent accesses and branches: the helpers are inexact, so they are reported (frontend.c) */
+	static const char scale[] = "static inline void scale(int n, float *x, const int *idx)\n"
+	                            "{\n"
+	                            "\tfor (int i = 0; i < n; i++)\n"
+	                            "\t\tx[idx[i]] = x[idx[i]] * 2.0f%s;\n"
+	                            "}\n";
+	char text[512];
+	snprintf(path, sizeof path, "%s/h.h", dir);
+	snprintf(text, sizeof text, scale, "");
+	write_text(path, text);
+	snprintf(path, sizeof path, "%s/inc/g.h", dir);
+	write_text(path, "static inline void shift(int n, float *x)\n"
+	                 "{\n"
+	                 "\tfor (int i = 0; i < n; i++)\n"
+	                 "\t\tif (x[i] > 0)\n"
+	                 "\t\t\tx[i] += 1.0f;\n"
+	                 "}\n");
+	snprintf(path, sizeof path, "%s/k.c", dir);
+	write_text(path, "#include \"h.h\"\n#include \"g.h\"\n"
+	                 "void both(int n, float *x, const int *idx)\n{\n\tscale(n, x, idx);\n\tshift(n, x);\n}\n");
+	snprintf(cmd, sizeof cmd, "cd '%s' && git add -A && git commit -q -m headers", dir);
+	assert_int_equal(system(cmd), 0);
+	/* the head: scale does twice the FLOPs, shift is gone */
+	snprintf(path, sizeof path, "%s/h.h", dir);
+	snprintf(text, sizeof text, scale, " + 1.0f");
+	write_text(path, text);
+	snprintf(path, sizeof path, "%s/inc/g.h", dir);
+	write_text(path, "\n");
+	snprintf(path, sizeof path, "%s/k.c", dir);
+	write_text(path, "#include \"h.h\"\n#include \"g.h\"\n"
+	                 "void both(int n, float *x, const int *idx)\n{\n\tscale(n, x, idx);\n}\n");
+	const char *args[] = {"--no-run", "--quiet", "--format", "md", "--baseline", "HEAD",
+	                      "-o",       "out",     "k.c",      "--", "-Iinc",      NULL};
+	struct run r = run_kcost_in(dir, args);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "## kcost: cost changes\n\n"
+	                              "- **scale** (./h.h): changed; time: not measured\n"
+	                              "  - FLOPs: `n` \xe2\x86\x92 `2*n`\n"
+	                              "- **shift** (inc/g.h): removed\n"
+	                              "- **both** (k.c): changed; time: not measured\n"));
+	assert_null(strstr(r.out, "kcost-baseline-"));
+	run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +319,7 @@ int main(void)
 	    cmocka_unit_test(a_tenth_more_work_shows_in_the_instructions),
 	    cmocka_unit_test(a_revision_that_is_not_there_is_an_input_error),
 	    cmocka_unit_test(a_thousand_functions_fit_one_comment),
+	    cmocka_unit_test(header_functions_keep_the_repositorys_paths),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
