@@ -10,10 +10,17 @@
 
 #include <cmocka.h>
 #include <cjson/cJSON.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "run.h"
 
@@ -311,6 +318,76 @@ static void header_functions_keep_the_repositorys_paths(void **state)
 	run_release(&r);
 }
 
+/* The entries of a directory, "." and ".." aside; -1 when it cannot be read. */
+static int entries(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* SIGINT while kcost --baseline times the kernels: the temporary worktree is removed, and so is its entry in the
+ * repository's .git/worktrees (what `git worktree prune` would remove): `git worktree list` shows the main one. */
+static void sigint_while_timing_leaves_no_worktree(void **state)
+{
+	(void)state;
+	char dir[4200], tmp[4300], marker[4300], path[4400], cmd[8800];
+	new_repo(dir, sizeof dir, "baseline-sigint");
+	snprintf(tmp, sizeof tmp, "%s/tmp", dir);
+	snprintf(marker, sizeof marker, "%s/timing", dir);
+	assert_int_equal(mkdir(tmp, 0700), 0);
+	/* a call of a second or so (REPS dependent multiply-adds per element), which says when it first runs */
+	char text[9000];
+	snprintf(text, sizeof text,
+	         "#include <stdio.h>\n#define REPS 20000\n"
+	         "void slow(int n, const float *x, float *y)\n{\n"
+	         "\tFILE *f = fopen(\"%s\", \"w\");\n\tif (f)\n\t\tfclose(f);\n"
+	         "\tfloat acc = 0.0f;\n\tfor (int i = 0; i < n; i++)\n\t\tfor (int r = 0; r < REPS; r++)\n"
+	         "\t\t\tacc = acc * 0.5f + x[i];\n\ty[0] = acc;\n}\n",
+	         marker);
+	snprintf(path, sizeof path, "%s/slow.c", dir);
+	write_text(path, text);
+	snprintf(cmd, sizeof cmd, "cd '%s' && echo tmp/ > .gitignore && git add -A && git commit -q -m slow", dir);
+	assert_int_equal(system(cmd), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		setenv("TMPDIR", tmp, 1);
+		if (chdir(dir) != 0)
+			_exit(127);
+		execl(KCOST_BIN, KCOST_BIN, "--quiet", "--no-traffic", "--size", "n=16384", "--time-budget", "60",
+		      "--baseline", "HEAD", "-o", "out", "slow.c", (char *)NULL);
+		_exit(127);
+	}
+	int ran = 0;
+	for (int tries = 0; tries < 1200 && !ran; tries++) { /* the ceilings, the analyses, two builds: 2 min */
+		struct timespec t = {0, 100 * 1000000L};
+		nanosleep(&t, NULL);
+		ran = access(marker, F_OK) == 0;
+	}
+	int before = entries(tmp); /* the run's kcost-XXXXXX and the baseline's kcost-baseline-XXXXXX */
+	assert_int_equal(kill(pid, SIGINT), 0);
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(ran);
+	assert_int_equal(before, 2);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+	assert_int_equal(entries(tmp), 0);
+	snprintf(path, sizeof path, "%s/.git/worktrees", dir);
+	assert_true(entries(path) <= 0); /* gone, or empty */
+	snprintf(cmd, sizeof cmd, "cd '%s' && test \"$(git worktree list | wc -l)\" = 1", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "cd '%s' && test -z \"$(git worktree prune --dry-run -v 2>&1)\"", dir);
+	assert_int_equal(system(cmd), 0); /* nothing left for prune either */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +397,7 @@ int main(void)
 	    cmocka_unit_test(a_revision_that_is_not_there_is_an_input_error),
 	    cmocka_unit_test(a_thousand_functions_fit_one_comment),
 	    cmocka_unit_test(header_functions_keep_the_repositorys_paths),
+	    cmocka_unit_test(sigint_while_timing_leaves_no_worktree),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
