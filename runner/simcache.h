@@ -1,10 +1,11 @@
 /* simcache.h — cache simulations kept by what determines them.
  *
  * A cachegrind run is deterministic: the same harness binary (whose setup fills the buffers from a fixed seed),
- * run with the same arguments under the same valgrind with the same simulated caches, counts the same misses and
- * instructions. Its counts are kept in the cache directory (sim-<key>.json beside the ceilings), keyed by all of
- * that, so an unchanged function is simulated once. Timings are never cached. The files are the user's own (a
- * kernel, which runs with the user's rights outside --sandbox, could write them; so could it any other file). */
+ * with the same shared libraries, run with the same arguments under the same valgrind with the same simulated
+ * caches, counts the same misses and instructions. Its counts are kept in the cache directory (sim-<key>.json beside
+ * the ceilings), keyed by all of that, so an unchanged function is simulated once. Timings are never cached. The files
+ * are the user's own (a kernel, which runs with the user's rights outside --sandbox, could write them; so could it any
+ * other file). */
 #ifndef KC_SIMCACHE_H
 #define KC_SIMCACHE_H
 
@@ -12,8 +13,9 @@
 #include "cachegrind.h"
 
 /* The key: FNV-1a over the bytes of the file `binary` (resolved in dir when relative), the strings of argv
- * (NULL-terminated) and config (the simulation's options and valgrind's version). 16 hex digits into out (17
- * bytes); -1 when the binary cannot be read. */
+ * (NULL-terminated) and config (the simulation's options, valgrind's version, and the libraries the binary loads:
+ * glibc's libm and OpenBLAS, libs.h, whose instructions a kernel calling them executes). 16 hex digits into out
+ * (17 bytes); -1 when the binary cannot be read. */
 int kc_simcache_key(const char *dir, const char *binary, const char *const *argv, const char *config, char *out);
 
 /* The counts cached under key in cache_dir, into *c: 0, or -1 when there are none or the file is not a valid

@@ -10,6 +10,7 @@
 
 #include "cachegrind.h"
 #include "counters.h"
+#include "libs.h"
 #include "simcache.h"
 
 /* The --LL option simulating the machine's last level; returns the simulated size (0: none to simulate). */
@@ -81,9 +82,11 @@ struct cg_task {
 static const char *sim_config(struct kc_run_state *r, const char *ll_opt)
 {
 	const struct kc_machine *mc = r->m->machine;
+	if (!r->sim_libs) /* once a run: OpenBLAS's is asked of a child process */
+		r->sim_libs = kc_libs_identity(r->a, r->build.blas == 1);
 	/* cachegrind sizes D1 from the CPU it runs on (cpuid): the model and its L1 stand for that */
-	return kc_arena_printf(r->a, "%s|%s|%s|L1 %lld|line %d", r->valgrind_version ? r->valgrind_version : "", ll_opt,
-	                       mc->cpu ? mc->cpu : "", mc->cache_bytes[0], mc->cache_line);
+	return kc_arena_printf(r->a, "%s|%s|%s|L1 %lld|line %d|%s", r->valgrind_version ? r->valgrind_version : "",
+	                       ll_opt, mc->cpu ? mc->cpu : "", mc->cache_bytes[0], mc->cache_line, r->sim_libs);
 }
 
 /* t's counts from the simulation cache: 1 when they were there. */

@@ -1,16 +1,22 @@
 /* test_simcache.c — simulations cached by what determines them (runner/simcache.h): the key follows the
- * binary's bytes, the arguments and the configuration; entries round-trip; a damaged or foreign entry is not
- * used. */
+ * binary's bytes, the arguments and the configuration, which names the libraries harnesses load (runner/libs.h);
+ * entries round-trip; a damaged or foreign entry is not used. Every file is in a temporary directory of the test's:
+ * never the user's cache. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <gnu/libc-version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "libs.h"
 #include "simcache.h"
 
 static char dir[64];
@@ -40,6 +46,17 @@ static void the_key_follows_what_determines_the_counts(void **state)
 	assert_string_not_equal(k1, k3); /* another mode */
 	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.20.0|--LL=1,2,64", k4), 0);
 	assert_string_not_equal(k1, k4); /* another valgrind */
+	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv,
+	                                 "valgrind-3.19.0|--LL=1,2,64|glibc 2.36 stable; libm /lib/libm.so.6 907784 B "
+	                                 "mtime 1700000000",
+	                                 k4),
+	                 0);
+	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv,
+	                                 "valgrind-3.19.0|--LL=1,2,64|glibc 2.36 stable; libm /lib/libm.so.6 907784 B "
+	                                 "mtime 1710000000",
+	                                 k5),
+	                 0);
+	assert_string_not_equal(k4, k5); /* another libm (runner/libs.h: the libraries are part of the config) */
 	write_file("harness-cg", "\x7f"
 	                         "ELF another build");
 	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.19.0|--LL=1,2,64", k5), 0);
@@ -93,6 +110,27 @@ static void entries_round_trip_and_damaged_ones_are_not_used(void **state)
 	kc_arena_release(&a);
 }
 
+/* The libraries' identity names glibc's version, the libm file and (asked) OpenBLAS; it is the same twice. */
+static void the_libraries_are_named(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	const char *plain = kc_libs_identity(&a, 0), *blas = kc_libs_identity(&a, 1), *again = kc_libs_identity(&a, 1);
+	char want[128];
+	snprintf(want, sizeof want, "glibc %s %s; libm /", gnu_get_libc_version(), gnu_get_libc_release());
+	assert_true(!strncmp(plain, want, strlen(want)));
+	assert_non_null(strstr(plain, "/libm.so"));
+	assert_non_null(strstr(plain, " B mtime "));
+	assert_null(strstr(plain, "OpenBLAS"));
+	/* the same glibc part, then OpenBLAS's own words (a dependency of kcost: scripts/install-deps) */
+	assert_true(!strncmp(blas, plain, strlen(plain)));
+	assert_true(!strncmp(blas + strlen(plain), "; OpenBLAS ", 11));
+	assert_null(strstr(blas, "unknown"));
+	assert_non_null(strstr(blas, "libopenblas"));
+	assert_string_equal(blas, again);
+	kc_arena_release(&a);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/kcost-test-simcache-XXXXXX");
@@ -101,6 +139,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(the_key_follows_what_determines_the_counts),
 	    cmocka_unit_test(entries_round_trip_and_damaged_ones_are_not_used),
+	    cmocka_unit_test(the_libraries_are_named),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[128];
