@@ -25,4 +25,15 @@ int kc_simcache_load(struct kc_arena *a, const char *cache_dir, const char *key,
 /* Cache *c under key in cache_dir. 0, or -1 when the file could not be written (not an error for the run). */
 int kc_simcache_save(struct kc_arena *a, const char *cache_dir, const char *key, const struct kc_cachegrind *c);
 
+/* The cache's bounds: an entry not used (saved, or loaded: kc_simcache_load refreshes its time) for 30 days is
+ * removed, and of the others the 500 used last are kept. An entry is about 300 bytes: some 150 kB at most. A run
+ * that saved entries prunes the cache after its simulations (runner/traffic_step.c). */
+#define KC_SIMCACHE_MAX_ENTRIES  500
+#define KC_SIMCACHE_MAX_AGE_DAYS 30
+
+/* Remove from cache_dir the entries (files named sim-<16 hex digits>.json; nothing else is touched) last modified
+ * before now - max_age_seconds, then, of those left, the oldest beyond the max_entries newest (by modification
+ * time, then by name). The number removed, or -1 when the directory cannot be read. */
+int kc_simcache_prune(const char *cache_dir, long long now, int max_entries, long long max_age_seconds);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cachegrind.h"
 #include "counters.h"
@@ -147,6 +148,8 @@ static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_chi
 		t->why = why;
 	else if (t->cache_key[0] && kc_simcache_save(r->a, r->sim_cache_dir, t->cache_key, &t->c) < 0 && r->verbose)
 		fprintf(stderr, "kcost: could not cache the simulation in %s\n", r->sim_cache_dir);
+	else if (t->cache_key[0])
+		r->sim_saved++;
 }
 
 static void finish(struct kc_run_state *r, struct cg_task *t, struct kc_child_job *job)
@@ -364,6 +367,13 @@ void kc_traffic_step_run(struct kc_run_state *r, struct kc_traffic_batch *b)
 		return;
 	kc_runner_progress(r, "simulating caches", 0, 0, "");
 	run_tasks(r, b->tasks, b->n_tasks, b->ll_opt);
+	if (r->sim_saved) { /* the cache's bounds (simcache.h), kept where it grew */
+		int removed = kc_simcache_prune(r->sim_cache_dir, (long long)time(NULL), KC_SIMCACHE_MAX_ENTRIES,
+		                                KC_SIMCACHE_MAX_AGE_DAYS * 86400LL);
+		if (removed > 0 && r->verbose)
+			fprintf(stderr, "kcost: %d old simulation%s removed from %s\n", removed,
+			        removed == 1 ? "" : "s", r->sim_cache_dir);
+	}
 	for (int i = 0; i < b->n_pend; i++) {
 		const struct cg_task *once = &b->tasks[b->pend[i].once], *none = &b->tasks[once->baseline];
 		if (once->why || none->why)
