@@ -48,26 +48,30 @@ void kc_buf_putc(struct kc_buf *b, char c)
 	b->data[b->len] = '\0';
 }
 
-void kc_buf_printf(struct kc_buf *b, const char *fmt, ...)
+void kc_buf_vprintf(struct kc_buf *b, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list again;
+	va_copy(again, ap);
 	grow(b, 64); /* most texts fit: one formatting pass instead of two */
-	va_start(ap, fmt);
 	int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
+	if (n > 0 && (size_t)n >= b->cap - b->len) {
+		grow(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
+	}
+	va_end(again);
 	if (n <= 0) {
 		b->data[b->len] = '\0';
 		return;
 	}
-	if ((size_t)n < b->cap - b->len) {
-		b->len += (size_t)n;
-		return;
-	}
-	grow(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	b->len += (size_t)n;
+}
+
+void kc_buf_printf(struct kc_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kc_buf_vprintf(b, fmt, ap);
+	va_end(ap);
 }
 
 void kc_buf_reset(struct kc_buf *b)

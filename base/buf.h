@@ -3,6 +3,7 @@
 #ifndef KC_BUF_H
 #define KC_BUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct kc_buf {
@@ -18,6 +19,12 @@ void kc_buf_putc(struct kc_buf *b, char c);
 void kc_buf_printf(struct kc_buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* kc_buf_printf with the arguments of a variadic caller (a function that formats a message and keeps it). */
+void kc_buf_vprintf(struct kc_buf *b, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 0)))
 #endif
     ;
 /* Append v in the fewest significant digits (15 to 17) that read back as v with strtod: 1e-05, not

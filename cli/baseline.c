@@ -28,13 +28,17 @@ static int git(const char *const *argv, struct kc_buf *out, char *err, size_t er
 			close(po[0]), close(po[1]);
 		return -1;
 	}
+	kc_cleanup_hold(); /* the child runs no handler of kcost's (it would remove the worktree) */
 	pid_t pid = fork();
+	if (pid != 0)
+		kc_cleanup_release();
 	if (pid < 0) {
 		snprintf(err, err_size, "cannot run git: %s", strerror(errno));
 		close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
 		return -1;
 	}
 	if (pid == 0) {
+		kc_cleanup_in_child();
 		int null = open("/dev/null", O_RDONLY);
 		if (null >= 0)
 			dup2(null, 0);
@@ -161,6 +165,27 @@ static int fail(struct kc_baseline *b, char *err, size_t err_size, const char *f
 	return -1;
 }
 
+/* Keep the worktree's entry in the repository (.git/worktrees/NAME: git rev-parse --absolute-git-dir in the
+ * worktree) for removal on a signal, as `git worktree prune` would remove it once the directory is gone: removing
+ * it is what prune does for an entry whose directory is missing. Only a directory named NAME in a directory
+ * "worktrees" is taken: never the repository's own .git. */
+static void keep_entry(struct kc_baseline *b)
+{
+	struct kc_buf out = KC_BUF_INIT;
+	char why[400];
+	const char *argv[] = {"git", "-C", b->tree, "rev-parse", "--absolute-git-dir", NULL};
+	if (git(argv, &out, why, sizeof why) < 0) {
+		kc_buf_release(&out);
+		return;
+	}
+	char *entry = chomp(&out), *slash = strrchr(entry, '/');
+	int ok = slash && slash - entry >= 10 && !strncmp(slash - 10, "/worktrees", 10) && slash[1];
+	if (ok && kc_cleanup_add_path(entry) == 0)
+		b->entry = entry;
+	else
+		free(entry);
+}
+
 int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *files, int n, const char *const *args,
                      int n_args, char *err, size_t err_size)
 {
@@ -217,13 +242,19 @@ int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *
 	if (!b->dir)
 		snprintf(err, err_size, "--baseline: cannot create a temporary directory in %s: %s",
 		         tmp && tmp[0] == '/' ? tmp : "/tmp", strerror(errno));
+	if (b->dir)
+		kc_cleanup_add_path(b->dir); /* a signal from now on removes it (best effort: the table has room) */
 	char *tree = b->dir ? join(b->dir, "tree") : NULL;
 	const char *add_argv[] = {"git", "-C", b->top, "worktree", "add", "--detach", "--quiet", tree, b->commit, NULL};
+	/* a signal waits until the worktree and its entry are both known; git itself gets the terminal's, and
+	 * removes what it had made (git's own cleanup on a signal) */
+	kc_cleanup_hold();
 	rc = !tree ? -1 : git(add_argv, NULL, err, err_size);
 	if (rc == 0)
-		b->tree = tree;
+		b->tree = tree, keep_entry(b);
 	else
 		free(tree);
+	kc_cleanup_release();
 	for (int i = 0; rc == 0 && i < n; i++) {
 		char *path = join(b->tree, rel[i]);
 		struct stat st;
@@ -247,6 +278,27 @@ int kc_baseline_open(struct kc_baseline *b, const char *rev, const char *const *
 	return 0;
 }
 
+char *kc_baseline_head_name(const struct kc_baseline *b, const char *path, const char *const *names, int n)
+{
+	size_t len = b->tree ? strlen(b->tree) : 0;
+	if (!len || strncmp(path, b->tree, len) || path[len] != '/')
+		return NULL;
+	char *repo = join(b->top, path + len + 1), *real = repo ? realpath(repo, NULL) : NULL, *name = NULL;
+	for (int k = 0; real && !name && k < n; k++) {
+		char *other = realpath(names[k], NULL);
+		if (other && !strcmp(other, real))
+			name = strdup(names[k]);
+		free(other);
+	}
+	char cwd[PATH_MAX];
+	size_t at = !name && repo && getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+	if (!name && repo)
+		name = strdup(at > 1 && !strncmp(repo, cwd, at) && repo[at] == '/' ? repo + at + 1 : repo);
+	free(real);
+	free(repo);
+	return name;
+}
+
 void kc_baseline_close(struct kc_baseline *b)
 {
 	char err[256];
@@ -258,6 +310,10 @@ void kc_baseline_close(struct kc_baseline *b)
 		const char *prune[] = {"git", "-C", b->top, "worktree", "prune", NULL};
 		git(prune, NULL, err, sizeof err);
 	}
+	if (b->entry)
+		kc_cleanup_forget_path(b->entry);
+	if (b->dir)
+		kc_cleanup_forget_path(b->dir);
 	for (int i = 0; b->files && i < b->n_files; i++)
 		free((void *)b->files[i]);
 	for (int i = 0; b->args && i < b->n_args; i++)
@@ -266,6 +322,7 @@ void kc_baseline_close(struct kc_baseline *b)
 	free(b->args);
 	free(b->top);
 	free(b->tree);
+	free(b->entry);
 	free(b->dir);
 	memset(b, 0, sizeof *b);
 }

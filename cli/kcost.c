@@ -252,25 +252,147 @@ static void warn_base_failures(const struct kc_analysis *ban, const struct kc_me
 	fprintf(stderr, "%s)\n", visible(why));
 }
 
-/* Each input's functions in the baseline's report under the input's own name, so that kcost diff matches them
- * (the analysis names them by their path in the worktree). */
-static void rename_base_files(cJSON *doc, const struct kc_baseline *bl, const struct kc_options *o)
+/* The distinct files of the head's functions (few: the inputs and the headers they include), as spelled there;
+ * *n their number. NULL out of memory. */
+static const char **head_files(const cJSON *head, int *n)
 {
+	const cJSON *f, *fns = cJSON_GetObjectItemCaseSensitive(head, "functions");
+	const char **files = calloc((size_t)cJSON_GetArraySize(fns) + 1, sizeof *files);
+	*n = 0;
+	cJSON_ArrayForEach(f, fns)
+	{
+		const cJSON *file = cJSON_GetObjectItemCaseSensitive(f, "file");
+		int seen = !files || !cJSON_IsString(file);
+		for (int k = 0; !seen && k < *n; k++)
+			seen = !strcmp(files[k], file->valuestring);
+		if (!seen)
+			files[(*n)++] = file->valuestring;
+	}
+	return files;
+}
+
+/* The baseline's functions under the names the head gives their files, so that kcost diff matches them: an input
+ * by the input's own name, a file of the worktree (a header the inputs include) by the head's spelling of the same
+ * file of the repository (the analysis names them by their paths in the temporary worktree). */
+static void rename_base_files(cJSON *doc, const cJSON *head, const struct kc_baseline *bl, const struct kc_options *o)
+{
+	int n_head;
+	const char **files = head_files(head, &n_head);
 	cJSON *f, *fns = cJSON_GetObjectItemCaseSensitive(doc, "functions");
 	cJSON_ArrayForEach(f, fns)
 	{
 		cJSON *file = cJSON_GetObjectItemCaseSensitive(f, "file");
-		for (int k = 0; cJSON_IsString(file) && k < bl->n_files; k++)
-			if (!strcmp(file->valuestring, bl->files[k])) {
-				cJSON_ReplaceItemInObjectCaseSensitive(f, "file", cJSON_CreateString(o->files[k]));
-				break;
-			}
+		if (!cJSON_IsString(file))
+			continue;
+		const char *input = NULL;
+		for (int k = 0; !input && k < bl->n_files; k++)
+			if (!strcmp(file->valuestring, bl->files[k]))
+				input = o->files[k];
+		char *named = input ? NULL : kc_baseline_head_name(bl, file->valuestring, files, n_head);
+		if (input || named)
+			cJSON_ReplaceItemInObjectCaseSensitive(f, "file", cJSON_CreateString(input ? input : named));
+		free(named);
 	}
+	free(files);
 }
 
-/* Compare the head's report with the baseline's (reporter/diff.h, with the samples' test of model/compare.h):
- * each head function's measurement gets its baseline result; *lead the Markdown comment, *text the terminal's
- * (malloc'd). Returns 1 when a function regressed beyond --fail-on-regression, 0 if not, -1 out of memory. */
+/* The head's functions by (file, name), for finding each compared function at once: a scan of the functions per
+ * compared function was O(n^2). Equal keys (a header's function in two inputs) keep the analysis's order, and a
+ * lookup finds the first, as the scan did. */
+struct fn_key {
+	const char *file, *name;
+	int index; /* in an->functions */
+};
+
+static int key_cmp(const char *file, const char *name, const struct fn_key *k)
+{
+	int c = strcmp(file, k->file);
+	return c ? c : strcmp(name, k->name);
+}
+
+static int by_key(const void *pa, const void *pb)
+{
+	const struct fn_key *a = pa, *b = pb;
+	int c = key_cmp(a->file, a->name, b);
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* The measured functions of an (not skipped, with a measurement), sorted; *n their number. NULL when there are
+ * none or out of memory. */
+static struct fn_key *index_functions(const struct kc_analysis *an, const struct kc_measurements *m, int *n)
+{
+	struct fn_key *keys = malloc(sizeof *keys * (size_t)(an->n_functions > 0 ? an->n_functions : 1));
+	*n = 0;
+	for (int i = 0; keys && i < an->n_functions && i < m->n; i++)
+		if (!an->functions[i]->skip)
+			keys[(*n)++] = (struct fn_key){an->functions[i]->loc.file, an->functions[i]->name, i};
+	if (keys)
+		qsort(keys, (size_t)*n, sizeof *keys, by_key);
+	return keys;
+}
+
+/* The index in an->functions of the first function (file, name) of keys[0 .. n), or -1. */
+static int find_function(const struct fn_key *keys, int n, const char *file, const char *name)
+{
+	int lo = 0, hi = n; /* the first key not below (file, name) is in [lo, hi] */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (key_cmp(file, name, &keys[mid]) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !key_cmp(file, name, &keys[lo]) ? keys[lo].index : -1;
+}
+
+/* A head function's result against the baseline, from the comparison's (strings copied into the head's arena). */
+static struct kc_baseline_result *baseline_result(struct kc_arena *a, const struct kc_baseline *bl,
+                                                  const struct kc_diff_function *df)
+{
+	struct kc_baseline_result *r = KC_NEW(a, struct kc_baseline_result);
+	*r = (struct kc_baseline_result){
+	    .revision = kc_arena_strdup(a, bl->commit),
+	    .change = kc_arena_strdup(a, df->change),
+	    .verdict = df->verdict                    ? kc_arena_strdup(a, df->verdict)
+	               : !strcmp(df->change, "added") ? "not at the baseline"
+	                                              : NULL,
+	    .tested = df->tested,
+	    .ratio = df->ratio,
+	    .ci_low = df->ci_low,
+	    .ci_high = df->ci_high,
+	    .p_value = df->p_value,
+	    .n_base = df->n_base,
+	    .n_head = df->n_head,
+	    .base_seconds = df->base_median,
+	    .instructions_change = df->instructions_change,
+	    .regressed = df->regressed,
+	};
+	return r;
+}
+
+/* Each head function's measurement gets its result in d (a removed function has none). -1 out of memory. */
+static int attach_results(const struct kc_diff *d, const struct kc_baseline *bl, struct kc_analysis *an,
+                          struct kc_measurements *m)
+{
+	int n;
+	struct fn_key *keys = index_functions(an, m, &n);
+	if (!keys)
+		return -1;
+	for (int k = 0; k < kc_diff_count(d); k++) {
+		struct kc_diff_function df;
+		kc_diff_function(d, k, &df);
+		int i = strcmp(df.change, "removed") ? find_function(keys, n, df.file, df.name) : -1;
+		if (i >= 0)
+			m->items[i].baseline = baseline_result(&an->arena, bl, &df);
+	}
+	free(keys);
+	return 0;
+}
+
+/* Compare the head's report with the baseline's (reporter/diff.h, with the samples' test of model/compare.h),
+ * once: each head function's measurement gets its baseline result; *lead the Markdown comment, *text the
+ * terminal's (malloc'd), both rendered from that one comparison. Returns 1 when a function regressed beyond
+ * --fail-on-regression, 0 if not, -1 out of memory. */
 static int compare_baseline(const struct kc_options *o, const struct kc_baseline *bl, struct kc_analysis *an,
                             struct kc_measurements *m, struct kc_analysis *ban, struct kc_measurements *bm,
                             const struct kc_report_opts *ro, char **lead, char **text)
@@ -279,59 +401,20 @@ static int compare_baseline(const struct kc_options *o, const struct kc_baseline
 	struct kc_diff_opts dopts = {
 	    .threshold = o->threshold, .fail_on = o->fail_on, .format = KC_DIFF_MD, .names = {"baseline", "head"}};
 	char err[256];
-	if (base)
-		rename_base_files(base, bl, o);
+	if (base && head)
+		rename_base_files(base, head, bl, o);
 	struct kc_diff *d = head && base ? kc_diff_compare(base, head, &dopts, err, sizeof err) : NULL;
 	int regressed = -1;
-	if (d) {
+	if (d && attach_results(d, bl, an, m) == 0) {
 		struct kc_buf b = KC_BUF_INIT;
 		kc_buf_printf(&b, "<!-- kcost --baseline %.12s -->\n", bl->commit);
-		kc_diff_render(d, &b);
+		kc_diff_render_as(d, KC_DIFF_MD, &b);
 		*lead = kc_buf_detach(&b);
-		struct kc_diff_opts topts = dopts;
-		topts.format = KC_DIFF_TEXT;
-		struct kc_diff *dt = kc_diff_compare(base, head, &topts, err, sizeof err);
-		if (dt) {
-			kc_diff_render(dt, &b);
-			*text = kc_buf_detach(&b);
-			kc_diff_free(dt);
-		}
-		kc_buf_release(&b);
-		for (int k = 0; k < kc_diff_count(d); k++) {
-			struct kc_diff_function df;
-			kc_diff_function(d, k, &df);
-			if (!strcmp(df.change, "removed"))
-				continue;
-			for (int i = 0; i < an->n_functions && i < m->n; i++) {
-				const struct kc_function *f = an->functions[i];
-				if (f->skip || strcmp(f->name, df.name) || strcmp(f->loc.file, df.file))
-					continue;
-				struct kc_baseline_result *r = KC_NEW(&an->arena, struct kc_baseline_result);
-				*r = (struct kc_baseline_result){
-				    .revision = kc_arena_strdup(&an->arena, bl->commit),
-				    .change = df.change,
-				    .verdict = df.verdict                    ? kc_arena_strdup(&an->arena, df.verdict)
-				               : !strcmp(df.change, "added") ? "not at the baseline"
-				                                             : NULL,
-				    .tested = df.tested,
-				    .ratio = df.ratio,
-				    .ci_low = df.ci_low,
-				    .ci_high = df.ci_high,
-				    .p_value = df.p_value,
-				    .n_base = df.n_base,
-				    .n_head = df.n_head,
-				    .base_seconds = df.base_median,
-				    .instructions_change = df.instructions_change,
-				    .regressed = df.regressed,
-				};
-				r->change = kc_arena_strdup(&an->arena, df.change);
-				m->items[i].baseline = r;
-				break;
-			}
-		}
+		kc_diff_render_as(d, KC_DIFF_TEXT, &b);
+		*text = kc_buf_detach(&b);
 		regressed = kc_diff_regressed(d);
-		kc_diff_free(d);
 	}
+	kc_diff_free(d);
 	cJSON_Delete(head);
 	cJSON_Delete(base);
 	return regressed;

@@ -15,6 +15,7 @@
 #include "visible.h"
 
 int kc_cli_merge(int argc, char **argv);
+int kc_cli_merge_labeled(int argc, char **argv, const char *const *labels);
 
 enum { MERGE_OK = 0, MERGE_INPUT = 1, MERGE_USAGE = 2, MERGE_INTERNAL = 3 };
 
@@ -104,8 +105,9 @@ static const char *writes_over(const char *dir, const struct shard *s, int n)
 	return NULL;
 }
 
-static int merge_files(char **files, int n, const char *out_dir, enum kc_merge_output print, const char *const *command,
-                       int n_command)
+/* Merge the reports files[0 .. n) (labels[k] names files[k] in the outputs when labels is not NULL). */
+static int merge_files(char **files, const char *const *labels, int n, const char *out_dir, enum kc_merge_output print,
+                       const char *const *command, int n_command)
 {
 	struct shard *s = calloc((size_t)n, sizeof *s);
 	struct kc_merge_input *in = calloc((size_t)n, sizeof *in);
@@ -127,6 +129,7 @@ static int merge_files(char **files, int n, const char *out_dir, enum kc_merge_o
 			break;
 		}
 		in[k].name = files[k];
+		in[k].label = labels ? labels[k] : NULL;
 		in[k].report = kc_cli_load_json("merge", s[k].json, &s[k].text);
 		in[k].text = kc_buf_str(&s[k].text);
 		in[k].sarif = load_sarif(&s[k]);
@@ -175,6 +178,12 @@ static int merge_files(char **files, int n, const char *out_dir, enum kc_merge_o
 }
 
 int kc_cli_merge(int argc, char **argv)
+{
+	return kc_cli_merge_labeled(argc, argv, NULL);
+}
+
+/* kcost merge, with labels[k] naming the k-th report of the command line in the outputs (NULL: their paths). */
+int kc_cli_merge_labeled(int argc, char **argv, const char *const *labels)
 {
 	const char *out_dir = "kcost-report";
 	enum kc_merge_output print = KC_MERGE_TEXT;
@@ -232,7 +241,7 @@ int kc_cli_merge(int argc, char **argv)
 		command[0] = "kcost";
 		for (int i = 0; i < argc; i++)
 			command[i + 1] = argv[i];
-		status = merge_files(files, n, out_dir, print, command, argc + 1);
+		status = merge_files(files, labels, n, out_dir, print, command, argc + 1);
 		free(command);
 	}
 	free(files);

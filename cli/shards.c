@@ -22,7 +22,7 @@
 #include "progress.h"
 #include "source.h"
 
-int kc_cli_merge(int argc, char **argv); /* merge.c */
+int kc_cli_merge_labeled(int argc, char **argv, const char *const *labels); /* merge.c */
 
 int kc_shards_wanted(const struct kc_options *o)
 {
@@ -104,6 +104,22 @@ static char **shard_argv(const struct kc_options *o, int argc, char **argv, cons
 	return v;
 }
 
+/* How the merge names shard k in what it prints and writes: its files (its report is in a temporary directory,
+ * removed before kcost ends). Up to three are listed; more as "FIRST, ..., LAST (N files)". malloc'd. */
+static char *shard_label(const struct kc_options *o, int first, int end)
+{
+	struct kc_buf b = KC_BUF_INIT;
+	for (int f = first; f < end; f++) {
+		if (end - first > 3 && f > first && f < end - 1)
+			continue;
+		kc_buf_puts(&b, f == first ? "" : end - first > 3 && f == end - 1 ? ", ..., " : ", ");
+		kc_buf_puts(&b, o->files[f]);
+	}
+	if (end - first > 3)
+		kc_buf_printf(&b, " (%d files)", end - first);
+	return kc_buf_detach(&b);
+}
+
 int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 {
 	int n = o->jobs < o->n_files ? o->jobs : o->n_files;
@@ -118,10 +134,11 @@ int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 	}
 	exe[len] = '\0';
 	pid_t *pid = calloc((size_t)n, sizeof *pid);
-	char **outs = calloc((size_t)n + 6, sizeof *outs), **errs = calloc((size_t)n, sizeof *errs);
+	char **outs = calloc((size_t)n + 6, sizeof *outs), **errs = calloc((size_t)n, sizeof *errs),
+	     **labels = calloc((size_t)n, sizeof *labels);
 	int status = KC_EXIT_OK;
-	if (!pid || !outs || !errs) {
-		free(pid), free(outs), free(errs);
+	if (!pid || !outs || !errs || !labels) {
+		free(pid), free(outs), free(errs), free(labels);
 		return KC_EXIT_INTERNAL;
 	}
 	kc_progress("analyzing", 0, n, "in shards");
@@ -133,6 +150,7 @@ int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 		kc_buf_printf(&b, "%s/%d.err", dir, k);
 		errs[k] = kc_buf_detach(&b);
 		int first = (int)((long long)o->n_files * k / n), end = (int)((long long)o->n_files * (k + 1) / n);
+		labels[k] = shard_label(o, first, end);
 		char **v = outs[k] && errs[k] ? shard_argv(o, argc, argv, exe, outs[k], first, end) : NULL;
 		pid[k] = v ? fork() : -1;
 		if (pid[k] == 0) {
@@ -179,7 +197,7 @@ int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 			if (null >= 0)
 				dup2(null, 1), close(null);
 		}
-		int merged = kc_cli_merge(m, mv);
+		int merged = kc_cli_merge_labeled(m, mv, (const char *const *)labels);
 		fflush(stdout);
 		if (saved >= 0)
 			dup2(saved, 1), close(saved);
@@ -192,7 +210,7 @@ int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 	}
 	kc_cleanup_remove_tree(dir);
 	for (int k = 0; k < n; k++)
-		free(outs[k]), free(errs[k]);
-	free(pid), free(outs), free(errs);
+		free(outs[k]), free(errs[k]), free(labels[k]);
+	free(pid), free(outs), free(errs), free(labels);
 	return status;
 }

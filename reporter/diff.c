@@ -143,7 +143,8 @@ int kc_diff_check_report(const cJSON *doc, const char *which, char *err, size_t 
 	return 0;
 }
 
-/* Record a problem; out of memory, it is dropped (the comparison itself does not depend on it). */
+/* Record a problem; when the list cannot grow, it is dropped (the comparison itself does not depend on it). Its
+ * text is a kc_buf's, which ends kcost on out of memory as every emitted text does. */
 static void problem(struct kc_diff *d, int error, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -161,17 +162,12 @@ static void problem(struct kc_diff *d, int error, const char *fmt, ...)
 		d->problems = grown;
 		d->cap_problems = cap;
 	}
+	struct kc_buf text = KC_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	kc_buf_vprintf(&text, fmt, ap);
 	va_end(ap);
-	char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (!text)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	d->problems[d->n_problems++] = (struct problem){error, text};
+	d->problems[d->n_problems++] = (struct problem){error, kc_buf_detach(&text)};
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -895,13 +891,18 @@ static int group_of(const struct fn_diff *d)
 
 int kc_diff_render(const struct kc_diff *d, struct kc_buf *b)
 {
-	if (d->o.format == KC_DIFF_JSON) {
+	return kc_diff_render_as(d, d->o.format, b);
+}
+
+int kc_diff_render_as(const struct kc_diff *d, enum kc_diff_format format, struct kc_buf *b)
+{
+	if (format == KC_DIFF_JSON) {
 		render_json(d, b);
 		return 0;
 	}
-	if (d->o.format == KC_DIFF_SARIF)
+	if (format == KC_DIFF_SARIF)
 		return render_sarif(d, b);
-	int md = d->o.format == KC_DIFF_MD, shown = 0, changed = 0, cut = 0;
+	int md = format == KC_DIFF_MD, shown = 0, changed = 0, cut = 0;
 	size_t start = b->len;
 	kc_buf_puts(b, md ? "## kcost: cost changes\n\n" : "kcost diff\n");
 	for (int i = 0; i < d->n; i++)

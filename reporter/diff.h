@@ -56,6 +56,9 @@ struct kc_diff *kc_diff_compare(const struct cJSON *base, const struct cJSON *he
  * slice by slice; else sample by sample (measured.seconds.samples) */
 #define KC_DIFF_MIN_SLICES 5
 int kc_diff_render(const struct kc_diff *d, struct kc_buf *b);
+/* kc_diff_render in another format than the comparison's options named: one comparison, several renderings (kcost
+ * --baseline writes the comment and the terminal's text). */
+int kc_diff_render_as(const struct kc_diff *d, enum kc_diff_format format, struct kc_buf *b);
 
 /* 1 when some function regressed beyond opts->fail_on (slower beyond the noise, or more predicted bytes
  * or FLOPs), else 0. */

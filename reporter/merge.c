@@ -124,6 +124,13 @@ static int same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+/* How the outputs name an input: its label (kcost -j N names a shard by its files, as its report directory is
+ * temporary), else its name as given. */
+static const char *shown(const struct kc_merge_input *in)
+{
+	return in->label ? in->label : in->name;
+}
+
 /* ---- problems and errors --------------------------------------------------------------------------------- */
 
 static void warn(struct kc_merge *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -137,17 +144,12 @@ static void warn(struct kc_merge *m, const char *fmt, ...)
 		m->problems = grown;
 		m->cap_problems = cap;
 	}
+	struct kc_buf text = KC_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	kc_buf_vprintf(&text, fmt, ap);
 	va_end(ap);
-	char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (!text)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	m->problems[m->n_problems++] = text;
+	m->problems[m->n_problems++] = kc_buf_detach(&text);
 }
 
 static int fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -336,7 +338,8 @@ static int check_version(const struct kc_merge_input *in, int n, char *err, size
 	for (int k = 0; k < n; k++) {
 		const cJSON *v = member(in[k].report, "kcost_version");
 		if (v && !cJSON_IsString(v))
-			return fail(err, size, "%s: \"kcost_version\" is %s, not a string", in[k].name, type_name(v));
+			return fail(err, size, "%s: \"kcost_version\" is %s, not a string", shown(&in[k]),
+			            type_name(v));
 		const char *version = v ? v->valuestring : NULL;
 		if (k == 0)
 			first = version;
@@ -344,7 +347,7 @@ static int check_version(const struct kc_merge_input *in, int n, char *err, size
 			return fail(
 			    err, size,
 			    "%s was written by kcost %s and %s by kcost %s: merge the reports of one kcost version",
-			    in[0].name, first ? first : "(no kcost_version)", in[k].name,
+			    shown(&in[0]), first ? first : "(no kcost_version)", shown(&in[k]),
 			    version ? version : "(no kcost_version)");
 	}
 	return 0;
@@ -357,11 +360,11 @@ static int check_top(const struct kc_merge_input *in, char *err, size_t size)
 	for (int i = 0; i < 2; i++) {
 		const cJSON *v = member(in->report, arrays[i]), *names = i ? v : NULL, *x;
 		if (v && !cJSON_IsArray(v))
-			return fail(err, size, "%s: \"%s\" is %s, not an array", in->name, arrays[i], type_name(v));
+			return fail(err, size, "%s: \"%s\" is %s, not an array", shown(in), arrays[i], type_name(v));
 		cJSON_ArrayForEach(x, names)
 		{
 			if (!cJSON_IsString(x))
-				return fail(err, size, "%s: \"files\" holds %s, not a file name", in->name,
+				return fail(err, size, "%s: \"files\" holds %s, not a file name", shown(in),
 				            type_name(x));
 		}
 	}
@@ -369,7 +372,7 @@ static int check_top(const struct kc_merge_input *in, char *err, size_t size)
 	for (int i = 0; i < 2; i++) {
 		const cJSON *v = member(in->report, objects[i]);
 		if (v && !cJSON_IsNull(v) && !cJSON_IsObject(v))
-			return fail(err, size, "%s: \"%s\" is %s, not an object or null", in->name, objects[i],
+			return fail(err, size, "%s: \"%s\" is %s, not an object or null", shown(in), objects[i],
 			            type_name(v));
 	}
 	return 0;
@@ -419,7 +422,7 @@ static int merge_machines(struct kc_merge *m, char *err, size_t size)
 			    err, size,
 			    "%s and %s hold timings from different machines (machine.%s%s): merge the timings of "
 			    "one machine only",
-			    t->in.name, s->in.name, key, values);
+			    shown(&t->in), shown(&s->in), key, values);
 		}
 		if (s->machine && (!owner || (s->timed && !owner->timed)))
 			owner = s;
@@ -435,7 +438,7 @@ static int merge_machines(struct kc_merge *m, char *err, size_t size)
 		warn(m,
 		     "%s: its machine is not %s's (machine.%s%s), which the merged report names; it has no timings, "
 		     "and its predictions are of its own machine",
-		     s->in.name, owner->in.name, key, values);
+		     shown(&s->in), shown(&owner->in), key, values);
 	}
 	return 0;
 }
@@ -462,10 +465,10 @@ static void merge_sandbox(struct kc_merge *m)
 		warn(m,
 		     "the shards ran their kernels with different sandboxes: the merged report has %s's, which was not "
 		     "used",
-		     unused->in.name);
+		     shown(&unused->in));
 	} else if (differ) {
 		warn(m, "the shards ran their kernels with different sandboxes: the merged report has %s's",
-		     first->in.name);
+		     shown(&first->in));
 	}
 }
 
@@ -491,19 +494,19 @@ static int collect_functions(struct kc_merge *m, char *err, size_t size)
 		{
 			const char *name = str_at(f, "name"), *file = str_at(f, "file");
 			if (!cJSON_IsObject(f)) {
-				rc = fail(err, size, "%s: functions[%d] is %s, not an object", s->in.name, j,
+				rc = fail(err, size, "%s: functions[%d] is %s, not an object", shown(&s->in), j,
 				          type_name(f));
 				break;
 			}
 			if (!name || !file) {
-				rc = fail(err, size, "%s: functions[%d] has no \"%s\" string", s->in.name, j,
+				rc = fail(err, size, "%s: functions[%d] has no \"%s\" string", shown(&s->in), j,
 				          name ? "file" : "name");
 				break;
 			}
 			struct key *slot = table_slot(&t, file, name);
 			if (slot->a && m->fns[slot->id].shard != k) {
 				rc = fail(err, size, "function '%s' (%s) is in both %s and %s", name, file,
-				          m->shards[m->fns[slot->id].shard].in.name, s->in.name);
+				          shown(&m->shards[m->fns[slot->id].shard].in), shown(&s->in));
 				break;
 			}
 			if (!slot->a) /* listed twice in one shard: kept as the shard has it */
@@ -562,7 +565,7 @@ static int plan_graphs(struct kc_merge *m)
 			} else {
 				warn(m,
 				     "%s: function '%s' (%s): its graph %s is not copied: its name makes no file name",
-				     m->shards[fn->shard].in.name, fn->name, fn->file, src);
+				     shown(&m->shards[fn->shard].in), fn->name, fn->file, src);
 			}
 			kc_buf_release(&dst);
 		}
@@ -637,7 +640,7 @@ static void add_merged_from(struct kc_merge *m, cJSON *root)
 		cJSON *o = add(m, list, NULL, cJSON_CreateObject());
 		cJSON *created = member(s->in.report, "created"), *command = member(s->in.report, "command"),
 		      *from = member(s->in.report, "merged_from");
-		add(m, o, "path", cJSON_CreateString(s->in.name));
+		add(m, o, "path", cJSON_CreateString(s->in.name)); /* a path, even where it is shown by its label */
 		if (cJSON_IsString(created))
 			add_ref(m, o, "created", created);
 		else
@@ -763,13 +766,13 @@ static void merge_sarif(struct kc_merge *m)
 		if (!in->sarif) {
 			if (in->no_sarif)
 				warn(m, "%s: no kcost.sarif (%s): its diagnostics are not in the merged kcost.sarif",
-				     in->name, in->no_sarif);
+				     shown(in), in->no_sarif);
 			continue;
 		}
 		if (r && rules && !cJSON_Compare(rules, at(r, "tool.driver.rules"), 1))
 			why = "its rules are not those of the first log (another kcost?)", r = NULL;
 		if (!r) {
-			warn(m, "%s: kcost.sarif is %s: its results are left out of the merged kcost.sarif", in->name,
+			warn(m, "%s: kcost.sarif is %s: its results are left out of the merged kcost.sarif", shown(in),
 			     why);
 			continue;
 		}
@@ -803,14 +806,14 @@ static void merge_sarif(struct kc_merge *m)
 		}
 		if (dropped)
 			warn(m, "%s: %d result%s of kcost.sarif %s not kcost's: left out of the merged kcost.sarif",
-			     in->name, dropped, dropped == 1 ? "" : "s", dropped == 1 ? "is" : "are");
+			     shown(in), dropped, dropped == 1 ? "" : "s", dropped == 1 ? "is" : "are");
 		const char *root = sarif_root(r),
 		           *base_root = sarif_root(cJSON_GetArrayItem(member(first->in.sarif, "runs"), 0));
 		if (&m->shards[k] != first && !same_str(root, base_root))
 			warn(m,
 			     "%s: kcost.sarif's SRCROOT (%s) is not %s's (%s): its relative paths are read from the "
 			     "first's",
-			     in->name, root ? root : "none", first->in.name, base_root ? base_root : "none");
+			     shown(in), root ? root : "none", shown(&first->in), base_root ? base_root : "none");
 	}
 	free(ids);
 	if (base)
@@ -832,7 +835,7 @@ int kc_merge_reports(const struct kc_merge_input *in, int n, const struct kc_mer
 {
 	*out = NULL;
 	for (int k = 0; k < n; k++)
-		if (kc_diff_check_report(in[k].report, in[k].name, err, err_size) < 0 ||
+		if (kc_diff_check_report(in[k].report, shown(&in[k]), err, err_size) < 0 ||
 		    check_top(&in[k], err, err_size) < 0)
 			return -1;
 	if (n < 1)
@@ -996,7 +999,7 @@ static void render_text(const struct kc_merge *m, struct kc_buf *b)
 {
 	for (int k = 0; k < m->n_shards; k++) {
 		struct tally t = tally_of(m, k);
-		kc_visible_puts(b, m->shards[k].in.name);
+		kc_visible_puts(b, shown(&m->shards[k].in));
 		kc_buf_printf(b, ": %d function%s (%d exact), ", t.functions, plural(t.functions), t.exact);
 		if (t.measured)
 			kc_buf_printf(b, "%d measured", t.measured);
@@ -1078,7 +1081,7 @@ static void md_intro(const struct kc_merge *m, struct kc_buf *b)
 			break;
 		}
 		kc_buf_puts(b, k ? ", " : "");
-		kc_escape_md_code(b, m->shards[k].in.name);
+		kc_escape_md_code(b, shown(&m->shards[k].in));
 		kc_buf_printf(b, " (%d function%s)", m->shards[k].n, plural(m->shards[k].n));
 	}
 	kc_buf_puts(b, ". ");
@@ -1157,15 +1160,52 @@ static void md_baseline(const struct kc_merge *m, struct kc_buf *b, size_t start
 		kc_buf_printf(b, "%d function%s without a comparison with the baseline\n", without, plural(without));
 }
 
-static void md_count(struct kc_buf *b, const cJSON *count, const char *unit)
+/* ---- the cells of both tables: summary.md's and index.html's ---- */
+
+/* How a table writes its cells: how text is escaped, and how what is missing is shown. */
+struct dialect {
+	void (*text)(struct kc_buf *b, const char *s);  /* a name, a bound, a reason */
+	void (*error)(struct kc_buf *b, const char *s); /* a measurement's error */
+	void (*code)(struct kc_buf *b, const char *s);  /* a formula */
+	const char *muted_open, *muted_close;           /* around "n/a" and its reason */
+	const char *not_measured;
+};
+
+static void html_code(struct kc_buf *b, const char *s)
+{
+	kc_buf_puts(b, "<code>");
+	kc_escape_html(b, s);
+	kc_buf_puts(b, "</code>");
+}
+
+/* summary.md: kc_markdown_error drops a kernel's stderr from the comment */
+static const struct dialect md_cells = {
+    .text = kc_escape_md_cell,
+    .error = kc_markdown_error,
+    .code = kc_escape_md_code,
+    .muted_open = "",
+    .muted_close = "",
+    .not_measured = "not measured",
+};
+static const struct dialect html_cells = {
+    .text = kc_escape_html,
+    .error = kc_escape_html,
+    .code = html_code,
+    .muted_open = "<span class=\"muted\">",
+    .muted_close = "</span>",
+    .not_measured = "<span class=\"not-measured\">not measured</span>",
+};
+
+/* "FORMULA = VALUE UNIT" of a count ({expr, value}) */
+static void cell_count(const struct dialect *d, struct kc_buf *b, const cJSON *count, const char *unit)
 {
 	const char *expr = str_at(count, "expr");
 	double v;
 	if (!expr) {
-		kc_buf_puts(b, "n/a");
+		kc_buf_printf(b, "%sn/a%s", d->muted_open, d->muted_close);
 		return;
 	}
-	kc_escape_md_code(b, expr);
+	d->code(b, expr);
 	kc_buf_puts(b, " = ");
 	if (num_at(count, "value", &v))
 		kc_format_si(b, v, unit);
@@ -1173,19 +1213,20 @@ static void md_count(struct kc_buf *b, const cJSON *count, const char *unit)
 		kc_buf_puts(b, "n/a");
 }
 
-static void md_measured(struct kc_buf *b, const cJSON *f)
+/* The measured median, or why there is none */
+static void cell_measured(const struct dialect *d, struct kc_buf *b, const cJSON *f)
 {
 	const cJSON *me = at(f, "measured");
 	const char *error = str_at(me, "error"), *implausible = str_at(me, "implausible");
 	double median;
 	if (!me) {
-		kc_buf_puts(b, "not measured");
+		kc_buf_puts(b, d->not_measured);
 	} else if (error) {
 		kc_buf_puts(b, "failed: ");
-		kc_markdown_error(b, error);
+		d->error(b, error);
 	} else if (implausible) {
 		kc_buf_puts(b, "not a fact: ");
-		kc_escape_md_cell(b, implausible);
+		d->text(b, implausible);
 	} else if (timed(f, &median)) {
 		kc_format_seconds(b, median);
 		kc_buf_puts(b, " median");
@@ -1194,7 +1235,8 @@ static void md_measured(struct kc_buf *b, const cJSON *f)
 	}
 }
 
-static void md_predicted(struct kc_buf *b, const cJSON *f)
+/* The predicted time and its bound, or why there is none */
+static void cell_predicted(const struct dialect *d, struct kc_buf *b, const cJSON *f)
 {
 	const cJSON *pr = at(f, "predicted");
 	const char *bound = str_at(pr, "bound"), *why = str_at(pr, "why");
@@ -1202,14 +1244,15 @@ static void md_predicted(struct kc_buf *b, const cJSON *f)
 	if (num_at(pr, "seconds", &seconds)) {
 		kc_format_seconds(b, seconds);
 		kc_buf_puts(b, ", bound: ");
-		kc_escape_md_cell(b, bound ? bound : "n/a");
+		d->text(b, bound ? bound : "n/a");
 		return;
 	}
-	kc_buf_puts(b, "n/a");
+	kc_buf_printf(b, "%sn/a", d->muted_open);
 	if (why) {
 		kc_buf_puts(b, ": ");
-		kc_escape_md_cell(b, why);
+		d->text(b, why);
 	}
+	kc_buf_puts(b, d->muted_close);
 }
 
 /* Which optional columns the tables have: measured and predicted, when any function has one. */
@@ -1241,18 +1284,18 @@ static void md_table(const struct kc_merge *m, struct kc_buf *b, size_t start)
 		kc_buf_puts(b, " | ");
 		kc_escape_md_cell(b, m->fns[shown].file);
 		kc_buf_puts(b, " | ");
-		md_count(b, at(f, "flops"), "FLOP");
+		cell_count(&md_cells, b, at(f, "flops"), "FLOP");
 		kc_buf_puts(b, " | ");
-		md_count(b, at(f, "bytes.streaming"), "B");
+		cell_count(&md_cells, b, at(f, "bytes.streaming"), "B");
 		kc_buf_puts(b, " | ");
 		exactness(b, f);
 		if (measured) {
 			kc_buf_puts(b, " | ");
-			md_measured(b, f);
+			cell_measured(&md_cells, b, f);
 		}
 		if (predicted) {
 			kc_buf_puts(b, " | ");
-			md_predicted(b, f);
+			cell_predicted(&md_cells, b, f);
 		}
 		kc_buf_puts(b, " |\n");
 		if (b->len - start > KC_MERGE_MD_MAX - 1024) { /* room for the lines below */
@@ -1301,60 +1344,6 @@ static void render_md(const struct kc_merge *m, struct kc_buf *b)
 
 /* ---- index.html ---- */
 
-static void html_count(struct kc_buf *b, const cJSON *count, const char *unit)
-{
-	const char *expr = str_at(count, "expr");
-	double v;
-	if (!expr) {
-		kc_buf_puts(b, "<span class=\"muted\">n/a</span>");
-		return;
-	}
-	kc_buf_puts(b, "<code>");
-	kc_escape_html(b, expr);
-	kc_buf_puts(b, "</code> = ");
-	if (num_at(count, "value", &v))
-		kc_format_si(b, v, unit);
-	else
-		kc_buf_puts(b, "n/a");
-}
-
-static void html_measured(struct kc_buf *b, const cJSON *f)
-{
-	const cJSON *me = at(f, "measured");
-	const char *error = str_at(me, "error"), *implausible = str_at(me, "implausible");
-	double median;
-	if (!me) {
-		kc_buf_puts(b, "<span class=\"not-measured\">not measured</span>");
-	} else if (error || implausible) {
-		kc_buf_puts(b, error ? "failed: " : "not a fact: ");
-		kc_escape_html(b, error ? error : implausible);
-	} else if (timed(f, &median)) {
-		kc_format_seconds(b, median);
-		kc_buf_puts(b, " median");
-	} else {
-		kc_buf_puts(b, "no timing");
-	}
-}
-
-static void html_predicted(struct kc_buf *b, const cJSON *f)
-{
-	const cJSON *pr = at(f, "predicted");
-	const char *bound = str_at(pr, "bound"), *why = str_at(pr, "why");
-	double seconds;
-	if (num_at(pr, "seconds", &seconds)) {
-		kc_format_seconds(b, seconds);
-		kc_buf_puts(b, ", bound: ");
-		kc_escape_html(b, bound ? bound : "n/a");
-		return;
-	}
-	kc_buf_puts(b, "<span class=\"muted\">n/a");
-	if (why) {
-		kc_buf_puts(b, ": ");
-		kc_escape_html(b, why);
-	}
-	kc_buf_puts(b, "</span>");
-}
-
 static void html_shards(const struct kc_merge *m, struct kc_buf *b)
 {
 	kc_buf_puts(b, "<section id=\"shards\">\n<h2>Shards</h2>\n<table class=\"summary\">\n<thead><tr><th>#</th>"
@@ -1364,7 +1353,7 @@ static void html_shards(const struct kc_merge *m, struct kc_buf *b)
 		const struct shard *s = &m->shards[k];
 		const char *created = str_at(s->in.report, "created");
 		kc_buf_printf(b, "<tr><td class=\"num\">%d</td><td><code>", k + 1);
-		kc_escape_html(b, s->in.name);
+		kc_escape_html(b, shown(&s->in));
 		kc_buf_puts(b, "</code></td><td>");
 		kc_escape_html(b, created ? created : "");
 		kc_buf_printf(b, "</td><td class=\"num\">%d</td><td>", s->n);
@@ -1394,20 +1383,20 @@ static void html_function(const struct kc_merge *m, struct kc_buf *b, int i, int
 	kc_buf_puts(b, "</td><td><code>");
 	kc_escape_html(b, fn->file);
 	kc_buf_printf(b, "</code></td><td class=\"num\">%d</td><td class=\"num\">", fn->shard + 1);
-	html_count(b, at(f, "flops"), "FLOP");
+	cell_count(&html_cells, b, at(f, "flops"), "FLOP");
 	kc_buf_puts(b, "</td><td class=\"num\">");
-	html_count(b, at(f, "bytes.streaming"), "B");
+	cell_count(&html_cells, b, at(f, "bytes.streaming"), "B");
 	kc_buf_printf(b, "</td><td><span class=\"%s\">", true_at(f, "exact") ? "exact" : "approx");
 	exactness(b, f);
 	kc_buf_puts(b, "</span></td>");
 	if (measured) {
 		kc_buf_puts(b, "<td>");
-		html_measured(b, f);
+		cell_measured(&html_cells, b, f);
 		kc_buf_puts(b, "</td>");
 	}
 	if (predicted) {
 		kc_buf_puts(b, "<td>");
-		html_predicted(b, f);
+		cell_predicted(&html_cells, b, f);
 		kc_buf_puts(b, "</td>");
 	}
 	if (baseline) {
@@ -1563,8 +1552,8 @@ static int copy_pages(struct kc_merge *m, struct kc_output_dir *d)
 		struct kc_buf page = KC_BUF_INIT;
 		const char *why = in->dir ? read_below(in->dir, "index.html", &page) : NULL;
 		if (why)
-			warn(m, "%s: its index.html cannot be read (%s): the merged page does not link to it", in->name,
-			     why);
+			warn(m, "%s: its index.html cannot be read (%s): the merged page does not link to it",
+			     shown(in), why);
 		if (in->dir && !why) {
 			snprintf(names[k], sizeof names[k], "shards/%d.html", k + 1);
 			rc = kc_output_dir_write(d, names[k], render_buf, &page);
@@ -1598,7 +1587,7 @@ static int copy_graphs(struct kc_merge *m, struct kc_output_dir *d)
 			struct kc_buf text = KC_BUF_INIT;
 			const char *why = fn->graph_dst[g] ? read_below(dir, fn->graph_src[g], &text) : NULL;
 			if (why)
-				warn(m, "%s: %s cannot be read (%s): not copied", m->shards[fn->shard].in.name,
+				warn(m, "%s: %s cannot be read (%s): not copied", shown(&m->shards[fn->shard].in),
 				     fn->graph_src[g], why);
 			if (fn->graph_dst[g] && !why) {
 				rc = kc_output_dir_write(d, fn->graph_dst[g], render_buf, &text);

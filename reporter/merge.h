@@ -37,13 +37,17 @@ struct cJSON;
 /* One report to merge. The merge reads report and sarif without changing them, and its document refers to
  * their values: they and the strings must outlive it (the array of inputs need not: it is copied). */
 struct kc_merge_input {
-	const char *name;     /* as given (a report.json, or its directory): messages and merged_from[].path */
+	const char *name;     /* as given (a report.json, or its directory): merged_from[].path, and how the outputs
+	                       * name it unless label is set */
 	struct cJSON *report; /* its report.json, parsed */
 	const char *text;     /* the text report was parsed from, or NULL (functions are then printed from the parse) */
 	struct cJSON *sarif;  /* its kcost.sarif, parsed, or NULL */
 	const char *no_sarif; /* when sarif is NULL: why there is none ("no such file"), for a warning; or NULL */
 	const char *dir;      /* the directory of its report.json, whose index.html and graphs/ kc_merge_write copies;
 	                       * NULL: none */
+	const char *label;    /* or NULL: how the outputs (messages, the text summary, summary.md, index.html) name it,
+	                       * where its path is not for a person (kcost -j N's shards, in a temporary directory, are
+	                       * named by their files) */
 };
 
 struct kc_merge_opts {

@@ -21,6 +21,7 @@
 #include "bandwidth.h"
 #include "buf.h"
 #include "hash.h"
+#include "libs.h"
 #include "peak.h"
 #include "source.h"
 #include "stats.h"
@@ -139,15 +140,9 @@ struct blas {
 /* 0, or -1 with why (dlerror's text) set. The library stays loaded for the rest of the process. */
 static int blas_load(struct blas *b, const char **why)
 {
-	static const char *const names[] = {"libopenblas.so.0", KC_OPENBLAS_LIBDIR "/libopenblas.so.0",
-	                                    "libopenblas.so"};
-	void *h = NULL;
-	for (size_t i = 0; !h && i < sizeof names / sizeof names[0]; i++)
-		h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		*why = dlerror();
+	void *h = kc_libs_open_openblas(why);
+	if (!h)
 		return -1;
-	}
 	/* POSIX's way from dlsym's void * to a function pointer */
 	*(void **)&b->sgemm = dlsym(h, "cblas_sgemm");
 	*(void **)&b->dgemm = dlsym(h, "cblas_dgemm");

@@ -1,4 +1,5 @@
-/* cleanup.c — kill a run's children and remove its temporary directory on SIGINT/SIGTERM/SIGHUP and at exit. */
+/* cleanup.c — kill a run's children and remove its temporary directory (and the paths kept for removal) on
+ * SIGINT/SIGTERM/SIGHUP, and kill the children at exit. */
 #define _GNU_SOURCE
 #include "cleanup.h"
 
@@ -18,10 +19,12 @@ static const int handled[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_HANDLED ((int)(sizeof handled / sizeof handled[0]))
 
 static struct kc_cleanup_pid *tracked;
-static char tmpdir[PATH_MAX]; /* "" : nothing to remove */
+static char tmpdir[PATH_MAX];                     /* "" : nothing to remove */
+static char kept[KC_CLEANUP_MAX_PATHS][PATH_MAX]; /* kc_cleanup_add_path's; "" : a free slot */
 static struct sigaction previous[N_HANDLED];
-static sigset_t held_mask; /* the mask before kc_cleanup_hold */
-static int installed, exit_hook, subreaper;
+static sigset_t held_mask; /* the mask before the outermost kc_cleanup_hold */
+static int hold_depth;
+static int installed, in_run, exit_hook, subreaper;
 
 /* --- processes, with system calls only (all of it runs in the signal handler too) ------------------------------ */
 
@@ -133,6 +136,9 @@ static void on_signal(int sig, siginfo_t *si, void *context)
 	kill_tracked(1);
 	if (tmpdir[0])
 		kc_cleanup_remove_tree(tmpdir);
+	for (int k = 0; k < KC_CLEANUP_MAX_PATHS; k++)
+		if (kept[k][0])
+			kc_cleanup_remove_tree(kept[k]);
 	struct sigaction dfl;
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;
@@ -150,13 +156,11 @@ static void at_exit(void)
 	kill_tracked(0);
 }
 
-int kc_cleanup_begin(const char *dir)
+/* The handlers, installed while a run or a kept path needs them (kcost's own, saved, are restored after). */
+static void install(void)
 {
-	if (dir && strlen(dir) >= sizeof tmpdir)
-		return -1;
-	strcpy(tmpdir, dir ? dir : "");
-	if (!exit_hook)
-		exit_hook = atexit(at_exit) == 0;
+	if (installed)
+		return;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_signal;
@@ -165,6 +169,29 @@ int kc_cleanup_begin(const char *dir)
 	for (int i = 0; i < N_HANDLED; i++)
 		sigaction(handled[i], &sa, &previous[i]);
 	installed = 1;
+}
+
+static void uninstall_unless_needed(void)
+{
+	int needed = in_run;
+	for (int k = 0; k < KC_CLEANUP_MAX_PATHS; k++)
+		needed |= kept[k][0] != '\0';
+	if (!installed || needed)
+		return;
+	for (int i = 0; i < N_HANDLED; i++)
+		sigaction(handled[i], &previous[i], NULL);
+	installed = 0;
+}
+
+int kc_cleanup_begin(const char *dir)
+{
+	if (dir && strlen(dir) >= sizeof tmpdir)
+		return -1;
+	strcpy(tmpdir, dir ? dir : "");
+	if (!exit_hook)
+		exit_hook = atexit(at_exit) == 0;
+	install();
+	in_run = 1;
 	/* orphans of kernels become kcost's children, to be killed (Linux 3.4+; elsewhere they escape) */
 	subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 	return 0;
@@ -172,12 +199,11 @@ int kc_cleanup_begin(const char *dir)
 
 void kc_cleanup_end(void)
 {
-	if (!installed)
+	if (!in_run)
 		return;
-	for (int i = 0; i < N_HANDLED; i++)
-		sigaction(handled[i], &previous[i], NULL);
 	tmpdir[0] = '\0';
-	installed = 0;
+	in_run = 0;
+	uninstall_unless_needed();
 	if (subreaper)
 		prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 	subreaper = 0;
@@ -194,12 +220,44 @@ static void block(sigset_t *old)
 
 void kc_cleanup_hold(void)
 {
-	block(&held_mask);
+	sigset_t old;
+	block(&old);
+	if (hold_depth++ == 0)
+		held_mask = old;
 }
 
 void kc_cleanup_release(void)
 {
-	sigprocmask(SIG_SETMASK, &held_mask, NULL);
+	if (hold_depth > 0 && --hold_depth == 0)
+		sigprocmask(SIG_SETMASK, &held_mask, NULL);
+}
+
+int kc_cleanup_add_path(const char *path)
+{
+	if (strlen(path) >= PATH_MAX)
+		return -1;
+	sigset_t old;
+	block(&old);
+	int k = 0;
+	while (k < KC_CLEANUP_MAX_PATHS && kept[k][0])
+		k++;
+	if (k < KC_CLEANUP_MAX_PATHS) {
+		strcpy(kept[k], path);
+		install();
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return k < KC_CLEANUP_MAX_PATHS ? 0 : -1;
+}
+
+void kc_cleanup_forget_path(const char *path)
+{
+	sigset_t old;
+	block(&old);
+	for (int k = 0; k < KC_CLEANUP_MAX_PATHS; k++)
+		if (!strcmp(kept[k], path))
+			kept[k][0] = '\0';
+	uninstall_unless_needed();
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void kc_cleanup_track(struct kc_cleanup_pid *t, int pid)

@@ -39,6 +39,8 @@ struct kc_run_state {
 	const char *valgrind_version;
 	const char *sim_cache_dir;  /* where simulations are cached (simcache.h); NULL: none is */
 	int resimulate;             /* --remeasure: simulate again, and cache the new counts */
+	const char *sim_libs;       /* the libraries harnesses link (libs.h), in every key; NULL until the first key */
+	int sim_saved;              /* simulations this run cached: the cache is pruned after them */
 	int no_avx512_for_valgrind; /* the CPU has AVX-512, which valgrind 3.19 cannot run */
 	int done, total;            /* functions run so far, to run in all (for progress) */
 	/* the ceilings sampled after each timing slice (beside.h), started at the first: beside_wanted until then */

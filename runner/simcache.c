@@ -1,11 +1,16 @@
 /* simcache.c — cache simulations kept by what determines them (simcache.h). */
+#define _GNU_SOURCE
 #include "simcache.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "ceilings.h"
@@ -74,8 +79,10 @@ int kc_simcache_load(struct kc_arena *a, const char *cache_dir, const char *key,
 	ok = ok && got.d1_line > 0 && got.ll_line > 0 && got.d1_line <= 4096 && got.ll_line <= 4096 &&
 	     got.d1_size > 0 && got.ll_size > 0 && got.d1_assoc <= 1 << 20 && got.ll_assoc <= 1 << 20;
 	cJSON_Delete(j);
-	if (ok)
+	if (ok) {
 		*c = got;
+		utimensat(AT_FDCWD, entry_path(a, cache_dir, key), NULL, 0); /* used now: kept by the pruning */
+	}
 	return ok ? 0 : -1;
 }
 
@@ -91,4 +98,63 @@ int kc_simcache_save(struct kc_arena *a, const char *cache_dir, const char *key,
 	int rc = kc_cache_save_text(a, cache_dir, entry_path(a, cache_dir, key), text);
 	free(text);
 	return rc;
+}
+
+/* An entry of the directory: sim-<16 hex digits>.json. */
+static int is_entry(const char *name)
+{
+	if (strlen(name) != 4 + 16 + 5 || strncmp(name, "sim-", 4) || strcmp(name + 20, ".json"))
+		return 0;
+	for (int i = 4; i < 20; i++)
+		if (!strchr("0123456789abcdef", name[i]))
+			return 0;
+	return 1;
+}
+
+struct entry {
+	char name[4 + 16 + 5 + 1];
+	long long mtime;
+};
+
+/* Oldest first; equal times by name. */
+static int by_age(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+	if (a->mtime != b->mtime)
+		return a->mtime < b->mtime ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+int kc_simcache_prune(const char *cache_dir, long long now, int max_entries, long long max_age_seconds)
+{
+	DIR *d = opendir(cache_dir);
+	if (!d)
+		return -1;
+	struct entry *kept = NULL;
+	int n = 0, cap = 0, removed = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		struct stat st;
+		if (!is_entry(e->d_name) || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if ((long long)st.st_mtime < now - max_age_seconds) {
+			removed += unlinkat(dirfd(d), e->d_name, 0) == 0;
+			continue;
+		}
+		if (n == cap) {
+			struct entry *grown = realloc(kept, sizeof *grown * (size_t)(cap = cap ? 2 * cap : 64));
+			if (!grown)
+				break; /* out of memory: the rest waits for the next prune */
+			kept = grown;
+		}
+		memcpy(kept[n].name, e->d_name, sizeof kept[n].name); /* is_entry: 25 characters and the NUL */
+		kept[n++].mtime = (long long)st.st_mtime;
+	}
+	if (n > max_entries)
+		qsort(kept, (size_t)n, sizeof *kept, by_age);
+	for (int i = 0; i < n - max_entries; i++)
+		removed += unlinkat(dirfd(d), kept[i].name, 0) == 0;
+	free(kept);
+	closedir(d);
+	return removed;
 }

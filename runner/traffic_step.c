@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cachegrind.h"
 #include "counters.h"
+#include "libs.h"
 #include "simcache.h"
 
 /* The --LL option simulating the machine's last level; returns the simulated size (0: none to simulate). */
@@ -81,9 +83,11 @@ struct cg_task {
 static const char *sim_config(struct kc_run_state *r, const char *ll_opt)
 {
 	const struct kc_machine *mc = r->m->machine;
+	if (!r->sim_libs) /* once a run: OpenBLAS's is asked of a child process */
+		r->sim_libs = kc_libs_identity(r->a, r->build.blas == 1);
 	/* cachegrind sizes D1 from the CPU it runs on (cpuid): the model and its L1 stand for that */
-	return kc_arena_printf(r->a, "%s|%s|%s|L1 %lld|line %d", r->valgrind_version ? r->valgrind_version : "", ll_opt,
-	                       mc->cpu ? mc->cpu : "", mc->cache_bytes[0], mc->cache_line);
+	return kc_arena_printf(r->a, "%s|%s|%s|L1 %lld|line %d|%s", r->valgrind_version ? r->valgrind_version : "",
+	                       ll_opt, mc->cpu ? mc->cpu : "", mc->cache_bytes[0], mc->cache_line, r->sim_libs);
 }
 
 /* t's counts from the simulation cache: 1 when they were there. */
@@ -144,6 +148,8 @@ static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_chi
 		t->why = why;
 	else if (t->cache_key[0] && kc_simcache_save(r->a, r->sim_cache_dir, t->cache_key, &t->c) < 0 && r->verbose)
 		fprintf(stderr, "kcost: could not cache the simulation in %s\n", r->sim_cache_dir);
+	else if (t->cache_key[0])
+		r->sim_saved++;
 }
 
 static void finish(struct kc_run_state *r, struct cg_task *t, struct kc_child_job *job)
@@ -361,6 +367,13 @@ void kc_traffic_step_run(struct kc_run_state *r, struct kc_traffic_batch *b)
 		return;
 	kc_runner_progress(r, "simulating caches", 0, 0, "");
 	run_tasks(r, b->tasks, b->n_tasks, b->ll_opt);
+	if (r->sim_saved) { /* the cache's bounds (simcache.h), kept where it grew */
+		int removed = kc_simcache_prune(r->sim_cache_dir, (long long)time(NULL), KC_SIMCACHE_MAX_ENTRIES,
+		                                KC_SIMCACHE_MAX_AGE_DAYS * 86400LL);
+		if (removed > 0 && r->verbose)
+			fprintf(stderr, "kcost: %d old simulation%s removed from %s\n", removed,
+			        removed == 1 ? "" : "s", r->sim_cache_dir);
+	}
 	for (int i = 0; i < b->n_pend; i++) {
 		const struct cg_task *once = &b->tasks[b->pend[i].once], *none = &b->tasks[once->baseline];
 		if (once->why || none->why)

@@ -10,10 +10,17 @@
 
 #include <cmocka.h>
 #include <cjson/cJSON.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "run.h"
 
@@ -247,6 +254,140 @@ static void a_thousand_functions_fit_one_comment(void **state)
 	run_release(&r);
 }
 
+/* A git repository of its own in the scratch directory `name` (path out). */
+static void new_repo(char *out, size_t size, const char *name)
+{
+	char cmd[8400];
+	snprintf(out, size, "%s", scratch_dir(name));
+	snprintf(cmd, sizeof cmd,
+	         "cd '%s' && git init -q && git config user.email kcost@test && git config user.name kcost "
+	         "&& git config commit.gpgsign false && mkdir inc",
+	         out);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Helpers defined in the inputs' headers (one beside the input, one found through -I) are reported under the
+ * head's names for them, not under their paths in the temporary worktree: a helper the head changed is
+ * "changed", one it removed is "removed" under its path in the repository. */
+static void header_functions_keep_the_repositorys_paths(void **state)
+{
+	(void)state;
+	char dir[4200], path[4400], cmd[8600];
+	new_repo(dir, sizeof dir, "baseline-headers");
+	/* data-dependent accesses and branches: the helpers are inexact, so they are reported (frontend.c) */
+	static const char scale[] = "static inline void scale(int n, float *x, const int *idx)\n"
+	                            "{\n"
+	                            "\tfor (int i = 0; i < n; i++)\n"
+	                            "\t\tx[idx[i]] = x[idx[i]] * 2.0f%s;\n"
+	                            "}\n";
+	char text[512];
+	snprintf(path, sizeof path, "%s/h.h", dir);
+	snprintf(text, sizeof text, scale, "");
+	write_text(path, text);
+	snprintf(path, sizeof path, "%s/inc/g.h", dir);
+	write_text(path, "static inline void shift(int n, float *x)\n"
+	                 "{\n"
+	                 "\tfor (int i = 0; i < n; i++)\n"
+	                 "\t\tif (x[i] > 0)\n"
+	                 "\t\t\tx[i] += 1.0f;\n"
+	                 "}\n");
+	snprintf(path, sizeof path, "%s/k.c", dir);
+	write_text(path, "#include \"h.h\"\n#include \"g.h\"\n"
+	                 "void both(int n, float *x, const int *idx)\n{\n\tscale(n, x, idx);\n\tshift(n, x);\n}\n");
+	snprintf(cmd, sizeof cmd, "cd '%s' && git add -A && git commit -q -m headers", dir);
+	assert_int_equal(system(cmd), 0);
+	/* the head: scale does twice the FLOPs, shift is gone */
+	snprintf(path, sizeof path, "%s/h.h", dir);
+	snprintf(text, sizeof text, scale, " + 1.0f");
+	write_text(path, text);
+	snprintf(path, sizeof path, "%s/inc/g.h", dir);
+	write_text(path, "\n");
+	snprintf(path, sizeof path, "%s/k.c", dir);
+	write_text(path, "#include \"h.h\"\n#include \"g.h\"\n"
+	                 "void both(int n, float *x, const int *idx)\n{\n\tscale(n, x, idx);\n}\n");
+	const char *args[] = {"--no-run", "--quiet", "--format", "md", "--baseline", "HEAD",
+	                      "-o",       "out",     "k.c",      "--", "-Iinc",      NULL};
+	struct run r = run_kcost_in(dir, args);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "## kcost: cost changes\n\n"
+	                              "- **scale** (./h.h): changed; time: not measured\n"
+	                              "  - FLOPs: `n` \xe2\x86\x92 `2*n`\n"
+	                              "- **shift** (inc/g.h): removed\n"
+	                              "- **both** (k.c): changed; time: not measured\n"));
+	assert_null(strstr(r.out, "kcost-baseline-"));
+	run_release(&r);
+}
+
+/* The entries of a directory, "." and ".." aside; -1 when it cannot be read. */
+static int entries(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* SIGINT while kcost --baseline times the kernels: the temporary worktree is removed, and so is its entry in the
+ * repository's .git/worktrees (what `git worktree prune` would remove): `git worktree list` shows the main one. */
+static void sigint_while_timing_leaves_no_worktree(void **state)
+{
+	(void)state;
+	char dir[4200], tmp[4300], marker[4300], path[4400], cmd[8800];
+	new_repo(dir, sizeof dir, "baseline-sigint");
+	snprintf(tmp, sizeof tmp, "%s/tmp", dir);
+	snprintf(marker, sizeof marker, "%s/timing", dir);
+	assert_int_equal(mkdir(tmp, 0700), 0);
+	/* a call of a second or so (REPS dependent multiply-adds per element), which says when it first runs */
+	char text[9000];
+	snprintf(text, sizeof text,
+	         "#include <stdio.h>\n#define REPS 20000\n"
+	         "void slow(int n, const float *x, float *y)\n{\n"
+	         "\tFILE *f = fopen(\"%s\", \"w\");\n\tif (f)\n\t\tfclose(f);\n"
+	         "\tfloat acc = 0.0f;\n\tfor (int i = 0; i < n; i++)\n\t\tfor (int r = 0; r < REPS; r++)\n"
+	         "\t\t\tacc = acc * 0.5f + x[i];\n\ty[0] = acc;\n}\n",
+	         marker);
+	snprintf(path, sizeof path, "%s/slow.c", dir);
+	write_text(path, text);
+	snprintf(cmd, sizeof cmd, "cd '%s' && echo tmp/ > .gitignore && git add -A && git commit -q -m slow", dir);
+	assert_int_equal(system(cmd), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		setenv("TMPDIR", tmp, 1);
+		if (chdir(dir) != 0)
+			_exit(127);
+		execl(KCOST_BIN, KCOST_BIN, "--quiet", "--no-traffic", "--size", "n=16384", "--time-budget", "60",
+		      "--baseline", "HEAD", "-o", "out", "slow.c", (char *)NULL);
+		_exit(127);
+	}
+	int ran = 0;
+	for (int tries = 0; tries < 1200 && !ran; tries++) { /* the ceilings, the analyses, two builds: 2 min */
+		struct timespec t = {0, 100 * 1000000L};
+		nanosleep(&t, NULL);
+		ran = access(marker, F_OK) == 0;
+	}
+	int before = entries(tmp); /* the run's kcost-XXXXXX and the baseline's kcost-baseline-XXXXXX */
+	assert_int_equal(kill(pid, SIGINT), 0);
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(ran);
+	assert_int_equal(before, 2);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+	assert_int_equal(entries(tmp), 0);
+	snprintf(path, sizeof path, "%s/.git/worktrees", dir);
+	assert_true(entries(path) <= 0); /* gone, or empty */
+	snprintf(cmd, sizeof cmd, "cd '%s' && test \"$(git worktree list | wc -l)\" = 1", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "cd '%s' && test -z \"$(git worktree prune --dry-run -v 2>&1)\"", dir);
+	assert_int_equal(system(cmd), 0); /* nothing left for prune either */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +396,8 @@ int main(void)
 	    cmocka_unit_test(a_tenth_more_work_shows_in_the_instructions),
 	    cmocka_unit_test(a_revision_that_is_not_there_is_an_input_error),
 	    cmocka_unit_test(a_thousand_functions_fit_one_comment),
+	    cmocka_unit_test(header_functions_keep_the_repositorys_paths),
+	    cmocka_unit_test(sigint_while_timing_leaves_no_worktree),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

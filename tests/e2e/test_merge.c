@@ -561,7 +561,8 @@ static void help_names_merge(void **state)
 }
 
 /* kcost --no-run -j 2 on several files: two kcost processes, each over a contiguous share of the files, merged;
- * the same functions, diagnostics and files as one process over all of them, and an error of one file's kept. */
+ * the same functions, diagnostics and files as one process over all of them, and an error of one file's kept. The
+ * shards are named by their files in what is printed and written: their directories were temporary. */
 static void shards_of_one_run_equal_one_process(void **state)
 {
 	(void)state;
@@ -591,6 +592,53 @@ static void shards_of_one_run_equal_one_process(void **state)
 	char *sarif = slurp(path);
 	assert_non_null(sarif);
 	free(sarif);
+
+	/* what is printed and written names each shard by its files, not by its temporary directory */
+	const char *a3[] = {"--no-run", "-j", "2", "-o", two, files[0], files[1], files[2], files[3], NULL};
+	struct run r3 = run_kcost(a3);
+	assert_int_equal(r3.status, 1);
+	char expected[9000];
+	snprintf(expected, sizeof expected,
+	         "samples/gelu.c, samples/vecadd.c: 4 functions (4 exact), not measured, 0 errors, 0 warnings; "
+	         "created " CREATED "\n"
+	         "samples/softmax.c, tests/fixtures/syntax_error.c: 4 functions (3 exact), not measured, 1 error, 1 "
+	         "warning; created " CREATED "\n"
+	         "merged: 8 functions from 2 reports (7 exact), 1 error, 1 warning; report: %s/index.html\n",
+	         two);
+	assert_string_equal(r3.out, expected);
+	run_release(&r3);
+	static const char *const written[] = {"summary.md", "index.html"};
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/%s", two, written[i]);
+		char *text = slurp(path);
+		assert_non_null(text);
+		assert_null(strstr(text, "kcost-shards-"));
+		assert_non_null(strstr(text, "samples/softmax.c, tests/fixtures/syntax_error.c"));
+		free(text);
+	}
+	/* more than three files: the first and the last, and how many */
+	const char *a4[] = {"--no-run",
+	                    "-j",
+	                    "2",
+	                    "--format",
+	                    "md",
+	                    "-o",
+	                    two,
+	                    "samples/conv2d.c",
+	                    "samples/gelu.c",
+	                    "samples/jacobi2d.c",
+	                    "samples/layernorm.c",
+	                    "samples/matmul.c",
+	                    "samples/softmax.c",
+	                    "samples/trsv.c",
+	                    "samples/vecadd.c",
+	                    NULL};
+	struct run r4 = run_kcost(a4);
+	assert_int_equal(r4.status, 0);
+	assert_non_null(strstr(r4.out,
+	                       "Merged from `samples/conv2d.c, ..., samples/layernorm.c (4 files)` (5 functions), "
+	                       "`samples/matmul.c, ..., samples/vecadd.c (4 files)` (10 functions)."));
+	run_release(&r4);
 }
 
 int main(void)

@@ -47,8 +47,8 @@ static void check_sarif_messages(const cJSON *log)
 /* The two reports merged: an error that says why, or every output whole. */
 static void merge(cJSON *a, const char *a_text, cJSON *b, const char *b_text)
 {
-	struct kc_merge_input in[2] = {{"a.json", a, a_text, NULL, NULL, NULL},
-	                               {"b.json", b, b_text, NULL, NULL, NULL}};
+	struct kc_merge_input in[2] = {{"a.json", a, a_text, NULL, NULL, NULL, NULL},
+	                               {"b.json", b, b_text, NULL, NULL, NULL, NULL}};
 	struct kc_merge_opts o = {"fuzz", NULL, 0, "2026-01-01T00:00:00Z", "out"};
 	struct kc_merge *m = NULL;
 	char err[512] = "";

@@ -1,5 +1,5 @@
-/* test_base.c — base/: files read whole, lines as clang ends them, the process's source cache, and the
- * failure path of KC_ASSERT / KC_BUG. */
+/* test_base.c — base/: formatted text appended to a buffer, files read whole, lines as clang ends them, the process's
+ * source cache, and the failure path of KC_ASSERT / KC_BUG. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +19,46 @@
 #include "check.h"
 #include "source.h"
 #include "visible.h"
+
+/* A message kept by a variadic function, as kcost diff's and kcost merge's problems are. */
+static char *message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *message(const char *fmt, ...)
+{
+	struct kc_buf b = KC_BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	kc_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return kc_buf_detach(&b);
+}
+
+/* Formatting appends: a short text in the first pass, one longer than the room left in a second; an empty one
+ * leaves the buffer a C string. */
+static void test_buf_printf(void **state)
+{
+	(void)state;
+	char *text = message("%s: function '%s' (%s): %d", "HEAD.json", "f", "k.c", 42);
+	assert_string_equal(text, "HEAD.json: function 'f' (k.c): 42");
+	free(text);
+	char long_name[301];
+	memset(long_name, 'x', 300);
+	long_name[300] = '\0';
+	text = message("<%s>", long_name);
+	assert_int_equal(strlen(text), 302);
+	assert_true(text[0] == '<' && text[1] == 'x' && text[300] == 'x' && text[301] == '>');
+	free(text);
+	text = message("%s", "");
+	assert_string_equal(text, "");
+	free(text);
+	struct kc_buf b = KC_BUF_INIT;
+	kc_buf_puts(&b, "head ");
+	for (int i = 0; i < 100; i++)
+		kc_buf_printf(&b, "%d,", i);
+	assert_int_equal(b.len, 5 + 10 * 2 + 90 * 3);
+	assert_true(!strncmp(b.data, "head 0,1,2,", 11));
+	assert_string_equal(b.data + b.len - 6, "98,99,");
+	kc_buf_release(&b);
+}
 
 /* A whole file into a buffer: its bytes (NULs and all), an empty file, a cap, a missing file. */
 static void test_buf_read_file(void **state)
@@ -196,9 +236,9 @@ static void test_visible(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_buf_read_file), cmocka_unit_test(test_line_starts),
-	    cmocka_unit_test(test_source_cache),  cmocka_unit_test(test_check_aborts),
-	    cmocka_unit_test(test_visible),
+	    cmocka_unit_test(test_buf_printf),   cmocka_unit_test(test_buf_read_file),
+	    cmocka_unit_test(test_line_starts),  cmocka_unit_test(test_source_cache),
+	    cmocka_unit_test(test_check_aborts), cmocka_unit_test(test_visible),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

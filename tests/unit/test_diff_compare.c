@@ -242,8 +242,8 @@ static struct kc_merge *merge_texts(const char *a, const char *b, int texts, cha
 	release_docs();
 	docs[0] = cJSON_Parse(a);
 	docs[1] = cJSON_Parse(b);
-	struct kc_merge_input in[2] = {{"A", docs[0], texts ? a : NULL, NULL, NULL, NULL},
-	                               {"B", docs[1], texts ? b : NULL, NULL, NULL, NULL}};
+	struct kc_merge_input in[2] = {{"A", docs[0], texts ? a : NULL, NULL, NULL, NULL, NULL},
+	                               {"B", docs[1], texts ? b : NULL, NULL, NULL, NULL, NULL}};
 	struct kc_merge_opts o = {"test", NULL, 0, "2026-01-01T00:00:00Z", "out"};
 	struct kc_merge *m = NULL;
 	*rc = docs[0] && docs[1] ? kc_merge_reports(in, 2, &o, &m, err, 512) : -1;
@@ -367,6 +367,51 @@ static void merge_keeps_the_shards_text(void **state)
 	release_docs();
 }
 
+/* An input's label (kcost -j N's shard, named by its files) is how the text, summary.md, index.html and the errors
+ * name it; merged_from keeps its path. */
+static void labels_name_the_inputs_where_they_are_shown(void **state)
+{
+	(void)state;
+	release_docs();
+	docs[0] = cJSON_Parse(base_text);
+	docs[1] = cJSON_Parse(shard_text);
+	struct kc_merge_input in[2] = {{"/tmp/kcost-shards-x/0", docs[0], NULL, NULL, NULL, NULL, "k.c"},
+	                               {"/tmp/kcost-shards-x/1", docs[1], NULL, NULL, NULL, NULL, "m.c, other.c"}};
+	struct kc_merge_opts o = {"test", NULL, 0, "2026-01-01T00:00:00Z", "out"};
+	struct kc_merge *m = NULL;
+	char err[512];
+	assert_int_equal(kc_merge_reports(in, 2, &o, &m, err, sizeof err), 0);
+	struct kc_buf b = KC_BUF_INIT;
+	assert_int_equal(kc_merge_render(m, KC_MERGE_TEXT, &b), 0);
+	assert_string_equal(
+	    kc_buf_str(&b),
+	    "k.c: 2 functions (0 exact), 1 measured, 0 errors, 0 warnings\n"
+	    "m.c, other.c: 2 functions (0 exact), 1 measured, 1 error, 1 warning\n"
+	    "merged: 4 functions from 2 reports (0 exact), 1 error, 1 warning; report: out/index.html\n");
+	kc_buf_reset(&b);
+	assert_int_equal(kc_merge_render(m, KC_MERGE_MD, &b), 0);
+	assert_contains(kc_buf_str(&b), "Merged from `k.c` (2 functions), `m.c, other.c` (2 functions).");
+	assert_null(strstr(kc_buf_str(&b), "kcost-shards"));
+	kc_buf_reset(&b);
+	assert_int_equal(kc_merge_render(m, KC_MERGE_HTML, &b), 0);
+	assert_contains(kc_buf_str(&b), "<td><code>m.c, other.c</code></td>");
+	assert_null(strstr(kc_buf_str(&b), "kcost-shards"));
+	kc_buf_reset(&b);
+	assert_int_equal(kc_merge_render(m, KC_MERGE_JSON, &b), 0);
+	assert_contains(kc_buf_str(&b), "\"path\":\t\"/tmp/kcost-shards-x/1\"");
+	kc_buf_release(&b);
+	kc_merge_free(m);
+	/* a conflict names the labels */
+	char *twice = replace(shard_text, "\"name\": \"h\", \"file\": \"m.c\"", "\"name\": \"g\", \"file\": \"k.c\"");
+	cJSON_Delete(docs[1]);
+	docs[1] = cJSON_Parse(twice);
+	in[1].report = docs[1];
+	assert_int_equal(kc_merge_reports(in, 2, &o, &m, err, sizeof err), -1);
+	assert_string_equal(err, "function 'g' (k.c) is in both k.c and m.c, other.c");
+	free(twice);
+	release_docs();
+}
+
 /* The shards' SARIF logs: the first's tool and rules, the results that are kcost's; a log of other rules, or a
  * result whose ruleIndex does not name its ruleId or whose message is not one line, is left out, said. */
 static void sarif_logs_are_checked(void **state)
@@ -396,8 +441,8 @@ static void sarif_logs_are_checked(void **state)
 	release_docs();
 	docs[0] = cJSON_Parse(base_text);
 	docs[1] = cJSON_Parse(shard_text);
-	struct kc_merge_input in[2] = {{"A", docs[0], NULL, logs[0], NULL, NULL},
-	                               {"B", docs[1], NULL, logs[1], NULL, NULL}};
+	struct kc_merge_input in[2] = {{"A", docs[0], NULL, logs[0], NULL, NULL, NULL},
+	                               {"B", docs[1], NULL, logs[1], NULL, NULL, NULL}};
 	struct kc_merge_opts o = {"test", NULL, 0, NULL, NULL};
 	struct kc_merge *m;
 	char err[512];
@@ -789,6 +834,7 @@ int main(void)
 	    cmocka_unit_test(mutated_reports_never_crash),
 	    cmocka_unit_test(mutated_shards_never_crash),
 	    cmocka_unit_test(merge_keeps_the_shards_text),
+	    cmocka_unit_test(labels_name_the_inputs_where_they_are_shown),
 	    cmocka_unit_test(sarif_logs_are_checked),
 	    cmocka_unit_test(speed_up_and_slow_down_are_mirrored),
 	    cmocka_unit_test(impossible_values_are_invalid),

@@ -727,6 +727,47 @@ static void test_child_harness(void **state)
 	kc_arena_release(&a);
 }
 
+/* A kept path is removed by a signal outside any run, and the signal then ends the process; a path forgotten is
+ * not; the table's size is a limit, not a silent drop. (In a child: the signal ends it.) */
+static void test_kept_paths(void **state)
+{
+	(void)state;
+	char kept[] = "/tmp/kcost-test-keptXXXXXX", forgotten[] = "/tmp/kcost-test-forgottenXXXXXX", path[256];
+	assert_non_null(mkdtemp(kept));
+	assert_non_null(mkdtemp(forgotten));
+	snprintf(path, sizeof path, "%s/worktree", kept);
+	assert_int_equal(mkdir(path, 0700), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int ok = kc_cleanup_add_path(kept) == 0 && kc_cleanup_add_path(forgotten) == 0;
+		kc_cleanup_forget_path(forgotten);
+		for (int k = 1; ok && k < KC_CLEANUP_MAX_PATHS; k++)
+			ok = kc_cleanup_add_path("/nonexistent/kcost-test") == 0;
+		ok = ok && kc_cleanup_add_path("/nonexistent/one-too-many") == -1;
+		if (!ok)
+			_exit(1);
+		raise(SIGTERM);
+		_exit(2);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	struct stat sb;
+	assert_int_equal(stat(kept, &sb), -1);
+	assert_int_equal(stat(forgotten, &sb), 0);
+	rmdir(forgotten);
+	/* forgetting every path gives the handlers back */
+	struct sigaction before, during, after;
+	sigaction(SIGTERM, NULL, &before);
+	assert_int_equal(kc_cleanup_add_path("/nonexistent/kcost-test"), 0);
+	sigaction(SIGTERM, NULL, &during);
+	kc_cleanup_forget_path("/nonexistent/kcost-test");
+	sigaction(SIGTERM, NULL, &after);
+	assert_true(during.sa_sigaction != before.sa_sigaction);
+	assert_true(after.sa_handler == before.sa_handler);
+}
+
 /* The temporary directory goes with everything a kernel left in it, and nothing a link in it points to. */
 static void test_remove_tree(void **state)
 {
@@ -1110,6 +1151,7 @@ int main(void)
 	    cmocka_unit_test(test_child_harness),
 	    cmocka_unit_test(test_result_validation),
 	    cmocka_unit_test(test_remove_tree),
+	    cmocka_unit_test(test_kept_paths),
 	    cmocka_unit_test(test_sandbox_probe),
 	    cmocka_unit_test(test_openblas_cores),
 	    cmocka_unit_test(test_driver_min_samples),

@@ -1,16 +1,22 @@
 /* test_simcache.c — simulations cached by what determines them (runner/simcache.h): the key follows the
- * binary's bytes, the arguments and the configuration; entries round-trip; a damaged or foreign entry is not
- * used. */
+ * binary's bytes, the arguments and the configuration, which names the libraries harnesses load (runner/libs.h);
+ * entries round-trip; a damaged or foreign entry is not used; the cache is pruned to its bounds. Every file is in a
+ * temporary directory of the test's: never the user's cache. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <gnu/libc-version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "libs.h"
 #include "simcache.h"
 
 static char dir[64];
@@ -40,6 +46,17 @@ static void the_key_follows_what_determines_the_counts(void **state)
 	assert_string_not_equal(k1, k3); /* another mode */
 	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.20.0|--LL=1,2,64", k4), 0);
 	assert_string_not_equal(k1, k4); /* another valgrind */
+	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv,
+	                                 "valgrind-3.19.0|--LL=1,2,64|glibc 2.36 stable; libm /lib/libm.so.6 907784 B "
+	                                 "mtime 1700000000",
+	                                 k4),
+	                 0);
+	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv,
+	                                 "valgrind-3.19.0|--LL=1,2,64|glibc 2.36 stable; libm /lib/libm.so.6 907784 B "
+	                                 "mtime 1710000000",
+	                                 k5),
+	                 0);
+	assert_string_not_equal(k4, k5); /* another libm (runner/libs.h: the libraries are part of the config) */
 	write_file("harness-cg", "\x7f"
 	                         "ELF another build");
 	assert_int_equal(kc_simcache_key(dir, "harness-cg", argv, "valgrind-3.19.0|--LL=1,2,64", k5), 0);
@@ -93,6 +110,107 @@ static void entries_round_trip_and_damaged_ones_are_not_used(void **state)
 	kc_arena_release(&a);
 }
 
+/* The libraries' identity names glibc's version, the libm file and (asked) OpenBLAS; it is the same twice. */
+static void the_libraries_are_named(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	const char *plain = kc_libs_identity(&a, 0), *blas = kc_libs_identity(&a, 1), *again = kc_libs_identity(&a, 1);
+	char want[128];
+	snprintf(want, sizeof want, "glibc %s %s; libm /", gnu_get_libc_version(), gnu_get_libc_release());
+	assert_true(!strncmp(plain, want, strlen(want)));
+	assert_non_null(strstr(plain, "/libm.so"));
+	assert_non_null(strstr(plain, " B mtime "));
+	assert_null(strstr(plain, "OpenBLAS"));
+	/* the same glibc part, then OpenBLAS's own words (a dependency of kcost: scripts/install-deps) */
+	assert_true(!strncmp(blas, plain, strlen(plain)));
+	assert_true(!strncmp(blas + strlen(plain), "; OpenBLAS ", 11));
+	assert_null(strstr(blas, "unknown"));
+	assert_non_null(strstr(blas, "libopenblas"));
+	assert_string_equal(blas, again);
+	kc_arena_release(&a);
+}
+
+static char cache[96]; /* the pruned directory: dir/prune, holding nothing of the other tests */
+
+static void set_mtime(const char *name, long long t)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/%s", cache, name);
+	struct timespec times[2] = {{(time_t)t, 0}, {(time_t)t, 0}};
+	assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+static void write_entry(const char *name, const char *text)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/%s", cache, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int exists(const char *name)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/%s", cache, name);
+	return access(path, F_OK) == 0;
+}
+
+/* 510 entries used within the last day, 3 used 31 days ago, and files that are not entries: the old three go,
+ * then the 10 least recently used; an entry loaded is used now; nothing else is touched. */
+static void the_cache_is_pruned_to_its_bounds(void **state)
+{
+	(void)state;
+	struct kc_arena a = KC_ARENA_INIT;
+	struct kc_cachegrind c = {.d1_size = 32768, .ll_size = 1 << 20, .d1_line = 64, .ll_line = 64, .ir = 1};
+	long long now = (long long)time(NULL), day = 86400;
+	char name[64], key[17];
+	snprintf(cache, sizeof cache, "%s/prune", dir);
+	assert_int_equal(mkdir(cache, 0700), 0);
+	for (int i = 0; i < 510; i++) { /* entry i was used i minutes (and 1000 s) ago */
+		snprintf(key, sizeof key, "%016x", 0x1000 + i);
+		assert_int_equal(kc_simcache_save(&a, cache, key, &c), 0);
+		snprintf(name, sizeof name, "sim-%s.json", key);
+		set_mtime(name, now - 1000 - 60LL * i);
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof name, "sim-%016x.json", 0xdead0 + i);
+		write_entry(name, "{}");
+		set_mtime(name, now - 31 * day);
+	}
+	static const char *const others[] = {"ceilings-0123456789abcdef.json", "sim-notakey.json",
+	                                     "sim-0000000000001000.json.77.tmp", "sim-0000000000001000.JSON"};
+	for (int i = 0; i < 4; i++) {
+		write_entry(others[i], "{}");
+		set_mtime(others[i], now - 400 * day);
+	}
+	/* the least recently used entry is loaded: used now */
+	struct kc_cachegrind got;
+	snprintf(key, sizeof key, "%016x", 0x1000 + 509);
+	assert_int_equal(kc_simcache_load(&a, cache, key, &got), 0);
+	assert_int_equal(
+	    kc_simcache_prune(cache, (long long)time(NULL), KC_SIMCACHE_MAX_ENTRIES, KC_SIMCACHE_MAX_AGE_DAYS * day),
+	    3 + 10);
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof name, "sim-%016x.json", 0xdead0 + i);
+		assert_false(exists(name));
+	}
+	for (int i = 0; i < 510; i++) {
+		snprintf(name, sizeof name, "sim-%016x.json", 0x1000 + i);
+		assert_int_equal(exists(name), i < 499 || i == 509); /* 499 .. 508 were the least recently used */
+	}
+	for (int i = 0; i < 4; i++)
+		assert_true(exists(others[i]));
+	/* within the bounds: nothing more to do */
+	assert_int_equal(
+	    kc_simcache_prune(cache, (long long)time(NULL), KC_SIMCACHE_MAX_ENTRIES, KC_SIMCACHE_MAX_AGE_DAYS * day),
+	    0);
+	assert_int_equal(kc_simcache_prune("/nonexistent/kcost-cache", now, 500, day), -1);
+	kc_arena_release(&a);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/kcost-test-simcache-XXXXXX");
@@ -101,6 +219,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(the_key_follows_what_determines_the_counts),
 	    cmocka_unit_test(entries_round_trip_and_damaged_ones_are_not_used),
+	    cmocka_unit_test(the_libraries_are_named),
+	    cmocka_unit_test(the_cache_is_pruned_to_its_bounds),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[128];
