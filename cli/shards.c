@@ -133,12 +133,15 @@ int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 		return KC_EXIT_INTERNAL;
 	}
 	exe[len] = '\0';
+	kc_cleanup_add_path(dir); /* removed on SIGINT or SIGTERM too (the shards end with kcost: one process group) */
 	pid_t *pid = calloc((size_t)n, sizeof *pid);
 	char **outs = calloc((size_t)n + 6, sizeof *outs), **errs = calloc((size_t)n, sizeof *errs),
 	     **labels = calloc((size_t)n, sizeof *labels);
 	int status = KC_EXIT_OK;
 	if (!pid || !outs || !errs || !labels) {
 		free(pid), free(outs), free(errs), free(labels);
+		kc_cleanup_remove_tree(dir);
+		kc_cleanup_forget_path(dir);
 		return KC_EXIT_INTERNAL;
 	}
 	kc_progress("analyzing", 0, n, "in shards");
@@ -209,6 +212,7 @@ int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 		status = KC_EXIT_INTERNAL;
 	}
 	kc_cleanup_remove_tree(dir);
+	kc_cleanup_forget_path(dir);
 	for (int k = 0; k < n; k++)
 		free(outs[k]), free(errs[k]), free(labels[k]);
 	free(pid), free(outs), free(errs), free(labels);

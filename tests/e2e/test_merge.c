@@ -6,9 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -641,6 +645,66 @@ static void shards_of_one_run_equal_one_process(void **state)
 	run_release(&r4);
 }
 
+/* The shards' temporary directory (-j N on several files) is removed when kcost is interrupted, as at a normal
+ * end: SIGINT once the shards run (their directory holds a shard's diagnostics file), then no kcost-shards-*
+ * left under TMPDIR. Two files of 4,000 kernels each keep the shards busy for a second or so. */
+static void sigint_while_sharding_leaves_no_directory(void **state)
+{
+	(void)state;
+	char dir[4200], tmp[4300], files[2][4300];
+	snprintf(dir, sizeof dir, "%s", scratch_dir("merge-sigint"));
+	snprintf(tmp, sizeof tmp, "%s/tmp", dir);
+	assert_int_equal(mkdir(tmp, 0700), 0);
+	for (int f = 0; f < 2; f++) {
+		struct kc_buf b = KC_BUF_INIT;
+		for (int k = 0; k < 4000; k++)
+			kc_buf_printf(&b,
+			              "void k%d_%d(int n, const float *x, float *y) { for (int i = 0; i < n; i++) y[i] "
+			              "+= 2.0f * x[i]; }\n",
+			              f, k);
+		snprintf(files[f], sizeof files[f], "%s/big%d.c", dir, f);
+		write_text(files[f], kc_buf_str(&b));
+		kc_buf_release(&b);
+	}
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		setenv("TMPDIR", tmp, 1);
+		execl(KCOST_BIN, KCOST_BIN, "--no-run", "--quiet", "-j", "2", "-o", scratch_dir("merge-sigint-out"),
+		      files[0], files[1], (char *)NULL);
+		_exit(127);
+	}
+	char shard_err[4500] = "";
+	for (int tries = 0; tries < 20000 && !shard_err[0]; tries++) { /* 20 s at most */
+		DIR *d = opendir(tmp);
+		for (struct dirent *e; d && (e = readdir(d));)
+			if (!strncmp(e->d_name, "kcost-shards-", 13)) {
+				struct kc_buf err = KC_BUF_INIT;
+				kc_buf_printf(&err, "%s/%s/0.err", tmp, e->d_name);
+				if (access(kc_buf_str(&err), F_OK) == 0 && err.len < sizeof shard_err)
+					memcpy(shard_err, kc_buf_str(&err), err.len + 1);
+				kc_buf_release(&err);
+			}
+		if (d)
+			closedir(d);
+		struct timespec t = {0, 1000000L};
+		nanosleep(&t, NULL);
+	}
+	assert_int_equal(kill(pid, SIGINT), 0);
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(shard_err[0]); /* the shards ran */
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+	DIR *d = opendir(tmp);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (!strncmp(e->d_name, "kcost-shards-", 13))
+			fail_msg("left behind: %s", e->d_name);
+	closedir(d);
+}
+
 int main(void)
 {
 	setenv("SOURCE_DATE_EPOCH", EPOCH, 1);
@@ -653,6 +717,7 @@ int main(void)
 	    cmocka_unit_test(a_thousand_functions_fit_one_comment),
 	    cmocka_unit_test(sarif_logs_become_one),
 	    cmocka_unit_test(help_names_merge),
+	    cmocka_unit_test(sigint_while_sharding_leaves_no_directory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
