@@ -882,7 +882,7 @@ static void run_files(struct kc_run_state *r, struct kc_run_state *rb)
 int kc_run(const struct kc_analysis *an, const struct kc_runner_opts *o, struct kc_arena *a, struct kc_measurements *m,
            struct kc_diags *diags)
 {
-	struct kc_run_state r = {.an = an, .a = a, .m = m, .diags = diags};
+	struct kc_run_state r = {.an = an, .a = a, .m = m, .diags = diags, .started = (long long)time(NULL)};
 	init_state(&r, o);
 	m->machine = KC_NEW(a, struct kc_machine);
 	struct kc_ceilings_opts co = {o->cache_dir, o->remeasure, o->verbose, o->progress};

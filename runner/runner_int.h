@@ -41,6 +41,7 @@ struct kc_run_state {
 	int resimulate;             /* --remeasure: simulate again, and cache the new counts */
 	const char *sim_libs;       /* the libraries harnesses link (libs.h), in every key; NULL until the first key */
 	int sim_saved;              /* simulations this run cached: the cache is pruned after them */
+	long long started;          /* time(NULL) when the run began: the cache entries it used are kept */
 	int no_avx512_for_valgrind; /* the CPU has AVX-512, which valgrind 3.19 cannot run */
 	int done, total;            /* functions run so far, to run in all (for progress) */
 	/* the ceilings sampled after each timing slice (beside.h), started at the first: beside_wanted until then */

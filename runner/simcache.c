@@ -125,7 +125,8 @@ static int by_age(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-int kc_simcache_prune(const char *cache_dir, long long now, int max_entries, long long max_age_seconds)
+int kc_simcache_prune(const char *cache_dir, long long now, int max_entries, long long max_age_seconds,
+                      long long keep_since)
 {
 	DIR *d = opendir(cache_dir);
 	if (!d)
@@ -152,7 +153,7 @@ int kc_simcache_prune(const char *cache_dir, long long now, int max_entries, lon
 	}
 	if (n > max_entries)
 		qsort(kept, (size_t)n, sizeof *kept, by_age);
-	for (int i = 0; i < n - max_entries; i++)
+	for (int i = 0; i < n - max_entries && kept[i].mtime < keep_since; i++) /* oldest first */
 		removed += unlinkat(dirfd(d), kept[i].name, 0) == 0;
 	free(kept);
 	closedir(d);

@@ -33,7 +33,10 @@ int kc_simcache_save(struct kc_arena *a, const char *cache_dir, const char *key,
 
 /* Remove from cache_dir the entries (files named sim-<16 hex digits>.json; nothing else is touched) last modified
  * before now - max_age_seconds, then, of those left, the oldest beyond the max_entries newest (by modification
- * time, then by name). The number removed, or -1 when the directory cannot be read. */
-int kc_simcache_prune(const char *cache_dir, long long now, int max_entries, long long max_age_seconds);
+ * time, then by name), but none modified at or after keep_since: the running kcost's own (saved or loaded since
+ * it started), which a run of more than max_entries simulations would otherwise remove as it saves them. The
+ * number removed, or -1 when the directory cannot be read. */
+int kc_simcache_prune(const char *cache_dir, long long now, int max_entries, long long max_age_seconds,
+                      long long keep_since);
 
 #endif

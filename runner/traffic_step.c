@@ -146,10 +146,10 @@ static void finish_task(struct kc_run_state *r, struct cg_task *t, struct kc_chi
 	const char *why;
 	if (kc_cachegrind_read(r->a, t->out, &t->c, &why) < 0)
 		t->why = why;
-	else if (t->cache_key[0] && kc_simcache_save(r->a, r->sim_cache_dir, t->cache_key, &t->c) < 0 && r->verbose)
-		fprintf(stderr, "kcost: could not cache the simulation in %s\n", r->sim_cache_dir);
-	else if (t->cache_key[0])
+	else if (t->cache_key[0] && kc_simcache_save(r->a, r->sim_cache_dir, t->cache_key, &t->c) == 0)
 		r->sim_saved++;
+	else if (t->cache_key[0] && r->verbose)
+		fprintf(stderr, "kcost: could not cache the simulation in %s\n", r->sim_cache_dir);
 }
 
 static void finish(struct kc_run_state *r, struct cg_task *t, struct kc_child_job *job)
@@ -369,7 +369,8 @@ void kc_traffic_step_run(struct kc_run_state *r, struct kc_traffic_batch *b)
 	run_tasks(r, b->tasks, b->n_tasks, b->ll_opt);
 	if (r->sim_saved) { /* the cache's bounds (simcache.h), kept where it grew */
 		int removed = kc_simcache_prune(r->sim_cache_dir, (long long)time(NULL), KC_SIMCACHE_MAX_ENTRIES,
-		                                KC_SIMCACHE_MAX_AGE_DAYS * 86400LL);
+		                                KC_SIMCACHE_MAX_AGE_DAYS * 86400LL, r->started);
+		r->sim_saved = 0;
 		if (removed > 0 && r->verbose)
 			fprintf(stderr, "kcost: %d old simulation%s removed from %s\n", removed,
 			        removed == 1 ? "" : "s", r->sim_cache_dir);

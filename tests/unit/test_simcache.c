@@ -190,9 +190,9 @@ static void the_cache_is_pruned_to_its_bounds(void **state)
 	struct kc_cachegrind got;
 	snprintf(key, sizeof key, "%016x", 0x1000 + 509);
 	assert_int_equal(kc_simcache_load(&a, cache, key, &got), 0);
-	assert_int_equal(
-	    kc_simcache_prune(cache, (long long)time(NULL), KC_SIMCACHE_MAX_ENTRIES, KC_SIMCACHE_MAX_AGE_DAYS * day),
-	    3 + 10);
+	assert_int_equal(kc_simcache_prune(cache, (long long)time(NULL), KC_SIMCACHE_MAX_ENTRIES,
+	                                   KC_SIMCACHE_MAX_AGE_DAYS * day, now - 100),
+	                 3 + 10);
 	for (int i = 0; i < 3; i++) {
 		snprintf(name, sizeof name, "sim-%016x.json", 0xdead0 + i);
 		assert_false(exists(name));
@@ -204,10 +204,24 @@ static void the_cache_is_pruned_to_its_bounds(void **state)
 	for (int i = 0; i < 4; i++)
 		assert_true(exists(others[i]));
 	/* within the bounds: nothing more to do */
-	assert_int_equal(
-	    kc_simcache_prune(cache, (long long)time(NULL), KC_SIMCACHE_MAX_ENTRIES, KC_SIMCACHE_MAX_AGE_DAYS * day),
-	    0);
-	assert_int_equal(kc_simcache_prune("/nonexistent/kcost-cache", now, 500, day), -1);
+	assert_int_equal(kc_simcache_prune(cache, (long long)time(NULL), KC_SIMCACHE_MAX_ENTRIES,
+	                                   KC_SIMCACHE_MAX_AGE_DAYS * day, now - 100),
+	                 0);
+	/* a run that used more entries than the bound keeps them all: 20 entries of "this run" (modified at or
+	 * after its start) and the one it loaded, the bound 5: the 499 older ones go, the run's 21 stay */
+	for (int i = 0; i < 20; i++) {
+		snprintf(key, sizeof key, "%016x", 0x9000 + i);
+		assert_int_equal(kc_simcache_save(&a, cache, key, &c), 0);
+	}
+	assert_int_equal(kc_simcache_prune(cache, (long long)time(NULL), 5, KC_SIMCACHE_MAX_AGE_DAYS * day, now - 100),
+	                 499);
+	for (int i = 0; i < 20; i++) {
+		snprintf(name, sizeof name, "sim-%016x.json", 0x9000 + i);
+		assert_true(exists(name));
+	}
+	snprintf(name, sizeof name, "sim-%016x.json", 0x1000 + 509);
+	assert_true(exists(name));
+	assert_int_equal(kc_simcache_prune("/nonexistent/kcost-cache", now, 500, day, now), -1);
 	kc_arena_release(&a);
 }
 
