@@ -137,9 +137,12 @@ int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 	pid_t *pid = calloc((size_t)n, sizeof *pid);
 	char **outs = calloc((size_t)n + 6, sizeof *outs), **errs = calloc((size_t)n, sizeof *errs),
 	     **labels = calloc((size_t)n, sizeof *labels);
+	/* tracked while they run: a signal to kcost alone (not to its process group) kills them before their
+	 * directory is removed, or they would write into it again */
+	struct kc_cleanup_pid *track = calloc((size_t)n, sizeof *track);
 	int status = KC_EXIT_OK;
-	if (!pid || !outs || !errs || !labels) {
-		free(pid), free(outs), free(errs), free(labels);
+	if (!pid || !outs || !errs || !labels || !track) {
+		free(pid), free(outs), free(errs), free(labels), free(track);
 		kc_cleanup_remove_tree(dir);
 		kc_cleanup_forget_path(dir);
 		return KC_EXIT_INTERNAL;
@@ -155,8 +158,10 @@ int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 		int first = (int)((long long)o->n_files * k / n), end = (int)((long long)o->n_files * (k + 1) / n);
 		labels[k] = shard_label(o, first, end);
 		char **v = outs[k] && errs[k] ? shard_argv(o, argc, argv, exe, outs[k], first, end) : NULL;
+		kc_cleanup_hold();
 		pid[k] = v ? fork() : -1;
 		if (pid[k] == 0) {
+			kc_cleanup_in_child();
 			int fd = open(errs[k], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 			if (fd >= 0)
 				dup2(fd, 2);
@@ -166,12 +171,17 @@ int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 			execv(exe, v);
 			_exit(127);
 		}
+		if (pid[k] > 0)
+			kc_cleanup_track(&track[k], pid[k]);
+		kc_cleanup_release();
 		free(v);
 	}
 	for (int k = 0; k < n; k++) {
 		int st = 0;
 		while (pid[k] > 0 && waitpid(pid[k], &st, 0) < 0 && errno == EINTR)
 			;
+		if (pid[k] > 0)
+			kc_cleanup_untrack(&track[k]);
 		int code = pid[k] <= 0 ? KC_EXIT_INTERNAL : WIFEXITED(st) ? WEXITSTATUS(st) : KC_EXIT_INTERNAL;
 		if (code > status && code != KC_EXIT_REGRESSION)
 			status = code;
@@ -215,6 +225,6 @@ int kc_shards_run(const struct kc_options *o, int argc, char **argv)
 	kc_cleanup_forget_path(dir);
 	for (int k = 0; k < n; k++)
 		free(outs[k]), free(errs[k]), free(labels[k]);
-	free(pid), free(outs), free(errs), free(labels);
+	free(pid), free(outs), free(errs), free(labels), free(track);
 	return status;
 }
