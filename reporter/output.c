@@ -281,14 +281,18 @@ static int write_temporary(struct kc_output_dir *d, int at_fd, const char *tmp, 
  * again and again. Exchanging the two names (renameat2's RENAME_EXCHANGE) and then removing the old file,
  * now under the temporary name, does not; a reader sees either file whole as before, and neither call
  * follows a link. A directory at leaf, or a file system without the exchange, gets renameat (which fails on
- * the directory, as before). */
+ * the directory, as before). What is given up: after a power loss soon after the run, ext4 may show the new
+ * file empty instead of old or new (the report is written again by running kcost again). */
 static int put_in_place(int at_fd, const char *tmp, const char *leaf)
 {
 #ifdef RENAME_EXCHANGE
 	struct stat st;
 	if (fstatat(at_fd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode) &&
 	    renameat2(at_fd, tmp, at_fd, leaf, RENAME_EXCHANGE) == 0) {
-		unlinkat(at_fd, tmp, 0); /* if it stays, the next kcost here removes it with the other temporaries */
+		/* if it stays, the next kcost here removes it with the other temporaries; an (empty) directory put at
+		 * leaf since fstatat by something else than kcost is removed too */
+		if (unlinkat(at_fd, tmp, 0) < 0 && errno == EISDIR)
+			unlinkat(at_fd, tmp, AT_REMOVEDIR);
 		return 0;
 	}
 #endif
