@@ -304,6 +304,10 @@ void kc_baseline_close(struct kc_baseline *b)
 	char err[256];
 	const char *argv[] = {"git", "-C", b->top, "worktree", "remove", "--force", b->tree, NULL};
 	int removed = !b->tree || git(argv, NULL, err, sizeof err) == 0;
+	/* at once: git names entries after the worktree's directory (tree, tree1, ...), and another kcost's
+	 * --baseline in this repository may be given this one's name from now on */
+	if (removed && b->entry)
+		kc_cleanup_forget_path(b->entry);
 	if (b->dir)
 		kc_cleanup_remove_tree(b->dir);
 	if (!removed) { /* the directory is gone now: prune forgets its registration */

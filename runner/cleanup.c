@@ -183,11 +183,23 @@ static void uninstall_unless_needed(void)
 	installed = 0;
 }
 
+static void block(sigset_t *old)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	for (int i = 0; i < N_HANDLED; i++)
+		sigaddset(&s, handled[i]);
+	sigprocmask(SIG_BLOCK, &s, old);
+}
+
 int kc_cleanup_begin(const char *dir)
 {
 	if (dir && strlen(dir) >= sizeof tmpdir)
 		return -1;
+	sigset_t old;
+	block(&old); /* the handlers may be installed already (a kept path): none reads half a name */
 	strcpy(tmpdir, dir ? dir : "");
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!exit_hook)
 		exit_hook = atexit(at_exit) == 0;
 	install();
@@ -207,15 +219,6 @@ void kc_cleanup_end(void)
 	if (subreaper)
 		prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 	subreaper = 0;
-}
-
-static void block(sigset_t *old)
-{
-	sigset_t s;
-	sigemptyset(&s);
-	for (int i = 0; i < N_HANDLED; i++)
-		sigaddset(&s, handled[i]);
-	sigprocmask(SIG_BLOCK, &s, old);
 }
 
 void kc_cleanup_hold(void)
