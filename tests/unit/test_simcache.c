@@ -21,14 +21,20 @@
 
 static char dir[64];
 
-static void write_file(const char *name, const char *text)
+/* text into the file name of directory in */
+static void write_in(const char *in, const char *name, const char *text)
 {
-	char path[128];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	char path[160];
+	snprintf(path, sizeof path, "%s/%s", in, name);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
+}
+
+static void write_file(const char *name, const char *text)
+{
+	write_in(dir, name, text);
 }
 
 static void the_key_follows_what_determines_the_counts(void **state)
@@ -143,12 +149,7 @@ static void set_mtime(const char *name, long long t)
 
 static void write_entry(const char *name, const char *text)
 {
-	char path[160];
-	snprintf(path, sizeof path, "%s/%s", cache, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	write_in(cache, name, text);
 }
 
 static int exists(const char *name)
