@@ -1,6 +1,7 @@
 /* clang_util.c — libclang helpers of the front end: children lists (cached), spellings, locations, types,
  * constant folding, a for statement's clauses, and warnings at a cursor. Visitor state travels through
- * client_data; every CXString is disposed in the scope that obtained it. libclang is used from one thread. */
+ * client_data; every CXString is disposed in the scope that obtained it. Each thread analyzing a translation
+ * unit (several for a file parsed in parts, split.h) has its own cache and arena here. */
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 /* ------------------------------------------------------------------------------------------------ */
 /* Children lists */
 
-static struct kc_arena *long_lists; /* where lists longer than KC_CX_INLINE_CHILDREN go (kc_cx_begin) */
+static _Thread_local struct kc_arena *long_lists; /* where lists longer than KC_CX_INLINE_CHILDREN go (kc_cx_begin) */
 
 static enum CXChildVisitResult push_child(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -33,11 +34,12 @@ static enum CXChildVisitResult push_child(CXCursor c, CXCursor parent, CXClientD
 /* The AST does not change while it is analyzed, and lowering asks about the same expression several times
  * (constant? affine? which accesses?), each time visiting its children: a small direct-mapped cache of
  * recent short children lists saves a third of the clang_visitChildren calls, the front end's largest
- * cost after the parse. libclang is used from one thread only; the cache is emptied with each TU. */
+ * cost after the parse. One cache per thread (a translation unit is used from one thread), emptied with each
+ * translation unit. */
 #define CHILD_CACHE      1024 /* entries, a power of two */
 #define CHILD_CACHE_LIST 4
 
-static struct child_cache_entry {
+static _Thread_local struct child_cache_entry {
 	CXCursor key; /* kind 0 (never a cursor's): empty */
 	int n;
 	CXCursor c[CHILD_CACHE_LIST];

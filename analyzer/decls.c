@@ -401,6 +401,18 @@ static int sites_of(struct fe *fe, int f, int *first)
 	return n;
 }
 
+int kc_decl_split_calls_ok(struct fe *fe)
+{
+	if (!fe->sites_built)
+		build_sites(fe);
+	for (int i = 0; i < fe->n_sites; i++) {
+		const struct tu_func *caller = &fe->funcs[fe->sites[i].caller];
+		if (!caller->foreign && !caller->in_header && fe->funcs[fe->sites[i].callee].blanked)
+			return 0;
+	}
+	return 1;
+}
+
 static unsigned offset_of(CXSourceLocation l)
 {
 	unsigned off;

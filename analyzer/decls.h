@@ -32,4 +32,8 @@ int kc_decl_global_of(struct fctx *fc, const struct kc_function *g, int b);
  * for all of them, at the first, that says how many and which (what init_* and print_* functions are full of). */
 void kc_decl_io_call(struct fctx *fc, CXCursor call, const char *name);
 
+/* A part of a file parsed in parts (split.h): 0 when a function it lowers calls one whose body it parses blanked
+ * (the split parted a caller from its callee, or from the sizes it passes), else 1. */
+int kc_decl_split_calls_ok(struct fe *fe);
+
 #endif

@@ -66,6 +66,10 @@ struct tu_func {
 	int in_header; /* defined in a header of the user's (not a system one): analyzed when called, reported only
 	                * when cited: a caller's warning points to its diagnostics */
 	int cited;
+	/* a file parsed in parts (split.h): */
+	int blanked; /* this part parses the function's body blanked: it must not be lowered here */
+	int foreign; /* another part lowers the function (it may be lowered here as a callee: a header's, or one
+	              * whose body every part parses) */
 };
 
 /* One translation unit at a time. */
@@ -88,6 +92,9 @@ struct fe {
 	int sites_built;   /* sites holds this translation unit's calls (built when a size first needs them) */
 	CXCursor *globals; /* the file-scope arrays the functions access, entered when first met (malloc'd) */
 	int n_globals, cap_globals;
+	struct kc_diags *diags; /* the file's diagnostics: fe->an->diags, or the part's own */
+	int split;              /* a part of a file parsed in parts (split.h): lowers only its functions */
+	int split_wrong;        /* the part met what the split did not foresee (a call into a blanked body) */
 };
 
 /* A variable the body refers to. */

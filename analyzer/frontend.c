@@ -23,8 +23,11 @@
 
 #include "analyzer.h"
 #include "clang_util.h"
+#include "decls.h"
 #include "fe_int.h"
 #include "lower.h"
+#include "source.h"
+#include "split.h"
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Translation units */
@@ -47,7 +50,7 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 		int cap = fe->cap_funcs ? 2 * fe->cap_funcs : 64;
 		struct tu_func *grown = realloc(fe->funcs, sizeof *grown * (size_t)cap);
 		if (!grown) { /* analyze what was collected */
-			kc_diag_add(fe->a, &fe->an->diags, kc_cx_loc(fe, c), KC_ERROR, KC_DIAG_NOT_ANALYZED, NULL,
+			kc_diag_add(fe->a, fe->diags, kc_cx_loc(fe, c), KC_ERROR, KC_DIAG_NOT_ANALYZED, NULL,
 			            "out of memory: this and the following functions are not analyzed");
 			return CXChildVisit_Break;
 		}
@@ -63,6 +66,7 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 	tf->writes = NULL;
 	tf->in_header = in_header;
 	tf->cited = 0;
+	tf->blanked = tf->foreign = 0;
 	return CXChildVisit_Continue;
 }
 
@@ -145,12 +149,29 @@ static void add_function(struct kc_analysis *an, struct kc_function *f)
 }
 
 /* The function named `name` among the file's analyzed ones, or NULL. */
-static struct kc_function *file_function(struct fe *fe, const char *name)
+static struct kc_function *file_function(const struct tu_func *funcs, int n, const char *name)
 {
-	for (int i = 0; name && i < fe->n_funcs; i++)
-		if (fe->funcs[i].ir && !strcmp(fe->funcs[i].ir->fn->name, name))
-			return fe->funcs[i].ir->fn;
+	for (int i = 0; name && i < n; i++)
+		if (funcs[i].ir && !strcmp(funcs[i].ir->fn->name, name))
+			return funcs[i].ir->fn;
 	return NULL;
+}
+
+/* Put the file's analyzed functions into the model. Every one goes in — the runner looks references up
+ * there — but only the wanted ones are reported (skip is set on the others). */
+static void add_functions(struct fe *fe, const struct tu_func *funcs, int n, int file_index)
+{
+	for (int i = 0; i < n; i++) {
+		const struct tu_func *tf = &funcs[i];
+		if (!tf->ir)
+			continue;
+		/* a header's helper is reported only to show the warnings its callers point to */
+		if (!wanted(fe, tf->name) || (tf->in_header && !tf->cited))
+			tf->ir->fn->skip = 1;
+		tf->ir->fn->file_index = file_index;
+		tf->ir->fn->reference_fn = file_function(funcs, n, tf->ir->fn->reference);
+		add_function(fe->an, tf->ir->fn);
+	}
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -197,6 +218,11 @@ struct analyze_job {
 	int suspect_fd;    /* a non-regular file seen on the last tick, or -1 */
 	struct stat suspect;
 	const unsigned char *known_fds; /* bitmap of the descriptors open before the analysis */
+	/* a file parsed in parts (split.h): the other parts' threads, whose CPU time is the parse's too */
+	clockid_t part_clock[KC_SPLIT_MAX_PARTS];
+	int n_part_clocks;
+	int parts_parsing; /* part threads still in their parse */
+	int part_threads;  /* part threads running (stray ones too, when the parse is abandoned) */
 };
 
 static unsigned long long address_space_bytes(void)
@@ -253,9 +279,400 @@ static int parse_end(struct analyze_job *job)
 	if (!abandoned) {
 		job->parsing = -1;
 		restore_address_space(job);
+		pthread_cond_broadcast(&job->cv); /* parts of the file wait for it to lower */
 	}
 	pthread_mutex_unlock(&job->mu);
 	return abandoned;
+}
+
+/* libclang's crash recovery handlers (installed by clang_createIndex) run on the alternate signal stack, so
+ * that they can run at all after a stack overflow. */
+static void recover_on_alt_stack(void)
+{
+	static const int signals[] = {SIGSEGV, SIGBUS};
+	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++) {
+		struct sigaction act;
+		if (sigaction(signals[i], NULL, &act) != 0 || act.sa_handler == SIG_DFL || act.sa_handler == SIG_IGN)
+			continue;
+		act.sa_flags |= SA_ONSTACK;
+		sigaction(signals[i], &act, NULL);
+	}
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* A file parsed in parts (split.h)
+ *
+ * Each part parses the file with the other parts' bodies blanked and lowers its own functions, on a thread
+ * of its own (part 0 on the job's thread), into an arena of its own; the functions are then put into the
+ * model in the file's order, as a whole parse would have put them. Whatever the split did not foresee sends
+ * the file to a whole parse: a diagnostic of any part (a blanked body may have declared what the rest of the
+ * file uses), a blanked region that is not exactly a function's body in the part that lowers it, a call from
+ * a part's function into a blanked body, or a function lowered by two parts whose sizes came from its call
+ * sites (each part sees only its own calls). The watchdog watches the parts' parses as one: their CPU time
+ * adds up, and none is over until all are. */
+
+#define SPLIT_MIN_BODIES 64 /* fewer function bodies: parsed whole (each part parses the declarations again) */
+
+struct part {
+	struct analyze_job *job;
+	const struct kc_split *split;
+	int part;
+	const char *file;
+	const char **argv;
+	int argc;
+	atomic_int *wrong;     /* shared by the parts: one found the split wrong */
+	struct kc_analysis an; /* the part's arenas and diagnostics */
+	struct fe fe;
+	CXIndex index;
+	CXTranslationUnit tu;
+	int ok; /* parsed and lowered as the split foresaw */
+};
+
+/* One file's split and its parts: never freed while a part's thread may still run (an abandoned parse). */
+struct split_run {
+	struct kc_split split;
+	atomic_int wrong;
+	pthread_t thread[KC_SPLIT_MAX_PARTS];
+	int started[KC_SPLIT_MAX_PARTS];
+	struct part parts[KC_SPLIT_MAX_PARTS];
+};
+
+static int split_parts(const struct fe *fe)
+{
+	if (fe->opts->threads == 1)
+		return 1;
+	if (fe->opts->threads > 1)
+		return fe->opts->threads < KC_SPLIT_MAX_PARTS ? fe->opts->threads : KC_SPLIT_MAX_PARTS;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	return cores < 2 ? 1 : cores < KC_SPLIT_MAX_PARTS ? (int)cores : KC_SPLIT_MAX_PARTS;
+}
+
+/* 1 when offset `at` of the main file is in a body part p parses blanked. */
+static int in_blanked(const struct part *p, size_t at)
+{
+	const struct kc_split *sp = p->split;
+	int lo = 0, hi = sp->n_bodies;
+	while (lo < hi) { /* the last body opening at or before at */
+		int mid = (lo + hi) / 2;
+		if (sp->bodies[mid].open <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct kc_split_body *b = lo > 0 ? &sp->bodies[lo - 1] : NULL;
+	return b && at <= b->close && b->part != p->part;
+}
+
+/* 1 when the part's parse has a diagnostic (a warning or worse) outside the bodies it parsed blanked (where
+ * "a non-void function does not return a value" is the blanking's). */
+static int any_diagnostic(const struct part *p)
+{
+	unsigned n = clang_getNumDiagnostics(p->tu);
+	CXFile main_file = clang_getFile(p->tu, p->file);
+	int any = 0;
+	for (unsigned i = 0; i < n && !any; i++) {
+		CXDiagnostic d = clang_getDiagnostic(p->tu, i);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Warning) {
+			CXFile file;
+			unsigned at;
+			clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, NULL, NULL, &at);
+			any = !file || !main_file || !clang_File_isEqual(file, main_file) || !in_blanked(p, at);
+		}
+		clang_disposeDiagnostic(d);
+	}
+	return any;
+}
+
+static void part_parse(struct part *p)
+{
+	p->index = clang_createIndex(0, 0);
+	recover_on_alt_stack();
+	struct CXUnsavedFile u = {p->file, p->split->text[p->part], (unsigned long)p->split->len};
+	enum CXErrorCode ec = clang_parseTranslationUnit2(p->index, p->file, p->argv, p->argc, &u, 1,
+	                                                  CXTranslationUnit_KeepGoing, &p->tu);
+	if (ec != CXError_Success || !p->tu || any_diagnostic(p))
+		atomic_store(p->wrong, 1);
+}
+
+/* The offsets of the '{' and '}' of function c's body in the main file; -1 when it has none there. */
+static int body_offsets(struct fe *fe, CXCursor c, size_t *open, size_t *close)
+{
+	struct child_list l;
+	kc_cx_children(c, &l);
+	if (!l.n || clang_getCursorKind(l.c[l.n - 1]) != CXCursor_CompoundStmt)
+		return -1;
+	CXSourceRange r = clang_getCursorExtent(l.c[l.n - 1]);
+	CXFile f1, f2;
+	unsigned a, b;
+	clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &a);
+	clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &b);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, fe->main_file) || !clang_File_isEqual(f2, fe->main_file) || b <= a)
+		return -1;
+	*open = a;
+	*close = b - 1; /* the range ends past the '}' */
+	return 0;
+}
+
+/* Which of the part's functions it lowers, which it parsed blanked; -1 when a region of the part is not
+ * exactly the body of one of its functions. */
+static int mark_functions(struct part *p)
+{
+	struct fe *fe = &p->fe;
+	int mine = 0, matched = 0;
+	for (int i = 0; i < p->split->n_bodies; i++)
+		mine += p->split->bodies[i].part == p->part;
+	for (int i = 0; i < fe->n_funcs; i++) {
+		struct tu_func *tf = &fe->funcs[i];
+		size_t open, close;
+		const struct kc_split_body *b = NULL;
+		if (!tf->in_header && body_offsets(fe, tf->cursor, &open, &close) == 0)
+			b = kc_split_body_at(p->split, open);
+		if (!b) { /* parsed by every part: part 0 lowers it (others as a callee, when they call it) */
+			tf->foreign = p->part != 0;
+			continue;
+		}
+		if (b->close != close)
+			return -1;
+		if (b->part == p->part)
+			matched++;
+		else
+			tf->blanked = tf->foreign = 1;
+	}
+	return matched == mine ? 0 : -1;
+}
+
+static void part_lower(struct part *p)
+{
+	struct fe *fe = &p->fe;
+	if (atomic_load(p->wrong))
+		return;
+	*fe = (struct fe){.an = &p->an, .a = &p->an.arena, .opts = p->job->fe->opts, .path = p->file};
+	fe->diags = &p->an.diags;
+	fe->split = 1;
+	kc_cx_begin(fe->a);
+	fe->main_file = clang_getFile(p->tu, p->file);
+	kc_cx_index_main_file(fe, p->tu);
+	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), collect_function, fe);
+	if (mark_functions(p) < 0 || atomic_load(p->wrong)) {
+		atomic_store(p->wrong, 1);
+		return;
+	}
+	kc_lower_file(fe);
+	if (fe->split_wrong || !kc_decl_split_calls_ok(fe))
+		atomic_store(p->wrong, 1);
+	else
+		p->ok = 1;
+}
+
+static void part_dispose(struct part *p)
+{
+	if (p->tu)
+		clang_disposeTranslationUnit(p->tu);
+	if (p->index)
+		clang_disposeIndex(p->index);
+	p->tu = NULL;
+	p->index = NULL;
+}
+
+static void *part_main(void *arg)
+{
+	struct part *p = arg;
+	struct analyze_job *job = p->job;
+	stack_t alt = {.ss_sp = malloc(ALT_STACK_BYTES), .ss_size = ALT_STACK_BYTES};
+	if (alt.ss_sp && sigaltstack(&alt, NULL) != 0) {
+		free(alt.ss_sp);
+		alt.ss_sp = NULL;
+	}
+	part_parse(p);
+	/* the lowering waits for every part's parse to be over: the watchdog cannot abandon it midway */
+	pthread_mutex_lock(&job->mu);
+	job->parts_parsing--;
+	pthread_cond_broadcast(&job->cv);
+	while (job->parsing >= 0 && !job->abandoned)
+		pthread_cond_wait(&job->cv, &job->mu);
+	int abandoned = job->abandoned;
+	pthread_mutex_unlock(&job->mu);
+	if (!abandoned) {
+		part_lower(p);
+		part_dispose(p);
+	}
+	if (alt.ss_sp) {
+		stack_t off = {.ss_flags = SS_DISABLE};
+		sigaltstack(&off, NULL);
+		free(alt.ss_sp);
+	}
+	pthread_mutex_lock(&job->mu);
+	job->part_threads--;
+	pthread_mutex_unlock(&job->mu);
+	return NULL;
+}
+
+static void part_forget(struct part *p)
+{
+	part_dispose(p);
+	free(p->fe.funcs);
+	free(p->fe.sites);
+	free(p->fe.globals);
+	free(p->fe.spare);
+	kc_analysis_release(&p->an);
+}
+
+static void append_diags(struct kc_diags *to, struct kc_diags *from)
+{
+	if (!from->head)
+		return;
+	if (to->tail)
+		to->tail->next = from->head;
+	else
+		to->head = from->head;
+	to->tail = from->tail;
+	to->errors += from->errors;
+	to->warnings += from->warnings;
+	*from = (struct kc_diags){0};
+}
+
+/* Put the parts' functions into the model; 0 when the split does not hold after all (nothing changed). */
+static int merge_parts(struct split_run *run, struct fe *fe, int file_index)
+{
+	int n_parts = run->split.parts, n = run->parts[0].fe.n_funcs;
+	for (int q = 1; q < n_parts; q++) {
+		if (run->parts[q].fe.n_funcs != n)
+			return 0;
+		for (int i = 0; i < n; i++)
+			if (strcmp(run->parts[q].fe.funcs[i].name, run->parts[0].fe.funcs[i].name) != 0)
+				return 0;
+	}
+	struct tu_func *merged = malloc(sizeof *merged * (size_t)(n + 1));
+	int *chosen = malloc(sizeof *chosen * (size_t)(n + 1));
+	if (!merged || !chosen) {
+		free(merged);
+		free(chosen);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		int lowered = 0, asked = 0, cited = 0, c = -1;
+		for (int q = 0; q < n_parts; q++) {
+			const struct tu_func *tf = &run->parts[q].fe.funcs[i];
+			cited |= tf->cited;
+			if (!tf->ir)
+				continue;
+			lowered++;
+			asked |= tf->site_sizes != NULL;
+			if (c < 0 || (!tf->foreign && run->parts[c].fe.funcs[i].foreign))
+				c = q;
+		}
+		if (lowered > 1 && asked) { /* each part sized it from its own calls */
+			free(merged);
+			free(chosen);
+			return 0;
+		}
+		merged[i] = run->parts[c >= 0 ? c : 0].fe.funcs[i];
+		merged[i].cited = cited;
+		chosen[i] = c;
+	}
+	for (int q = 0; q < n_parts; q++) {
+		kc_arena_adopt(&fe->an->arena, &run->parts[q].an.arena);
+		kc_arena_adopt(&fe->an->arena2, &run->parts[q].an.arena2);
+		append_diags(&fe->an->diags, &run->parts[q].an.diags);
+	}
+	add_functions(fe, merged, n, file_index);
+	/* a callee lowered by several parts: its other copies stand for the one in the model */
+	for (int i = 0; i < n; i++)
+		for (int q = 0; chosen[i] >= 0 && q < n_parts; q++) {
+			const struct tu_func *tf = &run->parts[q].fe.funcs[i];
+			if (q != chosen[i] && tf->ir) {
+				tf->ir->fn->index = merged[i].ir->fn->index;
+				tf->ir->fn->file_index = file_index;
+				tf->ir->fn->skip = 1;
+			}
+		}
+	free(merged);
+	free(chosen);
+	return 1;
+}
+
+/* Parse and lower file `file_index` in parts when it is worth it: 1 when done, 0 when the file is to be
+ * parsed whole (no split, or one that did not hold: nothing of it is kept), -1 when the watchdog abandoned
+ * the parse (the caller leaves at once). */
+static int parse_in_parts(struct analyze_job *job, int file_index, const char **argv, int argc)
+{
+	struct fe *fe = job->fe;
+	int n = split_parts(fe);
+	const char *file = fe->an->files[file_index];
+	const struct kc_source *src = n >= 2 ? kc_source_get(file) : NULL;
+	if (!src || !src->text)
+		return 0;
+	struct split_run *run = calloc(1, sizeof *run);
+	if (!run)
+		return 0;
+	kc_split_plan(&run->split, src->text, src->len, n, fe->opts->threads > 1 ? 2 : SPLIT_MIN_BODIES);
+	n = run->split.parts;
+	if (n < 2) {
+		kc_split_release(&run->split);
+		free(run);
+		return 0;
+	}
+	for (int q = 0; q < n; q++)
+		run->parts[q] = (struct part){.job = job,
+		                              .split = &run->split,
+		                              .part = q,
+		                              .file = file,
+		                              .argv = argv,
+		                              .argc = argc,
+		                              .wrong = &run->wrong};
+	parse_begin(job, file_index);
+	pthread_mutex_lock(&job->mu);
+	job->parts_parsing = job->part_threads = job->n_part_clocks = 0;
+	pthread_mutex_unlock(&job->mu);
+	for (int q = 1; q < n; q++) {
+		pthread_attr_t attr;
+		int made = pthread_attr_init(&attr) == 0;
+		if (made) {
+			pthread_mutex_lock(&job->mu);
+			job->parts_parsing++;
+			job->part_threads++;
+			pthread_mutex_unlock(&job->mu);
+			made = pthread_attr_setstacksize(&attr, KC_IR_STACK_BYTES) == 0 &&
+			       pthread_attr_setguardsize(&attr, GUARD_BYTES) == 0 &&
+			       pthread_create(&run->thread[q], &attr, part_main, &run->parts[q]) == 0;
+			pthread_attr_destroy(&attr);
+			pthread_mutex_lock(&job->mu);
+			clockid_t clock;
+			if (!made) {
+				job->parts_parsing--;
+				job->part_threads--;
+			} else if (pthread_getcpuclockid(run->thread[q], &clock) == 0) {
+				job->part_clock[job->n_part_clocks++] = clock;
+			}
+			pthread_mutex_unlock(&job->mu);
+		}
+		run->started[q] = made;
+		if (!made)
+			atomic_store(&run->wrong, 1);
+	}
+	part_parse(&run->parts[0]);
+	pthread_mutex_lock(&job->mu);
+	while (job->parts_parsing > 0 && !job->abandoned)
+		pthread_cond_wait(&job->cv, &job->mu);
+	pthread_mutex_unlock(&job->mu);
+	if (parse_end(job))
+		return -1; /* the parts may still run: run stays */
+	part_lower(&run->parts[0]);
+	part_dispose(&run->parts[0]);
+	for (int q = 1; q < n; q++)
+		if (run->started[q])
+			pthread_join(run->thread[q], NULL);
+	pthread_mutex_lock(&job->mu);
+	job->n_part_clocks = 0;
+	pthread_mutex_unlock(&job->mu);
+	fe->path = file;
+	int done = !atomic_load(&run->wrong) && merge_parts(run, fe, file_index);
+	fe->an->parsed_in_parts += done;
+	for (int q = 0; q < n; q++)
+		part_forget(&run->parts[q]);
+	kc_split_release(&run->split);
+	free(run);
+	return done;
 }
 
 static int parse_file(struct analyze_job *job, CXIndex index, int file_index)
@@ -264,6 +681,9 @@ static int parse_file(struct analyze_job *job, CXIndex index, int file_index)
 	const char *file = fe->an->files[file_index];
 	const char **argv;
 	int argc = build_args(fe, file, &argv);
+	int parts = parse_in_parts(job, file_index, argv, argc);
+	if (parts != 0)
+		return parts < 0 ? -1 : 0;
 	CXTranslationUnit tu = NULL;
 	parse_begin(job, file_index);
 	enum CXErrorCode ec =
@@ -305,35 +725,9 @@ static int parse_file(struct analyze_job *job, CXIndex index, int file_index)
 	fe->n_globals = 0;
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_function, fe);
 	kc_lower_file(fe);
-	/* every analyzed function goes into the model — the runner looks references up there — but only the
-	 * wanted ones are reported (skip is set on the others) */
-	for (int i = 0; i < fe->n_funcs; i++) {
-		struct tu_func *tf = &fe->funcs[i];
-		if (!tf->ir)
-			continue;
-		/* a header's helper is reported only to show the warnings its callers point to */
-		if (!wanted(fe, tf->name) || (tf->in_header && !tf->cited))
-			tf->ir->fn->skip = 1;
-		tf->ir->fn->file_index = file_index;
-		tf->ir->fn->reference_fn = file_function(fe, tf->ir->fn->reference);
-		add_function(fe->an, tf->ir->fn);
-	}
+	add_functions(fe, fe->funcs, fe->n_funcs, file_index);
 	clang_disposeTranslationUnit(tu);
 	return 0;
-}
-
-/* libclang's crash recovery handlers (installed by clang_createIndex) run on the alternate signal stack, so
- * that they can run at all after a stack overflow. */
-static void recover_on_alt_stack(void)
-{
-	static const int signals[] = {SIGSEGV, SIGBUS};
-	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++) {
-		struct sigaction act;
-		if (sigaction(signals[i], NULL, &act) != 0 || act.sa_handler == SIG_DFL || act.sa_handler == SIG_IGN)
-			continue;
-		act.sa_flags |= SA_ONSTACK;
-		sigaction(signals[i], &act, NULL);
-	}
 }
 
 static void *analyze_files(void *arg)
@@ -486,6 +880,8 @@ static int watch(struct analyze_job *job, pthread_t thread, int *abandoned_file)
 		if (job->finished || job->parsing < 0)
 			continue;
 		double now = seconds(CLOCK_MONOTONIC), cpu = have_cpu ? seconds(cpu_clock) : 0;
+		for (int i = 0; have_cpu && i < job->n_part_clocks; i++) /* a file parsed in parts */
+			cpu += seconds(job->part_clock[i]);
 		if (job->parsing != last_file)
 			file_cpu = cpu;
 		if (have_cpu && job->parsing == last_file && cpu - file_cpu >= budget) {
@@ -505,6 +901,10 @@ static int watch(struct analyze_job *job, pthread_t thread, int *abandoned_file)
 			break;
 		}
 		stop_device_reads(job);
+	}
+	if (abandoned) { /* the parts of a file parsed in parts are left behind with it */
+		atomic_fetch_add(&stray_threads, job->part_threads);
+		pthread_cond_broadcast(&job->cv);
 	}
 	pthread_mutex_unlock(&job->mu);
 	return abandoned;
@@ -577,6 +977,7 @@ int kc_analyze(struct kc_analysis *an, const char *const *files, int n_files, co
 	}
 	fe->an = an;
 	fe->a = &an->arena;
+	fe->diags = &an->diags;
 	fe->opts = o;
 	an->files = KC_NEW_N(&an->arena, const char *, n_files + 1);
 	an->n_files = n_files;

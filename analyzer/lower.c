@@ -768,6 +768,10 @@ static int untaken(struct fctx *fc, const struct kc_node *n)
 
 static void lower_call(struct fctx *fc, CXCursor c, struct tu_func *tf, struct kc_node *st)
 {
+	if (tf->blanked) { /* a split that kept a caller from its callee: the file is parsed whole instead */
+		fc->fe->split_wrong = 1;
+		return;
+	}
 	if (tf->state == FN_ACTIVE) {
 		kc_cx_warn(fc, c, KC_WARNING, "recursive call to '%s' is not counted", tf->name);
 		return;
@@ -2469,7 +2473,7 @@ static void reserve_nests(struct fctx *fc)
 static void flag_parse_errors(struct fctx *fc)
 {
 	struct kc_function *fn = fc->fn;
-	for (const struct kc_diag *d = fc->fe->an->diags.head; d; d = d->next) {
+	for (const struct kc_diag *d = fc->fe->diags->head; d; d = d->next) {
 		if (d->severity != KC_ERROR || d->function || !d->loc.file || !fn->loc.file ||
 		    strcmp(d->loc.file, fn->loc.file) != 0 || d->loc.line < fn->loc.line || d->loc.line > fn->end.line)
 			continue;
@@ -2537,7 +2541,7 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 	fe->spare = NULL;
 	if (!fc) {
 		tf->state = FN_DONE;
-		kc_diag_add(fe->a, &fe->an->diags, kc_cx_loc(fe, tf->cursor), KC_ERROR, KC_DIAG_NOT_ANALYZED, tf->name,
+		kc_diag_add(fe->a, fe->diags, kc_cx_loc(fe, tf->cursor), KC_ERROR, KC_DIAG_NOT_ANALYZED, tf->name,
 		            "out of memory: '%s' is not analyzed", tf->name);
 		return NULL;
 	}
@@ -2588,11 +2592,12 @@ static struct kc_fn_ir *lower_function(struct fe *fe, struct tu_func *tf)
 void kc_lower_file(struct fe *fe)
 {
 	struct kc_passes passes;
-	kc_passes_start(&passes, fe->opts->threads, fe->n_funcs, &fe->an->arena2);
+	/* a part of a file parsed in parts is on a core of its own: it counts as it lowers */
+	kc_passes_start(&passes, fe->split ? 1 : fe->opts->threads, fe->n_funcs, &fe->an->arena2);
 	fe->passes = &passes;
-	for (int i = 0; i < fe->n_funcs; i++) {
+	for (int i = 0; i < fe->n_funcs && !fe->split_wrong; i++) {
 		struct tu_func *tf = &fe->funcs[i];
-		if (tf->state == FN_UNSEEN && !tf->in_header)
+		if (tf->state == FN_UNSEEN && !tf->in_header && !tf->foreign)
 			lower_function(fe, tf);
 	}
 	kc_passes_stop(&passes);

@@ -182,3 +182,21 @@ void kc_arena_release(struct kc_arena *a)
 	a->head = NULL;
 	a->total = 0;
 }
+
+void kc_arena_adopt(struct kc_arena *a, struct kc_arena *from)
+{
+	struct kc_arena_block *last = from->head;
+	if (!last)
+		return;
+	while (last->prev)
+		last = last->prev;
+	if (a->head) { /* below a's head, which goes on handing out storage */
+		last->prev = a->head->prev;
+		a->head->prev = from->head;
+	} else {
+		a->head = from->head;
+	}
+	a->total += from->total;
+	from->head = NULL;
+	from->total = 0;
+}

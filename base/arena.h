@@ -46,6 +46,10 @@ struct kc_arena_mark {
 struct kc_arena_mark kc_arena_mark(const struct kc_arena *a);
 void kc_arena_reset(struct kc_arena *a, struct kc_arena_mark m);
 
+/* Move every block of `from` into `a` (storage handed out by either stays where it is, owned by a now);
+ * from is empty afterwards. A mark of a taken before is not to be reset to. */
+void kc_arena_adopt(struct kc_arena *a, struct kc_arena *from);
+
 /* Free every block; the arena is empty and reusable afterwards. */
 void kc_arena_release(struct kc_arena *a);
 

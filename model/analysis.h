@@ -278,6 +278,7 @@ struct kc_analysis {
 	int n_functions;
 	struct kc_diags diags; /* file-level diagnostics: parse errors, libclang's own */
 	int parse_failed;      /* at least one input could not be analyzed at all */
+	int parsed_in_parts;   /* inputs parsed in parts on several threads (analyzer/split.h): reported nowhere */
 };
 
 /* Total FLOPs of a cost: sum over categories and precisions, fma counted twice. NULL-safe: missing

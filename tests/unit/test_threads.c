@@ -1,6 +1,7 @@
-/* test_threads.c — the analyzer's counter thread changes nothing: every sample, the fixtures and a file of
- * forward and backward calls give the same report.json document with one thread as with two, syntax errors
- * and an empty file included. */
+/* test_threads.c — the analyzer's threads change nothing: every sample, the fixtures and a file of forward and
+ * backward calls give the same report.json document with one thread as with two (a counter thread, or a file
+ * parsed in parts: analyzer/split.h), syntax errors and an empty file included; a split the parse shows wrong
+ * falls back to a whole parse. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,11 +38,12 @@ static const char calls_text[] =
     "void tri(int n, float a[n][n]) { for (int i = 0; i < n; i++) for (int j = 0; j <= i; j++) a[i][j] = sq(a[j][i]); "
     "}\n";
 
-static char *document(const char *const *files, int n_files, int threads)
+static char *document_parts(const char *const *files, int n_files, int threads, int *parts)
 {
 	struct kc_analysis an = {0};
 	struct kc_analyze_opts o = {.include_dir = KCOST_SOURCE_DIR "/annotations", .threads = threads};
 	assert_int_equal(kc_analyze(&an, files, n_files, &o), 0);
+	*parts = an.parsed_in_parts;
 	struct kc_report_opts ro = {.version = "test", .no_run = 1, .created = "2025-01-31T12:00:00Z"};
 	cJSON *doc = kc_report_json(&an, NULL, &ro);
 	assert_non_null(doc);
@@ -49,6 +51,12 @@ static char *document(const char *const *files, int n_files, int threads)
 	cJSON_Delete(doc);
 	kc_analysis_release(&an);
 	return text;
+}
+
+static char *document(const char *const *files, int n_files, int threads)
+{
+	int parts;
+	return document_parts(files, n_files, threads, &parts);
 }
 
 static void test_one_thread_or_two(void **state)
@@ -98,8 +106,42 @@ static void test_one_thread_or_two(void **state)
 	rmdir(dir);
 }
 
+/* A file parsed in 2 and 3 parts, and files whose split the parses show wrong: the documents of one thread. */
+static void test_parts(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		int parts2, parts3; /* files parsed in parts with 2 threads, with 3 */
+		const char *shows;  /* in the document: not trivially equal */
+	} cases[] = {
+	    {"tests/fixtures/split_forms.c", 1, 1, "\"function\":\"run\""}, /* sizes from a call */
+	    /* a call the split cannot see; in 3 parts the caller happens to land in its callee's */
+	    {"tests/fixtures/split_pasted.c", 0, 1, "\"name\":\"twice\""},
+	    {"tests/fixtures/split_literal.c", 0, 0, "\"name\":\"shift\""}, /* a block that is no body */
+	    {"samples/matmul.c", 1, 1, "\"name\":\"matmul_tiled\""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s", KCOST_SOURCE_DIR, cases[i].name);
+		const char *files[] = {path};
+		int p1, p2, p3;
+		char *one = document_parts(files, 1, 1, &p1), *two = document_parts(files, 1, 2, &p2),
+		     *three = document_parts(files, 1, 3, &p3);
+		assert_string_equal(one, two);
+		assert_string_equal(one, three);
+		assert_non_null(strstr(one, cases[i].shows));
+		assert_int_equal(p1, 0);
+		assert_int_equal(p2, cases[i].parts2);
+		assert_int_equal(p3, cases[i].parts3);
+		free(one);
+		free(two);
+		free(three);
+	}
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_one_thread_or_two)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_one_thread_or_two), cmocka_unit_test(test_parts)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
