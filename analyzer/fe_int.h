@@ -67,9 +67,11 @@ struct tu_func {
 	                * when cited: a caller's warning points to its diagnostics */
 	int cited;
 	/* a file parsed in parts (split.h): */
-	int blanked; /* this part parses the function's body blanked: it must not be lowered here */
-	int foreign; /* another part lowers the function (it may be lowered here as a callee: a header's, or one
-	              * whose body every part parses) */
+	int blanked;   /* this part parses the function's body blanked: it must not be lowered here */
+	int foreign;   /* another part lowers the function (it may be lowered here as a callee: a header's, or one
+	                * whose body every part parses) */
+	int in_region; /* its body is one of this part's: no other part has the function, or its body */
+	size_t at;     /* its place in the main file (an expansion offset), for the merge */
 };
 
 /* One translation unit at a time. */

@@ -66,7 +66,8 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 	tf->writes = NULL;
 	tf->in_header = in_header;
 	tf->cited = 0;
-	tf->blanked = tf->foreign = 0;
+	tf->blanked = tf->foreign = tf->in_region = 0;
+	tf->at = 0;
 	return CXChildVisit_Continue;
 }
 
@@ -425,18 +426,23 @@ static int mark_functions(struct part *p)
 		struct tu_func *tf = &fe->funcs[i];
 		size_t open, close;
 		const struct kc_split_body *b = NULL;
+		CXFile file;
+		unsigned at = 0;
+		clang_getExpansionLocation(clang_getCursorLocation(tf->cursor), &file, NULL, NULL, &at);
+		tf->at = at;
 		if (!tf->in_header && body_offsets(fe, tf->cursor, &open, &close) == 0)
 			b = kc_split_body_at(p->split, open);
 		if (!b) { /* parsed by every part: part 0 lowers it (others as a callee, when they call it) */
 			tf->foreign = p->part != 0;
 			continue;
 		}
-		if (b->close != close)
-			return -1;
+		if (b->close != close || (b->removed && b->part != p->part))
+			return -1; /* (a definition this part does not parse cannot be in it) */
 		if (b->part == p->part)
 			matched++;
 		else
 			tf->blanked = tf->foreign = 1;
+		tf->in_region = b->part == p->part;
 	}
 	return matched == mine ? 0 : -1;
 }
@@ -531,64 +537,167 @@ static void append_diags(struct kc_diags *to, struct kc_diags *from)
 	*from = (struct kc_diags){0};
 }
 
+/* One function of the file across the parts: its place in each part's list, or -1. */
+struct across {
+	const char *name;
+	size_t at;
+	int in[KC_SPLIT_MAX_PARTS];
+	int present;
+};
+
+struct named_entry {
+	const char *name;
+	int part, index;
+};
+
+static int cmp_named_entry(const void *x, const void *y)
+{
+	const struct named_entry *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : a->part - b->part;
+}
+
+static int cmp_across_at(const void *x, const void *y)
+{
+	const struct across *a = *(const struct across *const *)x, *b = *(const struct across *const *)y;
+	return a->at != b->at ? (a->at < b->at ? -1 : 1) : strcmp(a->name, b->name);
+}
+
+/* The file's functions in a whole parse's order, from the parts' lists (each in that order): the functions
+ * every part has (a header's, or one whose body no part blanks) in the order the parts agree on, and between
+ * two of them those of one part only (removed from the others), by their place in the file. NULL when the
+ * parts disagree (then nothing is merged) or out of memory; *n_out is their number. */
+static struct across **order_functions(struct split_run *run, struct across **all_out, int *n_out)
+{
+	int n_parts = run->split.parts, total = 0;
+	for (int q = 0; q < n_parts; q++)
+		total += run->parts[q].fe.n_funcs;
+	struct named_entry *e = malloc(sizeof *e * (size_t)(total + 1));
+	struct across *all = malloc(sizeof *all * (size_t)(total + 1));
+	struct across **order = malloc(sizeof *order * (size_t)(total + 1));
+	int *id[KC_SPLIT_MAX_PARTS] = {0}, ok = e && all && order, n = 0, k = 0;
+	for (int q = 0; ok && q < n_parts; q++)
+		ok = (id[q] = malloc(sizeof *id[q] * (size_t)(run->parts[q].fe.n_funcs + 1))) != NULL;
+	for (int q = 0; ok && q < n_parts; q++)
+		for (int i = 0; i < run->parts[q].fe.n_funcs; i++)
+			e[k++] = (struct named_entry){run->parts[q].fe.funcs[i].name, q, i};
+	if (ok)
+		qsort(e, (size_t)total, sizeof *e, cmp_named_entry);
+	for (int i = 0; ok && i < total; i++) {
+		if (!n || strcmp(all[n - 1].name, e[i].name) != 0) {
+			all[n] = (struct across){.name = e[i].name};
+			for (int q = 0; q < n_parts; q++)
+				all[n].in[q] = -1;
+			n++;
+		}
+		struct across *a = &all[n - 1];
+		const struct tu_func *tf = &run->parts[e[i].part].fe.funcs[e[i].index];
+		if (a->in[e[i].part] >= 0) { /* two definitions of one name */
+			ok = 0;
+			break;
+		}
+		a->in[e[i].part] = e[i].index;
+		a->at = tf->at;
+		a->present++;
+		id[e[i].part][e[i].index] = n - 1;
+	}
+	/* the parts' lists, side by side: each common function ends a stretch of functions of one part */
+	int pos[KC_SPLIT_MAX_PARTS] = {0}, m = 0;
+	while (ok) {
+		int first = m, common = -1;
+		for (int q = 0; q < n_parts && ok; q++) {
+			const struct fe *pf = &run->parts[q].fe;
+			for (; pos[q] < pf->n_funcs; pos[q]++) {
+				struct across *a = &all[id[q][pos[q]]];
+				if (a->present == n_parts)
+					break;
+				/* a function of one part only is the body of that part's region */
+				if (a->present != 1 || !pf->funcs[pos[q]].in_region)
+					ok = 0;
+				order[m++] = a;
+			}
+			int c = pos[q] < pf->n_funcs ? id[q][pos[q]] : -2;
+			if (q == 0)
+				common = c;
+			else if (c != common)
+				ok = 0; /* the parts disagree on the order of their common functions */
+		}
+		if (!ok)
+			break;
+		qsort(order + first, (size_t)(m - first), sizeof *order, cmp_across_at);
+		if (common < 0)
+			break;
+		order[m++] = &all[common];
+		for (int q = 0; q < n_parts; q++)
+			pos[q]++;
+	}
+	free(e);
+	for (int q = 0; q < n_parts; q++)
+		free(id[q]);
+	if (!ok) {
+		free(all);
+		free(order);
+		return NULL;
+	}
+	*all_out = all;
+	*n_out = m;
+	return order;
+}
+
 /* Put the parts' functions into the model; 0 when the split does not hold after all (nothing changed). */
 static int merge_parts(struct split_run *run, struct fe *fe, int file_index)
 {
-	int n_parts = run->split.parts, n = run->parts[0].fe.n_funcs;
-	for (int q = 1; q < n_parts; q++) {
-		if (run->parts[q].fe.n_funcs != n)
-			return 0;
-		for (int i = 0; i < n; i++)
-			if (strcmp(run->parts[q].fe.funcs[i].name, run->parts[0].fe.funcs[i].name) != 0)
-				return 0;
-	}
-	struct tu_func *merged = malloc(sizeof *merged * (size_t)(n + 1));
-	int *chosen = malloc(sizeof *chosen * (size_t)(n + 1));
-	if (!merged || !chosen) {
-		free(merged);
-		free(chosen);
-		return 0;
-	}
-	for (int i = 0; i < n; i++) {
-		int lowered = 0, asked = 0, cited = 0, c = -1;
+	int n_parts = run->split.parts, n;
+	struct across *all = NULL;
+	struct across **order = order_functions(run, &all, &n);
+	struct tu_func *merged = order ? malloc(sizeof *merged * (size_t)(n + 1)) : NULL;
+	int *chosen = order ? malloc(sizeof *chosen * (size_t)(n + 1)) : NULL, ok = merged && chosen;
+	for (int i = 0; ok && i < n; i++) {
+		int lowered = 0, asked = 0, cited = 0, c = -1, any = -1;
 		for (int q = 0; q < n_parts; q++) {
-			const struct tu_func *tf = &run->parts[q].fe.funcs[i];
+			if (order[i]->in[q] < 0)
+				continue;
+			const struct tu_func *tf = &run->parts[q].fe.funcs[order[i]->in[q]];
 			cited |= tf->cited;
+			if (any < 0)
+				any = q;
 			if (!tf->ir)
 				continue;
 			lowered++;
 			asked |= tf->site_sizes != NULL;
-			if (c < 0 || (!tf->foreign && run->parts[c].fe.funcs[i].foreign))
+			if (c < 0 || (!tf->foreign && run->parts[c].fe.funcs[order[i]->in[c]].foreign))
 				c = q;
 		}
-		if (lowered > 1 && asked) { /* each part sized it from its own calls */
-			free(merged);
-			free(chosen);
-			return 0;
-		}
-		merged[i] = run->parts[c >= 0 ? c : 0].fe.funcs[i];
+		ok = !(lowered > 1 && asked); /* each part sized it from its own calls */
+		merged[i] = run->parts[c >= 0 ? c : any].fe.funcs[order[i]->in[c >= 0 ? c : any]];
 		merged[i].cited = cited;
 		chosen[i] = c;
 	}
-	for (int q = 0; q < n_parts; q++) {
-		kc_arena_adopt(&fe->an->arena, &run->parts[q].an.arena);
-		kc_arena_adopt(&fe->an->arena2, &run->parts[q].an.arena2);
-		append_diags(&fe->an->diags, &run->parts[q].an.diags);
-	}
-	add_functions(fe, merged, n, file_index);
-	/* a callee lowered by several parts: its other copies stand for the one in the model */
-	for (int i = 0; i < n; i++)
-		for (int q = 0; chosen[i] >= 0 && q < n_parts; q++) {
-			const struct tu_func *tf = &run->parts[q].fe.funcs[i];
-			if (q != chosen[i] && tf->ir) {
-				tf->ir->fn->index = merged[i].ir->fn->index;
-				tf->ir->fn->file_index = file_index;
-				tf->ir->fn->skip = 1;
-			}
+	if (ok) {
+		for (int q = 0; q < n_parts; q++) {
+			kc_arena_adopt(&fe->an->arena, &run->parts[q].an.arena);
+			kc_arena_adopt(&fe->an->arena2, &run->parts[q].an.arena2);
+			append_diags(&fe->an->diags, &run->parts[q].an.diags);
 		}
+		add_functions(fe, merged, n, file_index);
+		/* a callee lowered by several parts: its other copies stand for the one in the model */
+		for (int i = 0; i < n; i++)
+			for (int q = 0; chosen[i] >= 0 && q < n_parts; q++) {
+				if (q == chosen[i] || order[i]->in[q] < 0)
+					continue;
+				const struct tu_func *tf = &run->parts[q].fe.funcs[order[i]->in[q]];
+				if (tf->ir) {
+					tf->ir->fn->index = merged[i].ir->fn->index;
+					tf->ir->fn->file_index = file_index;
+					tf->ir->fn->skip = 1;
+				}
+			}
+	}
 	free(merged);
 	free(chosen);
-	return 1;
+	free(order);
+	free(all);
+	return ok;
 }
 
 /* Parse and lower file `file_index` in parts when it is worth it: 1 when done, 0 when the file is to be

@@ -5,9 +5,13 @@
  * right after a parameter list's ')' is a function body, named by the identifier before that list's '(')
  * and the macros; the second unites each block with the functions and macros its text names, so that a
  * caller and its callee land in one part. A body holding a directive other than #pragma, or inside a
- * top-level #if, is not blanked (it stays in every part, and its group stays in part 0). */
+ * top-level #if, is not blanked (it stays in every part, and its group stays in part 0). A function whose
+ * group nothing else names (no other top-level block, no top-level declaration) is removed whole from the
+ * other parts, its declaration too: the parts do not parse the other parts' declarations either. */
 #include "split.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +27,6 @@ static unsigned char classes[256];
 
 static void init_classes(void)
 {
-	if (classes['a'])
-		return;
 	for (int c = 0; c < 256; c++) {
 		unsigned char k = 0;
 		if (c == ' ' || c == '\t' || c == '\f' || c == '\v')
@@ -207,9 +209,19 @@ static int is_word(const char *t, size_t at, size_t end, const char *w)
 
 struct block {
 	size_t open, close;
+	int fn;              /* after a ')': a function's body, its declaration's end */
 	int body;            /* a function body the split may blank */
 	size_t name, nl;     /* its function's name, text[name .. name + nl), or nl 0 */
-	int first_id, n_ids; /* the identifiers it holds: plan.ids[first_id ..] */
+	size_t decl;         /* where its declaration begins */
+	int whole;           /* no directive between decl and open: the definition may be removed whole */
+	int first_id, n_ids; /* the identifiers of its declaration and block: plan.ids[first_id ..] */
+};
+
+/* A top-level declaration without a block of its own (a prototype, a variable): the functions its
+ * identifiers name, but for the name it declares, cannot be removed from any part. */
+struct top {
+	int first_id, n_ids;
+	size_t declared; /* the declared name's offset (the identifier before its first '('), or 0 */
 };
 
 struct macro {
@@ -235,7 +247,9 @@ struct plan {
 	int n_macros, cap_macros;
 	struct ident *ids;
 	int n_ids, cap_ids;
-	int *parent; /* union-find over blocks then macros */
+	struct top *tops;
+	int n_tops, cap_tops;
+	int *parent; /* union-find over blocks, then macros, then one node for the top-level declarations */
 	struct names funcs, macro_names;
 };
 
@@ -265,6 +279,19 @@ static int add_id(struct plan *pl, struct token k)
 	return 0;
 }
 
+/* 1 when text[at .. at + nl) names an attribute or a kcost annotation: a '(' group that may precede a
+ * declarator without defining anything. */
+static int annotation(const char *t, size_t at, size_t nl)
+{
+	static const char *const names[] = {"__attribute__", "__attribute", "__declspec", "_Alignas", "alignas"};
+	if (nl > 6 && !memcmp(t + at, "KCOST_", 6))
+		return 1;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strlen(names[i]) == nl && !memcmp(t + at, names[i], nl))
+			return 1;
+	return 0;
+}
+
 /* Pass one: the top-level blocks and the macros; -1 when the braces do not balance (or out of memory). */
 static int find_blocks(struct plan *pl, size_t len)
 {
@@ -274,8 +301,13 @@ static int find_blocks(struct plan *pl, size_t len)
 	enum tok prev = T_EOF;
 	char prev_c = 0;
 	size_t last_id = 0, last_nl = 0, cand = 0, cand_nl = 0;
+	size_t decl = SIZE_MAX; /* the current top-level declaration's first token (SIZE_MAX: none yet) */
+	int decl_dirty = 0, decl_id = 0;
+	size_t group = 0, group_nl = 0; /* the identifier before the declaration's last top-level '(' group */
 	struct block cur = {0};
 	for (struct token k; (k = next(&lx)).kind != T_EOF;) {
+		if (k.kind == T_DIRECTIVE && depth == 0 && decl != SIZE_MAX)
+			decl_dirty = 1;
 		if (k.kind == T_DIRECTIVE) {
 			size_t a, e;
 			directive_name(t, k, &a, &e);
@@ -320,22 +352,49 @@ static int find_blocks(struct plan *pl, size_t len)
 				pl->blocks[pl->n_blocks++] = cur;
 				prev = T_PUNCT;
 				prev_c = '}';
+				/* a body ends its declaration; a struct's or an initializer's goes on to its ';' */
+				if (cur.fn)
+					decl = SIZE_MAX;
+				decl_id = pl->n_ids;
 			}
 			continue;
 		}
 		if (c == '}')
 			return -1;
+		if (decl == SIZE_MAX) {
+			decl = k.at;
+			decl_dirty = 0;
+			decl_id = pl->n_ids;
+			group_nl = 0;
+		}
 		if (c == '{') {
-			int body = prev == T_PUNCT && prev_c == ')' && parens == 0 && cond == 0;
-			cur = (struct block){k.at, 0, body, body ? cand : 0, body ? cand_nl : 0, pl->n_ids, 0};
+			int fn = prev == T_PUNCT && prev_c == ')' && parens == 0, body = fn && cond == 0;
+			cur = (struct block){.open = k.at,
+			                     .fn = fn,
+			                     .body = body,
+			                     .name = body ? cand : 0,
+			                     .nl = body ? cand_nl : 0,
+			                     .decl = decl,
+			                     .whole = !decl_dirty,
+			                     .first_id = decl_id};
 			depth = 1;
 			dirty = 0;
 			continue;
 		}
 		if (k.kind == T_IDENT) {
+			if (add_id(pl, k) < 0)
+				return -1;
 			last_id = k.at;
 			last_nl = k.end - k.at;
 		} else if (c == '(') {
+			/* a macro before the declarator (`DEFINE_KERNEL(square) void f(...)`) may define what the
+			 * definition's removal would take with it: only attributes and kcost's annotations may */
+			if (parens == 0 && group_nl && !annotation(t, group, group_nl))
+				decl_dirty = 1;
+			if (parens == 0 && prev == T_IDENT) {
+				group = last_id;
+				group_nl = last_nl;
+			}
 			if (parens++ == 0) {
 				cand = prev == T_IDENT ? last_id : 0;
 				cand_nl = prev == T_IDENT ? last_nl : 0;
@@ -344,7 +403,11 @@ static int find_blocks(struct plan *pl, size_t len)
 			if (parens > 0)
 				parens--;
 		} else if (c == ';') {
+			if (grow((void **)&pl->tops, &pl->cap_tops, pl->n_tops, sizeof *pl->tops) < 0)
+				return -1;
+			pl->tops[pl->n_tops++] = (struct top){decl_id, pl->n_ids - decl_id, cand_nl ? cand : 0};
 			cand_nl = 0;
+			decl = SIZE_MAX;
 		}
 		prev = k.kind;
 		prev_c = c;
@@ -428,7 +491,7 @@ static void unite_mentions(struct plan *pl, int self, int first, int n)
 /* Pass two: group the blocks. -1 on out-of-memory. */
 static int group(struct plan *pl)
 {
-	int nodes = pl->n_blocks + pl->n_macros;
+	int nodes = pl->n_blocks + pl->n_macros + 1, top = nodes - 1;
 	pl->parent = malloc(sizeof *pl->parent * (size_t)(nodes + 1));
 	if (!pl->parent || names_init(&pl->funcs, pl->n_blocks) < 0 || names_init(&pl->macro_names, pl->n_macros) < 0)
 		return -1;
@@ -449,6 +512,12 @@ static int group(struct plan *pl)
 		unite_mentions(pl, pl->n_blocks + m, pl->macros[m].first_id, pl->macros[m].n_ids);
 	for (int b = 0; b < pl->n_blocks; b++)
 		unite_mentions(pl, b, pl->blocks[b].first_id, pl->blocks[b].n_ids);
+	for (int d = 0; d < pl->n_tops; d++) {
+		const struct top *k = &pl->tops[d];
+		for (int i = k->first_id; i < k->first_id + k->n_ids; i++)
+			if (pl->ids[i].at != k->declared)
+				unite_mentions(pl, top, i, 1);
+	}
 	return 0;
 }
 
@@ -459,6 +528,7 @@ static void plan_release(struct plan *pl)
 	free(pl->blocks);
 	free(pl->macros);
 	free(pl->ids);
+	free(pl->tops);
 	free(pl->parent);
 	free(pl->funcs.slot);
 	free(pl->macro_names.slot);
@@ -481,8 +551,9 @@ static double assign(struct plan *pl, struct kc_split *s, int parts)
 	double weight[KC_SPLIT_MAX_PARTS] = {0}, total = 0;
 	for (int b = 0; b < n; b++)
 		part[b] = -1;
+	int top = find_root(pl->parent, n + pl->n_macros);
 	for (int b = 0; b < n; b++)
-		if (!pl->blocks[b].body) {
+		if (!pl->blocks[b].body || find_root(pl->parent, b) == top) {
 			int r = find_root(pl->parent, b);
 			part[r] = 0;
 			pin[r] = 1;
@@ -509,7 +580,8 @@ static double assign(struct plan *pl, struct kc_split *s, int parts)
 		if (!pin[r])
 			weight[part[r]] += w;
 		total += w;
-		s->bodies[s->n_bodies++] = (struct kc_split_body){k->open, k->close, part[r]};
+		s->bodies[s->n_bodies++] =
+		    (struct kc_split_body){k->open, k->close, k->decl, k->whole && !pin[r], part[r]};
 	}
 	free(part);
 	free(pin);
@@ -544,7 +616,8 @@ void kc_split_plan(struct kc_split *s, const char *text, size_t len, int parts, 
 		parts = KC_SPLIT_MAX_PARTS;
 	if (parts < 2 || !text)
 		return;
-	init_classes(); /* (kc_analyze runs one file at a time) */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, init_classes);
 	struct plan pl = {.t = text};
 	int bodies = 0;
 	if (find_blocks(&pl, len) == 0 && group(&pl) == 0) {
@@ -566,7 +639,11 @@ void kc_split_plan(struct kc_split *s, const char *text, size_t len, int parts, 
 		for (int i = 0; i < s->n_bodies; i++) {
 			if (s->bodies[i].part == p)
 				continue;
-			blank(s->text[p], s->bodies[i].open + 1, s->bodies[i].close, has_cr);
+			const struct kc_split_body *b = &s->bodies[i];
+			if (b->removed)
+				blank(s->text[p], b->decl, b->close + 1, has_cr);
+			else
+				blank(s->text[p], b->open + 1, b->close, has_cr);
 		}
 	}
 	s->len = len;

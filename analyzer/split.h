@@ -16,9 +16,13 @@
 
 #define KC_SPLIT_MAX_PARTS 8
 
-/* A function body the split blanks in every part but its own: text[open] is its '{', text[close] its '}'. */
+/* A function body the split blanks in every part but its own: text[open] is its '{', text[close] its '}'.
+ * When nothing outside its group names the function, the other parts blank its whole definition, from
+ * text[decl] (its declaration's first token: annotations, return type), and do not parse it at all. */
 struct kc_split_body {
 	size_t open, close;
+	size_t decl;
+	int removed;
 	int part;
 };
 
