@@ -216,8 +216,9 @@ struct analyze_job {
 	int limited;     /* the address-space limit was lowered for the parse; saved holds the one to restore */
 	struct rlimit saved;
 	char device[4096]; /* a non-regular file the parse was reading when the watchdog stopped it (PATH_MAX) */
-	int suspect_fd;    /* a non-regular file seen on the last tick, or -1 */
-	struct stat suspect;
+	int suspect_fd[KC_SPLIT_MAX_PARTS]; /* the non-regular files seen on the last tick (one a part) */
+	struct stat suspect[KC_SPLIT_MAX_PARTS];
+	int n_suspects;
 	const unsigned char *known_fds; /* bitmap of the descriptors open before the analysis */
 	/* a file parsed in parts (split.h): the other parts' threads, whose CPU time is the parse's too */
 	clockid_t part_clock[KC_SPLIT_MAX_PARTS];
@@ -266,7 +267,7 @@ static void parse_begin(struct analyze_job *job, int file_index)
 {
 	pthread_mutex_lock(&job->mu);
 	job->parsing = file_index;
-	job->suspect_fd = -1;
+	job->n_suspects = 0;
 	job->device[0] = 0;
 	limit_address_space(job, PARSE_MEMORY_BYTES);
 	pthread_mutex_unlock(&job->mu);
@@ -888,53 +889,64 @@ static unsigned char *open_fds(void)
 	return bits;
 }
 
-/* A descriptor the parse opened on a device other than /dev/null, a FIFO or a socket, or -1 (into *st). */
-static int device_being_read(const struct analyze_job *job, struct stat *st)
+/* The descriptors the parse opened on a device other than /dev/null, a FIFO or a socket (at most `max`, into
+ * fds and st); returns their number. */
+static int devices_being_read(const struct analyze_job *job, int *fds, struct stat *st, int max)
 {
 	/* tools (valgrind) keep their own descriptors above the limit; open() gives the parse the lowest free one */
 	struct rlimit nofile;
 	long above = getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < (rlim_t)1 << 30 ? (long)nofile.rlim_cur
 	                                                                                         : 1L << 30;
 	DIR *d = opendir("/proc/self/fd");
-	int found = -1;
-	for (struct dirent *e; d && found < 0 && (e = readdir(d));) {
+	int found = 0;
+	for (struct dirent *e; d && found < max && (e = readdir(d));) {
 		int fd = atoi(e->d_name);
 		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd(d) || fd >= above ||
 		    (fd < KNOWN_FDS && job->known_fds[fd / 8] & (1 << (fd % 8))))
 			continue;
-		if (fstatat(dirfd(d), e->d_name, st, 0) != 0 || S_ISREG(st->st_mode) || S_ISDIR(st->st_mode) ||
-		    (S_ISCHR(st->st_mode) && st->st_rdev == makedev(1u, 3u)))
+		if (fstatat(dirfd(d), e->d_name, &st[found], 0) != 0 || S_ISREG(st[found].st_mode) ||
+		    S_ISDIR(st[found].st_mode) || (S_ISCHR(st[found].st_mode) && st[found].st_rdev == makedev(1u, 3u)))
 			continue;
-		found = fd;
+		fds[found++] = fd;
 	}
 	if (d)
 		closedir(d);
 	return found;
 }
 
-/* A device seen on two ticks in a row is being read without end: its path into job->device, and its
- * descriptor replaced by one of a directory, so that libclang's next read of it fails (EISDIR) and the include
- * is an error of the parse, which goes on; a parse blocked in that read is left to the stall check (under mu). */
+/* A device seen on two ticks in a row is being read without end: its path into job->device (the first one's),
+ * and its descriptor replaced by one of a directory, so that libclang's next read of it fails (EISDIR) and the
+ * include is an error of the parse, which goes on; a parse blocked in that read is left to the stall check.
+ * Each part of a file parsed in parts reads the device on a descriptor of its own: each is stopped (under mu). */
 static void stop_device_reads(struct analyze_job *job)
 {
-	struct stat st = {0};
-	int fd = job->known_fds ? device_being_read(job, &st) : -1;
-	if (fd >= 0 && fd == job->suspect_fd && st.st_dev == job->suspect.st_dev && st.st_ino == job->suspect.st_ino &&
-	    !job->device[0]) {
-		char link[64];
-		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-		ssize_t n = readlink(link, job->device, sizeof job->device - 1);
-		job->device[n > 0 ? n : 0] = 0;
-		if (!job->device[0])
-			snprintf(job->device, sizeof job->device, "descriptor %d", fd);
+	int fds[KC_SPLIT_MAX_PARTS];
+	struct stat st[KC_SPLIT_MAX_PARTS];
+	int n = job->known_fds ? devices_being_read(job, fds, st, KC_SPLIT_MAX_PARTS) : 0;
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+		for (int k = 0; k < job->n_suspects && !seen; k++)
+			seen = fds[i] == job->suspect_fd[k] && st[i].st_dev == job->suspect[k].st_dev &&
+			       st[i].st_ino == job->suspect[k].st_ino;
+		if (!seen)
+			continue;
+		if (!job->device[0]) {
+			char link[64];
+			snprintf(link, sizeof link, "/proc/self/fd/%d", fds[i]);
+			ssize_t len = readlink(link, job->device, sizeof job->device - 1);
+			job->device[len > 0 ? len : 0] = 0;
+			if (!job->device[0])
+				snprintf(job->device, sizeof job->device, "descriptor %d", fds[i]);
+		}
 		int dir = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (dir >= 0) {
-			dup3(dir, fd, O_CLOEXEC);
+			dup3(dir, fds[i], O_CLOEXEC);
 			close(dir);
 		}
 	}
-	job->suspect_fd = fd;
-	job->suspect = st;
+	memcpy(job->suspect_fd, fds, sizeof *fds * (size_t)n);
+	memcpy(job->suspect, st, sizeof *st * (size_t)n);
+	job->n_suspects = n;
 }
 
 static double seconds(clockid_t clock)
@@ -949,7 +961,7 @@ static struct analyze_job *job_new(struct fe *fe, const char *const *files, int 
 	struct analyze_job *job = calloc(1, sizeof *job);
 	if (!job)
 		return NULL;
-	*job = (struct analyze_job){fe, files, n_files, first, .parsing = -1, .suspect_fd = -1, .known_fds = known_fds};
+	*job = (struct analyze_job){fe, files, n_files, first, .parsing = -1, .known_fds = known_fds};
 	pthread_mutex_init(&job->mu, NULL);
 	pthread_cond_init(&job->cv, NULL);
 	return job;

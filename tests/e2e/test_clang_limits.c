@@ -199,6 +199,51 @@ static void test_one_after_another(void **state)
 	cJSON_Delete(rep);
 }
 
+/* The same limits in a file parsed in parts (-j 2, analyzer/split.h): every part reads the device, so every
+ * part's descriptor is stopped; a FIFO blocks every part; a crash of one part's parse. Each is the file's
+ * diagnostic, as in a whole parse, as fast. */
+static void test_limits_in_parts(void **state)
+{
+	(void)state;
+	static const char bodies[] = "void a(float *x, int n) { for (int i = 0; i < n; i++) x[i] = 1; }\n"
+	                             "void b(float *x, int n) { for (int i = 0; i < n; i++) x[i] = 2; }\n"
+	                             "void c(float *x, int n) { for (int i = 0; i < n; i++) x[i] = 3; }\n";
+	const char *dir = scratch_dir("in_parts");
+	char fifo[4200], path[4200], out[4200], text[8400];
+	snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	snprintf(path, sizeof path, "%s/hostile.c", dir);
+	snprintf(out, sizeof out, "%s/report", dir);
+	char *deep = repeat("int deep(void) { return ", "- ", 1000000, "1; }\n");
+	const char *messages[] = {"error: the parse read '/dev/zero', which is not a regular file: it was stopped",
+	                          "error: the parse made no progress for 5 s", "error: libclang crashed"};
+	const double within[] = {4.0, 30.0, 30.0};
+	for (int i = 0; i < 3; i++) {
+		if (i == 2) {
+			char *both = malloc(strlen(bodies) + strlen(deep) + 1);
+			assert_non_null(both);
+			strcpy(both, bodies);
+			strcat(both, deep);
+			write_text(path, both);
+			free(both);
+		} else {
+			snprintf(text, sizeof text, "#include \"%s\"\n%s", i == 0 ? "/dev/zero" : fifo, bodies);
+			write_text(path, text);
+		}
+		const char *argv[] = {"--no-run", "--quiet", "-j", "2", "-o", out, path, NULL};
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		struct run r = run_kcost(argv);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+		if (r.status != 1 || !strstr(r.err, messages[i]) || s >= within[i])
+			fail_msg("case %d: exit %d after %.1f s, expected 1 and '%s' in:\n%.2000s", i, r.status, s,
+			         messages[i], r.err);
+		run_release(&r);
+	}
+	free(deep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +255,7 @@ int main(void)
 	    cmocka_unit_test(test_include_fifo),
 	    cmocka_unit_test(test_self_include),
 	    cmocka_unit_test(test_one_after_another),
+	    cmocka_unit_test(test_limits_in_parts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
