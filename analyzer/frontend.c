@@ -71,13 +71,18 @@ static enum CXChildVisitResult collect_function(CXCursor c, CXCursor parent, CXC
 	return CXChildVisit_Continue;
 }
 
-static void report_clang_diags(struct fe *fe, CXTranslationUnit tu, int *errors)
+struct part;
+static int part_diagnostic(const struct part *p, CXDiagnostic d);
+
+/* clang's diagnostics of the translation unit into the file's; for a part of a file parsed in parts (p not
+ * NULL), only the warnings of headers, which every part has (part_diagnostic). */
+static void report_clang_diags(struct fe *fe, CXTranslationUnit tu, int *errors, const struct part *p)
 {
 	unsigned n = clang_getNumDiagnostics(tu);
 	for (unsigned i = 0; i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-		if (sev >= CXDiagnostic_Warning) {
+		if (sev >= CXDiagnostic_Warning && (!p || part_diagnostic(p, d) == 1)) {
 			CXString msg = clang_getDiagnosticSpelling(d);
 			enum kc_severity ks = sev >= CXDiagnostic_Error ? KC_ERROR : KC_WARNING;
 			kc_diag_add(fe->a, &fe->an->diags, kc_cx_location(fe, clang_getDiagnosticLocation(d)), ks,
@@ -327,7 +332,8 @@ struct part {
 	struct fe fe;
 	CXIndex index;
 	CXTranslationUnit tu;
-	int ok; /* parsed and lowered as the split foresaw */
+	char *warnings; /* the header warnings of its parse, as clang formats them, one a line (malloc'd) */
+	int ok;         /* parsed and lowered as the split foresaw */
 };
 
 /* One file's split and its parts: never freed while a part's thread may still run (an abandoned parse). */
@@ -365,24 +371,50 @@ static int in_blanked(const struct part *p, size_t at)
 	return b && at <= b->close && b->part != p->part;
 }
 
-/* 1 when the part's parse has a diagnostic (a warning or worse) outside the bodies it parsed blanked (where
- * "a non-void function does not return a value" is the blanking's). */
-static int any_diagnostic(const struct part *p)
+/* What a diagnostic of part p's parse means for the split: 0 nothing (a note, or a warning inside a body the
+ * part parsed blanked: "a non-void function does not return a value" is the blanking's), 1 a warning of a
+ * header (every part parses the headers alike; the parts must agree on them), -1 a split the file cannot
+ * take: an error, or a warning of the file's own text (a part may lack what a whole parse saw first, a
+ * declaration in a blanked body: the file is parsed whole). */
+static int part_diagnostic(const struct part *p, CXDiagnostic d)
+{
+	enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+	if (sev < CXDiagnostic_Warning)
+		return 0;
+	if (sev >= CXDiagnostic_Error)
+		return -1;
+	CXFile file, main_file = clang_getFile(p->tu, p->file);
+	unsigned at;
+	clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, NULL, NULL, &at);
+	if (!file || !main_file)
+		return -1;
+	if (clang_File_isEqual(file, main_file))
+		return in_blanked(p, at) ? 0 : -1;
+	return 1;
+}
+
+/* 0 when the part's diagnostics let the split stand (its header warnings then into p->warnings), else -1. */
+static int check_diagnostics(struct part *p)
 {
 	unsigned n = clang_getNumDiagnostics(p->tu);
-	CXFile main_file = clang_getFile(p->tu, p->file);
-	int any = 0;
-	for (unsigned i = 0; i < n && !any; i++) {
+	struct kc_buf b = KC_BUF_INIT;
+	int ok = 1;
+	for (unsigned i = 0; i < n && ok; i++) {
 		CXDiagnostic d = clang_getDiagnostic(p->tu, i);
-		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Warning) {
-			CXFile file;
-			unsigned at;
-			clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, NULL, NULL, &at);
-			any = !file || !main_file || !clang_File_isEqual(file, main_file) || !in_blanked(p, at);
+		int k = part_diagnostic(p, d);
+		if (k < 0)
+			ok = 0;
+		else if (k == 1) {
+			CXString text =
+			    clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
+			kc_buf_printf(&b, "%s\n", clang_getCString(text));
+			clang_disposeString(text);
 		}
 		clang_disposeDiagnostic(d);
 	}
-	return any;
+	p->warnings = ok && b.len ? strdup(kc_buf_str(&b)) : NULL;
+	kc_buf_release(&b);
+	return ok ? 0 : -1;
 }
 
 static void part_parse(struct part *p)
@@ -392,7 +424,7 @@ static void part_parse(struct part *p)
 	struct CXUnsavedFile u = {p->file, p->split->text[p->part], (unsigned long)p->split->len};
 	enum CXErrorCode ec = clang_parseTranslationUnit2(p->index, p->file, p->argv, p->argc, &u, 1,
 	                                                  CXTranslationUnit_KeepGoing, &p->tu);
-	if (ec != CXError_Success || !p->tu || any_diagnostic(p))
+	if (ec != CXError_Success || !p->tu || check_diagnostics(p) < 0)
 		atomic_store(p->wrong, 1);
 }
 
@@ -459,6 +491,10 @@ static void part_lower(struct part *p)
 	kc_cx_begin(fe->a);
 	fe->main_file = clang_getFile(p->tu, p->file);
 	kc_cx_index_main_file(fe, p->tu);
+	if (p->part == 0) { /* the headers' warnings, which every part has (checked before the merge) */
+		int errors = 0;
+		report_clang_diags(fe, p->tu, &errors, p);
+	}
 	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), collect_function, fe);
 	if (mark_functions(p) < 0 || atomic_load(p->wrong)) {
 		atomic_store(p->wrong, 1);
@@ -517,6 +553,7 @@ static void *part_main(void *arg)
 static void part_forget(struct part *p)
 {
 	part_dispose(p);
+	free(p->warnings);
 	free(p->fe.funcs);
 	free(p->fe.sites);
 	free(p->fe.globals);
@@ -776,7 +813,11 @@ static int parse_in_parts(struct analyze_job *job, int file_index, const char **
 	job->n_part_clocks = 0;
 	pthread_mutex_unlock(&job->mu);
 	fe->path = file;
-	int done = !atomic_load(&run->wrong) && merge_parts(run, fe, file_index);
+	int agree = 1; /* on the headers' warnings */
+	for (int q = 1; q < n; q++)
+		agree &= !run->parts[q].warnings == !run->parts[0].warnings &&
+		         (!run->parts[0].warnings || !strcmp(run->parts[q].warnings, run->parts[0].warnings));
+	int done = !atomic_load(&run->wrong) && agree && merge_parts(run, fe, file_index);
 	fe->an->parsed_in_parts += done;
 	for (int q = 0; q < n; q++)
 		part_forget(&run->parts[q]);
@@ -826,7 +867,7 @@ static int parse_file(struct analyze_job *job, CXIndex index, int file_index)
 	fe->main_file = clang_getFile(tu, file);
 	kc_cx_index_main_file(fe, tu);
 	int errors = 0;
-	report_clang_diags(fe, tu, &errors);
+	report_clang_diags(fe, tu, &errors, NULL);
 	if (errors)
 		fe->an->parse_failed = 1;
 	fe->n_funcs = 0;
