@@ -339,6 +339,21 @@ static enum CXChildVisitResult collect_site(CXCursor c, CXCursor parent, CXClien
 		else
 			lo = mid + 1;
 	}
+	if (found < 0 && fe->split && clang_Cursor_isNull(clang_getCursorDefinition(ref))) {
+		/* a part of a file parsed in parts: a function this part does not define, which another may */
+		if (fe->n_undefined == fe->cap_undefined) {
+			int cap = fe->cap_undefined ? 2 * fe->cap_undefined : 64;
+			struct undefined_call *grown = realloc(fe->undefined, sizeof *grown * (size_t)cap);
+			if (!grown) {
+				clang_disposeString(s);
+				fe->split_wrong = 1; /* (cannot tell: the file is parsed whole) */
+				return CXChildVisit_Break;
+			}
+			fe->undefined = grown;
+			fe->cap_undefined = cap;
+		}
+		fe->undefined[fe->n_undefined++] = (struct undefined_call){w->caller, kc_arena_strdup(fe->a, name)};
+	}
 	clang_disposeString(s);
 	if (found >= 0 && found != w->caller) { /* a recursive call says nothing of the sizes */
 		if (fe->n_sites == fe->cap_sites) {
@@ -410,7 +425,14 @@ int kc_decl_split_calls_ok(struct fe *fe)
 		if (!caller->foreign && !caller->in_header && fe->funcs[fe->sites[i].callee].blanked)
 			return 0;
 	}
-	return 1;
+	/* keep the calls of undefined functions from the functions lowered here: the caller checks them
+	 * against the other parts' definitions */
+	int kept = 0;
+	for (int i = 0; i < fe->n_undefined; i++)
+		if (fe->funcs[fe->undefined[i].caller].ir)
+			fe->undefined[kept++] = fe->undefined[i];
+	fe->n_undefined = kept;
+	return !fe->split_wrong;
 }
 
 static unsigned offset_of(CXSourceLocation l)

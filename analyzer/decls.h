@@ -33,7 +33,9 @@ int kc_decl_global_of(struct fctx *fc, const struct kc_function *g, int b);
 void kc_decl_io_call(struct fctx *fc, CXCursor call, const char *name);
 
 /* A part of a file parsed in parts (split.h): 0 when a function it lowers calls one whose body it parses blanked
- * (the split parted a caller from its callee, or from the sizes it passes), else 1. */
+ * (the split parted a caller from its callee, or from the sizes it passes), else 1; fe->undefined then holds
+ * the calls the part's functions make of functions it does not define (the caller checks that no other
+ * part defines one: the split removed it whole from this one). */
 int kc_decl_split_calls_ok(struct fe *fe);
 
 #endif

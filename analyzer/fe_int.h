@@ -54,6 +54,12 @@ struct call_site {
 	int order;          /* its place in the walk of the file's bodies */
 };
 
+/* A call of a function the translation unit declares but does not define (a part of a file parsed in parts). */
+struct undefined_call {
+	int caller; /* index into fe->funcs */
+	const char *name;
+};
+
 /* A function definition of the file being analyzed. */
 struct tu_func {
 	CXCursor cursor;
@@ -94,9 +100,11 @@ struct fe {
 	int sites_built;   /* sites holds this translation unit's calls (built when a size first needs them) */
 	CXCursor *globals; /* the file-scope arrays the functions access, entered when first met (malloc'd) */
 	int n_globals, cap_globals;
-	struct kc_diags *diags; /* the file's diagnostics: fe->an->diags, or the part's own */
-	int split;              /* a part of a file parsed in parts (split.h): lowers only its functions */
-	int split_wrong;        /* the part met what the split did not foresee (a call into a blanked body) */
+	struct kc_diags *diags;           /* the file's diagnostics: fe->an->diags, or the part's own */
+	int split;                        /* a part of a file parsed in parts (split.h): lowers only its functions */
+	int split_wrong;                  /* the part met what the split did not foresee (a call into a blanked body) */
+	struct undefined_call *undefined; /* calls of functions the part does not define (malloc'd) */
+	int n_undefined, cap_undefined;
 };
 
 /* A variable the body refers to. */

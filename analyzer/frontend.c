@@ -228,8 +228,10 @@ struct analyze_job {
 	/* a file parsed in parts (split.h): the other parts' threads, whose CPU time is the parse's too */
 	clockid_t part_clock[KC_SPLIT_MAX_PARTS];
 	int n_part_clocks;
-	int parts_parsing; /* part threads still in their parse */
-	int part_threads;  /* part threads running (stray ones too, when the parse is abandoned) */
+	int parts_parsing;                  /* part threads still in their parse */
+	pid_t part_tid[KC_SPLIT_MAX_PARTS]; /* theirs, for their priority once abandoned */
+	int n_part_tids;
+	int part_threads; /* part threads running (stray ones too, when the parse is abandoned) */
 };
 
 static unsigned long long address_space_bytes(void)
@@ -424,7 +426,7 @@ static void part_parse(struct part *p)
 	struct CXUnsavedFile u = {p->file, p->split->text[p->part], (unsigned long)p->split->len};
 	enum CXErrorCode ec = clang_parseTranslationUnit2(p->index, p->file, p->argv, p->argc, &u, 1,
 	                                                  CXTranslationUnit_KeepGoing, &p->tu);
-	if (ec != CXError_Success || !p->tu || check_diagnostics(p) < 0)
+	if (ec != CXError_Success || !p->tu)
 		atomic_store(p->wrong, 1);
 }
 
@@ -483,8 +485,10 @@ static int mark_functions(struct part *p)
 static void part_lower(struct part *p)
 {
 	struct fe *fe = &p->fe;
-	if (atomic_load(p->wrong))
+	if (atomic_load(p->wrong) || check_diagnostics(p) < 0) {
+		atomic_store(p->wrong, 1);
 		return;
+	}
 	*fe = (struct fe){.an = &p->an, .a = &p->an.arena, .opts = p->job->fe->opts, .path = p->file};
 	fe->diags = &p->an.diags;
 	fe->split = 1;
@@ -526,6 +530,10 @@ static void *part_main(void *arg)
 		free(alt.ss_sp);
 		alt.ss_sp = NULL;
 	}
+	pthread_mutex_lock(&job->mu);
+	if (job->n_part_tids < KC_SPLIT_MAX_PARTS)
+		job->part_tid[job->n_part_tids++] = (pid_t)syscall(SYS_gettid);
+	pthread_mutex_unlock(&job->mu);
 	part_parse(p);
 	/* the lowering waits for every part's parse to be over: the watchdog cannot abandon it midway */
 	pthread_mutex_lock(&job->mu);
@@ -554,6 +562,7 @@ static void part_forget(struct part *p)
 {
 	part_dispose(p);
 	free(p->warnings);
+	free(p->fe.undefined);
 	free(p->fe.funcs);
 	free(p->fe.sites);
 	free(p->fe.globals);
@@ -631,6 +640,10 @@ static struct across **order_functions(struct split_run *run, struct across **al
 		struct across *a = &all[n - 1];
 		const struct tu_func *tf = &run->parts[e[i].part].fe.funcs[e[i].index];
 		if (a->in[e[i].part] >= 0) { /* two definitions of one name */
+			ok = 0;
+			break;
+		}
+		if (a->present && a->at != tf->at) { /* one name, two functions (a definition the split hid) */
 			ok = 0;
 			break;
 		}
@@ -738,6 +751,35 @@ static int merge_parts(struct split_run *run, struct fe *fe, int file_index)
 	return ok;
 }
 
+static int cmp_name(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* 0 when a part calls a function it does not define and another part defines (the split removed it from the
+ * caller's part: a name the split could not see, behind a macro or a line splice), else 1. */
+static int defined_where_called(struct split_run *run)
+{
+	int n_parts = run->split.parts, ok = 1;
+	const char **names[KC_SPLIT_MAX_PARTS] = {0};
+	for (int q = 0; q < n_parts && ok; q++) {
+		const struct fe *pf = &run->parts[q].fe;
+		ok = (names[q] = malloc(sizeof *names[q] * (size_t)(pf->n_funcs + 1))) != NULL;
+		for (int i = 0; ok && i < pf->n_funcs; i++)
+			names[q][i] = pf->funcs[i].name;
+		if (ok)
+			qsort(names[q], (size_t)pf->n_funcs, sizeof *names[q], cmp_name);
+	}
+	for (int q = 0; q < n_parts && ok; q++)
+		for (int u = 0; u < run->parts[q].fe.n_undefined && ok; u++)
+			for (int r = 0; r < n_parts && ok; r++)
+				ok = r == q || !bsearch(&run->parts[q].fe.undefined[u].name, names[r],
+				                        (size_t)run->parts[r].fe.n_funcs, sizeof *names[r], cmp_name);
+	for (int q = 0; q < n_parts; q++)
+		free(names[q]);
+	return ok;
+}
+
 /* Parse and lower file `file_index` in parts when it is worth it: 1 when done, 0 when the file is to be
  * parsed whole (no split, or one that did not hold: nothing of it is kept), -1 when the watchdog abandoned
  * the parse (the caller leaves at once). */
@@ -769,7 +811,7 @@ static int parse_in_parts(struct analyze_job *job, int file_index, const char **
 		                              .wrong = &run->wrong};
 	parse_begin(job, file_index);
 	pthread_mutex_lock(&job->mu);
-	job->parts_parsing = job->part_threads = job->n_part_clocks = 0;
+	job->parts_parsing = job->part_threads = job->n_part_clocks = job->n_part_tids = 0;
 	pthread_mutex_unlock(&job->mu);
 	for (int q = 1; q < n; q++) {
 		pthread_attr_t attr;
@@ -813,7 +855,7 @@ static int parse_in_parts(struct analyze_job *job, int file_index, const char **
 	job->n_part_clocks = 0;
 	pthread_mutex_unlock(&job->mu);
 	fe->path = file;
-	int agree = 1; /* on the headers' warnings */
+	int agree = !atomic_load(&run->wrong) && defined_where_called(run); /* and on the headers' warnings: */
 	for (int q = 1; q < n; q++)
 		agree &= !run->parts[q].warnings == !run->parts[0].warnings &&
 		         (!run->parts[0].warnings || !strcmp(run->parts[q].warnings, run->parts[0].warnings));
@@ -1041,12 +1083,17 @@ static int watch(struct analyze_job *job, pthread_t thread, int *abandoned_file)
 		pthread_cond_timedwait(&job->cv, &job->mu, &until);
 		if (job->finished || job->parsing < 0)
 			continue;
-		double now = seconds(CLOCK_MONOTONIC), cpu = have_cpu ? seconds(cpu_clock) : 0;
-		for (int i = 0; have_cpu && i < job->n_part_clocks; i++) /* a file parsed in parts */
-			cpu += seconds(job->part_clock[i]);
+		double now = seconds(CLOCK_MONOTONIC), own = have_cpu ? seconds(cpu_clock) : 0, cpu = own, most = 0;
+		/* a file parsed in parts: any part's progress is the parse's; the budget is each part's, as every
+		 * part repeats what the split could not divide */
+		for (int i = 0; have_cpu && i < job->n_part_clocks; i++) {
+			double t = seconds(job->part_clock[i]);
+			cpu += t;
+			most = t > most ? t : most;
+		}
 		if (job->parsing != last_file)
-			file_cpu = cpu;
-		if (have_cpu && job->parsing == last_file && cpu - file_cpu >= budget) {
+			file_cpu = own;
+		if (have_cpu && job->parsing == last_file && (own - file_cpu >= budget || most >= budget)) {
 			job->abandoned = abandoned = job->over_budget = 1;
 			*abandoned_file = job->parsing;
 			restore_address_space(job);
@@ -1104,8 +1151,12 @@ static void analyze_watched(struct fe *fe, const char *const *files, int n_files
 		}
 		pthread_detach(thread); /* blocked or busy in libclang: left behind, never joined */
 		atomic_fetch_add(&stray_threads, 1);
+		pthread_mutex_lock(&job->mu);
 		if (job->tid > 0)
 			setpriority(PRIO_PROCESS, (id_t)job->tid, 19); /* a busy one takes what nothing else needs */
+		for (int i = 0; i < job->n_part_tids; i++) /* and its parts, when the file was parsed in parts */
+			setpriority(PRIO_PROCESS, (id_t)job->part_tid[i], 19);
+		pthread_mutex_unlock(&job->mu);
 		struct kc_loc at = {fe->an->files[stalled], 0, 0};
 		if (job->over_budget)
 			kc_diag_add(fe->a, &fe->an->diags, at, KC_ERROR, KC_DIAG_PARSE, NULL,

@@ -8,6 +8,7 @@
  * top-level #if, is not blanked (it stays in every part, and its group stays in part 0). A function whose
  * group nothing else names (no other top-level block, no top-level declaration) is removed whole from the
  * other parts, its declaration too: the parts do not parse the other parts' declarations either. */
+#define _GNU_SOURCE /* memmem */
 #include "split.h"
 
 #include <pthread.h>
@@ -149,8 +150,8 @@ static struct token next(struct lex *lx)
 			i = skip_block_comment(lx, i);
 			continue;
 		}
-		if (c == '#' && lx->bol) {
-			lx->i = skip_directive(lx, i + 1);
+		if ((c == '#' || (c == '%' && i + 1 < n && t[i + 1] == ':')) && lx->bol) { /* '%:' is '#' too */
+			lx->i = skip_directive(lx, i + (c == '#' ? 1 : 2));
 			return (struct token){T_DIRECTIVE, i, lx->i, '#'};
 		}
 		lx->bol = 0;
@@ -187,17 +188,16 @@ static struct token next(struct lex *lx)
 	return (struct token){T_EOF, n, n, 0};
 }
 
-/* The directive's name ("define", "pragma"; empty for a null directive) as [*at, *end). */
-static void directive_name(const char *t, struct token d, size_t *at, size_t *end)
+/* The directive's name ("define", "pragma"; empty for a null directive) as [*at, *end), and the lexer left
+ * past it (comments may come between the '#' and the name). */
+static struct lex directive_name(const char *t, struct token d, size_t *at, size_t *end)
 {
-	size_t i = d.at + 1;
-	while (i < d.end && (t[i] == ' ' || t[i] == '\t'))
-		i++;
-	size_t j = i;
-	while (j < d.end && CLASS(t[j]) & (CL_ID | CL_DIGIT))
-		j++;
-	*at = i;
-	*end = j;
+	struct lex lx = {t, d.end, d.at + (t[d.at] == '#' ? 1 : 2), 0};
+	struct token name = next(&lx);
+	*at = *end = name.at;
+	if (name.kind == T_IDENT)
+		*end = name.end;
+	return lx;
 }
 
 static int is_word(const char *t, size_t at, size_t end, const char *w)
@@ -279,6 +279,27 @@ static int add_id(struct plan *pl, struct token k)
 	return 0;
 }
 
+/* 1 when the #pragma whose words lx is at acts on the next loop only (omp, acc, unroll, ivdep, clang loop): a
+ * body holding it may be blanked. Any other (pack, push_macro/pop_macro, clang diagnostic, ...) acts on the
+ * text after it. */
+static int loop_pragma(struct lex *lx)
+{
+	static const char *const alone[] = {"omp",  "acc",    "unroll",   "nounroll",  "ivdep",
+	                                    "simd", "vector", "novector", "loop_count"};
+	struct token w = next(lx);
+	if (w.kind != T_IDENT)
+		return 0;
+	for (size_t i = 0; i < sizeof alone / sizeof *alone; i++)
+		if (is_word(lx->t, w.at, w.end, alone[i]))
+			return 1;
+	struct token w2 = next(lx);
+	if (w2.kind != T_IDENT)
+		return 0;
+	return (is_word(lx->t, w.at, w.end, "GCC") &&
+	        (is_word(lx->t, w2.at, w2.end, "unroll") || is_word(lx->t, w2.at, w2.end, "ivdep"))) ||
+	       (is_word(lx->t, w.at, w.end, "clang") && is_word(lx->t, w2.at, w2.end, "loop"));
+}
+
 /* 1 when text[at .. at + nl) names an attribute or a kcost annotation: a '(' group that may precede a
  * declarator without defining anything. */
 static int annotation(const char *t, size_t at, size_t nl)
@@ -310,9 +331,8 @@ static int find_blocks(struct plan *pl, size_t len)
 			decl_dirty = 1;
 		if (k.kind == T_DIRECTIVE) {
 			size_t a, e;
-			directive_name(t, k, &a, &e);
+			struct lex ml = directive_name(t, k, &a, &e);
 			if (is_word(t, a, e, "define")) {
-				struct lex ml = {t, k.end, e, 0};
 				struct token name = next(&ml);
 				if (name.kind == T_IDENT) {
 					if (grow((void **)&pl->macros, &pl->cap_macros, pl->n_macros,
@@ -327,7 +347,7 @@ static int find_blocks(struct plan *pl, size_t len)
 				}
 			}
 			if (depth > 0) {
-				if (e > a && !is_word(t, a, e, "pragma"))
+				if (e > a && !(is_word(t, a, e, "pragma") && loop_pragma(&ml)))
 					dirty = 1;
 			} else if (is_word(t, a, e, "if") || is_word(t, a, e, "ifdef") || is_word(t, a, e, "ifndef")) {
 				cond++;
@@ -340,6 +360,8 @@ static int find_blocks(struct plan *pl, size_t len)
 		if (depth > 0) {
 			if (k.kind == T_IDENT && add_id(pl, k) < 0)
 				return -1;
+			if (k.kind == T_IDENT && is_word(t, k.at, k.end, "_Pragma"))
+				dirty = 1; /* (it may be one that acts past the body: pack, push_macro) */
 			if (c == '{')
 				depth++;
 			else if (c == '}' && --depth == 0) {
@@ -620,7 +642,8 @@ void kc_split_plan(struct kc_split *s, const char *text, size_t len, int parts, 
 	pthread_once(&once, init_classes);
 	struct plan pl = {.t = text};
 	int bodies = 0;
-	if (find_blocks(&pl, len) == 0 && group(&pl) == 0) {
+	/* __COUNTER__ counts its uses in the order parsed: a blanked body would change the values after it */
+	if (!memmem(text, len, "__COUNTER__", 11) && find_blocks(&pl, len) == 0 && group(&pl) == 0) {
 		for (int b = 0; b < pl.n_blocks; b++)
 			bodies += pl.blocks[b].body;
 		if (bodies >= min_bodies && assign(&pl, s, parts) <= 1.0 / parts + 0.25)
