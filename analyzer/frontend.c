@@ -421,8 +421,6 @@ static int check_diagnostics(struct part *p)
 
 static void part_parse(struct part *p)
 {
-	p->index = clang_createIndex(0, 0);
-	recover_on_alt_stack();
 	struct CXUnsavedFile u = {p->file, p->split->text[p->part], (unsigned long)p->split->len};
 	enum CXErrorCode ec = clang_parseTranslationUnit2(p->index, p->file, p->argv, p->argc, &u, 1,
 	                                                  CXTranslationUnit_KeepGoing, &p->tu);
@@ -813,6 +811,11 @@ static int parse_in_parts(struct analyze_job *job, int file_index, const char **
 	pthread_mutex_lock(&job->mu);
 	job->parts_parsing = job->part_threads = job->n_part_clocks = job->n_part_tids = 0;
 	pthread_mutex_unlock(&job->mu);
+	/* the indexes on this thread, one after the other: libclang's set-up is its own global state; what runs at
+	 * once is the parses of separate translation units, which libclang allows */
+	for (int q = 0; q < n; q++)
+		run->parts[q].index = clang_createIndex(0, 0);
+	recover_on_alt_stack();
 	for (int q = 1; q < n; q++) {
 		pthread_attr_t attr;
 		int made = pthread_attr_init(&attr) == 0;
