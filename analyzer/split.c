@@ -646,8 +646,14 @@ void kc_split_plan(struct kc_split *s, const char *text, size_t len, int parts, 
 	if (!memmem(text, len, "__COUNTER__", 11) && find_blocks(&pl, len) == 0 && group(&pl) == 0) {
 		for (int b = 0; b < pl.n_blocks; b++)
 			bodies += pl.blocks[b].body;
-		if (bodies >= min_bodies && assign(&pl, s, parts) <= 1.0 / parts + 0.25)
-			s->parts = parts;
+		/* fewer parts when the groups do not spread over as many (a file of few large groups on many cores) */
+		for (int p = parts; p >= 2 && bodies >= min_bodies && !s->parts; p--) {
+			free(s->bodies);
+			s->bodies = NULL;
+			s->n_bodies = 0;
+			if (assign(&pl, s, p) <= 1.0 / p + 0.25)
+				s->parts = p;
+		}
 	}
 	plan_release(&pl);
 	int has_cr = s->parts && memchr(text, '\r', len) != NULL;

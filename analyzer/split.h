@@ -34,8 +34,9 @@ struct kc_split {
 	size_t len;
 };
 
-/* Propose a split of text[0 .. len) into at most `parts` parts, when it has at least `min_bodies` bodies that
- * can be blanked and the parts' shares of body text are even enough to gain; else s->parts is 0. */
+/* Propose a split of text[0 .. len) into at most `parts` parts (as many as its groups of bodies spread over
+ * evenly enough to gain: the largest part holds at most 1/parts + 1/4 of the body text), when it has at
+ * least `min_bodies` bodies that can be blanked; else s->parts is 0. */
 void kc_split_plan(struct kc_split *s, const char *text, size_t len, int parts, int min_bodies);
 
 /* The body whose '{' is at offset `open`, or NULL: a body no part blanks (every part parses it, part 0 lowers

@@ -149,8 +149,25 @@ static void test_parts(void **state)
 	}
 }
 
+/* More threads than the file's groups spread over evenly: fewer parts, not none (8 asked, 3 made here). */
+static void test_fewer_parts(void **state)
+{
+	(void)state;
+	char path[512];
+	snprintf(path, sizeof path, "%s/tests/fixtures/split_forms.c", KCOST_SOURCE_DIR);
+	const char *files[] = {path};
+	int p1, p8;
+	char *one = document_parts(files, 1, 1, &p1), *eight = document_parts(files, 1, 8, &p8);
+	assert_string_equal(one, eight);
+	assert_int_equal(p1, 0);
+	assert_int_equal(p8, 1);
+	free(one);
+	free(eight);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_one_thread_or_two), cmocka_unit_test(test_parts)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_one_thread_or_two), cmocka_unit_test(test_parts),
+	                                   cmocka_unit_test(test_fewer_parts)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
