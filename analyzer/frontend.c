@@ -311,14 +311,16 @@ static void recover_on_alt_stack(void)
 /* ------------------------------------------------------------------------------------------------ */
 /* A file parsed in parts (split.h)
  *
- * Each part parses the file with the other parts' bodies blanked and lowers its own functions, on a thread
- * of its own (part 0 on the job's thread), into an arena of its own; the functions are then put into the
- * model in the file's order, as a whole parse would have put them. Whatever the split did not foresee sends
- * the file to a whole parse: a diagnostic of any part (a blanked body may have declared what the rest of the
- * file uses), a blanked region that is not exactly a function's body in the part that lowers it, a call from
- * a part's function into a blanked body, or a function lowered by two parts whose sizes came from its call
- * sites (each part sees only its own calls). The watchdog watches the parts' parses as one: their CPU time
- * adds up, and none is over until all are. */
+ * Each part parses the file with the other parts' definitions blanked and lowers its own functions, on a
+ * thread of its own (part 0 on the job's thread), into an arena of its own; the functions are then put into
+ * the model in the file's order, as a whole parse would have put them. Whatever the split did not foresee
+ * sends the file to a whole parse, nothing of the parts kept: an error, or a warning of the file's own text
+ * (part_diagnostic); a region that is not exactly a function's body in its part (mark_functions); a call
+ * into a body the part blanked, or of a function it does not define that another part defines
+ * (kc_decl_split_calls_ok, defined_where_called); a function two parts lowered whose sizes came from call
+ * sites, one name at two places, or parts disagreeing on the order of their common functions
+ * (order_functions, merge_parts). The watchdog watches the parts' parses as one: any part's CPU time is
+ * progress, each part is held to the budget, and none lowers until every parse is over. */
 
 #define SPLIT_MIN_BODIES 64 /* fewer function bodies: parsed whole (each part parses the declarations again) */
 
