@@ -4,8 +4,9 @@
  * literals, and preprocessor lines are skipped whole. Two passes: the first finds the blocks (a block opened
  * right after a parameter list's ')' is a function body, named by the identifier before that list's '(')
  * and the macros; the second unites each block with the functions and macros its text names, so that a
- * caller and its callee land in one part. A body holding a directive other than #pragma, or inside a
- * top-level #if, is not blanked (it stays in every part, and its group stays in part 0). A function whose
+ * caller and its callee land in one part. A body holding a directive other than a loop's pragma, or a
+ * _Pragma, or inside a top-level #if, is not blanked (it stays in every part, and its group stays in part 0);
+ * a file using __COUNTER__ is not split. A function whose
  * group nothing else names (no other top-level block, no top-level declaration) is removed whole from the
  * other parts, its declaration too: the parts do not parse the other parts' declarations either. */
 #define _GNU_SOURCE /* memmem */
