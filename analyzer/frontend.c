@@ -521,15 +521,32 @@ static void part_dispose(struct part *p)
 	p->index = NULL;
 }
 
-static void *part_main(void *arg)
+/* An alternate signal stack for this thread (libclang's crash recovery runs on it after a stack overflow);
+ * NULL when none could be set. */
+static void *alt_stack_on(void)
 {
-	struct part *p = arg;
-	struct analyze_job *job = p->job;
 	stack_t alt = {.ss_sp = malloc(ALT_STACK_BYTES), .ss_size = ALT_STACK_BYTES};
 	if (alt.ss_sp && sigaltstack(&alt, NULL) != 0) {
 		free(alt.ss_sp);
 		alt.ss_sp = NULL;
 	}
+	return alt.ss_sp;
+}
+
+static void alt_stack_off(void *stack)
+{
+	if (!stack)
+		return;
+	stack_t off = {.ss_flags = SS_DISABLE};
+	sigaltstack(&off, NULL);
+	free(stack);
+}
+
+static void *part_main(void *arg)
+{
+	struct part *p = arg;
+	struct analyze_job *job = p->job;
+	void *alt = alt_stack_on();
 	pthread_mutex_lock(&job->mu);
 	if (job->n_part_tids < KC_SPLIT_MAX_PARTS)
 		job->part_tid[job->n_part_tids++] = (pid_t)syscall(SYS_gettid);
@@ -547,11 +564,7 @@ static void *part_main(void *arg)
 		part_lower(p);
 		part_dispose(p);
 	}
-	if (alt.ss_sp) {
-		stack_t off = {.ss_flags = SS_DISABLE};
-		sigaltstack(&off, NULL);
-		free(alt.ss_sp);
-	}
+	alt_stack_off(alt);
 	pthread_mutex_lock(&job->mu);
 	job->part_threads--;
 	pthread_mutex_unlock(&job->mu);
@@ -932,11 +945,7 @@ static void *analyze_files(void *arg)
 {
 	struct analyze_job *job = arg;
 	struct fe *fe = job->fe;
-	stack_t alt = {.ss_sp = malloc(ALT_STACK_BYTES), .ss_size = ALT_STACK_BYTES};
-	if (alt.ss_sp && sigaltstack(&alt, NULL) != 0) {
-		free(alt.ss_sp);
-		alt.ss_sp = NULL;
-	}
+	void *alt = alt_stack_on();
 	pthread_mutex_lock(&job->mu);
 	job->tid = (pid_t)syscall(SYS_gettid);
 	pthread_mutex_unlock(&job->mu);
@@ -950,11 +959,7 @@ static void *analyze_files(void *arg)
 	if (abandoned) /* the watchdog owns fe now; the index may hold what the parse left behind */
 		return NULL;
 	clang_disposeIndex(index);
-	if (alt.ss_sp) {
-		stack_t off = {.ss_flags = SS_DISABLE};
-		sigaltstack(&off, NULL);
-		free(alt.ss_sp);
-	}
+	alt_stack_off(alt);
 	pthread_mutex_lock(&job->mu);
 	job->finished = 1;
 	pthread_cond_signal(&job->cv);
