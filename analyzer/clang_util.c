@@ -236,6 +236,44 @@ int kc_cx_is_zero_literal(CXCursor c)
 	return zero;
 }
 
+/* `_Noreturn` or `noreturn` among the tokens of declaration d before its name (a specifier, not in the type). */
+static int noreturn_specifier(CXCursor d)
+{
+	/* where the text is written: <stdnoreturn.h>'s noreturn is spelled in that header */
+	CXFile f1, f2;
+	unsigned o1, o2;
+	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(d)), &f1, NULL, NULL, &o1);
+	clang_getExpansionLocation(clang_getCursorLocation(d), &f2, NULL, NULL, &o2);
+	if (!f1 || !clang_File_isEqual(f1, f2) || o2 <= o1 || o2 - o1 > 4096)
+		return 0;
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(d);
+	CXToken *toks = NULL;
+	unsigned n = 0;
+	clang_tokenize(tu,
+	               clang_getRange(clang_getLocationForOffset(tu, f1, o1), clang_getLocationForOffset(tu, f2, o2)),
+	               &toks, &n);
+	int found = 0;
+	for (unsigned i = 0; i < n && !found; i++) {
+		CXString s = clang_getTokenSpelling(tu, toks[i]);
+		const char *t = clang_getCString(s);
+		found = !strcmp(t, "_Noreturn") || !strcmp(t, "noreturn");
+		clang_disposeString(s);
+	}
+	clang_disposeTokens(tu, toks, n);
+	return found;
+}
+
+int kc_cx_calls_noreturn(CXCursor c)
+{
+	CXCursor f = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(f) != CXCursor_FunctionDecl)
+		return 0;
+	CXString s = clang_getTypeSpelling(clang_getCursorType(f));
+	int nr = strstr(clang_getCString(s), "__attribute__((noreturn))") != NULL;
+	clang_disposeString(s);
+	return nr || noreturn_specifier(f) || noreturn_specifier(clang_getCanonicalCursor(f));
+}
+
 int kc_cx_is_constant(CXCursor c)
 {
 	enum CXCursorKind k = clang_getCursorKind(kc_cx_strip(c));

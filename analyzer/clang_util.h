@@ -63,6 +63,10 @@ int kc_cx_is_zero_literal(CXCursor c);
 /* 1 if c is a compile-time constant (folded: costs nothing). */
 int kc_cx_is_constant(CXCursor c);
 
+/* 1 if the function the call c calls does not return: its type says so (GNU's noreturn attribute: glibc's exit
+ * and abort), or `_Noreturn` (<stdnoreturn.h>'s noreturn, C23's [[noreturn]]) specifies its declaration. */
+int kc_cx_calls_noreturn(CXCursor c);
+
 /* 1 if x and y are cursors of the same declaration (compared by kind and location: cursors of a declaration
  * reached through different paths need not compare equal). */
 int kc_cx_same_decl(CXCursor x, CXCursor y);

@@ -85,6 +85,22 @@ int kc_libcall_is_free(const char *name)
 	return 0;
 }
 
+int kc_libcall_is_assert(const char *name)
+{
+	static const char *const names[] = {"__assert_fail",
+	                                    "__assert_perror_fail",
+	                                    "__assert_rtn",
+	                                    "__assert",
+	                                    "_assert",
+	                                    "_wassert",
+	                                    "__builtin_unreachable",
+	                                    NULL};
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* CBLAS */
 

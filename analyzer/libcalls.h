@@ -31,6 +31,10 @@ int kc_libcall_is_io(const char *name);
  * function neither the file nor a header of the user's defines is unknown: a warning, in or out of loops. */
 int kc_libcall_is_free(const char *name);
 
+/* 1 for what a failed assertion calls (__assert_fail, __assert_rtn, ...) and __builtin_unreachable: calls that do
+ * not return, which a correct program never makes; no note at them (kcost notes the other ones: exit, abort). */
+int kc_libcall_is_assert(const char *name);
+
 /* How a CBLAS routine uses a buffer argument. */
 enum { KC_LIB_READ = 1, KC_LIB_WRITE = 2, KC_LIB_RW = 3, KC_LIB_OUT = 4 /* written; read unless beta is 0 */ };
 

@@ -350,6 +350,14 @@ static void collect_call(struct fctx *fc, CXCursor c, struct kc_node *st)
 		st->cost.cmp++;
 	} else if (math == KC_LIBM_FMA) {
 		add_op(st, KC_OP_FMA, kc_cx_float_prec(clang_getCursorType(c)));
+	} else if (!kc_libcall_is_assert(name) && kc_cx_calls_noreturn(c)) {
+		/* exit(1), abort(), a fatal-error helper: it ends the process, so a call of this function that returns
+		 * never makes it, nor evaluates its arguments; the counts are such a call's (a note, not a warning) */
+		kc_cx_warn(fc, c, KC_NOTE,
+		           "call to '%s', which does not return: counted as not made (the counts are those of the "
+		           "kernel's calls that return)",
+		           name);
+		return;
 	} else if (is_analyzed_call(fc, c, &tf)) {
 		lower_call(fc, c, tf, st);
 		return;

@@ -86,7 +86,15 @@ static const char counter_c[] =
                                                * its result): the counts are printed on the way out through the linker's
                                                * --wrap=_exit */
                                               "void __real__exit(int status);\n"
-                                              "void __wrap__exit(int status) { kc_report(); __real__exit(status); }\n";
+                                              "void __wrap__exit(int status) { kc_report(); __real__exit(status); }\n"
+                                              /* a kernel that calls exit() ends there (glibc's exit reaches _exit
+                                               * inside libc, past the wrap): its atexit handlers run, this one says
+                                               * so */
+                                              "int atexit(void (*)(void));\n"
+                                              "static void kc_exited(void) { fprintf(stderr, \"\\nKCOUNT "
+                                              "exit\\n\"); }\n"
+                                              "__attribute__((constructor)) static void kc_on_exit(void) { "
+                                              "atexit(kc_exited); }\n";
 
 /* ---- files and processes ---- */
 
@@ -637,7 +645,13 @@ static int run_harness(const struct build *bd, const char *dir, const char *fn, 
 	int ok = st == 0 && parse_counts(text, c) == 0;
 	if (!ok) {
 		struct kc_buf b = KC_BUF_INIT;
-		if (st == 128 + SIGALRM)
+		int exited = text && strstr(text, "\nKCOUNT exit\n");
+		if (exited)
+			kc_buf_printf(&b,
+			              "the function ended the process (exit, status %d) instead of returning: kcost "
+			              "counts a call that returns",
+			              st);
+		else if (st == 128 + SIGALRM)
 			kc_buf_printf(&b, "the instrumented run took more than %d s",
 			              bd->o->timeout > 0 ? bd->o->timeout : 300);
 		else if (st > 128)
@@ -646,7 +660,7 @@ static int run_harness(const struct build *bd, const char *dir, const char *fn, 
 			kc_buf_printf(&b, "the instrumented run exited with status %d", st);
 		else
 			kc_buf_puts(&b, "the instrumented run printed no counts");
-		if (text && *text) {
+		if (!exited && text && *text) {
 			char *line = first_error(text);
 			kc_buf_printf(&b, ": %s", line);
 			free(line);

@@ -335,6 +335,49 @@ static void calls_without_bodies(void **state)
 	cJSON_Delete(rep);
 }
 
+/* exit, abort, _Noreturn, __attribute__((noreturn)) and <stdnoreturn.h>'s noreturn: a call of the kernel that
+ * returns makes none of them, so they cost nothing in it: exact, with a note at each (TSVC s481's exit inside
+ * its loop was exact and silent; a helper declared noreturn and defined nowhere was "unknown"); a failed
+ * assertion's call gets no note; a multiply before the exit, on data, stays flagged */
+static void calls_that_do_not_return(void **state)
+{
+	(void)state;
+	cJSON *rep = analyze_file("cond_noreturn", "tests/fixtures/noreturn_forms.c",
+	                          (const char *const[]){"--size", "n=10", "-I", "annotations", NULL});
+	const char *nr = "which does not return: counted as not made (the counts are those of the kernel's calls that "
+	                 "return)";
+	char want[200];
+	exact_at(rep, "exit_on_negative", "2*n", 20);
+	cJSON *f = report_function(rep, "exit_on_negative");
+	assert_int_equal(n_diags(f, "note"), 1);
+	snprintf(want, sizeof want, "call to 'exit', %s", nr);
+	assert_string_equal(report_diag(f, 0, "note", 22, 4), want);
+	exact_at(rep, "abort_on_size", "n", 10);
+	snprintf(want, sizeof want, "call to 'abort', %s", nr);
+	assert_string_equal(report_diag(report_function(rep, "abort_on_size"), 0, "note", 30, 3), want);
+	exact_at(rep, "fatal_on_nan", "n", 10);
+	f = report_function(rep, "fatal_on_nan");
+	assert_int_equal(n_diags(f, "note"), 3);
+	snprintf(want, sizeof want, "call to 'fatal', %s", nr);
+	assert_string_equal(report_diag(f, 0, "note", 40, 4), want);
+	snprintf(want, sizeof want, "call to 'die', %s", nr);
+	assert_string_equal(report_diag(f, 1, "note", 42, 4), want);
+	snprintf(want, sizeof want, "call to 'bail', %s", nr);
+	assert_string_equal(report_diag(f, 2, "note", 44, 4), want);
+	exact_at(rep, "stop_on_inf", "2*n", 20);
+	snprintf(want, sizeof want, "call to 'stop_elsewhere', %s", nr);
+	assert_string_equal(report_diag(report_function(rep, "stop_on_inf"), 0, "note", 53, 4), want);
+	exact_at(rep, "asserted", "n", 10);
+	assert_int_equal(n_diags(report_function(rep, "asserted"), "note"), 0);
+	f = report_function(rep, "work_then_exit");
+	assert_false(report_exact(f));
+	assert_string_equal(report_diag(f, 1, "warning", 71, 7),
+	                    "data-dependent condition: its branch is counted as always taken");
+	exact_at(rep, "exit_when_small", "n", 10);
+	assert_null(find_function(rep, "fatal")); /* KCOST_SKIP */
+	cJSON_Delete(rep);
+}
+
 /* alpha == 0.0, alpha == 1, beta != 0.0 && alpha > 0.5: decided at the value the run passes (1e-05 unless
  * --scalar gives one), a note naming it; a data-dependent test in a branch not taken is a note, in one taken a
  * warning */
@@ -427,6 +470,7 @@ int main(void)
 	    cmocka_unit_test(local_min_bounds),
 	    cmocka_unit_test(dispatchers_take_their_case),
 	    cmocka_unit_test(calls_without_bodies),
+	    cmocka_unit_test(calls_that_do_not_return),
 	    cmocka_unit_test(conditions_on_floating_parameters),
 	    cmocka_unit_test(branches_that_change_no_count),
 	};

@@ -191,6 +191,45 @@ static void cond_forms(void **s)
 	                 12);
 }
 
+/* The checker's class and detail for one function of file at n = 9: detail is a suffix of its detail. */
+static void check_detail(const char *file, const char *function, enum kc_gt_class cls, const char *detail)
+{
+	struct kc_size_override n = {"n", 9};
+	struct kc_gt_opts o = {.sizes = &n,
+	                       .n_sizes = 1,
+	                       .base_dir = KCOST_SOURCE_DIR,
+	                       .work_dir = scratch_dir("dynamic_detail"),
+	                       .clang = CLANG,
+	                       .include_dir = KCOST_SOURCE_DIR "/annotations"};
+	struct kc_gt_file res;
+	assert_int_equal(kc_gt_check_file(file, &o, &res), 0);
+	int seen = 0;
+	for (int i = 0; i < res.n; i++)
+		if (!strcmp(res.results[i].function, function)) {
+			seen++;
+			const char *d = res.results[i].detail;
+			assert_int_equal(res.results[i].cls, cls);
+			if (strlen(d) < strlen(detail) || strcmp(d + strlen(d) - strlen(detail), detail))
+				fail_msg("%s: '%s' does not end in '%s'", function, d, detail);
+		}
+	assert_int_equal(seen, 1);
+	kc_gt_file_release(&res);
+}
+
+/* calls that do not return (exit, abort, _Noreturn, noreturn helpers), assertions: the four that run are exact-right
+ * (a call that returns makes no such call); stop_on_inf calls a function defined nowhere (no link);
+ * exit_when_small exits at the harness's data, and the checker says so instead of "printed no counts" */
+static void noreturn_forms(void **s)
+{
+	(void)s;
+	const char *const unrunnable[] = {"stop_on_inf", "exit_when_small", NULL};
+	assert_int_equal(check_file_but("tests/fixtures/noreturn_forms.c", SIZES("n=37"), unrunnable), 4);
+	assert_int_equal(check_file_but("tests/fixtures/noreturn_forms.c", SIZES("n=20"), unrunnable), 4);
+	check_detail("tests/fixtures/noreturn_forms.c", "exit_when_small", KC_GT_NOT_RUN,
+	             "the function ended the process (exit, status 0) instead of returning: kcost counts a call that "
+	             "returns");
+}
+
 /* induction variables, pointer walks, a size counting down, while loops as for loops, reference-BLAS level 2,
  * assigned sizes, pointers assigned an element's address, do-while loops on a counter, while loops in both branches of
  * an if: the fifteen kcost counts. walk_by_data's and copy_chain's operation counts are exact too, but their pointers
@@ -270,13 +309,17 @@ static void gather_forms(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(gelu),         cmocka_unit_test(vecadd),        cmocka_unit_test(matmul),
-	    cmocka_unit_test(matmul_tanh),  cmocka_unit_test(softmax),       cmocka_unit_test(layernorm),
-	    cmocka_unit_test(conv2d),       cmocka_unit_test(jacobi2d),      cmocka_unit_test(spmv),
-	    cmocka_unit_test(mlp),          cmocka_unit_test(trsv),          cmocka_unit_test(loop_forms),
-	    cmocka_unit_test(div_forms),    cmocka_unit_test(cond_forms),    cmocka_unit_test(walk_forms),
-	    cmocka_unit_test(branch_forms), cmocka_unit_test(written_forms), cmocka_unit_test(dispatch_forms),
-	    cmocka_unit_test(scalar_forms), cmocka_unit_test(table_forms),   cmocka_unit_test(gather_forms),
+	    cmocka_unit_test(gelu),           cmocka_unit_test(vecadd),
+	    cmocka_unit_test(matmul),         cmocka_unit_test(matmul_tanh),
+	    cmocka_unit_test(softmax),        cmocka_unit_test(layernorm),
+	    cmocka_unit_test(conv2d),         cmocka_unit_test(jacobi2d),
+	    cmocka_unit_test(spmv),           cmocka_unit_test(mlp),
+	    cmocka_unit_test(trsv),           cmocka_unit_test(loop_forms),
+	    cmocka_unit_test(div_forms),      cmocka_unit_test(cond_forms),
+	    cmocka_unit_test(walk_forms),     cmocka_unit_test(branch_forms),
+	    cmocka_unit_test(written_forms),  cmocka_unit_test(noreturn_forms),
+	    cmocka_unit_test(dispatch_forms), cmocka_unit_test(scalar_forms),
+	    cmocka_unit_test(table_forms),    cmocka_unit_test(gather_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
