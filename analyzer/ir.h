@@ -108,6 +108,9 @@ struct kc_node {
 	int untaken;
 	int collapsed; /* LOOP: a tile loop folded into its point loops (see count.c); counts as a block */
 	int unrolled;  /* BLOCK: a loop lowered iteration by iteration (one BLOCK child each): one nest */
+	/* IF on data whose branches do the same floating-point operations: only its then-branch is left (lower.c),
+	 * and an if whose else-branch is this one (else if) can be compared with it */
+	int same_arms;
 };
 
 /* The additive quantities counted per statement and summed over loops: operation counts, comparisons,

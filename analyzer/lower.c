@@ -2034,6 +2034,84 @@ static int same_work(const struct kc_node *a, const struct kc_node *b, int *same
 	return !a && !b;
 }
 
+/* Clear the operations, comparisons and transcendental calls of the nodes from n on and below them (an else-branch
+ * whose work the then-branch counts), keeping their accesses. */
+static void drop_operations(struct kc_node *n)
+{
+	for (; n; n = n->next) {
+		memset(n->cost.ops, 0, sizeof n->cost.ops);
+		n->cost.cmp = 0;
+		for (int t = 0; t < n->cost.n_trans; t++)
+			n->cost.trans_count[t] = 0;
+		drop_operations(n->first);
+		if (n->orelse)
+			drop_operations(n->orelse->first);
+	}
+}
+
+/* The nodes from n on that do floating-point work, in order, into out[*k ...] (at most max): statements without
+ * an operation or a call (a condition's comparisons, a copy) are passed over, an if on data whose branches do the
+ * same operations (same_arms) is its then-branch, and one whose branches do no operation is passed over. -1 when
+ * there are more than max, or they are nested too deep. */
+static int flop_nodes(const struct kc_node *n, const struct kc_node **out, int *k, int max, int depth)
+{
+	if (depth >= KC_MAX_DEPTH)
+		return -1;
+	for (; n; n = n->next) {
+		long long cmp = 0;
+		if (n->kind == KC_NODE_IF && !n->n_guards && !n->inexact && n->same_arms) {
+			if (flop_nodes(n->first, out, k, max, depth + 1) < 0)
+				return -1;
+			continue;
+		}
+		if ((n->kind == KC_NODE_STMT || (n->kind == KC_NODE_IF && !n->n_guards && !n->inexact)) && !n->call &&
+		    !n->lib_call && flops_free_nodes(n->first, &cmp) &&
+		    (!n->orelse || flops_free_nodes(n->orelse->first, &cmp))) {
+			struct kc_node one = *n;
+			one.next = NULL, one.first = NULL, one.orelse = NULL;
+			if (flops_free_nodes(&one, &cmp))
+				continue;
+		}
+		if (*k == max)
+			return -1;
+		out[(*k)++] = n;
+	}
+	return 0;
+}
+
+/* The nodes from a on and from b on do the same floating-point operations and transcendental calls, in the same
+ * loops (same_work's test without the comparisons and the accesses, through else-if chains: flop_nodes). */
+static int same_branch_flops(const struct kc_node *a, const struct kc_node *b, int depth)
+{
+	enum { MAX = 64 };
+	const struct kc_node *x[MAX], *y[MAX];
+	int nx = 0, ny = 0;
+	if (flop_nodes(a, x, &nx, MAX, depth) < 0 || flop_nodes(b, y, &ny, MAX, depth) < 0 || nx != ny)
+		return 0;
+	for (int i = 0; i < nx; i++) {
+		const struct kc_node *p = x[i], *q = y[i];
+		if (p->kind != q->kind || p->call || q->call || p->lib_call || q->lib_call || p->inexact ||
+		    q->inexact || p->trips_annotated || q->trips_annotated || p->collapsed || q->collapsed ||
+		    memcmp(p->cost.ops, q->cost.ops, sizeof p->cost.ops) || p->cost.n_trans != q->cost.n_trans)
+			return 0;
+		for (int t = 0; t < p->cost.n_trans; t++)
+			if (strcmp(p->cost.trans_name[t], q->cost.trans_name[t]) ||
+			    p->cost.trans_count[t] != q->cost.trans_count[t])
+				return 0;
+		if (p->kind == KC_NODE_LOOP && (p->var != q->var || p->step != q->step || !p->step_by != !q->step_by ||
+		                                (p->step_by && !kc_poly_equal(p->step_by, q->step_by)) ||
+		                                !same_polys(p->lower, p->n_lower, q->lower, q->n_lower) ||
+		                                !same_polys(p->upper, p->n_upper, q->upper, q->n_upper)))
+			return 0;
+		if (p->kind == KC_NODE_IF && !same_polys(p->guard, p->n_guards, q->guard, q->n_guards))
+			return 0;
+		if (!same_branch_flops(p->first, q->first, depth + 1) || !p->orelse != !q->orelse ||
+		    (p->orelse && !same_branch_flops(p->orelse->first, q->orelse->first, depth + 1)))
+			return 0;
+	}
+	return 1;
+}
+
 /* A return, break or continue inside a loop: the iterations and statements it skips are counted. Reported
  * once the function is lowered (report_jumps): a function without FLOPs keeps them exact, only its comparisons
  * and traffic are approximate (a search: for (...) if (a[i] == val) return i;). */
@@ -2136,13 +2214,18 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 	if (n->inexact && guards != -2 && costs_nothing_more(n, cond_st))
 		n->inexact = 0; /* if (x[i] > m) m = x[i]: no operation, and only elements the condition read */
 	if (n->inexact && guards != -2 && n->orelse && same_work(n->first, n->orelse->first, &same_traffic)) {
-		/* if (a[i]) c[j] += b[j]; else c[j] -= b[j]: either branch costs the same, counted once */
-		n->orelse = NULL;
+		/* if (a[i]) c[j] += b[j]; else c[j] -= b[j]: either branch costs the same, counted once; accesses that
+		 * differ stay, the else-branch's without its operations (a buffer only it reads keeps an extent) */
+		if (same_traffic)
+			n->orelse = NULL;
+		else
+			drop_operations(n->orelse->first);
 		n->inexact = 0;
+		n->same_arms = 1;
 		if (!same_traffic)
 			kc_cx_warn_traffic(fc, l.c[0],
 			                   "data-dependent condition%s: its branches do the same operations, counted "
-			                   "once, but access different elements: the then-branch's are counted",
+			                   "once, but access different elements: both branches' accesses are counted",
 			                   "");
 	}
 	if (n->inexact && guards != -2 && flops_free_nodes(n->first, &cmp) &&
@@ -2160,6 +2243,19 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 			    "counted as always made",
 			    "");
 		n->inexact = 0;
+	}
+	if (n->inexact && guards != -2 && n->orelse && same_branch_flops(n->first, n->orelse->first, 0)) {
+		/* if (d[i] < 0) a[i] += b[i]*c[i]; else if (d[i] == 0) a[i] += b[i]*b[i]; else ...: the same FLOPs
+		 * whichever branch runs, not the same comparisons (an else-if's condition) */
+		drop_operations(n->orelse->first);
+		n->inexact = 0;
+		n->same_arms = 1;
+		kc_cx_warn_cmp(
+		    fc, l.c[0],
+		    "data-dependent condition%s: its branches do the same floating-point operations, counted "
+		    "once, but not the same comparisons or accesses: the then-branch's comparisons and both "
+		    "branches' accesses are counted",
+		    "");
 	}
 	if (n->inexact && (n->first || (n->orelse && n->orelse->first))) {
 		if (guards == -2)

@@ -438,9 +438,15 @@ static int uses_library(const struct kc_function *f)
 	return 0;
 }
 
+/* Why f's FLOPs are not exact: its first warning of a kind that makes them so (not one about its comparisons or
+ * traffic only, which may come first: s441's else-if), else its first warning, else its first diagnostic. */
 static char *first_warning(const struct kc_function *f)
 {
 	const struct kc_diag *pick = NULL;
+	for (const struct kc_diag *d = f->diags.head; d && !pick; d = d->next)
+		if (d->severity >= KC_WARNING && d->kind != KC_DIAG_INEXACT_CMP && d->kind != KC_DIAG_INEXACT_TRAFFIC &&
+		    d->kind != KC_DIAG_PERFORMANCE && d->kind != KC_DIAG_RUN)
+			pick = d;
 	for (const struct kc_diag *d = f->diags.head; d && !pick; d = d->next)
 		if (d->severity >= KC_WARNING)
 			pick = d;

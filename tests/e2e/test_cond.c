@@ -271,6 +271,32 @@ static void branches_that_change_no_count(void **state)
 	assert_true(report_exact(f));
 	assert_int_equal(num(f, "flops.by_precision.double"), 200);
 	assert_int_equal(num(f, "flops.by_precision.float"), 100);
+	/* TSVC s441's if / else if / else, a multiply and an add in each branch: 2*n FLOPs, exactly (it was 4*n,
+	 * flagged); the else-if's comparisons are not counted (flagged); every branch's reads are (b and c: 20*n) */
+	f = report_function(rep, "three_way");
+	assert_string_equal(report_text(f, "flops.expr"), "2*n");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_ops")));
+	assert_int_equal(num(f, "comparisons.value"), 100);
+	assert_string_equal(report_text(f, "bytes.min.expr"), "20*n");
+	assert_string_equal(report_diag(f, 0, "warning", 151, 12),
+	                    "data-dependent condition: its branches do the same operations, counted once, but access "
+	                    "different elements: both branches' accesses are counted");
+	assert_string_equal(
+	    report_diag(f, 1, "warning", 149, 7),
+	    "data-dependent condition: its branches do the same floating-point operations, counted once, "
+	    "but not the same comparisons or accesses: the then-branch's comparisons and both branches' "
+	    "accesses are counted");
+	/* four branches, expf and a multiply in each, a store to t in one: n, n calls; t keeps its extent (12*n) */
+	f = report_function(rep, "four_way");
+	assert_string_equal(report_text(f, "flops.expr"), "n");
+	assert_string_equal(report_text(f, "transcendentals.expr"), "n");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
+	assert_string_equal(report_text(f, "bytes.min.expr"), "12*n");
+	/* a branch that multiplies once more: flagged, every branch counted */
+	f = report_function(rep, "uneven_chain");
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
+	assert_string_equal(report_text(f, "flops.expr"), "4*n");
 	cJSON_Delete(rep);
 }
 
