@@ -1,0 +1,28 @@
+#include <stddef.h>
+#include <sys/time.h>
+
+#include "common.h"
+#include "array_defs.h"
+
+real_t s1244(struct args_t * func_args)
+{
+
+//    node splitting
+//    cycle with ture and anti dependency
+
+    initialise_arrays(__func__);
+    gettimeofday(&func_args->t1, NULL);
+
+    for (int nl = 0; nl < iterations; nl++) {
+        for (int i = 0; i < LEN_1D-1; i++) {
+            a[i] = b[i] + c[i] * c[i] + b[i]*b[i] + c[i];
+            d[i] = a[i] + a[i+1];
+        }
+        dummy(a, b, c, d, e, aa, bb, cc, 0.);
+    }
+
+    gettimeofday(&func_args->t2, NULL);
+    return calc_checksum(__func__);
+}
+
+test_function_t p_s1244 = &s1244;

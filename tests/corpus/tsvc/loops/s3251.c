@@ -1,0 +1,29 @@
+#include <stddef.h>
+#include <sys/time.h>
+
+#include "common.h"
+#include "array_defs.h"
+
+real_t s3251(struct args_t * func_args)
+{
+
+//    scalar and array expansion
+//    scalar expansion
+
+    initialise_arrays(__func__);
+    gettimeofday(&func_args->t1, NULL);
+
+    for (int nl = 0; nl < iterations; nl++) {
+        for (int i = 0; i < LEN_1D-1; i++){
+            a[i+1] = b[i]+c[i];
+            b[i]   = c[i]*e[i];
+            d[i]   = a[i]*e[i];
+        }
+        dummy(a, b, c, d, e, aa, bb, cc, 0.);
+    }
+
+    gettimeofday(&func_args->t2, NULL);
+    return calc_checksum(__func__);
+}
+
+test_function_t p_s3251 = &s3251;
