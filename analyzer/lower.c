@@ -732,9 +732,10 @@ static int arg_buffer_at(struct fctx *fc, CXCursor arg, struct kc_poly **offset)
 		return acc.buffer;
 	} else if (clang_getCursorKind(arg) == CXCursor_ArraySubscriptExpr) {
 		/* a row a[i] of a multi-dimensional array: its offset is not followed (yet): flagged, not counted as
-		 * the start of a (it was, exact and wrong) */
-		kc_cx_warn(
-		    fc, arg, KC_WARNING,
+		 * the start of a (it was, exact and wrong). Only the traffic: the callee's operations come from its
+		 * sizes, whatever buffer it is given (kmeans' find_nearest_point: dist(pt, pts[i], nfeatures)) */
+		kc_cx_warn_traffic(
+		    fc, arg,
 		    "a row of an array passed to a call: kcost does not follow its offset, so the callee's traffic "
 		    "through it is approximate (pass &a[i][0] or a + i*N)%s",
 		    "");
