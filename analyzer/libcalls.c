@@ -69,7 +69,9 @@ int kc_libcall_is_free(const char *name)
 	static const char *const free_names[] = {
 	    "memset", "memcpy", "memmove", "memcmp", "memchr", "strlen", "strcpy", "strncpy", "strcmp", "strncmp",
 	    "strcat", "strchr", "strrchr", "strstr", "strdup", "sprintf", "snprintf", "abs", "labs", "llabs",
-	    "rand", "srand", "exit", "_Exit", "abort", "assert", "__assert_fail", "__assert_rtn",
+	    "rand", "srand", "random", "srandom", "drand48", "srand48", "atoi", "atol", "atoll", "atof", "strtol",
+	    "strtoul", "strtoll", "strtoull", "strtod", "strtof", "exit", "_Exit", "abort", "assert", "__assert_fail",
+	    "__assert_rtn",
 	    "__builtin_memset", "__builtin_memcpy", "__builtin_memmove", "__builtin_expect",
 	    "__builtin_unreachable", "__builtin_trap", "__builtin_prefetch",
 	    /* POSIX: files, processes, time (system calls, no floating-point work of the kernel's) */

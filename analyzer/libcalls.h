@@ -27,6 +27,7 @@ int kc_libcall_is_io(const char *name);
 
 /* 1 for the C library's and POSIX's functions that do no floating-point arithmetic on the kernel's behalf:
  * memory and strings (memset, memcpy, strlen, ...), integer and process helpers (abs, rand, exit, abort, ...),
+ * parsing numbers (atoi, strtol, strtod: the conversion is the library's work, not the kernel's),
  * files, processes and time (open, fork, kill, clock_gettime, ...). Any other
  * function neither the file nor a header of the user's defines is unknown: a warning, in or out of loops. */
 int kc_libcall_is_free(const char *name);
