@@ -119,6 +119,16 @@ static int vec_subst(struct kc_arena *a, struct kc_vec *x, int sym, const struct
 	return 0;
 }
 
+static int subst_piece(struct kc_arena *a, struct piece *p, int sym, const struct kc_poly *q)
+{
+	if (vec_subst(a, &p->cost, sym, q) < 0)
+		return -1;
+	for (int i = 0; i < p->n_cons; i++)
+		if (kc_poly_subst(a, p->cons[i], sym, q, &p->cons[i]) < 0)
+			return -1;
+	return 0;
+}
+
 static int vec_sum(struct kc_arena *a, struct kc_vec *x, int sym, const struct kc_poly *lo, const struct kc_poly *hi)
 {
 	for (int i = 0; i < KC_VEC_N; i++)
@@ -1188,6 +1198,12 @@ static void sum_loop(struct counter *k, const struct kc_node *loop, struct piece
 				k->fn->exact_flops = 0;
 			if (loop->unknown_trips && !loop->untaken && !k->fn->counted_once.line)
 				k->fn->counted_once = loop->loc;
+			/* its first iteration: an inner loop bounded by its variable (for (k = 0; k < i; k++)) is
+			 * counted at the variable's start, not left in the count as if it were a size */
+			if (loop->once_at && subst_piece(k->a, &p, loop->var, loop->once_at) < 0) {
+				overflow(k, loop->loc);
+				continue;
+			}
 			push_piece(k, out, &p);
 			continue;
 		}

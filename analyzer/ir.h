@@ -103,6 +103,8 @@ struct kc_node {
 	/* LOOP, inexact: its trip count is unknown (the body is counted once), reported as a traffic warning: its
 	 * operation counts are inexact only if an iteration does some operation (count.c decides) */
 	int unknown_trips;
+	/* LOOP, unknown_trips: its variable's start value (affine), where its body is counted (count.c), or NULL */
+	struct kc_poly *once_at;
 	/* LOOP, STMT holding a call: in a branch the benchmark sizes decide against (lower.c's untaken): its counts
 	 * contribute nothing at the sizes, nor does its trip count's being unknown */
 	int untaken;

@@ -1816,6 +1816,8 @@ static void lower_for_parts(struct fctx *fc, CXCursor c, struct kc_cx_for_parts 
 		unknown_trips(fc, loop, c, p.cond, p.inc, "unsupported loop form%s: trip count unknown", "");
 	}
 	loop->n_lower = loop->n_upper = 0;
+	if (v && (loop->step || loop->step_by) && !written)
+		loop->once_at = start; /* counted at its first iteration (NULL: not affine); loop->var is v's */
 	lower_body(fc, p.body, loop);
 	if (v) {
 		v->kind = V_INT;

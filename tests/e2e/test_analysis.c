@@ -213,6 +213,11 @@ static void loop_forms_and_guards(void **state)
 	assert_true(cJSON_IsTrue(at(b, "exact")));
 	/* j < min(i + w, n) keeps x[j] inside x: x read once, y read and written */
 	assert_string_equal(str(b, "bytes.min.expr"), "12*n");
+	/* a loop of unknown trip count is counted once at its variable's start: no loop variable in the count */
+	cJSON *t = fn(rep, "data_bounded_triangle");
+	assert_string_equal(str(t, "flops.expr"), "1");
+	assert_int_equal((long)num(t, "flops.value"), 1);
+	assert_true(cJSON_IsFalse(at(t, "exact")));
 	cJSON_Delete(rep);
 }
 
