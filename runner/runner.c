@@ -461,15 +461,67 @@ static int fail_missing_inits(struct kc_run_state *r, struct kc_harness_plan *pl
 	return failed;
 }
 
+/* What a failed build says, for the functions it fails: a link error ("undefined reference") is not a compile
+ * error. */
+static const char *build_failure(struct kc_run_state *r, const char *why)
+{
+	return kc_arena_printf(r->a, "harness failed to %s: %s",
+	                       why && strstr(why, "undefined reference") ? "link" : "compile", why ? why : "?");
+}
+
+/* The harness of a file with several kernels did not link: one of them calls a function no file defines
+ * (helper_elsewhere(n, x)), or names one the harness cannot resolve. Each runnable plan is built alone (the
+ * harness links with --gc-sections: the other kernels, and what only they call, drop out); a plan whose harness
+ * does not link alone fails with its own message, and the file's harness is built once more without them. 0
+ * when that build succeeds; -1 (*why: the first failure) when no plan builds alone or the rebuild fails. */
+static int isolate_link_failures(struct kc_run_state *r, struct kc_file_run *fr, struct kc_harness_plan *plans, int n,
+                                 const char **why)
+{
+	int runnable = 0, alone = 0;
+	for (int i = 0; i < n; i++)
+		runnable += !plans[i].error;
+	if (runnable < 2 || !*why || !strstr(*why, "undefined reference"))
+		return -1;
+	const char *first_why = *why, **saved = KC_NEW_N(r->a, const char *, n);
+	for (int i = 0; i < n; i++) {
+		if (plans[i].error)
+			continue;
+		kc_runner_progress(r, "building each kernel alone (a link error)", i, n, plans[i].fn->name);
+		for (int j = 0; j < n; j++) {
+			saved[j] = plans[j].error;
+			if (j != i && !plans[j].error)
+				plans[j].error = "built apart";
+		}
+		const char *w = NULL;
+		int built = write_harness(r, fr, plans, n, &w) == 0 && build_file(r, fr, &w) == 0;
+		for (int j = 0; j < n; j++)
+			plans[j].error = saved[j];
+		if (built) {
+			alone++;
+			continue;
+		}
+		plans[i].error = build_failure(r, w);
+		struct kc_measurement *item = item_of(r, plans[i].fn);
+		item->compiler = fr->compiler;
+		fail(r, plans[i].fn, item, KC_ERROR, plans[i].error);
+		r->done++;
+	}
+	*why = first_why;
+	if (!alone)
+		return -1; /* the plans failed one by one, each with its message */
+	return write_harness(r, fr, plans, n, why) < 0 ? -1 : build_file(r, fr, why);
+}
+
 /* Build the file's harness; when it fails because KCOST_INIT functions are missing, fail those plans and build
- * once more without them. 0, or -1 with *why. */
+ * once more without them; when it does not link, find the kernels that do not (isolate_link_failures). 0, or
+ * -1 with *why. */
 static int build_runnable(struct kc_run_state *r, struct kc_file_run *fr, struct kc_harness_plan *plans, int n,
                           const char **why)
 {
 	if (build_file(r, fr, why) == 0)
 		return 0;
 	if (!fail_missing_inits(r, plans, n, fr->build_log))
-		return -1;
+		return isolate_link_failures(r, fr, plans, n, why);
 	int runnable = 0;
 	for (int i = 0; i < n; i++)
 		runnable += !plans[i].error;
@@ -479,7 +531,9 @@ static int build_runnable(struct kc_run_state *r, struct kc_file_run *fr, struct
 	if (write_harness(r, fr, plans, n, why) < 0)
 		return -1;
 	*why = first_why;
-	return build_file(r, fr, why);
+	if (build_file(r, fr, why) == 0)
+		return 0;
+	return isolate_link_failures(r, fr, plans, n, why);
 }
 
 /* Fail every runnable plan of a file with the same message. */
@@ -543,8 +597,7 @@ static int build_side(struct side *sd, struct kc_run_state *r, const char *path,
 	if (prepare_file(r, &sd->fr, sd->plans, sd->n) < 0)
 		return -1;
 	if (build_runnable(r, &sd->fr, sd->plans, sd->n, &why) < 0) {
-		fail_file(r, sd->plans, sd->n, kc_arena_printf(r->a, "harness failed to compile: %s", why),
-		          sd->fr.compiler);
+		fail_file(r, sd->plans, sd->n, build_failure(r, why), sd->fr.compiler);
 		return -1;
 	}
 	for (int i = 0; i < sd->n; i++) {

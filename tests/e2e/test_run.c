@@ -793,6 +793,32 @@ static void limits_mean_what_they_say(void **state)
 	cJSON_Delete(rep);
 }
 
+/* A kernel that calls a function no file defines fails alone: its harness does not link; the file's other
+ * kernels are built without it and measured (every kernel of the file failed, "harness failed to compile"). */
+static void unlinked_kernel_fails_alone(void **state)
+{
+	(void)state;
+	const char *out = scratch_dir("run-unlinked");
+	struct run r = RUN("--no-traffic", "--time-budget", "0.02", "--size", "n=1000", "-o", out,
+	                   "tests/fixtures/runner_unlinked.c");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "tests/fixtures/runner_unlinked.c:12:6: error: harness failed to link: "));
+	assert_non_null(strstr(r.err, "undefined reference to `helper_elsewhere'"));
+	assert_non_null(strstr(r.err, "1 error"));
+	run_release(&r);
+	cJSON *rep = load_report(out);
+	assert_non_null(rep);
+	const char *measured[] = {"scale_ok", "add_ok"};
+	for (int i = 0; i < 2; i++) {
+		cJSON *f = fn_in(rep, "tests/fixtures/runner_unlinked.c", measured[i]);
+		assert_true(cJSON_IsNull(at(f, "measured.error")));
+		assert_true(num_positive(at(f, "measured.seconds.median")));
+	}
+	cJSON *bad = fn_in(rep, "tests/fixtures/runner_unlinked.c", "calls_missing");
+	assert_non_null(strstr(cJSON_GetStringValue(at(bad, "measured.error")), "harness failed to link"));
+	cJSON_Delete(rep);
+}
+
 /* --timeout takes a finite, positive number of seconds up to 1e6 (no "no limit"); --memory-limit a size. */
 static void limit_options_are_checked(void **state)
 {
@@ -839,6 +865,7 @@ int main(void)
 	    cmocka_unit_test(hostile_kernels_fail_alone),
 	    cmocka_unit_test(sandbox_keeps_writes_in),
 	    cmocka_unit_test(limits_mean_what_they_say),
+	    cmocka_unit_test(unlinked_kernel_fails_alone),
 	    cmocka_unit_test(limit_options_are_checked),
 	    cmocka_unit_test(machine_prints_its_ceilings),
 	    cmocka_unit_test(first_run_measures_then_runs),
