@@ -2054,8 +2054,8 @@ static void drop_operations(struct kc_node *n)
 
 /* The nodes from n on that do floating-point work, in order, into out[*k ...] (at most max): statements without
  * an operation or a call (a condition's comparisons, a copy) are passed over, an if on data whose branches do the
- * same operations (same_arms) is its then-branch, and one whose branches do no operation is passed over. -1 when
- * there are more than max, or they are nested too deep. */
+ * same operations (same_arms) is its then-branch, one on a constant condition the branch it takes, and one whose
+ * branches do no operation is passed over. -1 when there are more than max, or they are nested too deep. */
 static int flop_nodes(const struct kc_node *n, const struct kc_node **out, int *k, int max, int depth)
 {
 	if (depth >= KC_MAX_DEPTH)
@@ -2064,6 +2064,18 @@ static int flop_nodes(const struct kc_node *n, const struct kc_node **out, int *
 		long long cmp = 0;
 		if (n->kind == KC_NODE_IF && !n->n_guards && !n->inexact && n->same_arms) {
 			if (flop_nodes(n->first, out, k, max, depth + 1) < 0)
+				return -1;
+			continue;
+		}
+		int decided = n->kind == KC_NODE_IF && n->n_guards > 0 && !n->inexact, taken = 1;
+		for (int g = 0; decided && g < n->n_guards; g++) {
+			struct kc_rat v;
+			decided = n->guard[g] && kc_poly_is_const(n->guard[g], &v);
+			taken &= decided && v.num >= 0;
+		}
+		if (decided) { /* if (LEN > 10), a constant condition: the branch it takes */
+			const struct kc_node *b = taken ? n->first : n->orelse ? n->orelse->first : NULL;
+			if (flop_nodes(b, out, k, max, depth + 1) < 0)
 				return -1;
 			continue;
 		}

@@ -293,6 +293,10 @@ static void branches_that_change_no_count(void **state)
 	assert_string_equal(report_text(f, "transcendentals.expr"), "n");
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
 	assert_string_equal(report_text(f, "bytes.min.expr"), "12*n");
+	/* a constant condition inside one branch: the branch it takes is what is compared (2*n) */
+	f = report_function(rep, "constant_inside");
+	assert_string_equal(report_text(f, "flops.expr"), "2*n");
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
 	/* a branch that multiplies once more: flagged, every branch counted */
 	f = report_function(rep, "uneven_chain");
 	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
