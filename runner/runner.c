@@ -480,7 +480,8 @@ static int isolate_link_failures(struct kc_run_state *r, struct kc_file_run *fr,
 	int runnable = 0, alone = 0;
 	for (int i = 0; i < n; i++)
 		runnable += !plans[i].error;
-	if (runnable < 2 || !*why || !strstr(*why, "undefined reference"))
+	const char *log = fr->build_log ? fr->build_log : *why;
+	if (runnable < 2 || !log || !strstr(log, "undefined reference"))
 		return -1;
 	const char *first_why = *why, **saved = KC_NEW_N(r->a, const char *, n);
 	for (int i = 0; i < n; i++) {
