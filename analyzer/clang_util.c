@@ -236,30 +236,43 @@ int kc_cx_is_zero_literal(CXCursor c)
 	return zero;
 }
 
-/* `_Noreturn` or `noreturn` among the tokens of declaration d before its name (a specifier, not in the type). */
-static int noreturn_specifier(CXCursor d)
+/* A `_Noreturn` attribute of declaration d (C11's, <stdnoreturn.h>'s noreturn): libclang shows it as an attribute
+ * child spelled so; a type named noreturn, a function named so, an empty macro of that name are not. */
+static enum CXChildVisitResult noreturn_attr(CXCursor c, CXCursor parent, CXClientData data)
 {
-	/* where the text is written: <stdnoreturn.h>'s noreturn is spelled in that header */
+	(void)parent;
+	if (!clang_isAttribute(clang_getCursorKind(c)))
+		return CXChildVisit_Continue;
+	/* the attribute as written where it is expanded: clang_tokenize reads spelling locations, and
+	 * <stdnoreturn.h>'s noreturn is spelled in that header */
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+	CXSourceRange ext = clang_getCursorExtent(c);
 	CXFile f1, f2;
 	unsigned o1, o2;
-	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(d)), &f1, NULL, NULL, &o1);
-	clang_getExpansionLocation(clang_getCursorLocation(d), &f2, NULL, NULL, &o2);
-	if (!f1 || !clang_File_isEqual(f1, f2) || o2 <= o1 || o2 - o1 > 4096)
-		return 0;
-	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(d);
+	clang_getExpansionLocation(clang_getRangeStart(ext), &f1, NULL, NULL, &o1);
+	clang_getExpansionLocation(clang_getRangeEnd(ext), &f2, NULL, NULL, &o2);
+	if (!f1 || !clang_File_isEqual(f1, f2) || o2 < o1 || o2 - o1 > 256)
+		return CXChildVisit_Continue;
 	CXToken *toks = NULL;
 	unsigned n = 0;
 	clang_tokenize(tu,
 	               clang_getRange(clang_getLocationForOffset(tu, f1, o1), clang_getLocationForOffset(tu, f2, o2)),
 	               &toks, &n);
-	int found = 0;
-	for (unsigned i = 0; i < n && !found; i++) {
-		CXString s = clang_getTokenSpelling(tu, toks[i]);
+	if (n) {
+		CXString s = clang_getTokenSpelling(tu, toks[0]);
 		const char *t = clang_getCString(s);
-		found = !strcmp(t, "_Noreturn") || !strcmp(t, "noreturn");
+		if (!strcmp(t, "_Noreturn") || !strcmp(t, "noreturn"))
+			*(int *)data = 1;
 		clang_disposeString(s);
 	}
 	clang_disposeTokens(tu, toks, n);
+	return *(int *)data ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static int noreturn_specifier(CXCursor d)
+{
+	int found = 0;
+	clang_visitChildren(d, noreturn_attr, &found);
 	return found;
 }
 
@@ -268,8 +281,13 @@ int kc_cx_calls_noreturn(CXCursor c)
 	CXCursor f = clang_getCursorReferenced(c);
 	if (clang_getCursorKind(f) != CXCursor_FunctionDecl)
 		return 0;
+	/* GNU's attribute is the function type's: "void (int) __attribute__((noreturn))", at the end (not a
+	 * parameter's: "void (void (*)(void) __attribute__((noreturn)))") */
+	static const char attr[] = " __attribute__((noreturn))";
 	CXString s = clang_getTypeSpelling(clang_getCursorType(f));
-	int nr = strstr(clang_getCString(s), "__attribute__((noreturn))") != NULL;
+	const char *t = clang_getCString(s);
+	size_t len = strlen(t), k = sizeof attr - 1;
+	int nr = len > k && !strcmp(t + len - k, attr);
 	clang_disposeString(s);
 	return nr || noreturn_specifier(f) || noreturn_specifier(clang_getCanonicalCursor(f));
 }

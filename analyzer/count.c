@@ -1327,6 +1327,11 @@ static void vec_keep(struct kc_arena *a, struct kc_vec *v);
 static void keep_pieces(struct counter *k, struct kc_arena *a, const struct pieces *ps)
 {
 	struct kc_fn_ir *ir = k->ir;
+	for (int i = 0; i < ps->n; i++) /* an operation in any piece, taken or not at the sizes */
+		for (int e = 0; e < KC_VEC_N; e++)
+			if ((e < KC_VEC_NAIVE_R || (e >= KC_VEC_TRANS && e < KC_VEC_N)) && ps->p[i].cost.v[e] &&
+			    !kc_poly_is_zero(ps->p[i].cost.v[e]))
+				k->fn->ops_somewhere = 1;
 	if (ir->n_pieces < 0)
 		return;
 	if (ir->n_pieces + ps->n > MAX_CALL_PIECES) {
@@ -1398,6 +1403,7 @@ void kc_count_function(struct kc_arena *a, struct kc_fn_ir *ir)
 	ir->n_pieces = 0;
 	struct kc_function *f = ir->fn;
 	f->n_nests = 0;
+	f->ops_somewhere = 0;
 	struct kc_arena_mark empty = kc_arena_mark(&scratch);
 	for (struct kc_node *c = ir->body->first; c; c = c->next) {
 		struct pieces ps = {0};

@@ -2259,7 +2259,8 @@ static int lower_if(struct fctx *fc, CXCursor c, struct kc_node *parent, int tai
 			    "");
 		n->inexact = 0;
 	}
-	if (n->inexact && guards != -2 && n->orelse && same_branch_flops(n->first, n->orelse->first, 0)) {
+	if (n->inexact && guards != -2 && n->orelse && same_branch_flops(n->first, n->orelse->first, 0) &&
+	    !any_jump(c, 0)) { /* a return in a branch (if (d[1] > 0) return;) is a path of its own */
 		/* if (d[i] < 0) a[i] += b[i]*c[i]; else if (d[i] == 0) a[i] += b[i]*b[i]; else ...: the same FLOPs
 		 * whichever branch runs, not the same comparisons (an else-if's condition) */
 		drop_operations(n->orelse->first);

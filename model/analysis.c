@@ -136,7 +136,8 @@ int kc_buffer_is_global(const struct kc_function *f, int b)
 
 int kc_function_ops_free(const struct kc_function *f)
 {
-	if (!f->exact_ops || (f->cost.cmp && !kc_poly_is_zero(f->cost.cmp)) || f->cost.transcendentals)
+	if (!f->exact_ops || f->ops_somewhere || (f->cost.cmp && !kc_poly_is_zero(f->cost.cmp)) ||
+	    f->cost.transcendentals)
 		return 0;
 	for (int o = 0; o < KC_OP_N; o++)
 		for (int p = 0; p < KC_PREC_N; p++)

@@ -241,10 +241,13 @@ struct kc_function {
 	int n_nests;
 	struct kc_cost cost; /* whole function */
 	struct kc_traffic traffic[KC_MODEL_N];
-	int exact;       /* every count above is an exact closed form */
-	int exact_ops;   /* the operation counts are (FLOPs, transcendentals, comparisons): exact implies it, and a
-	                  * function whose only inexact figure is its traffic (a gather, an untraced pointer, an
-	                  * unknown extent) has exact_ops set and exact cleared */
+	int exact;     /* every count above is an exact closed form */
+	int exact_ops; /* the operation counts are (FLOPs, transcendentals, comparisons): exact implies it, and a
+	                * function whose only inexact figure is its traffic (a gather, an untraced pointer, an
+	                * unknown extent) has exact_ops set and exact cleared */
+	/* some piece of its count does an operation, at some sizes (count.c): a function whose total is free of them at
+	 * its own sizes (g(m) that computes only where m > 100, at m = 10) is not free of them at a call's */
+	int ops_somewhere;
 	int exact_flops; /* FLOPs and transcendentals are: exact_ops implies it, and a function whose comparisons
 	                  * alone are not (a data-dependent branch that compares but computes nothing, a ?: whose
 	                  * arms differ in comparisons only) has exact_flops set and exact_ops cleared */

@@ -465,8 +465,10 @@ static int fail_missing_inits(struct kc_run_state *r, struct kc_harness_plan *pl
  * error. */
 static const char *build_failure(struct kc_run_state *r, const char *why)
 {
-	return kc_arena_printf(r->a, "harness failed to %s: %s",
-	                       why && strstr(why, "undefined reference") ? "link" : "compile", why ? why : "?");
+	return kc_arena_printf(
+	    r->a, "harness failed to %s: %s",
+	    why && (strstr(why, "undefined reference") || strstr(why, "undefined symbol")) ? "link" : "compile",
+	    why ? why : "?");
 }
 
 /* The harness of a file with several kernels did not link: one of them calls a function no file defines
@@ -481,8 +483,8 @@ static int isolate_link_failures(struct kc_run_state *r, struct kc_file_run *fr,
 	for (int i = 0; i < n; i++)
 		runnable += !plans[i].error;
 	const char *log = fr->build_log ? fr->build_log : *why;
-	if (runnable < 2 || !log || !strstr(log, "undefined reference"))
-		return -1;
+	if (runnable < 2 || !log || (!strstr(log, "undefined reference") && !strstr(log, "undefined symbol")))
+		return -1; /* GNU ld's words, and lld's and mold's */
 	const char *first_why = *why, **saved = KC_NEW_N(r->a, const char *, n);
 	for (int i = 0; i < n; i++) {
 		if (plans[i].error)

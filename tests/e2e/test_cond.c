@@ -297,6 +297,9 @@ static void branches_that_change_no_count(void **state)
 	f = report_function(rep, "constant_inside");
 	assert_string_equal(report_text(f, "flops.expr"), "2*n");
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
+	/* an early return in one branch, a callee free of operations only at its own size: flagged */
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(report_function(rep, "return_in_branch"), "exact_flops")));
+	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(report_function(rep, "callee_sized"), "exact_flops")));
 	/* a branch that multiplies once more: flagged, every branch counted */
 	f = report_function(rep, "uneven_chain");
 	assert_false(cJSON_IsTrue(cJSON_GetObjectItem(f, "exact_flops")));
