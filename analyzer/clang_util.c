@@ -289,7 +289,8 @@ int kc_cx_calls_noreturn(CXCursor c)
 	size_t len = strlen(t), k = sizeof attr - 1;
 	int nr = len > k && !strcmp(t + len - k, attr);
 	clang_disposeString(s);
-	return nr || noreturn_specifier(f) || noreturn_specifier(clang_getCanonicalCursor(f));
+	CXCursor first = clang_getCanonicalCursor(f);
+	return nr || noreturn_specifier(f) || (!clang_equalCursors(first, f) && noreturn_specifier(first));
 }
 
 int kc_cx_is_constant(CXCursor c)

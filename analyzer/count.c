@@ -1328,10 +1328,7 @@ static void keep_pieces(struct counter *k, struct kc_arena *a, const struct piec
 {
 	struct kc_fn_ir *ir = k->ir;
 	for (int i = 0; i < ps->n; i++) /* an operation in any piece, taken or not at the sizes */
-		for (int e = 0; e < KC_VEC_N; e++)
-			if ((e < KC_VEC_NAIVE_R || (e >= KC_VEC_TRANS && e < KC_VEC_N)) && ps->p[i].cost.v[e] &&
-			    !kc_poly_is_zero(ps->p[i].cost.v[e]))
-				k->fn->ops_somewhere = 1;
+		k->fn->ops_somewhere |= !ops_free(&ps->p[i].cost);
 	if (ir->n_pieces < 0)
 		return;
 	if (ir->n_pieces + ps->n > MAX_CALL_PIECES) {

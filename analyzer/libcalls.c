@@ -52,15 +52,21 @@ int kc_libcall_is_alloc(const char *name)
 	       !strcmp(name, "aligned_alloc") || !strcmp(name, "posix_memalign");
 }
 
+/* name is one of list's (NULL-terminated) */
+static int named_in(const char *name, const char *const *list)
+{
+	for (int i = 0; list[i]; i++)
+		if (!strcmp(name, list[i]))
+			return 1;
+	return 0;
+}
+
 int kc_libcall_is_io(const char *name)
 {
 	static const char *const io[] = {"printf",  "fprintf", "vprintf", "vfprintf", "dprintf", "puts",   "fputs",
 	                                 "putchar", "putc",    "fputc",   "fwrite",   "fflush",  "perror", "fread",
 	                                 "fgets",   "fgetc",   "getc",    "getchar",  "scanf",   "fscanf", NULL};
-	for (int i = 0; io[i]; i++)
-		if (!strcmp(name, io[i]))
-			return 1;
-	return 0;
+	return named_in(name, io);
 }
 
 int kc_libcall_is_free(const char *name)
@@ -81,10 +87,7 @@ int kc_libcall_is_free(const char *name)
 	    "sleep", "usleep", "nanosleep", "time", "clock", "clock_gettime", "gettimeofday", "mmap", "munmap",
 	    "mprotect", "sysconf", "execv", "execve", "execvp", "execl", "execlp", NULL};
 	/* clang-format on */
-	for (int i = 0; free_names[i]; i++)
-		if (!strcmp(name, free_names[i]))
-			return 1;
-	return 0;
+	return named_in(name, free_names);
 }
 
 int kc_libcall_is_assert(const char *name)
@@ -97,10 +100,7 @@ int kc_libcall_is_assert(const char *name)
 	                                    "_wassert",
 	                                    "__builtin_unreachable",
 	                                    NULL};
-	for (int i = 0; names[i]; i++)
-		if (!strcmp(name, names[i]))
-			return 1;
-	return 0;
+	return named_in(name, names);
 }
 
 /* ------------------------------------------------------------------------------------------------ */

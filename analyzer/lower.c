@@ -2001,26 +2001,33 @@ static int same_polys(struct kc_poly *const *x, int nx, struct kc_poly *const *y
 	return 1;
 }
 
+/* a and b themselves (not their children) do the same work: the same kind, no call, both exact, the same FLOPs and
+ * transcendental calls (and comparisons, with cmp), the same loop bounds and steps or the same guards. */
+static int same_node_work(const struct kc_node *a, const struct kc_node *b, int cmp)
+{
+	if (a->kind != b->kind || a->call || b->call || a->lib_call || b->lib_call || a->inexact || b->inexact ||
+	    a->trips_annotated || b->trips_annotated || a->collapsed || b->collapsed ||
+	    memcmp(a->cost.ops, b->cost.ops, sizeof a->cost.ops) || (cmp && a->cost.cmp != b->cost.cmp) ||
+	    a->cost.n_trans != b->cost.n_trans)
+		return 0;
+	for (int t = 0; t < a->cost.n_trans; t++)
+		if (strcmp(a->cost.trans_name[t], b->cost.trans_name[t]) ||
+		    a->cost.trans_count[t] != b->cost.trans_count[t])
+			return 0;
+	if (a->kind == KC_NODE_LOOP && (a->var != b->var || a->step != b->step || !a->step_by != !b->step_by ||
+	                                (a->step_by && !kc_poly_equal(a->step_by, b->step_by)) ||
+	                                !same_polys(a->lower, a->n_lower, b->lower, b->n_lower) ||
+	                                !same_polys(a->upper, a->n_upper, b->upper, b->n_upper)))
+		return 0;
+	return a->kind != KC_NODE_IF || same_polys(a->guard, a->n_guards, b->guard, b->n_guards);
+}
+
 /* The nodes from a on and from b on do the same operations, node by node: the same statements' costs, the
  * same exact loops and guards, no call. *same_traffic is cleared where their accesses differ. */
 static int same_work(const struct kc_node *a, const struct kc_node *b, int *same_traffic)
 {
 	for (; a && b; a = a->next, b = b->next) {
-		if (a->kind != b->kind || a->call || b->call || a->lib_call || b->lib_call || a->inexact ||
-		    b->inexact || a->trips_annotated || b->trips_annotated || a->collapsed || b->collapsed ||
-		    memcmp(a->cost.ops, b->cost.ops, sizeof a->cost.ops) || a->cost.cmp != b->cost.cmp ||
-		    a->cost.n_trans != b->cost.n_trans)
-			return 0;
-		for (int t = 0; t < a->cost.n_trans; t++)
-			if (strcmp(a->cost.trans_name[t], b->cost.trans_name[t]) ||
-			    a->cost.trans_count[t] != b->cost.trans_count[t])
-				return 0;
-		if (a->kind == KC_NODE_LOOP && (a->var != b->var || a->step != b->step || !a->step_by != !b->step_by ||
-		                                (a->step_by && !kc_poly_equal(a->step_by, b->step_by)) ||
-		                                !same_polys(a->lower, a->n_lower, b->lower, b->n_lower) ||
-		                                !same_polys(a->upper, a->n_upper, b->upper, b->n_upper)))
-			return 0;
-		if (a->kind == KC_NODE_IF && !same_polys(a->guard, a->n_guards, b->guard, b->n_guards))
+		if (!same_node_work(a, b, 1))
 			return 0;
 		if (a->n_accesses != b->n_accesses)
 			*same_traffic = 0;
@@ -2105,20 +2112,7 @@ static int same_branch_flops(const struct kc_node *a, const struct kc_node *b, i
 		return 0;
 	for (int i = 0; i < nx; i++) {
 		const struct kc_node *p = x[i], *q = y[i];
-		if (p->kind != q->kind || p->call || q->call || p->lib_call || q->lib_call || p->inexact ||
-		    q->inexact || p->trips_annotated || q->trips_annotated || p->collapsed || q->collapsed ||
-		    memcmp(p->cost.ops, q->cost.ops, sizeof p->cost.ops) || p->cost.n_trans != q->cost.n_trans)
-			return 0;
-		for (int t = 0; t < p->cost.n_trans; t++)
-			if (strcmp(p->cost.trans_name[t], q->cost.trans_name[t]) ||
-			    p->cost.trans_count[t] != q->cost.trans_count[t])
-				return 0;
-		if (p->kind == KC_NODE_LOOP && (p->var != q->var || p->step != q->step || !p->step_by != !q->step_by ||
-		                                (p->step_by && !kc_poly_equal(p->step_by, q->step_by)) ||
-		                                !same_polys(p->lower, p->n_lower, q->lower, q->n_lower) ||
-		                                !same_polys(p->upper, p->n_upper, q->upper, q->n_upper)))
-			return 0;
-		if (p->kind == KC_NODE_IF && !same_polys(p->guard, p->n_guards, q->guard, q->n_guards))
+		if (!same_node_work(p, q, 0))
 			return 0;
 		if (!same_branch_flops(p->first, q->first, depth + 1) || !p->orelse != !q->orelse ||
 		    (p->orelse && !same_branch_flops(p->orelse->first, q->orelse->first, depth + 1)))

@@ -489,7 +489,8 @@ static int isolate_link_failures(struct kc_run_state *r, struct kc_file_run *fr,
 	for (int i = 0; i < n; i++) {
 		if (plans[i].error)
 			continue;
-		kc_runner_progress(r, "building each kernel alone (a link error)", i, n, plans[i].fn->name);
+		kc_runner_progress(r, "building each kernel alone (a link error)", r->done, r->total,
+		                   plans[i].fn->name);
 		for (int j = 0; j < n; j++) {
 			saved[j] = plans[j].error;
 			if (j != i && !plans[j].error)

@@ -369,6 +369,17 @@ static void calls_without_bodies(void **state)
 	cJSON_Delete(rep);
 }
 
+/* Diagnostic i of f is the note at line:col for a call of `callee`, which does not return. */
+static void assert_noreturn_note(cJSON *f, int i, const char *callee, int line, int col)
+{
+	char want[200];
+	snprintf(want, sizeof want,
+	         "call to '%s', which does not return: counted as not made (the counts are those of the kernel's "
+	         "calls that return)",
+	         callee);
+	assert_string_equal(report_diag(f, i, "note", line, col), want);
+}
+
 /* exit, abort, _Noreturn, __attribute__((noreturn)) and <stdnoreturn.h>'s noreturn: a call of the kernel that
  * returns makes none of them, so they cost nothing in it: exact, with a note at each (TSVC s481's exit inside
  * its loop was exact and silent; a helper declared noreturn and defined nowhere was "unknown"); a failed
@@ -378,29 +389,20 @@ static void calls_that_do_not_return(void **state)
 	(void)state;
 	cJSON *rep = analyze_file("cond_noreturn", "tests/fixtures/noreturn_forms.c",
 	                          (const char *const[]){"--size", "n=10", "-I", "annotations", NULL});
-	const char *nr = "which does not return: counted as not made (the counts are those of the kernel's calls that "
-	                 "return)";
-	char want[200];
 	exact_at(rep, "exit_on_negative", "2*n", 20);
 	cJSON *f = report_function(rep, "exit_on_negative");
 	assert_int_equal(n_diags(f, "note"), 1);
-	snprintf(want, sizeof want, "call to 'exit', %s", nr);
-	assert_string_equal(report_diag(f, 0, "note", 22, 4), want);
+	assert_noreturn_note(f, 0, "exit", 22, 4);
 	exact_at(rep, "abort_on_size", "n", 10);
-	snprintf(want, sizeof want, "call to 'abort', %s", nr);
-	assert_string_equal(report_diag(report_function(rep, "abort_on_size"), 0, "note", 30, 3), want);
+	assert_noreturn_note(report_function(rep, "abort_on_size"), 0, "abort", 30, 3);
 	exact_at(rep, "fatal_on_nan", "n", 10);
 	f = report_function(rep, "fatal_on_nan");
 	assert_int_equal(n_diags(f, "note"), 3);
-	snprintf(want, sizeof want, "call to 'fatal', %s", nr);
-	assert_string_equal(report_diag(f, 0, "note", 40, 4), want);
-	snprintf(want, sizeof want, "call to 'die', %s", nr);
-	assert_string_equal(report_diag(f, 1, "note", 42, 4), want);
-	snprintf(want, sizeof want, "call to 'bail', %s", nr);
-	assert_string_equal(report_diag(f, 2, "note", 44, 4), want);
+	assert_noreturn_note(f, 0, "fatal", 40, 4);
+	assert_noreturn_note(f, 1, "die", 42, 4);
+	assert_noreturn_note(f, 2, "bail", 44, 4);
 	exact_at(rep, "stop_on_inf", "2*n", 20);
-	snprintf(want, sizeof want, "call to 'stop_elsewhere', %s", nr);
-	assert_string_equal(report_diag(report_function(rep, "stop_on_inf"), 0, "note", 53, 4), want);
+	assert_noreturn_note(report_function(rep, "stop_on_inf"), 0, "stop_elsewhere", 53, 4);
 	exact_at(rep, "asserted", "n", 10);
 	assert_int_equal(n_diags(report_function(rep, "asserted"), "note"), 0);
 	f = report_function(rep, "work_then_exit");

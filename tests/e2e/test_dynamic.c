@@ -204,6 +204,8 @@ static void check_detail(const char *file, const char *function, enum kc_gt_clas
 	                       .include_dir = KCOST_SOURCE_DIR "/annotations"};
 	struct kc_gt_file res;
 	assert_int_equal(kc_gt_check_file(file, &o, &res), 0);
+	if (res.error)
+		fail_msg("%s: %s", file, res.error);
 	int seen = 0;
 	for (int i = 0; i < res.n; i++)
 		if (!strcmp(res.results[i].function, function)) {
